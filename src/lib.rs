@@ -1,0 +1,48 @@
+//! Lights Out and the Flip Game (POJ 1753) solved by linear algebra over GF(2).
+//!
+//! A board is R×C two-sided pieces; pressing a cell flips it and its
+//! orthogonal neighbours. Presses commute and cancel in pairs, so a solution
+//! is a 0/1 vector `x` with `A·x = b + t` over GF(2), where `A` is the flip
+//! matrix, `b` the board and `t` the target. We solve it by elimination (or
+//! light chasing), then find the fewest presses by walking the null space.
+//!
+//! The layers, bottom to top: [`gf2`] (bit vectors, matrices, elimination),
+//! the puzzle model ([`Puzzle`], [`Grid`], parsing), the solvers ([`Solver`],
+//! [`Dense`], [`Chase`], [`minimize`], and the reference [`bfs`]), and the
+//! `lightsout` binary on top.
+//!
+//! # Solve the POJ 1753 sample
+//! ```
+//! use lightsout::{parse_boards, Goal, Method, Puzzle, Solver};
+//!
+//! let board = &parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "sample", None, None)?[0];
+//! let solver = Solver::new(&Puzzle::new(4, 4)?, Method::Auto, 32)?;
+//! let (_, best) = solver.solve(board, Goal::Either)?.best().map(|(t, s)| (t, s.clone())).unwrap();
+//! assert_eq!(best.presses.count_ones(), 4);
+//! assert!(best.proven_minimal);
+//! # Ok::<(), lightsout::Error>(())
+//! ```
+//!
+//! # The nullity of a size
+//! ```
+//! use lightsout::{Method, Puzzle, Solver};
+//!
+//! // 5x5 has two independent quiet patterns: a quarter of all boards are solvable.
+//! let solver = Solver::new(&Puzzle::new(5, 5)?, Method::Auto, 32)?;
+//! assert_eq!(solver.nullity(), 2);
+//! for q in solver.quiet_patterns() {
+//!     assert!(solver.puzzle().apply(&lightsout::Grid::zeros(5, 5), q).is_zero());
+//! }
+//! # Ok::<(), lightsout::Error>(())
+//! ```
+
+mod error;
+pub mod gf2;
+mod model;
+mod solve;
+
+pub use error::Error;
+pub use model::{Generate, Grid, MAX_SIDE, Puzzle, Rule, Topology, grid_lines, parse_boards};
+pub use solve::{
+    Answer, Chase, DEFAULT_MAX_NULLITY, Dense, Goal, Method, Solution, Solver, Target, bfs, minimize,
+};

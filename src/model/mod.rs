@@ -1,0 +1,251 @@
+//! The puzzle model: boards, the press rule, and the flip matrix they define.
+//!
+//! A board is a [`Grid`] with one bit per cell, `1` for a piece with its black
+//! side up. A press set is a `Grid` too, `1` where a cell is pressed. The
+//! [`Puzzle`] says which cells a press flips (its [`Rule`] and [`Topology`]),
+//! and so defines the linear map `A` from press sets to flips over GF(2).
+
+mod generate;
+mod text;
+
+pub use generate::Generate;
+pub use text::{grid_lines, parse_boards};
+
+use crate::error::Error;
+use crate::gf2::{BitMatrix, words};
+
+/// A rectangle of cells, one bit each, stored row by row.
+pub type Grid = BitMatrix;
+
+/// How the edges of the board connect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Topology {
+    /// Cells on an edge simply have fewer neighbours.
+    Plane,
+    /// Rows and columns wrap around.
+    Torus,
+}
+
+/// The cells a press flips, as offsets from the pressed cell.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    offsets: Vec<(isize, isize)>,
+}
+
+impl Rule {
+    /// The classic rule: the cell and its four orthogonal neighbours.
+    pub fn plus() -> Self {
+        Rule { offsets: vec![(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)] }
+    }
+
+    /// A rule from (row, column) offsets; duplicates are ignored.
+    pub fn from_offsets(offsets: impl IntoIterator<Item = (isize, isize)>) -> Self {
+        let mut offsets: Vec<_> = offsets.into_iter().collect();
+        offsets.sort_unstable();
+        offsets.dedup();
+        Rule { offsets }
+    }
+
+    /// The offsets, sorted.
+    pub fn offsets(&self) -> &[(isize, isize)] {
+        &self.offsets
+    }
+
+    /// Whether this is the classic plus-shaped rule, which light chasing and
+    /// the word-parallel press code serve.
+    pub fn is_plus(&self) -> bool {
+        *self == Rule::plus()
+    }
+}
+
+/// Largest number of cells on either side of a board.
+///
+/// Keeps every cell index and every size product well inside `usize`.
+pub const MAX_SIDE: usize = 1 << 20;
+
+/// A board shape with its press rule: everything but the colours.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Puzzle {
+    rows: usize,
+    cols: usize,
+    topology: Topology,
+    rule: Rule,
+}
+
+impl Puzzle {
+    /// The classic puzzle on a plane `rows × cols` board.
+    ///
+    /// # Errors
+    /// [`Error::BadInput`] when a side is 0 or larger than [`MAX_SIDE`].
+    pub fn new(rows: usize, cols: usize) -> Result<Self, Error> {
+        for (name, n) in [("rows", rows), ("cols", cols)] {
+            if n == 0 {
+                return Err(Error::bad_input(format!("board {name} must be at least 1, got 0")));
+            }
+            if n > MAX_SIDE {
+                return Err(Error::bad_input(format!(
+                    "board {name} is {n}, more than the limit of {MAX_SIDE}"
+                )));
+            }
+        }
+        Ok(Puzzle { rows, cols, topology: Topology::Plane, rule: Rule::plus() })
+    }
+
+    /// The same board with another topology.
+    pub fn with_topology(mut self, topology: Topology) -> Self {
+        self.topology = topology;
+        self
+    }
+
+    /// The same board with another press rule.
+    pub fn with_rule(mut self, rule: Rule) -> Self {
+        self.rule = rule;
+        self
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The topology.
+    pub fn topology(&self) -> Topology {
+        self.topology
+    }
+
+    /// The press rule.
+    pub fn rule(&self) -> &Rule {
+        &self.rule
+    }
+
+    /// Whether this is the classic rule on the plane, where light chasing works.
+    pub fn is_classic(&self) -> bool {
+        self.topology == Topology::Plane && self.rule.is_plus()
+    }
+
+    /// The same puzzle with rows and columns exchanged.
+    pub fn transposed(&self) -> Puzzle {
+        let rule = Rule::from_offsets(self.rule.offsets.iter().map(|&(dr, dc)| (dc, dr)));
+        Puzzle { rows: self.cols, cols: self.rows, topology: self.topology, rule }
+    }
+
+    /// The distinct cells flipped by pressing (`r`, `c`).
+    ///
+    /// On a torus narrower than the rule, two offsets can land on one cell;
+    /// that cell is flipped once (a press flips a set of cells).
+    pub fn flipped_by(&self, r: usize, c: usize) -> Vec<(usize, usize)> {
+        let (rows, cols) = (self.rows as isize, self.cols as isize);
+        let mut cells: Vec<(usize, usize)> = self
+            .rule
+            .offsets
+            .iter()
+            .filter_map(|&(dr, dc)| {
+                let (mut nr, mut nc) = (r as isize + dr, c as isize + dc);
+                if self.topology == Topology::Torus {
+                    nr = nr.rem_euclid(rows);
+                    nc = nc.rem_euclid(cols);
+                }
+                ((0..rows).contains(&nr) && (0..cols).contains(&nc)).then_some((nr as usize, nc as usize))
+            })
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+
+    /// The flip matrix `A`: column `r·cols + c` holds the cells flipped by
+    /// pressing (`r`, `c`), so `A · x` is the flip pattern of press set `x`.
+    pub fn flip_matrix(&self) -> BitMatrix {
+        let n = self.cells();
+        let mut a = BitMatrix::zeros(n, n);
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                for (fr, fc) in self.flipped_by(r, c) {
+                    a.set(fr * self.cols + fc, r * self.cols + c, true);
+                }
+            }
+        }
+        a
+    }
+
+    /// The board reached from `board` by pressing every cell set in `presses`.
+    ///
+    /// # Panics
+    /// If either grid does not have the puzzle's shape.
+    pub fn apply(&self, board: &Grid, presses: &Grid) -> Grid {
+        let shape = (self.rows, self.cols);
+        assert_eq!((board.nrows(), board.ncols()), shape, "board shape mismatch");
+        assert_eq!((presses.nrows(), presses.ncols()), shape, "press grid shape mismatch");
+        let mut out = board.clone();
+        if self.is_classic() {
+            // Word-parallel: row i receives spread(P_i) + P_(i-1) + P_(i+1).
+            let mut spread = vec![0u64; board.stride()];
+            for r in 0..self.rows {
+                words::spread_row(presses.row(r), &mut spread, self.cols);
+                let row = out.row_mut(r);
+                words::xor_into(row, &spread);
+                if r > 0 {
+                    words::xor_into(row, presses.row(r - 1));
+                }
+                if r + 1 < self.rows {
+                    words::xor_into(row, presses.row(r + 1));
+                }
+            }
+        } else {
+            for r in 0..self.rows {
+                for c in presses.iter_ones_in_row(r).collect::<Vec<_>>() {
+                    for (fr, fc) in self.flipped_by(r, c) {
+                        out.toggle(fr, fc);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn poj_statement_example_press() {
+        // From the POJ 1753 statement: pressing row 3, column 1 of
+        // bwbw/wwww/bbwb/bwwb gives bwbw/bwww/wwwb/wwwb.
+        let before = parse_boards(b"bwbw\nwwww\nbbwb\nbwwb\n", "t", None, None).unwrap();
+        let after = parse_boards(b"bwbw\nbwww\nwwwb\nwwwb\n", "t", None, None).unwrap();
+        let puzzle = Puzzle::new(4, 4).unwrap();
+        let mut press = Grid::zeros(4, 4);
+        press.set(2, 0, true);
+        assert_eq!(puzzle.apply(&before[0], &press), after[0]);
+    }
+
+    #[test]
+    fn word_parallel_apply_matches_flip_matrix() {
+        for (r, c) in [(1, 1), (3, 5), (7, 64), (2, 65), (6, 130)] {
+            let puzzle = Puzzle::new(r, c).unwrap();
+            let a = puzzle.flip_matrix();
+            let presses = Grid::from_fn(r, c, |i, j| (i * 31 + j * 17) % 3 == 0);
+            let board = Grid::from_fn(r, c, |i, j| (i + j) % 2 == 0);
+            let mut expected = board.to_vector();
+            expected ^= a.mul_vec(&presses.to_vector());
+            assert_eq!(puzzle.apply(&board, &presses).to_vector(), expected, "{r}x{c}");
+        }
+    }
+
+    #[test]
+    fn sizes_are_checked() {
+        assert!(Puzzle::new(0, 4).is_err());
+        assert!(Puzzle::new(4, MAX_SIDE + 1).is_err());
+    }
+}

@@ -1,0 +1,248 @@
+//! Solvers: from a board and a target to the fewest presses.
+//!
+//! [`Solver`] factors a puzzle once (by [`Dense`] elimination or by light
+//! [`Chase`]), then answers any number of boards of that shape: a particular
+//! solution, minimised over the quiet patterns by [`minimize`], and re-applied
+//! to the board before it is returned. [`bfs`] is the independent reference
+//! the algebra is checked against.
+
+pub mod bfs;
+mod chase;
+mod dense;
+mod minimal;
+
+pub use chase::Chase;
+pub use dense::Dense;
+pub use minimal::minimize;
+
+use crate::error::Error;
+use crate::model::{Grid, Puzzle};
+
+/// The colour every piece should show at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// All pieces white side up.
+    White,
+    /// All pieces black side up.
+    Black,
+}
+
+impl Target {
+    /// The target board of the given shape.
+    pub fn board(self, rows: usize, cols: usize) -> Grid {
+        match self {
+            Target::White => Grid::zeros(rows, cols),
+            Target::Black => Grid::ones(rows, cols),
+        }
+    }
+
+    /// `"white"` or `"black"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::White => "white",
+            Target::Black => "black",
+        }
+    }
+}
+
+/// Which targets to solve for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// Only all white.
+    White,
+    /// Only all black.
+    Black,
+    /// Both, and report the better (POJ 1753's goal).
+    Either,
+}
+
+impl Goal {
+    /// The targets this goal asks for.
+    pub fn targets(self) -> &'static [Target] {
+        match self {
+            Goal::White => &[Target::White],
+            Goal::Black => &[Target::Black],
+            Goal::Either => &[Target::White, Target::Black],
+        }
+    }
+}
+
+/// How to solve the linear system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Chasing where it applies, elimination otherwise.
+    Auto,
+    /// Elimination of the full flip matrix.
+    Dense,
+    /// Light chasing (classic rule on the plane only).
+    Chase,
+}
+
+/// Default cap on the nullity whose 2^d solutions are all visited.
+pub const DEFAULT_MAX_NULLITY: usize = 32;
+
+/// The best press set found for one target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The presses, re-checked against the board.
+    pub presses: Grid,
+    /// Whether no press set with fewer presses exists (false when the null
+    /// space was too large to enumerate).
+    pub proven_minimal: bool,
+}
+
+/// A board's answer: per target asked for, the solution or `None` when the
+/// target cannot be reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// All white, when asked for.
+    pub white: Option<Option<Solution>>,
+    /// All black, when asked for.
+    pub black: Option<Option<Solution>>,
+}
+
+impl Answer {
+    /// The answer for one target: `None` if not asked, `Some(None)` if
+    /// unreachable.
+    pub fn get(&self, target: Target) -> Option<&Option<Solution>> {
+        match target {
+            Target::White => self.white.as_ref(),
+            Target::Black => self.black.as_ref(),
+        }
+    }
+
+    /// The reachable target needing the fewest presses (white on a tie).
+    pub fn best(&self) -> Option<(Target, &Solution)> {
+        [Target::White, Target::Black]
+            .into_iter()
+            .filter_map(|t| Some((t, self.get(t)?.as_ref()?)))
+            .min_by_key(|(_, s)| s.presses.count_ones())
+    }
+}
+
+enum System {
+    Dense(Dense),
+    Chase(Chase),
+}
+
+/// A puzzle factored once, ready to solve many boards of its shape.
+///
+/// # Example
+/// ```
+/// use lightsout::{parse_boards, Goal, Method, Puzzle, Solver, Target};
+///
+/// let board = &parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "sample", None, None)?[0];
+/// let solver = Solver::new(&Puzzle::new(4, 4)?, Method::Auto, 32)?;
+/// let answer = solver.solve(board, Goal::Either)?;
+/// let (target, best) = answer.best().expect("the POJ sample is solvable");
+/// assert_eq!((target, best.presses.count_ones()), (Target::White, 4));
+/// assert_eq!(solver.nullity(), 4);
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+pub struct Solver {
+    puzzle: Puzzle,
+    system: System,
+    quiet: Vec<Grid>,
+    max_nullity: usize,
+}
+
+impl Solver {
+    /// Factors `puzzle` with `method`. Null spaces of dimension up to
+    /// `max_nullity` are searched exhaustively for the minimum.
+    ///
+    /// # Errors
+    /// [`Error::BadInput`] when `method` is `Chase` and the puzzle is not the
+    /// classic rule on the plane.
+    pub fn new(puzzle: &Puzzle, method: Method, max_nullity: usize) -> Result<Self, Error> {
+        let system = match method {
+            Method::Dense => System::Dense(Dense::new(puzzle)),
+            Method::Chase | Method::Auto if puzzle.is_classic() => System::Chase(Chase::new(puzzle)),
+            Method::Auto => System::Dense(Dense::new(puzzle)),
+            Method::Chase => {
+                return Err(Error::bad_input(
+                    "--method chase needs the classic rule on the plane; use --method dense",
+                ));
+            }
+        };
+        let quiet = match &system {
+            System::Dense(d) => d.quiet_patterns(),
+            System::Chase(c) => c.quiet_patterns(),
+        };
+        Ok(Solver { puzzle: puzzle.clone(), system, quiet, max_nullity })
+    }
+
+    /// The puzzle this solver answers.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+
+    /// Dimension of the null space of the flip matrix.
+    pub fn nullity(&self) -> usize {
+        self.quiet.len()
+    }
+
+    /// A basis of the quiet patterns (press sets that flip nothing).
+    pub fn quiet_patterns(&self) -> &[Grid] {
+        &self.quiet
+    }
+
+    /// Solves `board` for every target of `goal`.
+    ///
+    /// # Errors
+    /// [`Error::BadInput`] if the board's shape is not the puzzle's;
+    /// [`Error::Internal`] if a press set fails its re-check.
+    pub fn solve(&self, board: &Grid, goal: Goal) -> Result<Answer, Error> {
+        let mut answer = Answer { white: None, black: None };
+        for &target in goal.targets() {
+            let solution = self.solve_for(board, target)?;
+            match target {
+                Target::White => answer.white = Some(solution),
+                Target::Black => answer.black = Some(solution),
+            }
+        }
+        Ok(answer)
+    }
+
+    /// The fewest presses turning `board` into `target`, or `None` when the
+    /// target cannot be reached.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve).
+    pub fn solve_for(&self, board: &Grid, target: Target) -> Result<Option<Solution>, Error> {
+        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
+        if (board.nrows(), board.ncols()) != (rows, cols) {
+            return Err(Error::bad_input(format!(
+                "board is {}x{} but the puzzle is {rows}x{cols}",
+                board.nrows(),
+                board.ncols()
+            )));
+        }
+        let goal = target.board(rows, cols);
+        let mut rhs = board.clone();
+        rhs.xor_assign(&goal);
+        let particular = match &self.system {
+            System::Dense(d) => d.particular(&rhs),
+            System::Chase(c) => c.particular(&rhs),
+        };
+        let Some(particular) = particular else {
+            return Ok(None);
+        };
+        let (presses, proven_minimal) = minimize(&particular, &self.quiet, self.max_nullity);
+        self.check(board, &presses, &goal)?;
+        Ok(Some(Solution { presses, proven_minimal }))
+    }
+
+    /// Re-applies `presses` to `board` and insists on reaching `goal`, so a
+    /// wrong press set is an error, never an answer.
+    pub fn check(&self, board: &Grid, presses: &Grid, goal: &Grid) -> Result<(), Error> {
+        if self.puzzle.apply(board, presses) == *goal {
+            Ok(())
+        } else {
+            Err(Error::Internal(format!(
+                "a {}x{} press set failed its re-check against the board",
+                self.puzzle.rows(),
+                self.puzzle.cols()
+            )))
+        }
+    }
+}
