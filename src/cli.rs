@@ -1,6 +1,7 @@
 //! Command-line front: turns arguments into library calls and prints.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -210,11 +211,13 @@ fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
     let mut out = io::BufWriter::new(stdout.lock());
     for (index, board) in boards.iter().enumerate() {
         let shape = (board.nrows(), board.ncols());
-        if !solvers.contains_key(&shape) {
-            let puzzle = Puzzle::new(shape.0, shape.1)?;
-            solvers.insert(shape, Solver::new(&puzzle, args.method.into(), args.max_nullity)?);
-        }
-        let solver = &solvers[&shape];
+        let solver = match solvers.entry(shape) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let puzzle = Puzzle::new(shape.0, shape.1)?;
+                e.insert(Solver::new(&puzzle, args.method.into(), args.max_nullity)?)
+            }
+        };
         let answer = solver.solve(board, goal)?;
         warn_if_not_proven(index + 1, solver, &answer, args.max_nullity);
         let text = match args.format {

@@ -8,6 +8,8 @@
 
 #[cfg(test)]
 use crate::gf2::BitVector;
+use std::borrow::Cow;
+
 use crate::gf2::{BitMatrix, Echelon, words, zeros};
 use crate::model::{Grid, Puzzle};
 
@@ -61,13 +63,11 @@ impl Chase {
     /// Some press set that flips exactly the cells set in `rhs`, if any.
     pub fn particular(&self, rhs: &Grid) -> Option<Grid> {
         let rhs = self.orient(rhs);
-        let zero_first = vec![0u64; words::words_for(self.cols)];
-        let (_, residual) = self.chase(Some(&rhs), &zero_first);
         let mut r0 = zeros(self.cols);
-        r0.as_raw_mut_slice().copy_from_slice(&residual);
+        self.residual(&rhs, r0.as_raw_mut_slice());
         let p = self.first_row.solve(&r0)?;
         let (presses, _) = self.chase(Some(&rhs), p.as_raw_slice());
-        Some(self.orient(&presses))
+        Some(self.orient(&presses).into_owned())
     }
 
     /// A basis of the quiet patterns: the chases of the first-row kernel.
@@ -75,13 +75,29 @@ impl Chase {
         self.first_row
             .null_space()
             .iter()
-            .map(|p| self.orient(&self.chase(None, p.as_raw_slice()).0))
+            .map(|p| self.orient(&self.chase(None, p.as_raw_slice()).0).into_owned())
             .collect()
     }
 
     /// Converts between the caller's orientation and the working one.
-    fn orient(&self, grid: &Grid) -> Grid {
-        if self.transposed { grid.transpose() } else { grid.clone() }
+    fn orient<'a>(&self, grid: &'a Grid) -> Cow<'a, Grid> {
+        if self.transposed { Cow::Owned(grid.transpose()) } else { Cow::Borrowed(grid) }
+    }
+
+    /// The lights `rhs` leaves on the last row when the first row is not
+    /// pressed: the chase with only three rows of memory.
+    fn residual(&self, rhs: &Grid, lights: &mut [u64]) {
+        let stride = lights.len();
+        let mut above = vec![0u64; stride];
+        let mut current = vec![0u64; stride];
+        for i in 0..self.rows {
+            words::spread_row(&current, lights, self.cols);
+            words::xor_into(lights, &above);
+            words::xor_into(lights, rhs.row(i));
+            // The next row presses exactly the lights still on.
+            std::mem::swap(&mut above, &mut current);
+            current.copy_from_slice(lights);
+        }
     }
 
     /// Presses `first` on row 0, then chases row by row: row i+1 presses the

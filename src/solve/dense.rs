@@ -35,6 +35,13 @@ impl Dense {
         Some(Grid::from_vector(self.puzzle.rows(), self.puzzle.cols(), &x))
     }
 
+    /// A basis of the patterns `y` with `yᵀ·A = 0`: the boards orthogonal to
+    /// all of them are exactly the ones some press set flips.
+    pub fn obstructions(&self) -> Vec<Grid> {
+        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
+        self.echelon.left_null_space().iter().map(|y| Grid::from_vector(rows, cols, y)).collect()
+    }
+
     /// A basis of the quiet patterns: press sets that flip nothing.
     pub fn quiet_patterns(&self) -> Vec<Grid> {
         let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());

@@ -16,6 +16,7 @@ pub use dense::Dense;
 pub use minimal::minimize;
 
 use crate::error::Error;
+use crate::gf2::words;
 use crate::model::{Grid, Puzzle};
 
 /// The colour every piece should show at the end.
@@ -143,6 +144,10 @@ pub struct Solver {
     puzzle: Puzzle,
     system: System,
     quiet: Vec<Grid>,
+    /// A basis of the left null space of `A` (patterns `y` with `yᵀ·A = 0`):
+    /// a board can reach a target exactly when the cells it must flip are
+    /// orthogonal to every one of them.
+    obstructions: Vec<Grid>,
     max_nullity: usize,
 }
 
@@ -164,11 +169,13 @@ impl Solver {
                 ));
             }
         };
-        let quiet = match &system {
-            System::Dense(d) => d.quiet_patterns(),
-            System::Chase(c) => c.quiet_patterns(),
+        let (quiet, obstructions) = match &system {
+            System::Dense(d) => (d.quiet_patterns(), d.obstructions()),
+            // Chasing serves only the classic rule, whose flip matrix is
+            // symmetric: the left null space is the null space.
+            System::Chase(c) => (c.quiet_patterns(), c.quiet_patterns()),
         };
-        Ok(Solver { puzzle: puzzle.clone(), system, quiet, max_nullity })
+        Ok(Solver { puzzle: puzzle.clone(), system, quiet, obstructions, max_nullity })
     }
 
     /// The puzzle this solver answers.
@@ -184,6 +191,24 @@ impl Solver {
     /// A basis of the quiet patterns (press sets that flip nothing).
     pub fn quiet_patterns(&self) -> &[Grid] {
         &self.quiet
+    }
+
+    /// The first pattern that proves `target` unreachable from `board`, if
+    /// any: `board + target` is not orthogonal to it, so no press set can flip
+    /// exactly those cells. `None` means the target is reachable.
+    ///
+    /// # Panics
+    /// If the board's shape is not the puzzle's.
+    pub fn obstruction(&self, board: &Grid, target: Target) -> Option<&Grid> {
+        assert_eq!((board.nrows(), board.ncols()), (self.puzzle.rows(), self.puzzle.cols()));
+        self.obstructions.iter().find(|y| {
+            let mut odd = words::dot(y.as_words(), board.as_words());
+            if target == Target::Black {
+                // (board + all ones) · y = board · y + weight(y).
+                odd ^= y.count_ones() % 2 == 1;
+            }
+            odd
+        })
     }
 
     /// Solves `board` for every target of `goal`.
@@ -217,25 +242,37 @@ impl Solver {
                 board.ncols()
             )));
         }
-        let goal = target.board(rows, cols);
+        if self.obstruction(board, target).is_some() {
+            return Ok(None);
+        }
+        // The presses must flip exactly the cells that differ from the target.
         let mut rhs = board.clone();
-        rhs.xor_assign(&goal);
+        if target == Target::Black {
+            rhs.not_in_place();
+        }
         let particular = match &self.system {
             System::Dense(d) => d.particular(&rhs),
             System::Chase(c) => c.particular(&rhs),
         };
         let Some(particular) = particular else {
-            return Ok(None);
+            return Err(Error::Internal(format!(
+                "a {rows}x{cols} board passed the solvability test but the system has no solution"
+            )));
         };
         let (presses, proven_minimal) = minimize(&particular, &self.quiet, self.max_nullity);
-        self.check(board, &presses, &goal)?;
+        self.check(board, &presses, target)?;
         Ok(Some(Solution { presses, proven_minimal }))
     }
 
-    /// Re-applies `presses` to `board` and insists on reaching `goal`, so a
+    /// Re-applies `presses` to `board` and insists on reaching `target`, so a
     /// wrong press set is an error, never an answer.
-    pub fn check(&self, board: &Grid, presses: &Grid, goal: &Grid) -> Result<(), Error> {
-        if self.puzzle.apply(board, presses) == *goal {
+    pub fn check(&self, board: &Grid, presses: &Grid, target: Target) -> Result<(), Error> {
+        let reached = self.puzzle.apply(board, presses);
+        let ok = match target {
+            Target::White => reached.is_zero(),
+            Target::Black => reached.count_ones() == self.puzzle.cells(),
+        };
+        if ok {
             Ok(())
         } else {
             Err(Error::Internal(format!(

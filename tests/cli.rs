@@ -1,0 +1,154 @@
+//! The binary as a user runs it: stdout, stderr and exit code.
+
+use assert_cmd::Command;
+
+fn lightsout() -> Command {
+    Command::cargo_bin("lightsout").unwrap()
+}
+
+/// Runs with `stdin`, returning (stdout, stderr, exit code).
+fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
+    let out = lightsout().args(args).write_stdin(stdin).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+const SAMPLE: &str = "bwwb\nbbwb\nbwwb\nbwww\n";
+
+#[test]
+fn poj_sample_prints_4() {
+    assert_eq!(run(&[], SAMPLE), ("4\n".into(), String::new(), 0));
+    assert_eq!(run(&["solve"], SAMPLE).0, "4\n");
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/flip-game.txt");
+    assert_eq!(run(&[example], "").0, "4\n");
+}
+
+#[test]
+fn impossible_is_an_answer_and_a_stream_gets_one_line_per_board() {
+    let stream = "bwbw\nwwww\nbbwb\nbwwb\nbbbb\nbbbb\nbbbb\nbbbb\n";
+    assert_eq!(run(&[], stream), ("Impossible\n0\n".into(), String::new(), 0));
+    let separated = "bwbw\nwwww\nbbwb\nbwwb\n\nbwwb\nbbwb\nbwwb\nbwww\n\nbbb\nwbw\n";
+    assert_eq!(run(&[], separated).0, "Impossible\n4\n1\n");
+}
+
+#[test]
+fn rectangular_boards_and_targets() {
+    // 2x3: pressing the middle of the top row clears it.
+    let board = "bbb\nwbw\n";
+    assert_eq!(run(&["--rows", "2", "--cols", "3", "--target", "white"], board).0, "1\n");
+    let (out, _, code) = run(&["--format", "text", "--target", "black", "--show"], board);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("board 1: 2x3, nullity 2\n  black: "), "{out}");
+    assert!(out.contains("reached:\nbbb\nbbb\n"), "{out}");
+}
+
+#[test]
+fn show_prints_the_press_grid_and_the_board_reached() {
+    let (out, _, _) = run(&["--show"], SAMPLE);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "4");
+    assert_eq!(lines[1], "presses (to white):");
+    assert_eq!(lines[2..6].iter().map(|l| l.matches('x').count()).sum::<usize>(), 4);
+    assert_eq!(&lines[6..], ["reached:", "wwww", "wwww", "wwww", "wwww"]);
+}
+
+#[test]
+fn json_has_the_documented_keys() {
+    let (out, _, code) = run(&["--format", "json"], SAMPLE);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((v["rows"].as_u64(), v["cols"].as_u64(), v["nullity"].as_u64()), (Some(4), Some(4), Some(4)));
+    for t in ["white", "black"] {
+        assert_eq!(v[t]["solvable"], true);
+        assert_eq!(v[t]["presses"], 4);
+        assert_eq!(v[t]["proven_minimal"], true);
+        assert_eq!(v[t]["solution"].as_array().unwrap().len(), 4);
+    }
+    assert_eq!((v["best"]["target"].as_str(), v["best"]["presses"].as_u64()), (Some("white"), Some(4)));
+
+    let (out, _, _) = run(&["--format", "json", "--target", "black"], "bwbw\nwwww\nbbwb\nbwwb\n");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["white"].is_null());
+    assert_eq!(v["black"]["solvable"], false);
+    assert!(v["black"]["solution"].is_null() && v["best"]["target"].is_null());
+}
+
+#[test]
+fn generated_boards() {
+    let (out, _, code) =
+        run(&["--generate", "all-black", "--rows", "5", "--cols", "5", "--target", "white"], "");
+    assert_eq!((out.as_str(), code), ("15\n", 0));
+    let args = ["--generate", "random", "--rows", "30", "--cols", "20", "--seed", "9", "--format", "json"];
+    let (first, _, _) = run(&args, "");
+    assert_eq!(first, run(&args, "").0, "a seed names one board");
+}
+
+#[test]
+fn nullity_above_the_budget_is_reported_not_proven() {
+    let (out, err, code) = run(
+        &[
+            "--generate",
+            "all-black",
+            "--rows",
+            "16",
+            "--cols",
+            "16",
+            "--max-nullity",
+            "3",
+            "--format",
+            "text",
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("not proven minimal"), "{out}");
+    assert!(err.contains("not proven minimal (nullity 8 is above --max-nullity 3)"), "{err}");
+}
+
+#[test]
+fn bad_input_gets_one_line_exit_2_and_no_stdout() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (&[], "bwbw\nbwxw\nbbbb\nwwww\n", "invalid character 'x' at line 2, column 3"),
+        (&[], "bwbw\nbww\nbbbb\nwwww\n", "line 2 has 3 cells but line 1 has 4"),
+        (&[], "bwbw\nwwww\nbbbb\nwwww\nbbbb\n", "has 1 rows"),
+        (&[], "", "no board in input"),
+        (&[], "\n \n", "no board in input"),
+        (&["--rows", "3"], SAMPLE, "--rows is 3"),
+        (&["--cols", "5"], SAMPLE, "--cols is 5"),
+        (&["--rows", "0"], SAMPLE, "--rows must be at least 1"),
+        (&["--generate", "random", "--rows", "0", "--cols", "3"], "", "at least 1"),
+        (&["--generate", "random", "--rows", "3"], "", "--generate needs --rows and --cols"),
+        (&["/nonexistent/board.txt"], "", "cannot read /nonexistent/board.txt"),
+        (&["--density", "1.5", "--generate", "random"], "", "--density"),
+        (&["--max-nullity", "64"], "", "--max-nullity"),
+        (&["--target", "grey"], "", "--target"),
+        (&["--frobnicate"], "", "--frobnicate"),
+        (&["verify", "--rows", "6", "--cols", "5"], "", "at most 25 cells"),
+    ];
+    for (args, stdin, needle) in cases {
+        let (out, err, code) = run(args, stdin);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?} wrote {out:?}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(!err.contains("panicked"), "{err}");
+        if !args.iter().any(|a| a.starts_with("--") && !["--rows", "--cols"].contains(a)) {
+            assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err:?}");
+        }
+    }
+}
+
+#[test]
+fn verify_checks_every_board_against_bfs() {
+    let (out, _, code) = run(&["verify", "--rows", "4", "--cols", "4"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("4x4: 65536 of 65536 boards agree"), "{out}");
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    assert_eq!(run(&["--help"], "").2, 0);
+    assert_eq!(run(&["--version"], "").2, 0);
+}

@@ -1,0 +1,111 @@
+//! Two independent routes to every answer: dense elimination of the full
+//! flip matrix and light chasing on the first row must agree, and both must
+//! match the published tables.
+
+mod common;
+
+use lightsout::{Generate, Goal, Grid, Method, Puzzle, Solver, Target};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn presses(solver: &Solver, board: &Grid, target: Target) -> Option<usize> {
+    solver.solve_for(board, target).unwrap().map(|s| {
+        assert!(s.proven_minimal);
+        s.presses.count_ones()
+    })
+}
+
+#[test]
+fn dense_and_chase_agree_on_random_boards_up_to_17x17() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1753);
+    let mut sizes: Vec<(usize, usize)> = (1..=17).map(|n| (n, n)).collect();
+    sizes.extend((0..40).map(|_| (rng.random_range(1..=17), rng.random_range(1..=17))));
+    for (rows, cols) in sizes {
+        let puzzle = Puzzle::new(rows, cols).unwrap();
+        let dense = Solver::new(&puzzle, Method::Dense, 32).unwrap();
+        let chase = Solver::new(&puzzle, Method::Chase, 32).unwrap();
+        assert_eq!(dense.nullity(), chase.nullity(), "{rows}x{cols}");
+        for q in chase.quiet_patterns() {
+            assert!(puzzle.apply(&Grid::zeros(rows, cols), q).is_zero());
+        }
+        let mut boards = vec![Generate::AllBlack.board(rows, cols), Generate::AllWhite.board(rows, cols)];
+        boards
+            .extend((0..6).map(|_| Generate::Random { seed: rng.random(), density: 0.5 }.board(rows, cols)));
+        for board in &boards {
+            for target in [Target::White, Target::Black] {
+                assert_eq!(
+                    presses(&dense, board, target),
+                    presses(&chase, board, target),
+                    "{rows}x{cols} {target:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nxn_nullity_matches_published_sequence_up_to_200() {
+    for (n, nullity) in common::table("nxn_nullity.txt") {
+        let n = n as usize;
+        let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Chase, 0).unwrap();
+        assert_eq!(solver.nullity() as u64, nullity, "n = {n}");
+        if n <= 24 {
+            assert_eq!(
+                Solver::new(&Puzzle::new(n, n).unwrap(), Method::Dense, 0).unwrap().nullity() as u64,
+                nullity
+            );
+        }
+    }
+}
+
+#[test]
+fn all_black_minimum_presses_match_published_sequence_up_to_30() {
+    for (n, expected) in common::table("allblack_nxn_min_presses.txt") {
+        let n = n as usize;
+        let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 32).unwrap();
+        let board = Grid::ones(n, n);
+        assert_eq!(presses(&solver, &board, Target::White), Some(expected as usize), "n = {n}");
+        // By symmetry, all white to all black costs the same.
+        assert_eq!(presses(&solver, &Grid::zeros(n, n), Target::Black), Some(expected as usize));
+    }
+}
+
+#[test]
+fn large_board_all_black_to_white_is_exact() {
+    // 200x200 has nullity 0 (published), so the unique solution is minimal.
+    let solver = Solver::new(&Puzzle::new(200, 200).unwrap(), Method::Auto, 32).unwrap();
+    let answer = solver.solve(&Grid::ones(200, 200), Goal::White).unwrap();
+    let s = answer.white.unwrap().unwrap();
+    assert!(s.proven_minimal);
+    assert!(solver.puzzle().apply(&Grid::ones(200, 200), &s.presses).is_zero());
+}
+
+#[test]
+fn above_the_nullity_budget_the_answer_is_marked_not_proven() {
+    // 16x16 has nullity 8; a budget of 4 cannot enumerate it.
+    let puzzle = Puzzle::new(16, 16).unwrap();
+    let board = Generate::Random { seed: 3, density: 0.5 }.board(16, 16);
+    let full = Solver::new(&puzzle, Method::Auto, 32).unwrap();
+    let capped = Solver::new(&puzzle, Method::Auto, 4).unwrap();
+    for target in [Target::White, Target::Black] {
+        match (full.solve_for(&board, target).unwrap(), capped.solve_for(&board, target).unwrap()) {
+            (Some(exact), Some(rough)) => {
+                assert!(exact.proven_minimal && !rough.proven_minimal);
+                assert!(rough.presses.count_ones() >= exact.presses.count_ones());
+            }
+            (None, None) => {}
+            other => panic!("solvability differs: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_corrupted_press_set_is_caught_by_the_recheck() {
+    let solver = Solver::new(&Puzzle::new(4, 4).unwrap(), Method::Auto, 32).unwrap();
+    let board = Grid::ones(4, 4);
+    let mut presses = solver.solve_for(&board, Target::White).unwrap().unwrap().presses;
+    assert!(solver.check(&board, &presses, Target::White).is_ok());
+    presses.toggle(1, 2);
+    let err = solver.check(&board, &presses, Target::White).unwrap_err();
+    assert_eq!(err.exit_code(), 70);
+}
