@@ -7,10 +7,12 @@
 
 mod eliminate;
 mod matrix;
+mod poly;
 pub mod words;
 
 pub use eliminate::Echelon;
 pub use matrix::BitMatrix;
+pub use poly::Poly;
 
 /// The one bit-vector type of the crate.
 ///

@@ -1,26 +1,37 @@
-//! Solving the classic plane puzzle by light chasing.
+//! Solving the classic plane puzzle by light chasing and GF(2)[x] algebra.
 //!
 //! Once the first row of presses is fixed, every other row is forced: the
 //! presses of row i+1 are exactly the lights row i still shows. So the R·C
-//! unknowns reduce to the C presses of the first row, and the lights left on
-//! the last row are an affine function `K·p + r₀` of them. Solving the C×C
-//! system `K·p = r₀` and chasing once more gives the whole press grid.
+//! unknowns reduce to the C presses `p` of the first row, and the lights left
+//! on the last row are `K·p + r₀`, with `r₀` the residual of chasing with an
+//! empty first row and `K = f_R(T)`: `T` is the C×C tridiagonal matrix (a cell
+//! and its two sides) and `f₀ = 1`, `f₁ = x`, `f_(k+1) = x·f_k + f_(k−1)`.
+//!
+//! Instead of eliminating `K`, we use that `T` is cyclic with cyclic vector
+//! `e₀` (cell 0): `φ(P) = P(T)·e₀` is an isomorphism from GF(2)[x]/(g) to
+//! GF(2)^C, where `g = f_C(x+1)` is the characteristic polynomial of `T`, and
+//! `φ(a·P) = a(T)·φ(P)`. So `K·p = r₀` becomes the congruence
+//! `a·P ≡ Q (mod g)` with `a = f_R mod g`, `Q = φ⁻¹(r₀)`, which extended
+//! Euclid solves: with `d = gcd(a, g) = s·a + t·g`, it is solvable iff
+//! `d | Q`, then `P = s·(Q/d) mod g`; its kernel is the multiples of `g/d`,
+//! of dimension `deg d` (the nullity). docs/math.md has the derivation.
 
-#[cfg(test)]
-use crate::gf2::BitVector;
 use std::borrow::Cow;
 
-use crate::gf2::{BitMatrix, Echelon, words, zeros};
+use crate::gf2::{Poly, words};
 use crate::model::{Grid, Puzzle};
 
-/// The first-row system of a classic plane puzzle, factored once.
+/// The first-row congruence of a classic plane puzzle, solved once.
 ///
-/// Works on the orientation whose rows are the shorter side, so the system
-/// is `min(R, C)` square; boards are transposed in and answers out.
+/// Works on the orientation whose rows are the shorter side (C), so the
+/// polynomials have degree below `min(R, C)`; boards are transposed in and
+/// answers out.
 ///
 /// # Complexity
-/// Building `K`: O(R·C² / 64) word operations (C the shorter side); factoring
-/// it O(C³ / 64). Each solve: two chases, O(R·C / 64), plus O(C² / 64).
+/// Setup: O(R·C / 64) for `f_R mod g`, O(C² / 64) for the extended gcd and
+/// for each of the `nullity` quiet patterns' first rows. Each solve: two
+/// chases, O(R·C / 64), plus O(C² / 64) for the conversions between vectors
+/// and polynomials.
 ///
 /// # Example
 /// ```
@@ -39,11 +50,16 @@ pub struct Chase {
     rows: usize,
     cols: usize,
     transposed: bool,
-    first_row: Echelon,
+    /// `g`, the characteristic polynomial of `T`.
+    modulus: Poly,
+    /// `d = gcd(f_R mod g, g)`; its degree is the nullity.
+    gcd: Poly,
+    /// `s` with `s·(f_R mod g) ≡ d (mod g)`.
+    cofactor: Poly,
 }
 
 impl Chase {
-    /// Builds and factors the first-row system of `puzzle`.
+    /// Sets up the first-row congruence of `puzzle`.
     ///
     /// # Panics
     /// If the puzzle is not the classic rule on the plane.
@@ -52,30 +68,50 @@ impl Chase {
         let transposed = puzzle.rows() < puzzle.cols();
         let (rows, cols) =
             if transposed { (puzzle.cols(), puzzle.rows()) } else { (puzzle.rows(), puzzle.cols()) };
-        Chase { rows, cols, transposed, first_row: Echelon::new(&chase_matrix(rows, cols)) }
+        let modulus = char_poly(cols);
+        let chase_poly = chase_poly_mod(rows, &modulus);
+        let (gcd, cofactor, _) = chase_poly.xgcd(&modulus);
+        Chase { rows, cols, transposed, modulus, gcd, cofactor }
     }
 
-    /// Dimension of the null space: that of the first-row system.
+    /// Dimension of the null space: the degree of `gcd(f_R, g)`.
     pub fn nullity(&self) -> usize {
-        self.first_row.nullity()
+        self.gcd.degree().unwrap_or(0)
+    }
+
+    /// `gcd(f_R(x), f_C(x+1))` (R, C in working orientation): its degree is
+    /// the nullity.
+    pub fn gcd(&self) -> &Poly {
+        &self.gcd
     }
 
     /// Some press set that flips exactly the cells set in `rhs`, if any.
     pub fn particular(&self, rhs: &Grid) -> Option<Grid> {
         let rhs = self.orient(rhs);
-        let mut r0 = zeros(self.cols);
-        self.residual(&rhs, r0.as_raw_mut_slice());
-        let p = self.first_row.solve(&r0)?;
-        let (presses, _) = self.chase(Some(&rhs), p.as_raw_slice());
-        Some(self.orient(&presses).into_owned())
+        let mut residual = vec![0u64; words::words_for(self.cols)];
+        self.residual(&rhs, &mut residual);
+        let first = self.first_row(&residual)?;
+        Some(self.orient(&self.chase(Some(&rhs), &first)).into_owned())
     }
 
-    /// A basis of the quiet patterns: the chases of the first-row kernel.
+    /// The first-row presses `p` with `K·p = residual`, if any.
+    fn first_row(&self, residual: &[u64]) -> Option<Vec<u64>> {
+        let (quotient, rest) = self.vector_to_poly(residual).div_rem(&self.gcd);
+        if !rest.is_zero() {
+            return None;
+        }
+        Some(self.poly_to_vector(&(&self.cofactor * &quotient).rem(&self.modulus)))
+    }
+
+    /// A basis of the quiet patterns: the chases of the first rows
+    /// `φ((g/d)·x^i)`, `i < deg d`.
     pub fn quiet_patterns(&self) -> Vec<Grid> {
-        self.first_row
-            .null_space()
-            .iter()
-            .map(|p| self.orient(&self.chase(None, p.as_raw_slice()).0).into_owned())
+        let cofactor = self.modulus.div_rem(&self.gcd).0;
+        (0..self.nullity())
+            .map(|i| {
+                let first = self.poly_to_vector(&cofactor.shifted(i));
+                self.orient(&self.chase(None, &first)).into_owned()
+            })
             .collect()
     }
 
@@ -101,13 +137,12 @@ impl Chase {
     }
 
     /// Presses `first` on row 0, then chases row by row: row i+1 presses the
-    /// lights left in row i of `rhs` (or of an empty board). Returns the press
-    /// grid and the lights left on the last row.
-    fn chase(&self, rhs: Option<&Grid>, first: &[u64]) -> (Grid, Vec<u64>) {
+    /// lights left in row i of `rhs` (or of an empty board).
+    fn chase(&self, rhs: Option<&Grid>, first: &[u64]) -> Grid {
         let mut presses = Grid::zeros(self.rows, self.cols);
         presses.row_mut(0).copy_from_slice(first);
         let mut lights = vec![0u64; presses.stride()];
-        for i in 0..self.rows {
+        for i in 0..self.rows - 1 {
             words::spread_row(presses.row(i), &mut lights, self.cols);
             if i > 0 {
                 words::xor_into(&mut lights, presses.row(i - 1));
@@ -115,62 +150,134 @@ impl Chase {
             if let Some(rhs) = rhs {
                 words::xor_into(&mut lights, rhs.row(i));
             }
-            if i + 1 < self.rows {
-                presses.row_mut(i + 1).copy_from_slice(&lights);
+            presses.row_mut(i + 1).copy_from_slice(&lights);
+        }
+        presses
+    }
+
+    /// `φ(P) = P(T)·e₀` by Horner's rule: one `T`-step (a shift-and-XOR
+    /// of the row) per coefficient.
+    fn poly_to_vector(&self, p: &Poly) -> Vec<u64> {
+        let stride = words::words_for(self.cols);
+        let mut v = vec![0u64; stride];
+        let mut next = vec![0u64; stride];
+        for k in (0..=p.degree().unwrap_or(0)).rev() {
+            words::spread_row(&v, &mut next, self.cols);
+            std::mem::swap(&mut v, &mut next);
+            if p.coeff(k) {
+                v[0] ^= 1;
             }
         }
-        (presses, lights)
+        v
+    }
+
+    /// `φ⁻¹(v)`: cell k is `h_k(T)·e₀` with `h₀ = 1`, `h₁ = x + 1`,
+    /// `h_(k+1) = (x+1)·h_k + h_(k−1)` (so `g = h_C`), hence
+    /// `φ⁻¹(v) = Σ v_k·h_k`, summed by Clenshaw's recurrence
+    /// `b_k = v_k + (x+1)·b_(k+1) + b_(k+2)`, `φ⁻¹(v) = b₀`.
+    fn vector_to_poly(&self, v: &[u64]) -> Poly {
+        let len = words::words_for(self.cols) + 1;
+        let (mut b1, mut b2) = (vec![0u64; len], vec![0u64; len]);
+        for k in (0..self.cols).rev() {
+            // b2 <- v_k + (x+1)·b1 + b2, then rotate so that b1 = b_k.
+            let mut carry = 0;
+            for (lo, hi) in b2.iter_mut().zip(&b1) {
+                *lo ^= hi ^ (hi << 1 | carry);
+                carry = hi >> 63;
+            }
+            if words::get(v, k) {
+                b2[0] ^= 1;
+            }
+            std::mem::swap(&mut b1, &mut b2);
+        }
+        Poly::from_words(b1)
     }
 }
 
-/// The linear part `K` of the last-row lights as a function of the first-row
-/// presses: `M₀ = I`, `M₋₁ = 0`, `M_(i+1) = T·M_i + M_(i−1)`, `K = M_R`, with
-/// `T` the tridiagonal "cell and both sides" matrix. Row k of `M_i` says which
-/// first-row presses cell k of press row i depends on.
-fn chase_matrix(rows: usize, cols: usize) -> BitMatrix {
-    let mut previous = BitMatrix::zeros(cols, cols);
-    let mut current = BitMatrix::identity(cols);
-    for _ in 0..rows {
-        let mut next = previous;
-        for k in 0..cols {
-            let row = next.row_mut(k);
-            words::xor_into(row, current.row(k));
-            if k > 0 {
-                words::xor_into(row, current.row(k - 1));
-            }
-            if k + 1 < cols {
-                words::xor_into(row, current.row(k + 1));
-            }
-        }
-        previous = current;
-        current = next;
+/// `h_C = f_C(x+1)`: the characteristic polynomial of the C×C tridiagonal
+/// matrix `T = I + (path adjacency)`.
+fn char_poly(cols: usize) -> Poly {
+    let x1 = Poly::from_exponents(&[1, 0]);
+    let (mut previous, mut current) = (Poly::one(), x1.clone());
+    for _ in 1..cols {
+        let mut next = &current * &x1;
+        next.add_shifted(&previous, 0);
+        previous = std::mem::replace(&mut current, next);
     }
     current
 }
 
-/// `K · v` via the chase, for tests that check `K` against its definition.
-#[cfg(test)]
-fn residual_of(rows: usize, cols: usize, first: &BitVector) -> BitVector {
-    let chase = Chase { rows, cols, transposed: false, first_row: Echelon::new(&BitMatrix::zeros(1, 1)) };
-    let (_, residual) = chase.chase(None, first.as_raw_slice());
-    let mut r = zeros(cols);
-    r.as_raw_mut_slice().copy_from_slice(&residual);
-    r
+/// `f_R mod g`, by the recurrence `f_(k+1) = x·f_k + f_(k−1)` reduced as it
+/// goes, so no intermediate has degree above `deg g`.
+fn chase_poly_mod(rows: usize, modulus: &Poly) -> Poly {
+    let top = modulus.degree().unwrap_or(0);
+    let reduce = |mut p: Poly| {
+        if p.degree() == Some(top) {
+            p.add_shifted(modulus, 0);
+        }
+        p
+    };
+    let (mut previous, mut current) = (Poly::one(), reduce(Poly::monomial(1)));
+    for _ in 1..rows {
+        let mut next = current.shifted(1);
+        next.add_shifted(&previous, 0);
+        previous = std::mem::replace(&mut current, reduce(next));
+    }
+    if rows == 0 { previous } else { current }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gf2::{BitMatrix, Echelon};
+
+    /// `K` built directly from its definition (`M₀ = I`, `M_(i+1) = T·M_i +
+    /// M_(i−1)`, `K = M_R`): the naive route the polynomial one must match.
+    fn chase_matrix(rows: usize, cols: usize) -> BitMatrix {
+        let mut previous = BitMatrix::zeros(cols, cols);
+        let mut current = BitMatrix::identity(cols);
+        for _ in 0..rows {
+            let mut next = previous;
+            for k in 0..cols {
+                let row = next.row_mut(k);
+                words::xor_into(row, current.row(k));
+                if k > 0 {
+                    words::xor_into(row, current.row(k - 1));
+                }
+                if k + 1 < cols {
+                    words::xor_into(row, current.row(k + 1));
+                }
+            }
+            previous = current;
+            current = next;
+        }
+        current
+    }
 
     #[test]
-    fn chase_matrix_matches_chasing_unit_rows() {
-        for (rows, cols) in [(1, 1), (4, 4), (5, 3), (7, 65), (3, 130)] {
+    fn polynomial_route_matches_the_chase_matrix() {
+        for (rows, cols) in [(1, 1), (4, 4), (5, 5), (7, 3), (9, 9), (17, 17), (40, 65), (70, 64), (130, 129)] {
+            let chase = Chase::new(&Puzzle::new(rows, cols).unwrap());
+            let (rows, cols) = (chase.rows, chase.cols);
             let k = chase_matrix(rows, cols);
-            for j in 0..cols {
-                let mut e = zeros(cols);
-                e.set(j, true);
-                let column: BitVector = (0..cols).map(|i| k.get(i, j)).collect();
-                assert_eq!(residual_of(rows, cols, &e), column, "{rows}x{cols} column {j}");
+            assert_eq!(chase.nullity(), Echelon::new(&k).nullity(), "{rows}x{cols}");
+            for seed in 0..5u64 {
+                let v: Vec<u64> = (0..words::words_for(cols))
+                    .map(|i| (seed + 3).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(i as u32 * 11))
+                    .collect();
+                let mut v = v;
+                *v.last_mut().unwrap() &= words::tail_mask(cols);
+                // phi is a bijection, and K acts as multiplication by f_R.
+                assert_eq!(chase.poly_to_vector(&chase.vector_to_poly(&v)), v);
+                let a = chase_poly_mod(rows, &chase.modulus);
+                let kv = chase.poly_to_vector(&(&a * &chase.vector_to_poly(&v)).rem(&chase.modulus));
+                let mut expected = vec![0u64; v.len()];
+                for r in 0..cols {
+                    if words::dot(k.row(r), &v) {
+                        words::toggle(&mut expected, r);
+                    }
+                }
+                assert_eq!(kv, expected, "{rows}x{cols}");
             }
         }
     }
