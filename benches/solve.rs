@@ -14,8 +14,11 @@ fn flip_game_4x4(c: &mut Criterion) {
     let solver = Solver::new(&Puzzle::new(4, 4).unwrap(), Method::Auto, 32).unwrap();
     let solvable = parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "bench", None, None).unwrap().remove(0);
     let impossible = parse_boards(b"bwbw\nwwww\nbbwb\nbwwb\n", "bench", None, None).unwrap().remove(0);
-    group.bench_function("solvable", |b| b.iter(|| solver.solve(black_box(&solvable), Goal::Either).unwrap()));
-    group.bench_function("impossible", |b| b.iter(|| solver.solve(black_box(&impossible), Goal::Either).unwrap()));
+    group
+        .bench_function("solvable", |b| b.iter(|| solver.solve(black_box(&solvable), Goal::Either).unwrap()));
+    group.bench_function("impossible", |b| {
+        b.iter(|| solver.solve(black_box(&impossible), Goal::Either).unwrap())
+    });
     group.finish();
 }
 

@@ -11,8 +11,9 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use lightsout::{
-    Answer, DEFAULT_MAX_NULLITY, Error, Generate, Goal, Grid, Method, Puzzle, Solution, Solver, Target, bfs,
-    grid_lines, parse_boards,
+    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_STREAMED_NULLITY,
+    Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target, bfs, grid_lines, is_pbm,
+    parse_boards, read_pbm, write_pbm,
 };
 
 /// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
@@ -36,6 +37,31 @@ enum Command {
     /// Check the solver against breadth-first search on every board of a size
     /// (at most 25 cells).
     Verify(VerifyArgs),
+    /// Print a board (all black, all white or seeded random) as text or PBM,
+    /// row by row, to feed back in later.
+    Generate(GenerateArgs),
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    /// What board to make.
+    #[arg(value_enum)]
+    kind: GenerateArg,
+    /// Rows of the board.
+    #[arg(long, value_name = "R")]
+    rows: usize,
+    /// Columns of the board.
+    #[arg(long, value_name = "C")]
+    cols: usize,
+    /// Seed for random.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Fraction of black cells for random, in [0, 1].
+    #[arg(long, default_value_t = 0.5, value_parser = parse_density)]
+    density: f64,
+    /// Write a PBM image instead of `b`/`w` text.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pbm: Option<PbmArg>,
 }
 
 #[derive(Args, Debug)]
@@ -73,6 +99,30 @@ struct SolveArgs {
     /// How to solve the linear system.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     method: MethodArg,
+    /// Write the press grid of the best target as a PBM image (one image
+    /// per solvable board; black pixel = press).
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// PBM flavour for --output.
+    #[arg(long, value_enum, default_value_t = PbmArg::Raw)]
+    output_pbm: PbmArg,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PbmArg {
+    /// P4: 8 pixels a byte.
+    Raw,
+    /// P1: ASCII 0 and 1.
+    Plain,
+}
+
+impl From<PbmArg> for PbmKind {
+    fn from(p: PbmArg) -> PbmKind {
+        match p {
+            PbmArg::Raw => PbmKind::Raw,
+            PbmArg::Plain => PbmKind::Plain,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -105,7 +155,7 @@ enum Format {
     Json,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum GenerateArg {
     AllBlack,
     AllWhite,
@@ -200,12 +250,62 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         None => solve(cli.solve),
         Some(Command::Solve(args)) => solve(args),
         Some(Command::Verify(args)) => verify(args),
+        Some(Command::Generate(args)) => generate(args),
     }
 }
 
+fn generate(args: GenerateArgs) -> Result<ExitCode, Failure> {
+    Puzzle::new(args.rows, args.cols)?;
+    let recipe = match args.kind {
+        GenerateArg::AllBlack => Generate::AllBlack,
+        GenerateArg::AllWhite => Generate::AllWhite,
+        GenerateArg::Random => Generate::Random { seed: args.seed, density: args.density },
+    };
+    let mut rows = GeneratedRows::new(recipe, args.cols);
+    let mut row = vec![0u64; args.cols.div_ceil(64)];
+    let stdout = io::stdout();
+    let out = io::BufWriter::new(stdout.lock());
+    match args.pbm {
+        Some(kind) => {
+            let mut pbm = PbmWriter::new(out, kind.into(), args.rows, args.cols)?;
+            for _ in 0..args.rows {
+                rows.next_row(&mut row);
+                pbm.write_row(&row)?;
+            }
+            pbm.finish()?;
+        }
+        None => {
+            let mut out = out;
+            let mut line = Vec::with_capacity(args.cols + 1);
+            for _ in 0..args.rows {
+                rows.next_row(&mut row);
+                line.clear();
+                line.extend(
+                    (0..args.cols).map(|c| if row[c / 64] >> (c % 64) & 1 == 1 { b'b' } else { b'w' }),
+                );
+                line.push(b'\n');
+                out.write_all(&line)?;
+            }
+            out.flush()?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Generated boards with more cells than this are solved row by row
+/// (streamed) when only the press count, or a PBM of the presses, is asked.
+const STREAM_ABOVE_CELLS: usize = 1 << 26;
+
 fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
+    if let Some(code) = solve_streamed(&args)? {
+        return Ok(code);
+    }
     let boards = read_boards(&args)?;
     let goal = Goal::from(args.target);
+    let mut output = match &args.output {
+        Some(path) => Some(io::BufWriter::new(create(path)?)),
+        None => None,
+    };
     let mut solvers: HashMap<(usize, usize), Solver> = HashMap::new();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -226,9 +326,111 @@ fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
             Format::Json => render_json(index + 1, board, solver, &answer) + "\n",
         };
         out.write_all(text.as_bytes())?;
+        if let (Some(file), Some((_, best))) = (output.as_mut(), answer.best()) {
+            write_pbm(&mut *file, args.output_pbm.into(), &best.presses)
+                .map_err(|e| output_error(&args, e))?;
+        }
     }
     out.flush()?;
+    if let Some(mut file) = output {
+        file.flush().map_err(|e| output_error(&args, e))?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+fn create(path: &std::path::Path) -> Result<std::fs::File, Error> {
+    std::fs::File::create(path).map_err(|e| Error::BadInput(format!("cannot create {}: {e}", path.display())))
+}
+
+fn output_error(args: &SolveArgs, e: io::Error) -> Error {
+    let name = args.output.as_ref().map_or(String::new(), |p| p.display().to_string());
+    Error::BadInput(format!("cannot write {name}: {e}"))
+}
+
+/// Solves a large generated board of the classic puzzle row by row, never
+/// holding it whole; `None` when the request is not of that kind.
+fn solve_streamed(args: &SolveArgs) -> Result<Option<ExitCode>, Failure> {
+    let (Some(kind), Some(mut rows), Some(mut cols)) = (args.generate, args.rows, args.cols) else {
+        return Ok(None);
+    };
+    let recipe = generate_recipe(args, kind);
+    let big = rows.saturating_mul(cols) > STREAM_ABOVE_CELLS;
+    if !big || args.show || args.format == Format::Json || matches!(args.method, MethodArg::Dense) {
+        return Ok(None);
+    }
+    if rows < cols {
+        // Streams run down the longer side. A uniform board is its own
+        // transpose, so only its press grid would come out transposed.
+        if !recipe.is_uniform() || args.output.is_some() {
+            return Ok(None);
+        }
+        std::mem::swap(&mut rows, &mut cols);
+    }
+    let puzzle = Puzzle::new(rows, cols)?;
+    let chase = Chase::new(&puzzle);
+    let max_nullity = args.max_nullity.min(MAX_STREAMED_NULLITY);
+    let mut stream = GeneratedRows::new(recipe, cols);
+    let mut counts = Vec::new();
+    for &target in Goal::from(args.target).targets() {
+        let result = chase.solve_streamed(&mut stream, target, max_nullity, &mut |_| Ok(()))?;
+        counts.push((target, result));
+    }
+    let best = counts.iter().filter_map(|&(t, r)| Some((t, r?))).min_by_key(|&(_, (presses, _))| presses);
+    if let (Some(path), Some((target, _))) = (&args.output, best) {
+        let file = io::BufWriter::new(create(path)?);
+        let mut pbm =
+            PbmWriter::new(file, args.output_pbm.into(), rows, cols).map_err(|e| output_error(args, e))?;
+        chase.solve_streamed(&mut stream, target, max_nullity, &mut |row| {
+            pbm.write_row(row).map_err(|e| output_error(args, e))
+        })?;
+        pbm.finish().map_err(|e| output_error(args, e))?;
+    }
+    for &(target, result) in &counts {
+        if let Some((presses, false)) = result {
+            eprintln!(
+                "lightsout: note: board 1, {}: {presses} presses, not proven minimal \
+                 (nullity {} is above the streamed limit {max_nullity})",
+                target.name(),
+                chase.nullity()
+            );
+        }
+    }
+    let mut text = match args.format {
+        Format::Poj => best.map_or("Impossible\n".to_string(), |(_, (p, _))| format!("{p}\n")),
+        _ => {
+            let mut text = format!(
+                "board 1: {}x{}, nullity {}\n",
+                args.rows.unwrap_or(rows),
+                args.cols.unwrap_or(cols),
+                chase.nullity()
+            );
+            for &(target, result) in &counts {
+                text += &match result {
+                    None => format!("  {}: impossible\n", target.name()),
+                    Some((p, proven)) => {
+                        let proof = if proven { "minimal" } else { "not proven minimal" };
+                        format!("  {}: {p} presses ({proof})\n", target.name())
+                    }
+                };
+            }
+            text
+        }
+    };
+    if args.format == Format::Text {
+        text += &best.map_or("  best: impossible\n".to_string(), |(t, (p, _))| {
+            format!("  best: {}, {p} presses\n", t.name())
+        });
+    }
+    io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(Some(ExitCode::SUCCESS))
+}
+
+fn generate_recipe(args: &SolveArgs, kind: GenerateArg) -> Generate {
+    match kind {
+        GenerateArg::AllBlack => Generate::AllBlack,
+        GenerateArg::AllWhite => Generate::AllWhite,
+        GenerateArg::Random => Generate::Random { seed: args.seed, density: args.density },
+    }
 }
 
 /// The boards to solve: generated, or read from the file or standard input.
@@ -241,12 +443,7 @@ fn read_boards(args: &SolveArgs) -> Result<Vec<Grid>, Error> {
             return Err(Error::BadInput("--generate needs --rows and --cols".into()));
         };
         Puzzle::new(rows, cols)?;
-        let recipe = match kind {
-            GenerateArg::AllBlack => Generate::AllBlack,
-            GenerateArg::AllWhite => Generate::AllWhite,
-            GenerateArg::Random => Generate::Random { seed: args.seed, density: args.density },
-        };
-        return Ok(vec![recipe.board(rows, cols)]);
+        return Ok(vec![generate_recipe(args, kind).board(rows, cols)]);
     }
     for (name, value) in [("--rows", args.rows), ("--cols", args.cols)] {
         if value == Some(0) {
@@ -268,7 +465,25 @@ fn read_boards(args: &SolveArgs) -> Result<Vec<Grid>, Error> {
             (bytes, "<stdin>".to_string())
         }
     };
-    parse_boards(&input, &source, args.rows, args.cols)
+    if !is_pbm(&input) {
+        return parse_boards(&input, &source, args.rows, args.cols);
+    }
+    let boards = read_pbm(&input, &source)?;
+    for board in &boards {
+        for (name, given, actual) in
+            [("--rows", args.rows, board.nrows()), ("--cols", args.cols, board.ncols())]
+        {
+            if given.is_some_and(|g| g != actual) {
+                return Err(Error::BadInput(format!(
+                    "{source}: the PBM image is {}x{} but {name} is {}",
+                    board.nrows(),
+                    board.ncols(),
+                    given.unwrap_or(0)
+                )));
+            }
+        }
+    }
+    Ok(boards)
 }
 
 fn warn_if_not_proven(index: usize, solver: &Solver, answer: &Answer, max_nullity: usize) {

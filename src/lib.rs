@@ -42,7 +42,11 @@ mod model;
 mod solve;
 
 pub use error::Error;
-pub use model::{Generate, Grid, MAX_SIDE, Puzzle, Rule, Topology, grid_lines, parse_boards};
+pub use model::{
+    Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, Topology,
+    grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
+};
 pub use solve::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Dense, Goal, Method, Solution, Solver, Target, bfs, minimize,
+    Answer, Chase, DEFAULT_MAX_NULLITY, Dense, Goal, MAX_STREAMED_NULLITY, Method, Solution, Solver, Target,
+    bfs, minimize,
 };

@@ -109,3 +109,85 @@ fn a_corrupted_press_set_is_caught_by_the_recheck() {
     let err = solver.check(&board, &presses, Target::White).unwrap_err();
     assert_eq!(err.exit_code(), 70);
 }
+
+/// The streamed solve (a few rows in memory) must match the in-memory one,
+/// count for count, and its press rows must clear the board.
+#[test]
+fn streamed_solves_match_in_memory_solves() {
+    use lightsout::{Chase, GeneratedRows};
+    let sizes = [(5, 5), (9, 9), (16, 16), (17, 17), (30, 30), (33, 16), (70, 64), (130, 65), (200, 3)];
+    for (rows, cols) in sizes {
+        let puzzle = Puzzle::new(rows, cols).unwrap();
+        let solver = Solver::new(&puzzle, Method::Chase, 20).unwrap();
+        let chase = Chase::new(&puzzle);
+        for recipe in
+            [Generate::AllBlack, Generate::AllWhite, Generate::Random { seed: rows as u64, density: 0.5 }]
+        {
+            let board = recipe.board(rows, cols);
+            for target in [Target::White, Target::Black] {
+                let expected = solver.solve_for(&board, target).unwrap();
+                let mut streamed_rows = Vec::new();
+                let got = chase
+                    .solve_streamed(&mut GeneratedRows::new(recipe, cols), target, 20, &mut |row| {
+                        streamed_rows.push(row.to_vec());
+                        Ok(())
+                    })
+                    .unwrap();
+                let expected_count =
+                    expected.as_ref().map(|s| (s.presses.count_ones() as u64, s.proven_minimal));
+                assert_eq!(got, expected_count, "{rows}x{cols} {recipe:?} {target:?}");
+                if got.is_some() {
+                    let mut presses = Grid::zeros(rows, cols);
+                    for (r, row) in streamed_rows.iter().enumerate() {
+                        presses.row_mut(r).copy_from_slice(row);
+                    }
+                    assert!(solver.check(&board, &presses, target).is_ok());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn methods_agree_on_every_size_up_to_40_and_random_sizes_up_to_300() {
+    use rand::{RngExt, SeedableRng};
+    for rows in 1..=40 {
+        for cols in 1..=40 {
+            let puzzle = Puzzle::new(rows, cols).unwrap();
+            let chase = Solver::new(&puzzle, Method::Chase, 12).unwrap();
+            let dense = Solver::new(&puzzle, Method::Dense, 12).unwrap();
+            assert_eq!(chase.nullity(), dense.nullity(), "{rows}x{cols}");
+            let boards = [
+                Grid::ones(rows, cols),
+                Grid::zeros(rows, cols),
+                Generate::Random { seed: (rows * 100 + cols) as u64, density: 0.5 }.board(rows, cols),
+            ];
+            for board in &boards {
+                for target in [Target::White, Target::Black] {
+                    let (a, b) =
+                        (chase.solve_for(board, target).unwrap(), dense.solve_for(board, target).unwrap());
+                    assert_eq!(a.is_some(), b.is_some(), "{rows}x{cols}");
+                    if let (Some(a), Some(b)) = (a, b) {
+                        if a.proven_minimal && b.proven_minimal {
+                            assert_eq!(a.presses.count_ones(), b.presses.count_ones(), "{rows}x{cols}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(300);
+    for _ in 0..6 {
+        let (rows, cols) = (rng.random_range(41..=300), rng.random_range(41..=120));
+        let puzzle = Puzzle::new(rows, cols).unwrap();
+        let chase = Solver::new(&puzzle, Method::Chase, 12).unwrap();
+        let dense = Solver::new(&puzzle, Method::Dense, 12).unwrap();
+        assert_eq!(chase.nullity(), dense.nullity(), "{rows}x{cols}");
+        let board = Generate::Random { seed: rng.random(), density: 0.5 }.board(rows, cols);
+        let (a, b) = (
+            chase.solve_for(&board, Target::White).unwrap(),
+            dense.solve_for(&board, Target::White).unwrap(),
+        );
+        assert_eq!(a.map(|s| s.presses.count_ones()), b.map(|s| s.presses.count_ones()), "{rows}x{cols}");
+    }
+}

@@ -26,38 +26,113 @@ pub enum Generate {
 impl Generate {
     /// The `rows × cols` board this recipe makes.
     pub fn board(&self, rows: usize, cols: usize) -> Grid {
+        let mut grid = Grid::zeros(rows, cols);
+        let mut rng = self.rng();
+        for r in 0..rows {
+            self.fill_row(&mut rng, grid.row_mut(r), cols);
+        }
+        grid
+    }
+
+    /// Whether every cell has the same colour (then the board is its own
+    /// transpose).
+    pub fn is_uniform(&self) -> bool {
+        !matches!(self, Generate::Random { .. })
+    }
+
+    fn rng(&self) -> ChaCha8Rng {
         match *self {
-            Generate::AllBlack => Grid::ones(rows, cols),
-            Generate::AllWhite => Grid::zeros(rows, cols),
-            Generate::Random { seed, density } => {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let mut grid = Grid::zeros(rows, cols);
-                let tail = words::tail_mask(cols);
-                for r in 0..rows {
-                    let row = grid.row_mut(r);
-                    if density == 0.5 {
-                        // The common case: 64 fair bits per draw.
-                        row.iter_mut().for_each(|w| *w = rng.next_u64());
-                    } else {
-                        for c in 0..cols {
-                            if rng.random_bool(density) {
-                                words::toggle(row, c);
-                            }
-                        }
-                    }
-                    if let Some(last) = row.last_mut() {
-                        *last &= tail;
+            Generate::Random { seed, .. } => ChaCha8Rng::seed_from_u64(seed),
+            _ => ChaCha8Rng::seed_from_u64(0),
+        }
+    }
+
+    /// The next row of cells: rows are drawn from one stream in order, so a
+    /// board is the same whether made whole or row by row.
+    fn fill_row(&self, rng: &mut ChaCha8Rng, row: &mut [u64], cols: usize) {
+        match *self {
+            Generate::AllBlack => row.fill(u64::MAX),
+            Generate::AllWhite => row.fill(0),
+            // The common case: 64 fair bits per draw.
+            Generate::Random { density: 0.5, .. } => row.iter_mut().for_each(|w| *w = rng.next_u64()),
+            Generate::Random { density, .. } => {
+                row.fill(0);
+                for c in 0..cols {
+                    if rng.random_bool(density) {
+                        words::toggle(row, c);
                     }
                 }
-                grid
             }
         }
+        if let Some(last) = row.last_mut() {
+            *last &= words::tail_mask(cols);
+        }
+    }
+}
+
+/// A board delivered one row at a time, from the top, as often as needed:
+/// what [`Chase::solve_streamed`](crate::Chase::solve_streamed) reads, so
+/// that a board never has to be held whole.
+pub trait RowStream {
+    /// Number of columns (the words of each row hold this many cells).
+    fn cols(&self) -> usize;
+    /// Goes back to the first row.
+    fn restart(&mut self);
+    /// Writes the next row into `out` (padding bits zero).
+    fn next_row(&mut self, out: &mut [u64]);
+}
+
+/// The rows of a [`Generate`] recipe, made as they are read.
+pub struct GeneratedRows {
+    recipe: Generate,
+    cols: usize,
+    rng: ChaCha8Rng,
+}
+
+impl GeneratedRows {
+    /// The rows of `recipe` for boards `cols` wide.
+    pub fn new(recipe: Generate, cols: usize) -> Self {
+        GeneratedRows { recipe, cols, rng: recipe.rng() }
+    }
+}
+
+impl RowStream for GeneratedRows {
+    fn cols(&self) -> usize {
+        self.cols
+    }
+
+    fn restart(&mut self) {
+        self.rng = self.recipe.rng();
+    }
+
+    fn next_row(&mut self, out: &mut [u64]) {
+        self.recipe.fill_row(&mut self.rng, out, self.cols);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn streamed_rows_equal_the_whole_board() {
+        for recipe in [
+            Generate::AllBlack,
+            Generate::Random { seed: 5, density: 0.5 },
+            Generate::Random { seed: 5, density: 0.3 },
+        ] {
+            let board = recipe.board(7, 70);
+            let mut rows = GeneratedRows::new(recipe, 70);
+            let mut row = vec![0u64; 2];
+            for _ in 0..2 {
+                rows.restart();
+                for r in 0..7 {
+                    rows.next_row(&mut row);
+                    assert_eq!(row, board.row(r));
+                }
+            }
+        }
+    }
 
     #[test]
     fn random_boards_are_reproducible_and_respect_density() {

@@ -6,9 +6,11 @@
 //! and so defines the linear map `A` from press sets to flips over GF(2).
 
 mod generate;
+mod pbm;
 mod text;
 
-pub use generate::Generate;
+pub use generate::{Generate, GeneratedRows, RowStream};
+pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
 pub use text::{grid_lines, parse_boards};
 
 use crate::error::Error;
@@ -161,6 +163,38 @@ impl Puzzle {
         cells.sort_unstable();
         cells.dedup();
         cells
+    }
+
+    /// For each press `r·cols + c`, the indices of the cells it flips: the
+    /// columns of the flip matrix `A`, as sparse lists.
+    pub fn press_lists(&self) -> Vec<Vec<usize>> {
+        (0..self.cells())
+            .map(|j| {
+                self.flipped_by(j / self.cols, j % self.cols)
+                    .iter()
+                    .map(|&(r, c)| r * self.cols + c)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// For each cell, the indices of the presses that flip it: the rows of
+    /// the flip matrix `A`, as sparse lists.
+    pub fn cell_lists(&self) -> Vec<Vec<usize>> {
+        let mut rows = vec![Vec::new(); self.cells()];
+        for (press, cells) in self.press_lists().into_iter().enumerate() {
+            for cell in cells {
+                rows[cell].push(press);
+            }
+        }
+        rows
+    }
+
+    /// Whether pressing a flips b exactly when pressing b flips a (the flip
+    /// matrix is symmetric), as for every rule symmetric under `(dr, dc) ->
+    /// (-dr, -dc)`.
+    pub fn is_symmetric(&self) -> bool {
+        self.rule.offsets.iter().all(|&(dr, dc)| self.rule.offsets.binary_search(&(-dr, -dc)).is_ok())
     }
 
     /// The flip matrix `A`: column `r·cols + c` holds the cells flipped by

@@ -18,8 +18,10 @@
 
 use std::borrow::Cow;
 
+use super::Target;
+use crate::error::Error;
 use crate::gf2::{Poly, words};
-use crate::model::{Grid, Puzzle};
+use crate::model::{Grid, Puzzle, RowStream};
 
 /// The first-row congruence of a classic plane puzzle, solved once.
 ///
@@ -103,15 +105,132 @@ impl Chase {
         Some(self.poly_to_vector(&(&self.cofactor * &quotient).rem(&self.modulus)))
     }
 
+    /// Solves a board that arrives row by row, holding only a few rows at a
+    /// time: the way to boards too large to keep in memory. Returns the
+    /// fewest presses to reach `target` (`None` if it cannot be reached) and
+    /// whether that is proven minimal; every press row is handed to `sink`
+    /// in order, and re-applied to the board as it passes.
+    ///
+    /// Passes over the board: one to find the first row, one to weigh the
+    /// 2^d members of the solution coset (only when the nullity `d` is
+    /// positive and at most `max_nullity`; a table of 2^d counters), one to
+    /// chase the lightest, check it and hand it out.
+    ///
+    /// # Errors
+    /// [`Error::BadInput`] if the puzzle has fewer rows than columns (streamed
+    /// boards are not transposed) or `max_nullity` is above
+    /// [`MAX_STREAMED_NULLITY`]; [`Error::Internal`] if the re-check fails;
+    /// any error of `sink`.
+    ///
+    /// # Complexity
+    /// O((2 + 2^d) · R·C / 64) word operations, O(d · C / 64) words of memory
+    /// beside the 2^d counters.
+    pub fn solve_streamed(
+        &self,
+        board: &mut dyn RowStream,
+        target: Target,
+        max_nullity: usize,
+        sink: &mut dyn FnMut(&[u64]) -> Result<(), Error>,
+    ) -> Result<Option<(u64, bool)>, Error> {
+        if self.transposed {
+            return Err(Error::bad_input("a streamed board must have at least as many rows as columns"));
+        }
+        if max_nullity > MAX_STREAMED_NULLITY {
+            return Err(Error::bad_input(format!(
+                "a streamed board can enumerate a nullity of at most {MAX_STREAMED_NULLITY}"
+            )));
+        }
+        let stride = words::words_for(self.cols);
+        let target_row = match target {
+            Target::White => vec![0u64; stride],
+            Target::Black => Grid::ones(1, self.cols).row(0).to_vec(),
+        };
+        // Pass 1: the residual of an empty first row.
+        let mut chase = Stream::new(stride, vec![0u64; stride]);
+        let mut row = vec![0u64; stride];
+        board.restart();
+        for _ in 0..self.rows {
+            board.next_row(&mut row);
+            words::xor_into(&mut row, &target_row);
+            chase.step(&row, self.cols);
+        }
+        let Some(mut first) = self.first_row(&chase.current) else {
+            return Ok(None);
+        };
+        // Pass 2: weigh every member of the coset, a row at a time.
+        let nullity = self.nullity();
+        let proven = nullity <= max_nullity;
+        if nullity > 0 && proven {
+            let cofactor = self.modulus.div_rem(&self.gcd).0;
+            let mut quiet: Vec<Stream> = (0..nullity)
+                .map(|i| Stream::new(stride, self.poly_to_vector(&cofactor.shifted(i))))
+                .collect();
+            let mut chase = Stream::new(stride, first.clone());
+            let mut totals = vec![0u64; 1 << nullity];
+            let mut combination = vec![0u64; stride];
+            let empty = vec![0u64; stride];
+            board.restart();
+            for _ in 0..self.rows {
+                // Weigh the press rows the chases hold now, then advance them.
+                combination.copy_from_slice(&chase.current);
+                totals[0] += words::count_ones(&combination) as u64;
+                for step in 1usize..1 << nullity {
+                    words::xor_into(&mut combination, &quiet[step.trailing_zeros() as usize].current);
+                    totals[step ^ (step >> 1)] += words::count_ones(&combination) as u64;
+                }
+                board.next_row(&mut row);
+                words::xor_into(&mut row, &target_row);
+                chase.step(&row, self.cols);
+                for q in &mut quiet {
+                    q.step(&empty, self.cols);
+                }
+            }
+            let best = (0..totals.len()).min_by_key(|&s| totals[s]).unwrap_or(0);
+            for (i, q) in cofactor_first_rows(self, &cofactor).iter().enumerate() {
+                if best >> i & 1 == 1 {
+                    words::xor_into(&mut first, q);
+                }
+            }
+        }
+        // Pass 3: chase the chosen first row, re-apply every press row to
+        // the board as it goes (row i is final once row i+1 is known), and
+        // hand the rows out.
+        let mut presses = 0u64;
+        let mut chase = Stream::new(stride, first);
+        let (mut board_row, mut next_board_row) = (vec![0u64; stride], vec![0u64; stride]);
+        let mut reached = vec![0u64; stride];
+        board.restart();
+        board.next_row(&mut board_row);
+        for i in 0..self.rows {
+            let (above, current) = (chase.above.clone(), chase.current.clone());
+            presses += words::count_ones(&current) as u64;
+            sink(&current)?;
+            let mut rhs = board_row.clone();
+            words::xor_into(&mut rhs, &target_row);
+            chase.step(&rhs, self.cols);
+            let below: &[u64] = if i + 1 < self.rows { &chase.current } else { &vec![0u64; stride] };
+            words::spread_row(&current, &mut reached, self.cols);
+            words::xor_into(&mut reached, &above);
+            words::xor_into(&mut reached, below);
+            words::xor_into(&mut reached, &board_row);
+            if reached != target_row {
+                return Err(Error::Internal(format!("streamed press row {i} failed its re-check")));
+            }
+            if i + 1 < self.rows {
+                board.next_row(&mut next_board_row);
+                std::mem::swap(&mut board_row, &mut next_board_row);
+            }
+        }
+        Ok(Some((presses, proven)))
+    }
+
     /// A basis of the quiet patterns: the chases of the first rows
     /// `φ((g/d)·x^i)`, `i < deg d`.
     pub fn quiet_patterns(&self) -> Vec<Grid> {
         let cofactor = self.modulus.div_rem(&self.gcd).0;
-        (0..self.nullity())
-            .map(|i| {
-                let first = self.poly_to_vector(&cofactor.shifted(i));
-                self.orient(&self.chase(None, &first)).into_owned()
-            })
+        cofactor_first_rows(self, &cofactor)
+            .iter()
+            .map(|first| self.orient(&self.chase(None, first)).into_owned())
             .collect()
     }
 
@@ -123,17 +242,11 @@ impl Chase {
     /// The lights `rhs` leaves on the last row when the first row is not
     /// pressed: the chase with only three rows of memory.
     fn residual(&self, rhs: &Grid, lights: &mut [u64]) {
-        let stride = lights.len();
-        let mut above = vec![0u64; stride];
-        let mut current = vec![0u64; stride];
+        let mut chase = Stream::new(lights.len(), vec![0u64; lights.len()]);
         for i in 0..self.rows {
-            words::spread_row(&current, lights, self.cols);
-            words::xor_into(lights, &above);
-            words::xor_into(lights, rhs.row(i));
-            // The next row presses exactly the lights still on.
-            std::mem::swap(&mut above, &mut current);
-            current.copy_from_slice(lights);
+            chase.step(rhs.row(i), self.cols);
         }
+        lights.copy_from_slice(&chase.current);
     }
 
     /// Presses `first` on row 0, then chases row by row: row i+1 presses the
@@ -191,6 +304,37 @@ impl Chase {
             std::mem::swap(&mut b1, &mut b2);
         }
         Poly::from_words(b1)
+    }
+}
+
+/// Largest nullity a streamed solve enumerates (a table of 2^d counters).
+pub const MAX_STREAMED_NULLITY: usize = 24;
+
+/// The first rows `φ((g/d)·x^i)` of the quiet-pattern basis.
+fn cofactor_first_rows(chase: &Chase, cofactor: &Poly) -> Vec<Vec<u64>> {
+    (0..chase.nullity()).map(|i| chase.poly_to_vector(&cofactor.shifted(i))).collect()
+}
+
+/// One chase in progress: the press row above and the current one.
+struct Stream {
+    above: Vec<u64>,
+    current: Vec<u64>,
+    lights: Vec<u64>,
+}
+
+impl Stream {
+    fn new(stride: usize, first: Vec<u64>) -> Self {
+        Stream { above: vec![0; stride], current: first, lights: vec![0; stride] }
+    }
+
+    /// Moves one row down: the next press row is the lights of the current
+    /// row of `rhs` after the presses above, on and beside it.
+    fn step(&mut self, rhs: &[u64], cols: usize) {
+        words::spread_row(&self.current, &mut self.lights, cols);
+        words::xor_into(&mut self.lights, &self.above);
+        words::xor_into(&mut self.lights, rhs);
+        std::mem::swap(&mut self.above, &mut self.current);
+        std::mem::swap(&mut self.current, &mut self.lights);
     }
 }
 
@@ -256,7 +400,8 @@ mod tests {
 
     #[test]
     fn polynomial_route_matches_the_chase_matrix() {
-        for (rows, cols) in [(1, 1), (4, 4), (5, 5), (7, 3), (9, 9), (17, 17), (40, 65), (70, 64), (130, 129)] {
+        for (rows, cols) in [(1, 1), (4, 4), (5, 5), (7, 3), (9, 9), (17, 17), (40, 65), (70, 64), (130, 129)]
+        {
             let chase = Chase::new(&Puzzle::new(rows, cols).unwrap());
             let (rows, cols) = (chase.rows, chase.cols);
             let k = chase_matrix(rows, cols);

@@ -11,7 +11,7 @@ mod chase;
 mod dense;
 mod minimal;
 
-pub use chase::Chase;
+pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
 pub use minimal::minimize;
 

@@ -1,0 +1,233 @@
+//! Boards and press grids as PBM images (Netpbm): plain `P1` and raw `P4`.
+//!
+//! A set bit (black piece, or a press) is a black pixel, `1`, as in PBM.
+//! Raw P4 stores 8 cells a byte, so a 10,000×10,000 board is 12.5 MB, and
+//! any image viewer shows it.
+
+use std::io::{self, Write};
+
+use super::Grid;
+use crate::error::Error;
+use crate::gf2::words;
+
+/// Whether `input` starts like a PBM image (`P1` or `P4`).
+pub fn is_pbm(input: &[u8]) -> bool {
+    input.starts_with(b"P1") || input.starts_with(b"P4")
+}
+
+/// Reads every image of a PBM stream (several images may follow each other).
+///
+/// # Errors
+/// [`Error::BadInput`] naming `source` and the byte offset for a bad header,
+/// a size of 0, a pixel other than `0`/`1` (P1), or a truncated image.
+pub fn read_pbm(input: &[u8], source: &str) -> Result<Vec<Grid>, Error> {
+    let mut reader = Reader { input, pos: 0, source };
+    let mut grids = Vec::new();
+    loop {
+        reader.skip_space_and_comments();
+        if reader.pos == input.len() && !grids.is_empty() {
+            return Ok(grids);
+        }
+        grids.push(reader.image()?);
+    }
+}
+
+struct Reader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    source: &'a str,
+}
+
+impl Reader<'_> {
+    fn error(&self, what: &str) -> Error {
+        Error::bad_input(format!("{}: {what} at byte {}", self.source, self.pos + 1))
+    }
+
+    fn skip_space_and_comments(&mut self) {
+        while let Some(&b) = self.input.get(self.pos) {
+            if b == b'#' {
+                while self.input.get(self.pos).is_some_and(|&b| b != b'\n') {
+                    self.pos += 1;
+                }
+            } else if b.is_ascii_whitespace() {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn number(&mut self, what: &str) -> Result<usize, Error> {
+        self.skip_space_and_comments();
+        let start = self.pos;
+        while self.input.get(self.pos).is_some_and(u8::is_ascii_digit) {
+            self.pos += 1;
+        }
+        let digits = &self.input[start..self.pos];
+        let value = std::str::from_utf8(digits).ok().and_then(|s| s.parse::<usize>().ok());
+        match value {
+            Some(v) if v > 0 && v <= super::MAX_SIDE => Ok(v),
+            Some(v) => {
+                self.pos = start;
+                Err(self.error(&format!("PBM {what} {v} is outside 1..={}", super::MAX_SIDE)))
+            }
+            None => {
+                self.pos = start;
+                Err(self.error(&format!("expected the PBM {what}")))
+            }
+        }
+    }
+
+    fn image(&mut self) -> Result<Grid, Error> {
+        let raw = match self.input.get(self.pos..self.pos + 2) {
+            Some(b"P1") => false,
+            Some(b"P4") => true,
+            _ => return Err(self.error("expected a PBM header P1 or P4")),
+        };
+        self.pos += 2;
+        let cols = self.number("width")?;
+        let rows = self.number("height")?;
+        let mut grid = Grid::zeros(rows, cols);
+        if raw {
+            // Exactly one whitespace byte separates the header from the pixels.
+            if !self.input.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
+                return Err(self.error("expected one whitespace byte after the P4 header"));
+            }
+            self.pos += 1;
+            let bytes_per_row = cols.div_ceil(8);
+            let needed = bytes_per_row * rows;
+            let Some(pixels) = self.input.get(self.pos..self.pos + needed) else {
+                return Err(self.error(&format!(
+                    "P4 image of {cols}x{rows} needs {needed} bytes of pixels, only {} remain",
+                    self.input.len() - self.pos
+                )));
+            };
+            for (r, line) in pixels.chunks(bytes_per_row).enumerate() {
+                let row = grid.row_mut(r);
+                for (k, &byte) in line.iter().enumerate() {
+                    // PBM puts the leftmost pixel in the high bit; we keep
+                    // column c at bit c.
+                    row[k / 8] |= (byte.reverse_bits() as u64) << (8 * (k % 8));
+                }
+                if let Some(last) = row.last_mut() {
+                    *last &= words::tail_mask(cols);
+                }
+            }
+            self.pos += needed;
+        } else {
+            for r in 0..rows {
+                for c in 0..cols {
+                    self.skip_space_and_comments();
+                    match self.input.get(self.pos) {
+                        Some(b'1') => grid.toggle(r, c),
+                        Some(b'0') => {}
+                        Some(_) => return Err(self.error("expected a P1 pixel 0 or 1")),
+                        None => {
+                            return Err(self.error(&format!(
+                                "P1 image of {cols}x{rows} ends after {} pixels",
+                                r * cols + c
+                            )));
+                        }
+                    }
+                    self.pos += 1;
+                }
+            }
+        }
+        Ok(grid)
+    }
+}
+
+/// PBM flavour to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PbmKind {
+    /// `P1`: ASCII digits, 0 and 1.
+    Plain,
+    /// `P4`: 8 pixels a byte.
+    Raw,
+}
+
+/// Writes a PBM image row by row, so a huge press grid never has to be held
+/// whole in memory.
+pub struct PbmWriter<W: Write> {
+    out: W,
+    kind: PbmKind,
+    cols: usize,
+    buffer: Vec<u8>,
+}
+
+impl<W: Write> PbmWriter<W> {
+    /// Writes the header of a `rows × cols` image.
+    pub fn new(mut out: W, kind: PbmKind, rows: usize, cols: usize) -> io::Result<Self> {
+        let magic = if kind == PbmKind::Plain { "P1" } else { "P4" };
+        writeln!(out, "{magic}\n{cols} {rows}")?;
+        Ok(PbmWriter { out, kind, cols, buffer: Vec::new() })
+    }
+
+    /// Writes one row of cells (word-packed, bit c = column c).
+    pub fn write_row(&mut self, row: &[u64]) -> io::Result<()> {
+        self.buffer.clear();
+        match self.kind {
+            PbmKind::Raw => {
+                for k in 0..self.cols.div_ceil(8) {
+                    self.buffer.push(((row[k / 8] >> (8 * (k % 8))) as u8).reverse_bits());
+                }
+            }
+            PbmKind::Plain => {
+                // Lines of at most 70 characters, as the format asks.
+                for c in 0..self.cols {
+                    self.buffer.push(if words::get(row, c) { b'1' } else { b'0' });
+                    if c % 70 == 69 || c + 1 == self.cols {
+                        self.buffer.push(b'\n');
+                    }
+                }
+            }
+        }
+        self.out.write_all(&self.buffer)
+    }
+
+    /// Flushes and returns the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// A whole grid as one PBM image.
+pub fn write_pbm<W: Write>(out: W, kind: PbmKind, grid: &Grid) -> io::Result<W> {
+    let mut writer = PbmWriter::new(out, kind, grid.nrows(), grid.ncols())?;
+    for r in 0..grid.nrows() {
+        writer.write_row(grid.row(r))?;
+    }
+    writer.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_both_kinds_across_byte_and_word_boundaries() {
+        for (rows, cols) in [(1, 1), (3, 7), (2, 8), (5, 9), (4, 64), (3, 65), (2, 130)] {
+            let grid = Grid::from_fn(rows, cols, |r, c| (r * 5 + c * 3) % 7 < 3);
+            for kind in [PbmKind::Plain, PbmKind::Raw] {
+                let bytes = write_pbm(Vec::new(), kind, &grid).unwrap();
+                assert_eq!(read_pbm(&bytes, "t").unwrap(), vec![grid.clone()], "{rows}x{cols} {kind:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn reads_comments_several_images_and_reports_errors() {
+        let two = b"P1\n# a comment\n3 2\n1 0 1\n0 1 0\nP1 1 1 1\n";
+        let grids = read_pbm(two, "t").unwrap();
+        assert_eq!(grids.len(), 2);
+        assert!(grids[0].get(0, 0) && !grids[0].get(0, 1) && grids[1].get(0, 0));
+        assert_eq!(
+            read_pbm(b"P4\n8 2\n\xff", "f").unwrap_err().to_string(),
+            "f: P4 image of 8x2 needs 2 bytes of pixels, only 1 remain at byte 8"
+        );
+        assert!(read_pbm(b"P1\n2 1\n1 2\n", "f").unwrap_err().to_string().contains("expected a P1 pixel"));
+        assert!(read_pbm(b"P1\n0 1\n", "f").unwrap_err().to_string().contains("width 0 is outside"));
+        assert!(read_pbm(b"P1\nx\n", "f").unwrap_err().to_string().contains("expected the PBM width"));
+    }
+}
