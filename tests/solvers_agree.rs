@@ -167,10 +167,11 @@ fn methods_agree_on_every_size_up_to_40_and_random_sizes_up_to_300() {
                     let (a, b) =
                         (chase.solve_for(board, target).unwrap(), dense.solve_for(board, target).unwrap());
                     assert_eq!(a.is_some(), b.is_some(), "{rows}x{cols}");
-                    if let (Some(a), Some(b)) = (a, b) {
-                        if a.proven_minimal && b.proven_minimal {
-                            assert_eq!(a.presses.count_ones(), b.presses.count_ones(), "{rows}x{cols}");
-                        }
+                    if let (Some(a), Some(b)) = (a, b)
+                        && a.proven_minimal
+                        && b.proven_minimal
+                    {
+                        assert_eq!(a.presses.count_ones(), b.presses.count_ones(), "{rows}x{cols}");
                     }
                 }
             }
