@@ -45,5 +45,55 @@ fn all_black_nxn(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, flip_game_4x4, all_black_nxn);
+/// Where does chasing stop beating elimination (and does it ever)? Factor
+/// and solve one all-black board, minimisation excluded (max nullity 0).
+fn dense_vs_chase(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dense_vs_chase");
+    group.sample_size(10);
+    for n in [4usize, 8, 16, 32, 64, 128] {
+        let puzzle = Puzzle::new(n, n).unwrap();
+        let board = Grid::ones(n, n);
+        for method in [Method::Chase, Method::Dense] {
+            group.bench_with_input(BenchmarkId::new(format!("{method:?}").to_lowercase(), n), &n, |b, _| {
+                b.iter(|| {
+                    let solver = Solver::new(&puzzle, method, 0).unwrap();
+                    solver.solve_for(black_box(&board), Target::White).unwrap()
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Solving many 4x4 boards with one factored solver: the per-board cost of
+/// each method once the factoring is paid.
+fn per_board_4x4(c: &mut Criterion) {
+    let mut group = c.benchmark_group("per_board_4x4");
+    let board = parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "bench", None, None).unwrap().remove(0);
+    for method in [Method::Chase, Method::Dense] {
+        let solver = Solver::new(&Puzzle::new(4, 4).unwrap(), method, 32).unwrap();
+        group.bench_function(format!("{method:?}").to_lowercase(), |b| {
+            b.iter(|| solver.solve(black_box(&board), Goal::Either).unwrap())
+        });
+    }
+    group.finish();
+}
+
+/// The elimination alone on the (n²)×(n²) flip matrix, as the M4RI harness
+/// in ../shared/bench times it (`scripts/bench-m4ri.sh` runs both).
+fn dense_elimination(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dense_elimination");
+    group.sample_size(10);
+    for n in [64usize, 128] {
+        let puzzle = Puzzle::new(n, n).unwrap();
+        let rows = puzzle.cell_lists();
+        let rhs = lightsout::gf2::BitVector::repeat(true, n * n);
+        group.bench_with_input(BenchmarkId::new("factor_and_solve", n), &n, |b, _| {
+            b.iter(|| lightsout::gf2::Echelon::from_rows(n * n, black_box(&rows)).solve(&rhs))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, flip_game_4x4, all_black_nxn, dense_vs_chase, per_board_4x4, dense_elimination);
 criterion_main!(benches);

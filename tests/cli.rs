@@ -152,3 +152,84 @@ fn help_and_version_exit_0() {
     assert_eq!(run(&["--help"], "").2, 0);
     assert_eq!(run(&["--version"], "").2, 0);
 }
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lightsout-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn pbm_boards_in_and_press_grids_out() {
+    use lightsout::{Puzzle, read_pbm};
+    for kind in ["raw", "plain"] {
+        let board_file = temp(&format!("board-{kind}.pbm"));
+        let out = lightsout()
+            .args(["generate", "random", "--rows", "40", "--cols", "30", "--seed", "11", "--pbm", kind])
+            .output()
+            .unwrap();
+        std::fs::write(&board_file, &out.stdout).unwrap();
+        let presses_file = temp(&format!("presses-{kind}.pbm"));
+        let (text, err, code) = run(
+            &[
+                board_file.to_str().unwrap(),
+                "--target",
+                "white",
+                "--output",
+                presses_file.to_str().unwrap(),
+                "--output-pbm",
+                kind,
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        let board = read_pbm(&out.stdout, "board").unwrap().remove(0);
+        let presses = read_pbm(&std::fs::read(&presses_file).unwrap(), "presses").unwrap().remove(0);
+        assert_eq!(text.trim().parse::<usize>().unwrap(), presses.count_ones());
+        let puzzle = Puzzle::new(40, 30).unwrap();
+        assert!(puzzle.apply(&board, &presses).is_zero());
+        // The same board as text gives the same answer.
+        let as_text = lightsout()
+            .args(["generate", "random", "--rows", "40", "--cols", "30", "--seed", "11"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            run(&["--target", "white", "--rows", "40"], std::str::from_utf8(&as_text.stdout).unwrap()).0,
+            text
+        );
+    }
+    let (_, err, code) = run(&["--rows", "5"], "P1\n2 2\n1 0 0 1\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("the PBM image is 2x2 but --rows is 5"), "{err}");
+    let (_, err, code) = run(&[], "P4\n16 16\n\x01\x02");
+    assert_eq!(code, 2);
+    assert!(err.contains("needs 32 bytes of pixels, only 2 remain"), "{err}");
+}
+
+#[test]
+fn huge_generated_boards_stream_their_presses_out() {
+    use lightsout::{Generate, Puzzle, read_pbm};
+    // 8200 x 8200 = 67.2 M cells: above the streaming threshold (2^26).
+    let presses_file = temp("stream.pbm");
+    let args =
+        ["--generate", "random", "--rows", "8200", "--cols", "8200", "--seed", "2", "--format", "text"];
+    let (text, err, code) = run(&[&args[..], &["--output", presses_file.to_str().unwrap()]].concat(), "");
+    assert_eq!(code, 0, "{err}");
+    let presses = read_pbm(&std::fs::read(&presses_file).unwrap(), "presses").unwrap().remove(0);
+    let board = Generate::Random { seed: 2, density: 0.5 }.board(8200, 8200);
+    let reached = Puzzle::new(8200, 8200).unwrap().apply(&board, &presses);
+    let best = text.lines().find(|l| l.contains("best:")).unwrap();
+    let count: usize = best.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert_eq!(presses.count_ones(), count, "{text}");
+    if best.contains("white") {
+        assert!(reached.is_zero());
+    } else {
+        assert_eq!(reached.count_ones(), 8200 * 8200);
+    }
+    // A wide uniform board streams transposed, with the same count.
+    let (wide, _, _) =
+        run(&["--generate", "all-black", "--rows", "300", "--cols", "250000", "--target", "white"], "");
+    let (tall, _, _) =
+        run(&["--generate", "all-black", "--rows", "250000", "--cols", "300", "--target", "white"], "");
+    assert_eq!(wide, tall);
+}
