@@ -22,17 +22,19 @@ python3 scripts/all-4x4-boards.py > "$work/all4x4.txt"
 cmp -s "$work/ours.txt" "$work/bfs.txt" || { echo "outputs differ!" >&2; exit 1; }
 echo "outputs identical on all 65,536 boards"
 
-# median wall time of RUNS runs of a shell command, in milliseconds
+# median wall time of RUNS runs of a command, in milliseconds; with a third
+# argument, also the peak resident memory of the runs, in MiB
 median_ms() {
-    python3 - "$runs" "$1" <<'PY'
-import subprocess, sys, time, statistics
-runs, cmd = int(sys.argv[1]), sys.argv[2]
+    python3 - "$runs" "$1" "${2:-}" <<'PY'
+import resource, shlex, subprocess, sys, time, statistics
+runs, cmd, memory = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 times = []
 for _ in range(runs):
     t = time.perf_counter()
     subprocess.run(cmd, shell=True, check=True, stdout=subprocess.DEVNULL)
     times.append((time.perf_counter() - t) * 1000)
-print(f"{statistics.median(times):.1f}")
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"{statistics.median(times):.1f}" + (f" ms, peak {peak:.0f} MiB" if memory else ""))
 PY
 }
 
@@ -42,6 +44,14 @@ python3 -c "print(f'all 65,536 4x4 boards: lightsout {$ours} ms, per-board BFS {
 
 for spec in "all-black 200 200 white" "random 1000 1000 either"; do
     read -r kind rows cols target <<< "$spec"
-    t=$(median_ms "$bin --generate $kind --rows $rows --cols $cols --target $target")
-    echo "$kind ${rows}x${cols} to $target: $t ms (median of $runs, whole process)"
+    t=$(median_ms "$bin --generate $kind --rows $rows --cols $cols --target $target --format text --seed 1")
+    echo "$kind ${rows}x${cols} to $target, full minimum-press grid: $t ms (median of $runs, whole process)"
 done
+
+"$bin" generate random --rows 10000 --cols 10000 --seed 1 --pbm raw > "$work/random10k.pbm"
+t=$(median_ms "$bin $work/random10k.pbm" memory)
+echo "random 10000x10000 read from PBM (12.5 MB), either target: $t (median of $runs, whole process)"
+
+runs=3
+t=$(median_ms "$bin --generate all-black --rows 100000 --cols 100000 --target white" memory)
+echo "all-black 100000x100000 to white, press count: $t (median of $runs, whole process)"

@@ -1,7 +1,5 @@
 //! Command-line front: turns arguments into library calls and prints.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,8 +10,8 @@ use serde_json::{Value, json};
 
 use lightsout::{
     Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_STREAMED_NULLITY,
-    Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target, bfs, grid_lines, is_pbm,
-    parse_boards, read_pbm, write_pbm,
+    Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target, TextBoards, bfs, grid_lines,
+    is_pbm, read_pbm, write_pbm,
 };
 
 /// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
@@ -300,22 +298,25 @@ fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
     if let Some(code) = solve_streamed(&args)? {
         return Ok(code);
     }
-    let boards = read_boards(&args)?;
+    let input = read_input(&args)?;
     let goal = Goal::from(args.target);
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
         None => None,
     };
-    let mut solvers: HashMap<(usize, usize), Solver> = HashMap::new();
+    let mut solvers: Vec<((usize, usize), Solver)> = Vec::new();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    for (index, board) in boards.iter().enumerate() {
+    for (index, board) in boards(&input, &args).enumerate() {
+        let board = &board?;
         let shape = (board.nrows(), board.ncols());
-        let solver = match solvers.entry(shape) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => {
+        // Batches are usually of one shape: a short list beats hashing.
+        let solver = match solvers.iter().position(|(s, _)| *s == shape) {
+            Some(i) => &solvers[i].1,
+            None => {
                 let puzzle = Puzzle::new(shape.0, shape.1)?;
-                e.insert(Solver::new(&puzzle, args.method.into(), args.max_nullity)?)
+                solvers.push((shape, Solver::new(&puzzle, args.method.into(), args.max_nullity)?));
+                &solvers[solvers.len() - 1].1
             }
         };
         let answer = solver.solve(board, goal)?;
@@ -433,8 +434,14 @@ fn generate_recipe(args: &SolveArgs, kind: GenerateArg) -> Generate {
     }
 }
 
-/// The boards to solve: generated, or read from the file or standard input.
-fn read_boards(args: &SolveArgs) -> Result<Vec<Grid>, Error> {
+/// Where the boards come from.
+enum Input {
+    Generated(Grid),
+    Bytes { data: Vec<u8>, source: String },
+}
+
+/// Makes the board, or reads the whole file or standard input.
+fn read_input(args: &SolveArgs) -> Result<Input, Error> {
     if let Some(kind) = args.generate {
         if args.file.is_some() {
             return Err(Error::BadInput("--generate makes the board; do not give a file too".into()));
@@ -443,47 +450,58 @@ fn read_boards(args: &SolveArgs) -> Result<Vec<Grid>, Error> {
             return Err(Error::BadInput("--generate needs --rows and --cols".into()));
         };
         Puzzle::new(rows, cols)?;
-        return Ok(vec![generate_recipe(args, kind).board(rows, cols)]);
+        return Ok(Input::Generated(generate_recipe(args, kind).board(rows, cols)));
     }
     for (name, value) in [("--rows", args.rows), ("--cols", args.cols)] {
         if value == Some(0) {
             return Err(Error::BadInput(format!("{name} must be at least 1, got 0")));
         }
     }
-    let (input, source) = match &args.file {
+    match &args.file {
         Some(path) if path.as_os_str() != "-" => {
-            let name = path.display().to_string();
-            let bytes =
-                std::fs::read(path).map_err(|e| Error::BadInput(format!("cannot read {name}: {e}")))?;
-            (bytes, name)
+            let source = path.display().to_string();
+            let data =
+                std::fs::read(path).map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+            Ok(Input::Bytes { data, source })
         }
         _ => {
-            let mut bytes = Vec::new();
+            let mut data = Vec::new();
             io::stdin()
-                .read_to_end(&mut bytes)
+                .read_to_end(&mut data)
                 .map_err(|e| Error::BadInput(format!("cannot read standard input: {e}")))?;
-            (bytes, "<stdin>".to_string())
+            Ok(Input::Bytes { data, source: "<stdin>".to_string() })
         }
-    };
-    if !is_pbm(&input) {
-        return parse_boards(&input, &source, args.rows, args.cols);
     }
-    let boards = read_pbm(&input, &source)?;
-    for board in &boards {
+}
+
+/// The boards of the input, in order. Text is parsed lazily, so a batch
+/// stops at its first bad board after answering the ones before it.
+fn boards<'a>(input: &'a Input, args: &'a SolveArgs) -> Box<dyn Iterator<Item = Result<Grid, Error>> + 'a> {
+    let (data, source) = match input {
+        Input::Generated(board) => return Box::new(std::iter::once(Ok(board.clone()))),
+        Input::Bytes { data, source } => (data, source),
+    };
+    if !is_pbm(data) {
+        return Box::new(TextBoards::new(data, source, args.rows, args.cols));
+    }
+    let images = match read_pbm(data, source) {
+        Ok(images) => images,
+        Err(e) => return Box::new(std::iter::once(Err(e))),
+    };
+    Box::new(images.into_iter().map(move |board| {
         for (name, given, actual) in
             [("--rows", args.rows, board.nrows()), ("--cols", args.cols, board.ncols())]
         {
-            if given.is_some_and(|g| g != actual) {
+            if let Some(given) = given.filter(|&g| g != actual) {
                 return Err(Error::BadInput(format!(
-                    "{source}: the PBM image is {}x{} but {name} is {}",
+                    "{source}: the PBM image is {}x{} but {name} is {given}",
                     board.nrows(),
-                    board.ncols(),
-                    given.unwrap_or(0)
+                    board.ncols()
                 )));
             }
         }
-    }
-    Ok(boards)
+        Ok(board)
+    }))
 }
 
 fn warn_if_not_proven(index: usize, solver: &Solver, answer: &Answer, max_nullity: usize) {

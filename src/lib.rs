@@ -43,8 +43,8 @@ mod solve;
 
 pub use error::Error;
 pub use model::{
-    Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, Topology,
-    grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
+    Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, TextBoards,
+    Topology, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
 pub use solve::{
     Answer, Chase, DEFAULT_MAX_NULLITY, Dense, Goal, MAX_STREAMED_NULLITY, Method, Solution, Solver, Target,

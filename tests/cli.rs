@@ -113,10 +113,10 @@ fn bad_input_gets_one_line_exit_2_and_no_stdout() {
     let cases: &[(&[&str], &str, &str)] = &[
         (&[], "bwbw\nbwxw\nbbbb\nwwww\n", "invalid character 'x' at line 2, column 3"),
         (&[], "bwbw\nbww\nbbbb\nwwww\n", "line 2 has 3 cells but line 1 has 4"),
-        (&[], "bwbw\nwwww\nbbbb\nwwww\nbbbb\n", "has 1 rows"),
+        (&["--rows", "2"], "\nbw\n\nbb\n", "the board starting at line 2 has 1 rows but --rows is 2"),
         (&[], "", "no board in input"),
         (&[], "\n \n", "no board in input"),
-        (&["--rows", "3"], SAMPLE, "--rows is 3"),
+        (&["--rows", "5"], SAMPLE, "has 4 rows but --rows is 5"),
         (&["--cols", "5"], SAMPLE, "--cols is 5"),
         (&["--rows", "0"], SAMPLE, "--rows must be at least 1"),
         (&["--generate", "random", "--rows", "0", "--cols", "3"], "", "at least 1"),
@@ -138,6 +138,18 @@ fn bad_input_gets_one_line_exit_2_and_no_stdout() {
             assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err:?}");
         }
     }
+}
+
+#[test]
+fn a_batch_stops_at_its_first_bad_board_after_answering_the_ones_before() {
+    let stream =
+        "bwwb\nbbwb\nbwwb\nbwww\nbbbb\nbbbb\nbbbb\nbbbb\nbwbw\nwwxw\nbbbb\nwwww\nbbbb\nbbbb\nbbbb\nbbbb\n";
+    let (out, err, code) = run(&[], stream);
+    assert_eq!((out.as_str(), code), ("4\n0\n", 2));
+    assert_eq!(err, "lightsout: <stdin>: invalid character 'x' at line 10, column 3 (expected b or w)\n");
+    let (out, err, code) = run(&[], "bwbw\nwwww\nbbbb\nwwww\nbbbb\n");
+    assert_eq!((out.as_str(), code), ("Impossible\n", 2));
+    assert!(err.contains("the board starting at line 5 has 1 rows"), "{err}");
 }
 
 #[test]

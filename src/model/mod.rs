@@ -11,7 +11,7 @@ mod text;
 
 pub use generate::{Generate, GeneratedRows, RowStream};
 pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
-pub use text::{grid_lines, parse_boards};
+pub use text::{TextBoards, grid_lines, parse_boards};
 
 use crate::error::Error;
 use crate::gf2::{BitMatrix, words};

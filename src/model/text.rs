@@ -4,10 +4,12 @@ use super::Grid;
 use crate::error::Error;
 use crate::gf2::words;
 
-/// One non-blank input line: its 1-based number and its cells (already
-/// checked to be board characters).
+/// One non-blank input line: its 1-based number, where its cells start
+/// (0-based byte column) and the cells themselves, not yet checked.
+#[derive(Clone, Copy)]
 struct Line<'a> {
     number: usize,
+    column: usize,
     cells: &'a [u8],
 }
 
@@ -37,22 +39,10 @@ fn describe(byte: u8) -> String {
     }
 }
 
-/// Parses one or more boards from text.
-///
-/// Each non-blank line is a row; spaces, tabs and a `\r` around a row are
-/// ignored. Boards are split:
-/// - with `rows` given, every `rows` consecutive rows form a board (blank
-///   lines may separate boards too);
-/// - otherwise, when the input has blank lines, each block between them is
-///   one board;
-/// - otherwise, the rows are grouped into square boards of the first row's
-///   width, as in the POJ 1753 input; a single block shorter than it is wide
-///   is one rectangular board.
+/// Parses every board of a text input; see [`TextBoards`] for the format.
 ///
 /// # Errors
-/// [`Error::BadInput`] naming `source`, the line and the column for a bad
-/// character, a ragged row, a row of the wrong width, a board of the wrong
-/// height, or an input with no board at all.
+/// The first error [`TextBoards`] meets.
 ///
 /// # Example
 /// ```
@@ -66,91 +56,189 @@ pub fn parse_boards(
     rows: Option<usize>,
     cols: Option<usize>,
 ) -> Result<Vec<Grid>, Error> {
-    let blocks = read_blocks(input, source)?;
-    if blocks.is_empty() {
-        return Err(Error::bad_input(format!("{source}: no board in input")));
-    }
-    let single_block = blocks.len() == 1;
-    let mut boards = Vec::new();
-    for block in &blocks {
-        let width = block[0].cells.len();
-        let expected_width = cols.unwrap_or(width);
-        for line in block {
-            if line.cells.len() != expected_width {
-                let why = match cols {
-                    Some(c) => format!("--cols is {c}"),
-                    None => format!("line {} has {width}", block[0].number),
-                };
-                return Err(Error::bad_input(format!(
-                    "{source}: line {} has {} cells but {why}",
-                    line.number,
-                    line.cells.len()
-                )));
-            }
-        }
-        let height = match rows {
-            Some(r) => r,
-            None if single_block && block.len() >= width => width,
-            None => block.len(),
-        };
-        for chunk in block.chunks(height) {
-            if chunk.len() != height {
-                let why = match rows {
-                    Some(r) => format!("--rows is {r}"),
-                    None => format!(
-                        "boards without blank lines between them are square, {width}x{width} here \
-                         (use --rows for rectangles)"
-                    ),
-                };
-                return Err(Error::bad_input(format!(
-                    "{source}: the board starting at line {} has {} rows but {why}",
-                    chunk[0].number,
-                    chunk.len()
-                )));
-            }
-            let mut board = Grid::zeros(height, width);
-            for (r, line) in chunk.iter().enumerate() {
-                let row = board.row_mut(r);
-                for (c, &b) in line.cells.iter().enumerate() {
-                    row[c / words::BITS] |= ((CELL[b as usize] == BLACK) as u64) << (c % words::BITS);
-                }
-            }
-            boards.push(board);
-        }
-    }
-    Ok(boards)
+    TextBoards::new(input, source, rows, cols).collect()
 }
 
-/// Splits the input into blocks of non-blank lines, checking every character.
-fn read_blocks<'a>(input: &'a [u8], source: &str) -> Result<Vec<Vec<Line<'a>>>, Error> {
-    let mut blocks: Vec<Vec<Line>> = Vec::new();
-    let mut in_block = false;
-    for (index, raw) in input.split(|&b| b == b'\n').enumerate() {
-        let number = index + 1;
-        let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
-        let start = raw.iter().position(|b| !is_space(b));
-        let Some(start) = start else {
-            in_block = false;
-            continue;
+/// The boards of a text input, parsed one at a time.
+///
+/// Each non-blank line is a row; spaces, tabs and a `\r` around a row are
+/// ignored. Boards are split:
+/// - with `rows` given, every `rows` consecutive rows form a board (blank
+///   lines may separate boards too);
+/// - otherwise, when the input has blank lines between rows, each block
+///   between them is one board;
+/// - otherwise, the rows are grouped into square boards of the first row's
+///   width, as in the POJ 1753 input; an input with fewer rows than that
+///   width is one rectangular board.
+///
+/// Yields [`Error::BadInput`] naming the source, the line and the column for
+/// a bad character, a ragged row, a row of the wrong width, a board of the
+/// wrong height, or an input with no board at all; after an error it yields
+/// nothing more.
+pub struct TextBoards<'a> {
+    input: &'a [u8],
+    source: &'a str,
+    rows: Option<usize>,
+    cols: Option<usize>,
+    /// Byte offset and 1-based number of the next line.
+    pos: usize,
+    number: usize,
+    /// Blank lines separate boards (found by a first scan).
+    blocks: bool,
+    /// Non-blank lines in the whole input.
+    total_lines: usize,
+    yielded: bool,
+    done: bool,
+    chunk: Vec<Line<'a>>,
+}
+
+impl<'a> TextBoards<'a> {
+    /// Prepares to read `input`; `source` names it in messages.
+    pub fn new(input: &'a [u8], source: &'a str, rows: Option<usize>, cols: Option<usize>) -> Self {
+        let mut scan = TextBoards {
+            input,
+            source,
+            rows,
+            cols,
+            pos: 0,
+            number: 1,
+            blocks: false,
+            total_lines: 0,
+            yielded: false,
+            done: false,
+            chunk: Vec::new(),
         };
-        let end = raw.iter().rposition(|b| !is_space(b)).map_or(raw.len(), |e| e + 1);
-        let cells = &raw[start..end];
-        if let Some(offset) = cells.iter().position(|&b| CELL[b as usize] == INVALID) {
-            return Err(Error::bad_input(format!(
-                "{source}: invalid character {} at line {number}, column {} (expected b or w)",
-                describe(cells[offset]),
-                start + offset + 1
-            )));
+        let (mut seen_line, mut gap) = (false, false);
+        while let Some(line) = scan.next_line() {
+            match line {
+                None => gap = seen_line,
+                Some(_) => {
+                    scan.blocks |= gap;
+                    seen_line = true;
+                    scan.total_lines += 1;
+                }
+            }
         }
-        if !in_block {
-            blocks.push(Vec::new());
-            in_block = true;
-        }
-        if let Some(block) = blocks.last_mut() {
-            block.push(Line { number, cells });
-        }
+        TextBoards { pos: 0, number: 1, ..scan }
     }
-    Ok(blocks)
+
+    /// The next line: `Some(None)` for a blank one, `None` at the end.
+    fn next_line(&mut self) -> Option<Option<Line<'a>>> {
+        if self.pos > self.input.len() {
+            return None;
+        }
+        let rest = &self.input[self.pos..];
+        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let raw = &rest[..end];
+        let number = self.number;
+        self.pos += end + 1;
+        self.number += 1;
+        let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+        let Some(first) = raw.iter().position(|b| !is_space(b)) else {
+            return Some(None);
+        };
+        let last = raw.iter().rposition(|b| !is_space(b)).unwrap_or(first);
+        Some(Some(Line { number, column: first, cells: &raw[first..=last] }))
+    }
+
+    fn error(&mut self, message: String) -> Option<Result<Grid, Error>> {
+        self.done = true;
+        Some(Err(Error::bad_input(format!("{}: {message}", self.source))))
+    }
+
+    /// Checks one row's characters and width and sets its black cells.
+    fn read_row(&self, line: &Line, width: usize, first_line: usize, row: &mut [u64]) -> Result<(), String> {
+        let mut invalid = false;
+        if line.cells.len() == width {
+            for (c, &b) in line.cells.iter().enumerate() {
+                let v = CELL[b as usize];
+                invalid |= v == INVALID;
+                row[c / words::BITS] |= ((v >> 1) as u64) << (c % words::BITS);
+            }
+        }
+        if invalid || line.cells.len() != width {
+            if let Some(offset) = line.cells.iter().position(|&b| CELL[b as usize] == INVALID) {
+                return Err(format!(
+                    "invalid character {} at line {}, column {} (expected b or w)",
+                    describe(line.cells[offset]),
+                    line.number,
+                    line.column + offset + 1
+                ));
+            }
+            let why = match self.cols {
+                Some(c) => format!("--cols is {c}"),
+                None => format!("line {first_line} has {width}"),
+            };
+            return Err(format!("line {} has {} cells but {why}", line.number, line.cells.len()));
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for TextBoards<'_> {
+    type Item = Result<Grid, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        // The first row of the board.
+        let first = loop {
+            match self.next_line() {
+                Some(Some(line)) => break line,
+                Some(None) => continue,
+                None if self.yielded => return None,
+                None => return self.error("no board in input".into()),
+            }
+        };
+        let width = self.cols.unwrap_or(first.cells.len());
+        let height = match self.rows {
+            Some(r) => Some(r),
+            None if self.blocks => None, // up to the next blank line
+            None if self.total_lines < width => Some(self.total_lines),
+            None => Some(width),
+        };
+        let mut chunk = std::mem::take(&mut self.chunk);
+        chunk.clear();
+        chunk.push(first);
+        while height.is_none_or(|h| chunk.len() < h) {
+            match self.next_line() {
+                Some(Some(line)) => chunk.push(line),
+                _ => break,
+            }
+        }
+        if let Some(h) = height.filter(|&h| chunk.len() != h) {
+            // Report a bad row of the short board before its height.
+            let mut scratch = vec![0u64; width.div_ceil(words::BITS)];
+            for line in &chunk {
+                scratch.fill(0);
+                if let Err(e) = self.read_row(line, width, first.number, &mut scratch) {
+                    return self.error(e);
+                }
+            }
+            let why = match self.rows {
+                Some(r) => format!("--rows is {r}"),
+                None => format!(
+                    "boards without blank lines between them are square, {w}x{w} here (use --rows for rectangles)",
+                    w = h
+                ),
+            };
+            return self.error(format!(
+                "the board starting at line {} has {} rows but {why}",
+                first.number,
+                chunk.len()
+            ));
+        }
+        let mut board = Grid::zeros(chunk.len(), width);
+        for (r, line) in chunk.iter().enumerate() {
+            if let Err(e) = self.read_row(line, width, first.number, board.row_mut(r)) {
+                return self.error(e);
+            }
+        }
+        self.chunk = chunk;
+        self.yielded = true;
+        Some(Ok(board))
+    }
 }
 
 /// A grid as lines of text: `one` for set cells, `zero` for clear ones.
@@ -187,6 +275,8 @@ mod tests {
             Err("in: invalid character '%' at line 2, column 3 (expected b or w)".into())
         );
         assert_eq!(shapes("bwb\nbw\nbbb\n", None), Err("in: line 2 has 2 cells but line 1 has 3".into()));
+        // The first error in the input wins.
+        assert!(shapes("bw%\nbw\nbbb\n", None).unwrap_err().contains("'%' at line 1, column 3"));
         assert_eq!(shapes("\n\n", None), Err("in: no board in input".into()));
         assert!(shapes("bwbw\nwwww\nbbbb\nwwww\nbbbb\n", None).unwrap_err().contains("line 5 has 1 rows"));
         assert!(shapes("bw\nwb\nww\n", Some(2)).unwrap_err().contains("--rows is 2"));

@@ -148,6 +148,9 @@ pub struct Solver {
     /// a board can reach a target exactly when the cells it must flip are
     /// orthogonal to every one of them.
     obstructions: Vec<Grid>,
+    /// Whether each obstruction has odd weight (then it also tells the two
+    /// targets apart).
+    obstruction_is_odd: Vec<bool>,
     max_nullity: usize,
 }
 
@@ -175,7 +178,8 @@ impl Solver {
             // symmetric: the left null space is the null space.
             System::Chase(c) => (c.quiet_patterns(), c.quiet_patterns()),
         };
-        Ok(Solver { puzzle: puzzle.clone(), system, quiet, obstructions, max_nullity })
+        let obstruction_is_odd = obstructions.iter().map(|y| y.count_ones() % 2 == 1).collect();
+        Ok(Solver { puzzle: puzzle.clone(), system, quiet, obstructions, obstruction_is_odd, max_nullity })
     }
 
     /// The puzzle this solver answers.
@@ -201,13 +205,10 @@ impl Solver {
     /// If the board's shape is not the puzzle's.
     pub fn obstruction(&self, board: &Grid, target: Target) -> Option<&Grid> {
         assert_eq!((board.nrows(), board.ncols()), (self.puzzle.rows(), self.puzzle.cols()));
-        self.obstructions.iter().find(|y| {
-            let mut odd = words::dot(y.as_words(), board.as_words());
-            if target == Target::Black {
-                // (board + all ones) · y = board · y + weight(y).
-                odd ^= y.count_ones() % 2 == 1;
-            }
-            odd
+        let flip = target == Target::Black;
+        self.obstructions.iter().zip(&self.obstruction_is_odd).find_map(|(y, &y_is_odd)| {
+            // (board + all ones) · y = board · y + weight(y).
+            (words::dot(y.as_words(), board.as_words()) ^ (flip && y_is_odd)).then_some(y)
         })
     }
 
