@@ -25,7 +25,9 @@ fn flip_game_4x4(c: &mut Criterion) {
 fn all_black_nxn(c: &mut Criterion) {
     let mut group = c.benchmark_group("all_black_nxn");
     group.sample_size(10);
-    for n in [16usize, 32, 64, 128] {
+    // 64x64 (nullity 28: 2^28 Gray-code steps, about 11 s) is left to
+    // docs/performance.md's single timing, to keep this group short.
+    for n in [16usize, 32, 128] {
         let puzzle = Puzzle::new(n, n).unwrap();
         let board = Grid::ones(n, n);
         let mut methods = vec![Method::Chase];
