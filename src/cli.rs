@@ -1,17 +1,21 @@
-//! Command-line front: turns arguments into library calls and prints.
+//! The command-line front: turns arguments into library calls and prints.
+//!
+//! It lives in the library, above everything else, so that tests and the
+//! fuzz harness can run the whole command in-process ([`run`]); `main.rs`
+//! only hands it the process's arguments and streams.
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use lightsout::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_STREAMED_NULLITY,
-    Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target, TextBoards, bfs, grid_lines,
-    is_pbm, read_pbm, write_pbm,
+use crate::solve::limits;
+use crate::{
+    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_SIDE,
+    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target,
+    TextBoards, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
 };
 
 /// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
@@ -104,6 +108,10 @@ struct SolveArgs {
     /// PBM flavour for --output.
     #[arg(long, value_enum, default_value_t = PbmArg::Raw)]
     output_pbm: PbmArg,
+    /// Refuse work estimated to need more memory than this (e.g. 512M, 4G),
+    /// and input larger than it.
+    #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
+    max_memory: u64,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -201,23 +209,62 @@ impl From<MethodArg> for Method {
     }
 }
 
-/// Runs the command line and maps the outcome to an exit code.
-pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+/// Runs the command line `args` (program name first) against the given
+/// streams and returns the exit code: 0 answered, 2 bad input or usage,
+/// 3 a limit refused the work, 70 an internal check failed.
+///
+/// # Example
+/// ```
+/// let mut out = Vec::new();
+/// let code = lightsout::cli::run(["lightsout"], &mut &b"bwwb\nbbwb\nbwwb\nbwww\n"[..], &mut out, &mut Vec::new());
+/// assert_eq!((code, out), (0, b"4\n".to_vec()));
+/// ```
+pub fn run<I, T>(args: I, stdin: &mut dyn Read, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(e.exit_code() as u8);
-        }
+        Err(e) => return usage_error(&e, stdout, stderr),
     };
-    match run(cli) {
+    let mut io = Streams { stdin, stdout, stderr };
+    let result = match cli.command {
+        None => solve(cli.solve, &mut io),
+        Some(Command::Solve(args)) => solve(args, &mut io),
+        Some(Command::Verify(args)) => verify(args, &mut io),
+        Some(Command::Generate(args)) => generate(args, &mut io),
+    };
+    match result {
         Ok(code) => code,
-        Err(Failure::Quiet) => ExitCode::SUCCESS,
+        Err(Failure::Quiet) => 0,
         Err(Failure::Error(e)) => {
-            eprintln!("lightsout: {e}");
-            ExitCode::from(e.exit_code())
+            let _ = writeln!(io.stderr, "lightsout: {e}");
+            e.exit_code()
         }
     }
+}
+
+/// Help and version go to stdout (exit 0); a usage error becomes one line
+/// on stderr (exit 2), with the possible values when clap lists them.
+fn usage_error(e: &clap::Error, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+    let text = e.render().to_string();
+    if !e.use_stderr() {
+        let _ = stdout.write_all(text.as_bytes());
+        return 0;
+    }
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+    let values = lines.find(|l| l.starts_with("[possible values")).map_or(String::new(), |v| format!(" {v}"));
+    let _ = writeln!(stderr, "lightsout: {first}{values} (see --help)");
+    2
+}
+
+/// The process's streams, or a test's buffers.
+struct Streams<'a> {
+    stdin: &'a mut dyn Read,
+    stdout: &'a mut dyn Write,
+    stderr: &'a mut dyn Write,
 }
 
 /// Why a run stopped early.
@@ -243,16 +290,7 @@ impl From<io::Error> for Failure {
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, Failure> {
-    match cli.command {
-        None => solve(cli.solve),
-        Some(Command::Solve(args)) => solve(args),
-        Some(Command::Verify(args)) => verify(args),
-        Some(Command::Generate(args)) => generate(args),
-    }
-}
-
-fn generate(args: GenerateArgs) -> Result<ExitCode, Failure> {
+fn generate(args: GenerateArgs, io: &mut Streams) -> Result<u8, Failure> {
     Puzzle::new(args.rows, args.cols)?;
     let recipe = match args.kind {
         GenerateArg::AllBlack => Generate::AllBlack,
@@ -261,8 +299,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, Failure> {
     };
     let mut rows = GeneratedRows::new(recipe, args.cols);
     let mut row = vec![0u64; args.cols.div_ceil(64)];
-    let stdout = io::stdout();
-    let out = io::BufWriter::new(stdout.lock());
+    let out = io::BufWriter::new(&mut *io.stdout);
     match args.pbm {
         Some(kind) => {
             let mut pbm = PbmWriter::new(out, kind.into(), args.rows, args.cols)?;
@@ -287,26 +324,25 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, Failure> {
             out.flush()?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// Generated boards with more cells than this are solved row by row
 /// (streamed) when only the press count, or a PBM of the presses, is asked.
 const STREAM_ABOVE_CELLS: usize = 1 << 26;
 
-fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
-    if let Some(code) = solve_streamed(&args)? {
+fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    if let Some(code) = solve_streamed(&args, io)? {
         return Ok(code);
     }
-    let input = read_input(&args)?;
+    let input = read_input(&args, io.stdin)?;
     let goal = Goal::from(args.target);
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
         None => None,
     };
     let mut solvers: Vec<((usize, usize), Solver)> = Vec::new();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&input, &args).enumerate() {
         let board = &board?;
         let shape = (board.nrows(), board.ncols());
@@ -315,12 +351,18 @@ fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
             Some(i) => &solvers[i].1,
             None => {
                 let puzzle = Puzzle::new(shape.0, shape.1)?;
-                solvers.push((shape, Solver::new(&puzzle, args.method.into(), args.max_nullity)?));
+                let solver = Solver::with_memory_limit(
+                    &puzzle,
+                    args.method.into(),
+                    args.max_nullity,
+                    args.max_memory,
+                )?;
+                solvers.push((shape, solver));
                 &solvers[solvers.len() - 1].1
             }
         };
         let answer = solver.solve(board, goal)?;
-        warn_if_not_proven(index + 1, solver, &answer, args.max_nullity);
+        warn_if_not_proven(io.stderr, index + 1, solver, &answer, args.max_nullity);
         let text = match args.format {
             Format::Poj => render_poj(board, solver, &answer, args.show),
             Format::Text => render_text(index + 1, board, solver, &answer, args.show),
@@ -336,7 +378,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
     if let Some(mut file) = output {
         file.flush().map_err(|e| output_error(&args, e))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 fn create(path: &std::path::Path) -> Result<std::fs::File, Error> {
@@ -350,7 +392,7 @@ fn output_error(args: &SolveArgs, e: io::Error) -> Error {
 
 /// Solves a large generated board of the classic puzzle row by row, never
 /// holding it whole; `None` when the request is not of that kind.
-fn solve_streamed(args: &SolveArgs) -> Result<Option<ExitCode>, Failure> {
+fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Failure> {
     let (Some(kind), Some(mut rows), Some(mut cols)) = (args.generate, args.rows, args.cols) else {
         return Ok(None);
     };
@@ -388,7 +430,8 @@ fn solve_streamed(args: &SolveArgs) -> Result<Option<ExitCode>, Failure> {
     }
     for &(target, result) in &counts {
         if let Some((presses, false)) = result {
-            eprintln!(
+            let _ = writeln!(
+                io.stderr,
                 "lightsout: note: board 1, {}: {presses} presses, not proven minimal \
                  (nullity {} is above the streamed limit {max_nullity})",
                 target.name(),
@@ -422,8 +465,9 @@ fn solve_streamed(args: &SolveArgs) -> Result<Option<ExitCode>, Failure> {
             format!("  best: {}, {p} presses\n", t.name())
         });
     }
-    io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(Some(ExitCode::SUCCESS))
+    io.stdout.write_all(text.as_bytes())?;
+    io.stdout.flush()?;
+    Ok(Some(0))
 }
 
 fn generate_recipe(args: &SolveArgs, kind: GenerateArg) -> Generate {
@@ -441,7 +485,7 @@ enum Input {
 }
 
 /// Makes the board, or reads the whole file or standard input.
-fn read_input(args: &SolveArgs) -> Result<Input, Error> {
+fn read_input(args: &SolveArgs, stdin: &mut dyn Read) -> Result<Input, Error> {
     if let Some(kind) = args.generate {
         if args.file.is_some() {
             return Err(Error::BadInput("--generate makes the board; do not give a file too".into()));
@@ -449,7 +493,21 @@ fn read_input(args: &SolveArgs) -> Result<Input, Error> {
         let (Some(rows), Some(cols)) = (args.rows, args.cols) else {
             return Err(Error::BadInput("--generate needs --rows and --cols".into()));
         };
-        Puzzle::new(rows, cols)?;
+        let puzzle = Puzzle::new(rows, cols)?;
+        let dense = matches!(args.method, MethodArg::Dense);
+        let hint = if dense {
+            "try --method chase"
+        } else if rows < cols && !generate_recipe(args, kind).is_uniform() {
+            "streaming needs rows >= cols: give the longer side as --rows, and drop --show and JSON"
+        } else {
+            "ask for the press count only (drop --show and --format json: large boards are then streamed)"
+        };
+        limits::check(
+            limits::solve_bytes(&puzzle, dense),
+            args.max_memory,
+            &format!("solving a {rows}x{cols} board in memory"),
+            hint,
+        )?;
         return Ok(Input::Generated(generate_recipe(args, kind).board(rows, cols)));
     }
     for (name, value) in [("--rows", args.rows), ("--cols", args.cols)] {
@@ -460,16 +518,60 @@ fn read_input(args: &SolveArgs) -> Result<Input, Error> {
     match &args.file {
         Some(path) if path.as_os_str() != "-" => {
             let source = path.display().to_string();
-            let data =
-                std::fs::read(path).map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+            let mut file = std::fs::File::open(path)
+                .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+            let data = read_limited(&mut file, &source, args.max_memory)?;
             Ok(Input::Bytes { data, source })
         }
         _ => {
-            let mut data = Vec::new();
-            io::stdin()
-                .read_to_end(&mut data)
-                .map_err(|e| Error::BadInput(format!("cannot read standard input: {e}")))?;
-            Ok(Input::Bytes { data, source: "<stdin>".to_string() })
+            let source = "<stdin>".to_string();
+            let data = read_limited(stdin, &source, args.max_memory)?;
+            Ok(Input::Bytes { data, source })
+        }
+    }
+}
+
+/// Longest text line accepted: a row of [`MAX_SIDE`] cells with room for
+/// spaces around it.
+const MAX_LINE: usize = MAX_SIDE + 4096;
+
+/// Reads all of `reader`, refusing more than `max_bytes` in all and, for
+/// text, any line longer than [`MAX_LINE`], as soon as either is seen (a
+/// 2 GB line is not read to its end).
+fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<Vec<u8>, Error> {
+    let mut data = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    let (mut line, mut line_length) = (1usize, 0usize);
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => return Ok(data),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::BadInput(format!("cannot read {source}: {e}"))),
+        };
+        if (data.len() + n) as u64 > max_bytes {
+            return Err(Error::Limit(format!(
+                "{source} is larger than --max-memory {}",
+                limits::format_bytes(max_bytes)
+            )));
+        }
+        data.extend_from_slice(&chunk[..n]);
+        // PBM pixels are binary: only text has lines to bound.
+        if is_pbm(&data) {
+            continue;
+        }
+        for &byte in &chunk[..n] {
+            if byte == b'\n' {
+                line += 1;
+                line_length = 0;
+            } else {
+                line_length += 1;
+                if line_length > MAX_LINE {
+                    return Err(Error::BadInput(format!(
+                        "{source}: line {line} is longer than {MAX_LINE} bytes (a row has at most {MAX_SIDE} cells)"
+                    )));
+                }
+            }
         }
     }
 }
@@ -504,12 +606,19 @@ fn boards<'a>(input: &'a Input, args: &'a SolveArgs) -> Box<dyn Iterator<Item = 
     }))
 }
 
-fn warn_if_not_proven(index: usize, solver: &Solver, answer: &Answer, max_nullity: usize) {
+fn warn_if_not_proven(
+    stderr: &mut dyn Write,
+    index: usize,
+    solver: &Solver,
+    answer: &Answer,
+    max_nullity: usize,
+) {
     for target in [Target::White, Target::Black] {
         if let Some(Some(s)) = answer.get(target)
             && !s.proven_minimal
         {
-            eprintln!(
+            let _ = writeln!(
+                stderr,
                 "lightsout: note: board {index}, {}: {} presses, not proven minimal \
                  (nullity {} is above --max-nullity {max_nullity})",
                 target.name(),
@@ -605,7 +714,7 @@ fn render_json(index: usize, board: &Grid, solver: &Solver, answer: &Answer) -> 
     .to_string()
 }
 
-fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
+fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     let (rows, cols) = (args.rows, args.cols);
     let puzzle = Puzzle::new(rows, cols)?;
     if puzzle.cells() > bfs::MAX_CELLS {
@@ -637,8 +746,7 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
         .into_iter()
         .flatten()
         .collect();
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let out = &mut *io.stdout;
     let agreed = states as usize - disagreements.len();
     writeln!(
         out,
@@ -655,9 +763,9 @@ fn verify(args: VerifyArgs) -> Result<ExitCode, Failure> {
             to_white[state as usize],
             to_black[state as usize]
         )?;
-        return Ok(ExitCode::from(1));
+        return Ok(1);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! The layers, bottom to top: [`gf2`] (bit vectors, matrices, elimination),
 //! the puzzle model ([`Puzzle`], [`Grid`], parsing), the solvers ([`Solver`],
 //! [`Dense`], [`Chase`], [`minimize`], and the reference [`bfs`]), and the
-//! `lightsout` binary on top.
+//! command line ([`cli`]) on top, which the `lightsout` binary only calls.
 //!
 //! # Solve the POJ 1753 sample
 //! ```
@@ -36,6 +36,7 @@
 //! # Ok::<(), lightsout::Error>(())
 //! ```
 
+pub mod cli;
 mod error;
 pub mod gf2;
 mod model;

@@ -1,9 +1,15 @@
-//! The `lightsout` command: a thin layer over the library.
+//! The `lightsout` command: hands the process's arguments and streams to
+//! [`lightsout::cli::run`].
 
-mod cli;
-
+use std::io;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    cli::main()
+    let code = lightsout::cli::run(
+        std::env::args_os(),
+        &mut io::stdin().lock(),
+        &mut io::stdout().lock(),
+        &mut io::stderr().lock(),
+    );
+    ExitCode::from(code)
 }

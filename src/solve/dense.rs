@@ -38,14 +38,16 @@ impl Dense {
 
     /// A basis of the patterns `y` with `yᵀ·A = 0`: the boards orthogonal to
     /// all of them are exactly the ones some press set flips.
-    pub fn obstructions(&self) -> Vec<Grid> {
+    /// `None` when the flip matrix is symmetric: then they are the quiet
+    /// patterns.
+    pub fn obstructions(&self) -> Option<Vec<Grid>> {
         if self.puzzle.is_symmetric() {
-            return self.quiet_patterns();
+            return None;
         }
         // The rows of Aᵀ are the press lists.
         let transposed = Echelon::from_rows(self.puzzle.cells(), &self.puzzle.press_lists());
         let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
-        transposed.null_space().iter().map(|y| Grid::from_vector(rows, cols, y)).collect()
+        Some(transposed.null_space().iter().map(|y| Grid::from_vector(rows, cols, y)).collect())
     }
 
     /// A basis of the quiet patterns: press sets that flip nothing.

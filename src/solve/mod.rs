@@ -9,6 +9,7 @@
 pub mod bfs;
 mod chase;
 mod dense;
+pub mod limits;
 mod minimal;
 
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
@@ -146,8 +147,9 @@ pub struct Solver {
     quiet: Vec<Grid>,
     /// A basis of the left null space of `A` (patterns `y` with `yᵀ·A = 0`):
     /// a board can reach a target exactly when the cells it must flip are
-    /// orthogonal to every one of them.
-    obstructions: Vec<Grid>,
+    /// orthogonal to every one of them. `None` when `A` is symmetric: then
+    /// they are the quiet patterns.
+    obstructions: Option<Vec<Grid>>,
     /// Whether each obstruction has odd weight (then it also tells the two
     /// targets apart).
     obstruction_is_odd: Vec<bool>,
@@ -162,23 +164,64 @@ impl Solver {
     /// [`Error::BadInput`] when `method` is `Chase` and the puzzle is not the
     /// classic rule on the plane.
     pub fn new(puzzle: &Puzzle, method: Method, max_nullity: usize) -> Result<Self, Error> {
-        let system = match method {
-            Method::Dense => System::Dense(Dense::new(puzzle)),
-            Method::Chase | Method::Auto if puzzle.is_classic() => System::Chase(Chase::new(puzzle)),
-            Method::Auto => System::Dense(Dense::new(puzzle)),
+        Self::with_memory_limit(puzzle, method, max_nullity, u64::MAX)
+    }
+
+    /// As [`new`](Self::new), but first estimates the memory the work needs
+    /// (see [`limits`]) and refuses it with [`Error::Limit`] when it is over
+    /// `max_memory` bytes: before factoring, from the size, and again for
+    /// the quiet patterns once the nullity is known.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new), and [`Error::Limit`].
+    pub fn with_memory_limit(
+        puzzle: &Puzzle,
+        method: Method,
+        max_nullity: usize,
+        max_memory: u64,
+    ) -> Result<Self, Error> {
+        let chase = match method {
+            Method::Chase | Method::Auto if puzzle.is_classic() => true,
+            Method::Dense | Method::Auto => false,
             Method::Chase => {
                 return Err(Error::bad_input(
                     "--method chase needs the classic rule on the plane; use --method dense",
                 ));
             }
         };
+        let size = format!("solving a {}x{} board", puzzle.rows(), puzzle.cols());
+        let hint = if chase {
+            "raise --max-memory, or ask for the press count only (a generated board without --show or JSON)"
+        } else if puzzle.is_classic() {
+            "try --method chase"
+        } else {
+            "raise --max-memory"
+        };
+        limits::check(limits::solve_bytes(puzzle, !chase), max_memory, &size, hint)?;
+        let system =
+            if chase { System::Chase(Chase::new(puzzle)) } else { System::Dense(Dense::new(puzzle)) };
+        let nullity = match &system {
+            System::Dense(d) => d.nullity(),
+            System::Chase(c) => c.nullity(),
+        };
+        limits::check(
+            limits::solve_bytes(puzzle, !chase).saturating_add(limits::quiet_bytes(
+                puzzle,
+                nullity,
+                max_nullity,
+            )),
+            max_memory,
+            &format!("{size} with its {nullity} quiet patterns"),
+            "raise --max-memory",
+        )?;
         let (quiet, obstructions) = match &system {
             System::Dense(d) => (d.quiet_patterns(), d.obstructions()),
             // Chasing serves only the classic rule, whose flip matrix is
             // symmetric: the left null space is the null space.
-            System::Chase(c) => (c.quiet_patterns(), c.quiet_patterns()),
+            System::Chase(c) => (c.quiet_patterns(), None),
         };
-        let obstruction_is_odd = obstructions.iter().map(|y| y.count_ones() % 2 == 1).collect();
+        let obstruction_is_odd =
+            obstructions.as_ref().unwrap_or(&quiet).iter().map(|y| y.count_ones() % 2 == 1).collect();
         Ok(Solver { puzzle: puzzle.clone(), system, quiet, obstructions, obstruction_is_odd, max_nullity })
     }
 
@@ -197,6 +240,13 @@ impl Solver {
         &self.quiet
     }
 
+    /// A basis of the patterns `y` with `yᵀ·A = 0`; a board reaches a target
+    /// iff the cells it must flip are orthogonal to each (for a symmetric
+    /// flip matrix, these are the quiet patterns).
+    pub fn obstructions(&self) -> &[Grid] {
+        self.obstructions.as_deref().unwrap_or(&self.quiet)
+    }
+
     /// The first pattern that proves `target` unreachable from `board`, if
     /// any: `board + target` is not orthogonal to it, so no press set can flip
     /// exactly those cells. `None` means the target is reachable.
@@ -206,7 +256,7 @@ impl Solver {
     pub fn obstruction(&self, board: &Grid, target: Target) -> Option<&Grid> {
         assert_eq!((board.nrows(), board.ncols()), (self.puzzle.rows(), self.puzzle.cols()));
         let flip = target == Target::Black;
-        self.obstructions.iter().zip(&self.obstruction_is_odd).find_map(|(y, &y_is_odd)| {
+        self.obstructions().iter().zip(&self.obstruction_is_odd).find_map(|(y, &y_is_odd)| {
             // (board + all ones) · y = board · y + weight(y).
             (words::dot(y.as_words(), board.as_words()) ^ (flip && y_is_odd)).then_some(y)
         })

@@ -1,0 +1,121 @@
+//! Memory estimates, checked before work starts.
+//!
+//! Each estimate is an upper bound of the memory the work will hold at its
+//! peak, in bytes, from the sizes alone, so a request can be refused before
+//! it allocates anything (and a refusal can say what would fit).
+
+use crate::error::Error;
+use crate::gf2::words;
+use crate::model::Puzzle;
+
+/// Bytes of one `rows × cols` grid.
+pub fn grid_bytes(rows: usize, cols: usize) -> u64 {
+    rows as u64 * words::words_for(cols) as u64 * 8
+}
+
+/// Grids an in-memory solve holds at once: the board, the right-hand side,
+/// the particular solution, the minimiser's current and best members, the
+/// re-check's board, and the answers for both targets.
+const GRIDS_PER_SOLVE: u64 = 8;
+
+/// Upper bound for factoring `puzzle` by elimination: each of the R·C rows
+/// spans at most about twice the bandwidth, and the recorded row operations
+/// (8 bytes each) number about R·C times the bandwidth.
+pub fn dense_bytes(puzzle: &Puzzle) -> u64 {
+    let reach_rows = puzzle.rule().offsets().iter().map(|o| o.0.unsigned_abs()).max().unwrap_or(0) as u64;
+    let reach_cols = puzzle.rule().offsets().iter().map(|o| o.1.unsigned_abs()).max().unwrap_or(0) as u64;
+    let (rows, cols) = (puzzle.rows() as u64, puzzle.cols() as u64);
+    // Elimination runs along the cells row-major, so the band is set by the
+    // columns; on a torus, wrapped rows add as much again.
+    let band = 2 * (reach_rows * cols + reach_cols) + 64;
+    let cells = rows * cols;
+    let per_system = cells.saturating_mul(band).saturating_mul(4) + cells.saturating_mul(band / 8 + 32);
+    // A rule whose matrix is not symmetric factors its transpose too.
+    if puzzle.is_symmetric() { per_system } else { per_system.saturating_mul(2) }
+}
+
+/// Upper bound for solving boards of `puzzle` in memory (grids and, for
+/// elimination, the factored matrix), before the nullity is known.
+pub fn solve_bytes(puzzle: &Puzzle, dense: bool) -> u64 {
+    let grids = grid_bytes(puzzle.rows(), puzzle.cols()).saturating_mul(GRIDS_PER_SOLVE);
+    if dense { grids.saturating_add(dense_bytes(puzzle)) } else { grids }
+}
+
+/// Upper bound for the quiet patterns of a null space of dimension
+/// `nullity`, and the minimiser's tables over them.
+pub fn quiet_bytes(puzzle: &Puzzle, nullity: usize, max_nullity: usize) -> u64 {
+    let patterns = grid_bytes(puzzle.rows(), puzzle.cols()).saturating_mul(nullity as u64);
+    let searched = if nullity <= max_nullity { nullity.min(22) } else { 0 };
+    let table = (1u64 << searched) * 4;
+    let groups = (puzzle.cells() as u64).min(1 << searched) * 48;
+    patterns.saturating_add(table).saturating_add(groups)
+}
+
+/// Refuses `needed` bytes over `limit`, explaining what was asked and how
+/// to get less.
+pub fn check(needed: u64, limit: u64, what: &str, hint: &str) -> Result<(), Error> {
+    if needed <= limit {
+        return Ok(());
+    }
+    Err(Error::Limit(format!(
+        "{what} needs about {}, over --max-memory {}; {hint}",
+        format_bytes(needed),
+        format_bytes(limit)
+    )))
+}
+
+/// `1536` → `1.5 KiB`.
+pub fn format_bytes(bytes: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", units[unit]) }
+}
+
+/// Parses `512M`, `2G`, `1.5GiB`, `1000000` (bytes) into bytes.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        _ => return Err(format!("expected a size like 512M or 2G, got '{text}'")),
+    };
+    match number.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 && v * (scale as f64) < u64::MAX as f64 => {
+            Ok((v * scale as f64) as u64)
+        }
+        _ => Err(format!("expected a size like 512M or 2G, got '{text}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_print() {
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert!(parse_bytes("lots").is_err() && parse_bytes("-1G").is_err() && parse_bytes("").is_err());
+        assert_eq!(format_bytes(1536), "1.5 KiB");
+        assert_eq!(format_bytes(12), "12 B");
+    }
+
+    #[test]
+    fn the_dense_estimate_bounds_what_elimination_holds() {
+        // 200x200: the run holds about 72 MB (measured RSS); the bound must
+        // be above that but of the same order.
+        let bytes = dense_bytes(&Puzzle::new(200, 200).unwrap());
+        assert!((70 << 20..400 << 20).contains(&bytes), "{}", format_bytes(bytes));
+    }
+}
