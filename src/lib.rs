@@ -36,6 +36,11 @@
 //! # Ok::<(), lightsout::Error>(())
 //! ```
 
+// No unwrap, expect or panic in library code reachable from input: bad input
+// is an `Error`. (Indexing is not linted: the word loops index by bounds
+// that the types establish, and a lint there would only add noise.)
+#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
 pub mod cli;
 mod error;
 pub mod gf2;

@@ -125,6 +125,10 @@ impl Poly {
     ///
     /// # Panics
     /// If `divisor` is zero.
+    // Dividing by zero is a caller's bug, as for integers; no input reaches it
+    // (the solvers divide only by the characteristic polynomial and gcds of
+    // it, which are non-zero).
+    #[allow(clippy::expect_used)]
     pub fn div_rem(&self, divisor: &Poly) -> (Poly, Poly) {
         let d = divisor.degree().expect("division by the zero polynomial");
         let mut quotient = Poly::zero();
@@ -140,6 +144,7 @@ impl Poly {
     ///
     /// # Panics
     /// If `divisor` is zero.
+    #[allow(clippy::expect_used)] // as in `div_rem`
     pub fn rem(&self, divisor: &Poly) -> Poly {
         let d = divisor.degree().expect("division by the zero polynomial");
         let mut rest = self.clone();

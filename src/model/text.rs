@@ -1,6 +1,6 @@
 //! Boards as text: one line per row, one character per cell.
 
-use super::Grid;
+use super::{Grid, MAX_SIDE};
 use crate::error::Error;
 use crate::gf2::words;
 
@@ -182,6 +182,11 @@ impl Iterator for TextBoards<'_> {
         if self.done {
             return None;
         }
+        for (name, size) in [("--rows", self.rows), ("--cols", self.cols)] {
+            if let Some(n) = size.filter(|&n| n == 0 || n > MAX_SIDE) {
+                return self.error(format!("{name} is {n}, outside 1..={MAX_SIDE}"));
+            }
+        }
         // The first row of the board.
         let first = loop {
             match self.next_line() {
@@ -192,6 +197,12 @@ impl Iterator for TextBoards<'_> {
             }
         };
         let width = self.cols.unwrap_or(first.cells.len());
+        if width > MAX_SIDE {
+            return self.error(format!(
+                "line {} has {width} cells, more than the limit of {MAX_SIDE}",
+                first.number
+            ));
+        }
         let height = match self.rows {
             Some(r) => Some(r),
             None if self.blocks => None, // up to the next blank line
@@ -205,6 +216,12 @@ impl Iterator for TextBoards<'_> {
             match self.next_line() {
                 Some(Some(line)) => chunk.push(line),
                 _ => break,
+            }
+            if chunk.len() > MAX_SIDE {
+                return self.error(format!(
+                    "the board starting at line {} has more than {MAX_SIDE} rows",
+                    first.number
+                ));
             }
         }
         if let Some(h) = height.filter(|&h| chunk.len() != h) {
