@@ -41,12 +41,15 @@
 // that the types establish, and a lint there would only add noise.)
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+mod analysis;
 pub mod cli;
 mod error;
 pub mod gf2;
 mod model;
+pub mod picture;
 mod solve;
 
+pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};
 pub use error::Error;
 pub use model::{
     Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, TextBoards,

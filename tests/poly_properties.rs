@@ -66,3 +66,48 @@ fn display_and_small_facts() {
     assert_eq!(&x1 * &x1, Poly::from_exponents(&[2, 0]));
     assert_eq!(Poly::monomial(130).degree(), Some(130));
 }
+
+/// Irreducible by brute force: no factor of degree 1..=deg/2.
+fn is_irreducible(p: &Poly) -> bool {
+    let d = p.degree().unwrap_or(0);
+    d > 0
+        && (1..=d / 2)
+            .all(|k| (1u64 << k..1u64 << (k + 1)).all(|w| !p.rem(&Poly::from_words(vec![w])).is_zero()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn factorisation_rebuilds_into_irreducibles(a in poly(), b in poly()) {
+        // Products of small polynomials, often with repeated factors.
+        let a = Poly::from_words(a.as_words().iter().take(1).map(|w| w & 0xfff).collect());
+        let b = Poly::from_words(b.as_words().iter().take(1).map(|w| w & 0x3f).collect());
+        let f = &(&a * &b) * &b;
+        prop_assume!(f.degree().unwrap_or(0) > 0);
+        let factors = f.factor();
+        let mut product = Poly::one();
+        for (p, m) in &factors {
+            prop_assert!(is_irreducible(p), "{} is not irreducible", p);
+            for _ in 0..*m {
+                product = &product * p;
+            }
+        }
+        prop_assert_eq!(product, f);
+    }
+}
+
+#[test]
+fn known_factorisations() {
+    // x^2 + 1 = (x + 1)^2; x^3 + 1 = (x + 1)(x^2 + x + 1); x^8 + x is the
+    // product of all irreducibles of degree 1 and 3.
+    let x1 = Poly::from_exponents(&[1, 0]);
+    assert_eq!(Poly::from_exponents(&[2, 0]).factor(), vec![(x1.clone(), 2)]);
+    assert_eq!(Poly::from_exponents(&[3, 0]).factor(), vec![(x1, 1), (Poly::from_exponents(&[2, 1, 0]), 1)]);
+    let f = Poly::from_exponents(&[8, 1]).factor();
+    assert_eq!(
+        f.iter().map(|(p, m)| (p.degree().unwrap(), *m)).collect::<Vec<_>>(),
+        vec![(1, 1), (1, 1), (3, 1), (3, 1)]
+    );
+    assert!(Poly::one().factor().is_empty());
+}

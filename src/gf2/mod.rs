@@ -6,6 +6,7 @@
 //! search, popcount) works on whole `u64` words through [`words`].
 
 mod eliminate;
+mod factor;
 mod matrix;
 mod poly;
 pub mod words;

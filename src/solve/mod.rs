@@ -262,6 +262,42 @@ impl Solver {
         })
     }
 
+    /// The first pattern that proves `goal` unreachable from `board` (any
+    /// target board of the same shape), if any.
+    pub fn obstruction_to(&self, board: &Grid, goal: &Grid) -> Option<&Grid> {
+        self.obstructions()
+            .iter()
+            .find(|y| words::dot(y.as_words(), board.as_words()) ^ words::dot(y.as_words(), goal.as_words()))
+    }
+
+    /// The fewest presses turning `board` into the board `goal`, or `None`
+    /// when it cannot be reached.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve), also when `goal` has another shape.
+    pub fn solve_to(&self, board: &Grid, goal: &Grid) -> Result<Option<Solution>, Error> {
+        self.check_shape(board)?;
+        self.check_shape(goal)?;
+        if self.obstruction_to(board, goal).is_some() {
+            return Ok(None);
+        }
+        let mut rhs = board.clone();
+        rhs.xor_assign(goal);
+        self.solve_rhs(board, &rhs, |reached| reached == goal)
+    }
+
+    fn check_shape(&self, grid: &Grid) -> Result<(), Error> {
+        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
+        if (grid.nrows(), grid.ncols()) != (rows, cols) {
+            return Err(Error::bad_input(format!(
+                "board is {}x{} but the puzzle is {rows}x{cols}",
+                grid.nrows(),
+                grid.ncols()
+            )));
+        }
+        Ok(())
+    }
+
     /// Solves `board` for every target of `goal`.
     ///
     /// # Errors
@@ -285,14 +321,7 @@ impl Solver {
     /// # Errors
     /// As [`solve`](Self::solve).
     pub fn solve_for(&self, board: &Grid, target: Target) -> Result<Option<Solution>, Error> {
-        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
-        if (board.nrows(), board.ncols()) != (rows, cols) {
-            return Err(Error::bad_input(format!(
-                "board is {}x{} but the puzzle is {rows}x{cols}",
-                board.nrows(),
-                board.ncols()
-            )));
-        }
+        self.check_shape(board)?;
         if self.obstruction(board, target).is_some() {
             return Ok(None);
         }
@@ -301,9 +330,31 @@ impl Solver {
         if target == Target::Black {
             rhs.not_in_place();
         }
+        self.solve_rhs(board, &rhs, self.reaches(target))
+    }
+
+    /// Whether a board is all `target`.
+    fn reaches(&self, target: Target) -> impl Fn(&Grid) -> bool {
+        let cells = self.puzzle.cells();
+        move |reached: &Grid| match target {
+            Target::White => reached.is_zero(),
+            Target::Black => reached.count_ones() == cells,
+        }
+    }
+
+    /// The lightest press set flipping exactly `rhs` (known to be
+    /// solvable), re-applied to `board` and accepted only if `reached` says
+    /// the result is the target.
+    fn solve_rhs(
+        &self,
+        board: &Grid,
+        rhs: &Grid,
+        reached: impl Fn(&Grid) -> bool,
+    ) -> Result<Option<Solution>, Error> {
+        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
         let particular = match &self.system {
-            System::Dense(d) => d.particular(&rhs),
-            System::Chase(c) => c.particular(&rhs),
+            System::Dense(d) => d.particular(rhs),
+            System::Chase(c) => c.particular(rhs),
         };
         let Some(particular) = particular else {
             return Err(Error::Internal(format!(
@@ -311,26 +362,26 @@ impl Solver {
             )));
         };
         let (presses, proven_minimal) = minimize(&particular, &self.quiet, self.max_nullity);
-        self.check(board, &presses, target)?;
+        self.verify(board, &presses, reached)?;
         Ok(Some(Solution { presses, proven_minimal }))
     }
 
     /// Re-applies `presses` to `board` and insists on reaching `target`, so a
     /// wrong press set is an error, never an answer.
     pub fn check(&self, board: &Grid, presses: &Grid, target: Target) -> Result<(), Error> {
-        let reached = self.puzzle.apply(board, presses);
-        let ok = match target {
-            Target::White => reached.is_zero(),
-            Target::Black => reached.count_ones() == self.puzzle.cells(),
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(Error::Internal(format!(
-                "a {}x{} press set failed its re-check against the board",
-                self.puzzle.rows(),
-                self.puzzle.cols()
-            )))
+        self.verify(board, presses, self.reaches(target))
+    }
+
+    /// Presses `presses` on `board` and insists that `reached` accepts the
+    /// result: the one re-check every reported press set goes through.
+    fn verify(&self, board: &Grid, presses: &Grid, reached: impl Fn(&Grid) -> bool) -> Result<(), Error> {
+        if reached(&self.puzzle.apply(board, presses)) {
+            return Ok(());
         }
+        Err(Error::Internal(format!(
+            "a {}x{} press set failed its re-check against the board",
+            self.puzzle.rows(),
+            self.puzzle.cols()
+        )))
     }
 }

@@ -11,11 +11,16 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+mod study;
+
+use study::{AnalyzeArgs, CheckArgs, PuzzleArgs, TableArgs, TargetArg};
+
+use crate::picture;
 use crate::solve::limits;
 use crate::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_SIDE,
-    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target,
-    TextBoards, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
+    Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_SIDE, MAX_STREAMED_NULLITY,
+    Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target, TextBoards, bfs, grid_lines,
+    is_pbm, read_pbm, write_pbm,
 };
 
 /// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
@@ -42,6 +47,14 @@ enum Command {
     /// Print a board (all black, all white or seeded random) as text or PBM,
     /// row by row, to feed back in later.
     Generate(GenerateArgs),
+    /// Describe a size: rank, nullity, how many boards are solvable, the
+    /// quiet patterns, and for the classic plane the gcd polynomial.
+    Analyze(AnalyzeArgs),
+    /// Say whether boards can reach each target, and if not, which quiet
+    /// pattern proves it.
+    Check(CheckArgs),
+    /// Tabulate the nullity over ranges of sizes.
+    Table(TableArgs),
 }
 
 #[derive(Args, Debug)]
@@ -68,32 +81,26 @@ struct GenerateArgs {
 
 #[derive(Args, Debug)]
 struct SolveArgs {
-    /// Board file of `b`/`w` rows; standard input when absent or `-`.
-    file: Option<PathBuf>,
-    /// Rows per board (otherwise inferred from the input).
-    #[arg(long, value_name = "R")]
-    rows: Option<usize>,
-    /// Columns per board (otherwise inferred from the input).
-    #[arg(long, value_name = "C")]
-    cols: Option<usize>,
-    /// The colour to reach.
-    #[arg(long, value_enum, default_value_t = GoalArg::Either)]
-    target: GoalArg,
+    #[command(flatten)]
+    source: BoardArgs,
+    /// What to reach: white, black, either (the fewer presses), or a board
+    /// file to reach.
+    #[arg(long, default_value = "either", value_parser = study::parse_target, value_name = "TARGET")]
+    target: TargetArg,
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// Draw the first board with the presses of its best answer as a PNG.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Draw the first board with the presses of its best answer as an SVG.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
     /// Also print the press grid (`x` press, `.` none) and the board reached.
     #[arg(long)]
     show: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Poj)]
     format: Format,
-    /// Make the board instead of reading one (needs --rows and --cols).
-    #[arg(long, value_enum, value_name = "KIND")]
-    generate: Option<GenerateArg>,
-    /// Seed for --generate random.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Fraction of black cells for --generate random, in [0, 1].
-    #[arg(long, default_value_t = 0.5, value_parser = parse_density)]
-    density: f64,
     /// Largest nullity whose 2^d solutions are all searched for the minimum;
     /// beyond it the answer is marked "not proven minimal".
     #[arg(long, default_value_t = DEFAULT_MAX_NULLITY, value_parser = parse_max_nullity)]
@@ -112,6 +119,29 @@ struct SolveArgs {
     /// and input larger than it.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
     max_memory: u64,
+}
+
+/// Where boards come from: a file, standard input, or a generator.
+#[derive(Args, Debug, Clone)]
+pub(super) struct BoardArgs {
+    /// Board file (text of `b`/`w` rows, or PBM); standard input when absent
+    /// or `-`.
+    file: Option<PathBuf>,
+    /// Rows per board (otherwise inferred from the input).
+    #[arg(long, value_name = "R")]
+    rows: Option<usize>,
+    /// Columns per board (otherwise inferred from the input).
+    #[arg(long, value_name = "C")]
+    cols: Option<usize>,
+    /// Make the board instead of reading one (needs --rows and --cols).
+    #[arg(long, value_enum, value_name = "KIND")]
+    generate: Option<GenerateArg>,
+    /// Seed for --generate random.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Fraction of black cells for --generate random, in [0, 1].
+    #[arg(long, default_value_t = 0.5, value_parser = parse_density)]
+    density: f64,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -142,13 +172,6 @@ struct VerifyArgs {
     /// How to solve the linear system.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     method: MethodArg,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum GoalArg {
-    White,
-    Black,
-    Either,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -189,16 +212,6 @@ fn parse_max_nullity(s: &str) -> Result<usize, String> {
     }
 }
 
-impl From<GoalArg> for Goal {
-    fn from(g: GoalArg) -> Goal {
-        match g {
-            GoalArg::White => Goal::White,
-            GoalArg::Black => Goal::Black,
-            GoalArg::Either => Goal::Either,
-        }
-    }
-}
-
 impl From<MethodArg> for Method {
     fn from(m: MethodArg) -> Method {
         match m {
@@ -234,6 +247,9 @@ where
         Some(Command::Solve(args)) => solve(args, &mut io),
         Some(Command::Verify(args)) => verify(args, &mut io),
         Some(Command::Generate(args)) => generate(args, &mut io),
+        Some(Command::Analyze(args)) => study::analyze(args, &mut io),
+        Some(Command::Check(args)) => study::check(args, &mut io),
+        Some(Command::Table(args)) => study::table(args, &mut io),
     };
     match result {
         Ok(code) => code,
@@ -335,22 +351,26 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     if let Some(code) = solve_streamed(&args, io)? {
         return Ok(code);
     }
-    let input = read_input(&args, io.stdin)?;
-    let goal = Goal::from(args.target);
+    let dense = matches!(args.method, MethodArg::Dense);
+    let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, io.stdin)?;
+    let goal_board = match &args.target {
+        TargetArg::Board(path) => Some(study::read_target(path, args.max_memory)?),
+        TargetArg::Goal(_) => None,
+    };
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
         None => None,
     };
     let mut solvers: Vec<((usize, usize), Solver)> = Vec::new();
     let mut out = io::BufWriter::new(&mut *io.stdout);
-    for (index, board) in boards(&input, &args).enumerate() {
-        let board = &board?;
+    for (index, board) in boards(&input, &args.source).enumerate() {
+        let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         // Batches are usually of one shape: a short list beats hashing.
         let solver = match solvers.iter().position(|(s, _)| *s == shape) {
             Some(i) => &solvers[i].1,
             None => {
-                let puzzle = Puzzle::new(shape.0, shape.1)?;
+                let puzzle = args.puzzle.puzzle(shape.0, shape.1)?;
                 let solver = Solver::with_memory_limit(
                     &puzzle,
                     args.method.into(),
@@ -361,17 +381,36 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
                 &solvers[solvers.len() - 1].1
             }
         };
-        let answer = solver.solve(board, goal)?;
-        warn_if_not_proven(io.stderr, index + 1, solver, &answer, args.max_nullity);
+        let entries = match (&args.target, &goal_board) {
+            (_, Some(goal)) => vec![("target", solver.solve_to(board, goal)?)],
+            (TargetArg::Goal(goal), None) => {
+                let answer = solver.solve(board, *goal)?;
+                let mut entries = Vec::new();
+                for target in [Target::White, Target::Black] {
+                    if let Some(solution) = answer.get(target) {
+                        entries.push((target.name(), solution.clone()));
+                    }
+                }
+                entries
+            }
+            (TargetArg::Board(_), None) => unreachable!("a board target is read before solving"),
+        };
+        let report = Report { index, board, solver, entries };
+        report.warn_if_not_proven(io.stderr, args.max_nullity);
         let text = match args.format {
-            Format::Poj => render_poj(board, solver, &answer, args.show),
-            Format::Text => render_text(index + 1, board, solver, &answer, args.show),
-            Format::Json => render_json(index + 1, board, solver, &answer) + "\n",
+            Format::Poj => report.poj(args.show),
+            Format::Text => report.text(args.show),
+            Format::Json => report.json() + "\n",
         };
         out.write_all(text.as_bytes())?;
-        if let (Some(file), Some((_, best))) = (output.as_mut(), answer.best()) {
+        if let (Some(file), Some((_, best))) = (output.as_mut(), report.best()) {
             write_pbm(&mut *file, args.output_pbm.into(), &best.presses)
                 .map_err(|e| output_error(&args, e))?;
+        }
+        if index == 1 {
+            let title = format!("{}x{} board, {}", shape.0, shape.1, report.best_summary());
+            let scene = picture::board(board, report.best().map(|(_, s)| &s.presses), &title);
+            study::write_pictures(&scene, args.png.as_deref(), args.svg.as_deref())?;
         }
     }
     out.flush()?;
@@ -393,12 +432,16 @@ fn output_error(args: &SolveArgs, e: io::Error) -> Error {
 /// Solves a large generated board of the classic puzzle row by row, never
 /// holding it whole; `None` when the request is not of that kind.
 fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Failure> {
-    let (Some(kind), Some(mut rows), Some(mut cols)) = (args.generate, args.rows, args.cols) else {
+    let (Some(kind), Some(mut rows), Some(mut cols)) =
+        (args.source.generate, args.source.rows, args.source.cols)
+    else {
         return Ok(None);
     };
-    let recipe = generate_recipe(args, kind);
+    let recipe = generate_recipe(&args.source, kind);
     let big = rows.saturating_mul(cols) > STREAM_ABOVE_CELLS;
-    if !big || args.show || args.format == Format::Json || matches!(args.method, MethodArg::Dense) {
+    let special = args.png.is_some() || args.svg.is_some() || !args.puzzle.is_classic();
+    if !big || special || args.show || args.format == Format::Json || matches!(args.method, MethodArg::Dense)
+    {
         return Ok(None);
     }
     if rows < cols {
@@ -414,7 +457,10 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
     let max_nullity = args.max_nullity.min(MAX_STREAMED_NULLITY);
     let mut stream = GeneratedRows::new(recipe, cols);
     let mut counts = Vec::new();
-    for &target in Goal::from(args.target).targets() {
+    let TargetArg::Goal(goal) = args.target else {
+        return Ok(None);
+    };
+    for &target in goal.targets() {
         let result = chase.solve_streamed(&mut stream, target, max_nullity, &mut |_| Ok(()))?;
         counts.push((target, result));
     }
@@ -444,8 +490,8 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
         _ => {
             let mut text = format!(
                 "board 1: {}x{}, nullity {}\n",
-                args.rows.unwrap_or(rows),
-                args.cols.unwrap_or(cols),
+                args.source.rows.unwrap_or(rows),
+                args.source.cols.unwrap_or(cols),
                 chase.nullity()
             );
             for &(target, result) in &counts {
@@ -470,7 +516,7 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
     Ok(Some(0))
 }
 
-fn generate_recipe(args: &SolveArgs, kind: GenerateArg) -> Generate {
+fn generate_recipe(args: &BoardArgs, kind: GenerateArg) -> Generate {
     match kind {
         GenerateArg::AllBlack => Generate::AllBlack,
         GenerateArg::AllWhite => Generate::AllWhite,
@@ -485,7 +531,13 @@ enum Input {
 }
 
 /// Makes the board, or reads the whole file or standard input.
-fn read_input(args: &SolveArgs, stdin: &mut dyn Read) -> Result<Input, Error> {
+fn read_input(
+    args: &BoardArgs,
+    puzzle: &PuzzleArgs,
+    dense: bool,
+    max_memory: u64,
+    stdin: &mut dyn Read,
+) -> Result<Input, Error> {
     if let Some(kind) = args.generate {
         if args.file.is_some() {
             return Err(Error::BadInput("--generate makes the board; do not give a file too".into()));
@@ -493,8 +545,8 @@ fn read_input(args: &SolveArgs, stdin: &mut dyn Read) -> Result<Input, Error> {
         let (Some(rows), Some(cols)) = (args.rows, args.cols) else {
             return Err(Error::BadInput("--generate needs --rows and --cols".into()));
         };
-        let puzzle = Puzzle::new(rows, cols)?;
-        let dense = matches!(args.method, MethodArg::Dense);
+        let puzzle = puzzle.puzzle(rows, cols)?;
+        let dense = dense || !puzzle.is_classic();
         let hint = if dense {
             "try --method chase"
         } else if rows < cols && !generate_recipe(args, kind).is_uniform() {
@@ -504,7 +556,7 @@ fn read_input(args: &SolveArgs, stdin: &mut dyn Read) -> Result<Input, Error> {
         };
         limits::check(
             limits::solve_bytes(&puzzle, dense),
-            args.max_memory,
+            max_memory,
             &format!("solving a {rows}x{cols} board in memory"),
             hint,
         )?;
@@ -520,12 +572,12 @@ fn read_input(args: &SolveArgs, stdin: &mut dyn Read) -> Result<Input, Error> {
             let source = path.display().to_string();
             let mut file = std::fs::File::open(path)
                 .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
-            let data = read_limited(&mut file, &source, args.max_memory)?;
+            let data = read_limited(&mut file, &source, max_memory)?;
             Ok(Input::Bytes { data, source })
         }
         _ => {
             let source = "<stdin>".to_string();
-            let data = read_limited(stdin, &source, args.max_memory)?;
+            let data = read_limited(stdin, &source, max_memory)?;
             Ok(Input::Bytes { data, source })
         }
     }
@@ -578,7 +630,7 @@ fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<V
 
 /// The boards of the input, in order. Text is parsed lazily, so a batch
 /// stops at its first bad board after answering the ones before it.
-fn boards<'a>(input: &'a Input, args: &'a SolveArgs) -> Box<dyn Iterator<Item = Result<Grid, Error>> + 'a> {
+fn boards<'a>(input: &'a Input, args: &'a BoardArgs) -> Box<dyn Iterator<Item = Result<Grid, Error>> + 'a> {
     let (data, source) = match input {
         Input::Generated(board) => return Box::new(std::iter::once(Ok(board.clone()))),
         Input::Bytes { data, source } => (data, source),
@@ -606,112 +658,137 @@ fn boards<'a>(input: &'a Input, args: &'a SolveArgs) -> Box<dyn Iterator<Item = 
     }))
 }
 
-fn warn_if_not_proven(
-    stderr: &mut dyn Write,
+/// One board's answers, named by target, ready to print.
+struct Report<'a> {
     index: usize,
-    solver: &Solver,
-    answer: &Answer,
-    max_nullity: usize,
-) {
-    for target in [Target::White, Target::Black] {
-        if let Some(Some(s)) = answer.get(target)
-            && !s.proven_minimal
-        {
-            let _ = writeln!(
-                stderr,
-                "lightsout: note: board {index}, {}: {} presses, not proven minimal \
-                 (nullity {} is above --max-nullity {max_nullity})",
-                target.name(),
-                s.presses.count_ones(),
-                solver.nullity()
-            );
-        }
-    }
+    board: &'a Grid,
+    solver: &'a Solver,
+    /// (target name, fewest presses or `None` when unreachable), in the
+    /// order asked.
+    entries: Vec<(&'static str, Option<Solution>)>,
 }
 
-fn render_poj(board: &Grid, solver: &Solver, answer: &Answer, show: bool) -> String {
-    match answer.best() {
-        None => "Impossible\n".to_string(),
-        Some((target, s)) => {
-            let mut text = format!("{}\n", s.presses.count_ones());
-            if show {
-                text += &render_grids(board, solver, target, s);
-            }
-            text
+impl Report<'_> {
+    /// The reachable target needing the fewest presses (the first on a tie).
+    fn best(&self) -> Option<(&'static str, &Solution)> {
+        self.entries
+            .iter()
+            .filter_map(|(name, s)| Some((*name, s.as_ref()?)))
+            .min_by_key(|(_, s)| s.presses.count_ones())
+    }
+
+    fn best_summary(&self) -> String {
+        match self.best() {
+            None => "impossible".into(),
+            Some((name, s)) => format!("{} presses to {name}", s.presses.count_ones()),
         }
     }
-}
 
-fn render_text(index: usize, board: &Grid, solver: &Solver, answer: &Answer, show: bool) -> String {
-    let mut text =
-        format!("board {index}: {}x{}, nullity {}\n", board.nrows(), board.ncols(), solver.nullity());
-    for target in [Target::White, Target::Black] {
-        match answer.get(target) {
-            None => {}
-            Some(None) => text += &format!("  {}: impossible\n", target.name()),
-            Some(Some(s)) => {
-                let proof = if s.proven_minimal { "minimal" } else { "not proven minimal" };
-                text += &format!("  {}: {} presses ({proof})\n", target.name(), s.presses.count_ones());
+    fn warn_if_not_proven(&self, stderr: &mut dyn Write, max_nullity: usize) {
+        for (name, s) in &self.entries {
+            if let Some(s) = s.as_ref().filter(|s| !s.proven_minimal) {
+                let _ = writeln!(
+                    stderr,
+                    "lightsout: note: board {}, {name}: {} presses, not proven minimal \
+                     (nullity {} is above --max-nullity {max_nullity})",
+                    self.index,
+                    s.presses.count_ones(),
+                    self.solver.nullity()
+                );
             }
         }
     }
-    match answer.best() {
-        None => text += "  best: impossible\n",
-        Some((target, s)) => {
-            text += &format!("  best: {}, {} presses\n", target.name(), s.presses.count_ones());
-            if show {
-                text += &render_grids(board, solver, target, s);
+
+    fn poj(&self, show: bool) -> String {
+        match self.best() {
+            None => "Impossible\n".to_string(),
+            Some((name, s)) => {
+                let mut text = format!("{}\n", s.presses.count_ones());
+                if show {
+                    text += &self.grids(name, s);
+                }
+                text
             }
         }
     }
-    text
-}
 
-/// The press grid and the board it reaches (re-applied here, as shown).
-fn render_grids(board: &Grid, solver: &Solver, target: Target, s: &Solution) -> String {
-    let reached = solver.puzzle().apply(board, &s.presses);
-    let mut text = format!("presses (to {}):\n", target.name());
-    for line in grid_lines(&s.presses, 'x', '.') {
-        text += &line;
-        text.push('\n');
-    }
-    text += "reached:\n";
-    for line in grid_lines(&reached, 'b', 'w') {
-        text += &line;
-        text.push('\n');
-    }
-    text
-}
-
-fn render_json(index: usize, board: &Grid, solver: &Solver, answer: &Answer) -> String {
-    let per_target = |target: Target| -> Value {
-        match answer.get(target) {
-            None => Value::Null,
-            Some(None) => {
-                json!({"solvable": false, "presses": null, "proven_minimal": false, "solution": null})
-            }
-            Some(Some(s)) => json!({
-                "solvable": true,
-                "presses": s.presses.count_ones(),
-                "proven_minimal": s.proven_minimal,
-                "solution": grid_lines(&s.presses, 'x', '.'),
-            }),
+    fn text(&self, show: bool) -> String {
+        let (rows, cols) = (self.board.nrows(), self.board.ncols());
+        let mut text = format!("board {}: {rows}x{cols}, nullity {}\n", self.index, self.solver.nullity());
+        for (name, s) in &self.entries {
+            text += &match s {
+                None => format!("  {name}: impossible\n"),
+                Some(s) => {
+                    let proof = if s.proven_minimal { "minimal" } else { "not proven minimal" };
+                    format!("  {name}: {} presses ({proof})\n", s.presses.count_ones())
+                }
+            };
         }
-    };
-    let best = match answer.best() {
-        None => json!({"target": null, "presses": null}),
-        Some((t, s)) => json!({"target": t.name(), "presses": s.presses.count_ones()}),
-    };
-    json!({
-        "board": index,
-        "rows": board.nrows(),
-        "cols": board.ncols(),
-        "nullity": solver.nullity(),
-        "white": per_target(Target::White),
-        "black": per_target(Target::Black),
-        "best": best,
-    })
-    .to_string()
+        match self.best() {
+            None => text += "  best: impossible\n",
+            Some((name, s)) => {
+                text += &format!("  best: {name}, {} presses\n", s.presses.count_ones());
+                if show {
+                    text += &self.grids(name, s);
+                }
+            }
+        }
+        text
+    }
+
+    /// The press grid and the board it reaches (re-applied here, as shown).
+    fn grids(&self, name: &str, s: &Solution) -> String {
+        let reached = self.solver.puzzle().apply(self.board, &s.presses);
+        let mut text = format!("presses (to {name}):\n");
+        for line in grid_lines(&s.presses, 'x', '.') {
+            text += &line;
+            text.push('\n');
+        }
+        text += "reached:\n";
+        for line in grid_lines(&reached, 'b', 'w') {
+            text += &line;
+            text.push('\n');
+        }
+        text
+    }
+
+    fn json(&self) -> String {
+        let entry = |solution: &Option<Solution>| -> Value {
+            match solution {
+                None => {
+                    json!({"solvable": false, "presses": null, "proven_minimal": false, "solution": null})
+                }
+                Some(s) => json!({
+                    "solvable": true,
+                    "presses": s.presses.count_ones(),
+                    "proven_minimal": s.proven_minimal,
+                    "solution": grid_lines(&s.presses, 'x', '.'),
+                }),
+            }
+        };
+        let named =
+            |name: &str| self.entries.iter().find(|(n, _)| *n == name).map_or(Value::Null, |(_, s)| entry(s));
+        let best = match self.best() {
+            None => json!({"target": null, "presses": null}),
+            Some((name, s)) => json!({"target": name, "presses": s.presses.count_ones()}),
+        };
+        let puzzle = self.solver.puzzle();
+        let mut object = json!({
+            "board": self.index,
+            "rows": self.board.nrows(),
+            "cols": self.board.ncols(),
+            "topology": study::topology_name(puzzle.topology()),
+            "rule": puzzle.rule().to_string(),
+            "nullity": self.solver.nullity(),
+            "white": named("white"),
+            "black": named("black"),
+        });
+        if self.entries.iter().any(|(n, _)| *n == "target") {
+            object["target"] = named("target");
+        }
+        object["best"] = best;
+        object.to_string()
+    }
 }
 
 fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {

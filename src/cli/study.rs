@@ -1,0 +1,477 @@
+//! The study commands (`analyze`, `check`, `table`) and what they share with
+//! `solve`: the topology and rule flags, board targets, pictures.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+
+use super::{BoardArgs, Failure, MethodArg, Streams, boards, read_input, read_limited};
+use crate::analysis::Analysis;
+use crate::picture::{self, Scene};
+use crate::solve::limits;
+use crate::{
+    DEFAULT_MAX_NULLITY, Error, Goal, Grid, Puzzle, Rule, Solver, TextBoards, Topology, analyze as analyse,
+    grid_lines, is_pbm, nullity_table, read_pbm,
+};
+
+/// The shape of the puzzle besides its size: edges and press rule.
+#[derive(Args, Debug, Clone)]
+pub(super) struct PuzzleArgs {
+    /// Wrap rows and columns around (a torus). On a torus narrower than the
+    /// rule, a cell reached twice by one press is flipped once.
+    #[arg(long)]
+    torus: bool,
+    /// What a press flips: plus (the cell and its 4 neighbours), neighbours
+    /// (the 4 neighbours only), king (the 3x3 block), or a mask of 0/1 rows
+    /// like 010/111/010 (odd sides; the centre is the pressed cell).
+    #[arg(long, default_value = "plus", value_parser = parse_rule)]
+    rule: Rule,
+}
+
+impl PuzzleArgs {
+    /// The puzzle of this shape and size.
+    pub(super) fn puzzle(&self, rows: usize, cols: usize) -> Result<Puzzle, Error> {
+        let topology = if self.torus { Topology::Torus } else { Topology::Plane };
+        Ok(Puzzle::new(rows, cols)?.with_topology(topology).with_rule(self.rule.clone()))
+    }
+
+    /// Whether this is the classic rule on the plane.
+    pub(super) fn is_classic(&self) -> bool {
+        !self.torus && self.rule.is_plus()
+    }
+}
+
+fn parse_rule(s: &str) -> Result<Rule, String> {
+    match s {
+        "plus" => Ok(Rule::plus()),
+        "neighbours" | "neighbors" => Ok(Rule::neighbours()),
+        "king" => Ok(Rule::king()),
+        mask => Rule::from_mask(mask),
+    }
+}
+
+/// `plane` or `torus`.
+pub(super) fn topology_name(t: Topology) -> &'static str {
+    match t {
+        Topology::Plane => "plane",
+        Topology::Torus => "torus",
+    }
+}
+
+/// What to reach: a colour (or either), or a given board.
+#[derive(Clone, Debug)]
+pub(super) enum TargetArg {
+    Goal(Goal),
+    Board(PathBuf),
+}
+
+pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
+    Ok(match s {
+        "white" => TargetArg::Goal(Goal::White),
+        "black" => TargetArg::Goal(Goal::Black),
+        "either" => TargetArg::Goal(Goal::Either),
+        "" => return Err("expected white, black, either or a board file".into()),
+        path => TargetArg::Board(PathBuf::from(path)),
+    })
+}
+
+/// The first board of a target file (text or PBM).
+pub(super) fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
+    let source = path.display().to_string();
+    let mut file = std::fs::File::open(path).map_err(|e| {
+        Error::BadInput(format!(
+            "--target {source} is not white, black or either, nor a readable board file: {e}"
+        ))
+    })?;
+    let data = read_limited(&mut file, &source, max_memory)?;
+    let first = if is_pbm(&data) {
+        read_pbm(&data, &source)?.into_iter().next()
+    } else {
+        TextBoards::new(&data, &source, None, None).next().transpose()?
+    };
+    first.ok_or_else(|| Error::BadInput(format!("{source}: no board in input")))
+}
+
+/// Writes `scene` to the PNG and SVG files asked for.
+pub(super) fn write_pictures(scene: &Scene, png: Option<&Path>, svg: Option<&Path>) -> Result<(), Error> {
+    let fail = |path: &Path, e: io::Error| Error::BadInput(format!("cannot write {}: {e}", path.display()));
+    if let Some(path) = png {
+        let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
+        scene.write_png(io::BufWriter::new(file)).map_err(|e| fail(path, e))?;
+    }
+    if let Some(path) = svg {
+        let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
+        let mut out = io::BufWriter::new(file);
+        scene.write_svg(&mut out).and_then(|_| out.flush()).map_err(|e| fail(path, e))?;
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum StudyFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum TableFormat {
+    Text,
+    Csv,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct AnalyzeArgs {
+    /// Rows of the board.
+    #[arg(long, value_name = "R")]
+    rows: usize,
+    /// Columns of the board.
+    #[arg(long, value_name = "C")]
+    cols: usize,
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
+    format: StudyFormat,
+    /// Largest nullity searched exhaustively for the lightest quiet pattern.
+    #[arg(long, default_value_t = DEFAULT_MAX_NULLITY, value_parser = super::parse_max_nullity)]
+    max_nullity: usize,
+    /// Refuse work estimated to need more memory than this.
+    #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
+    max_memory: u64,
+    /// Draw the quiet patterns (a panel each) as a PNG.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Draw the quiet patterns (a panel each) as an SVG.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+/// Quiet patterns printed as grids in text output (all are in JSON).
+const PRINTED_PATTERNS: usize = 64;
+
+pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let puzzle = args.puzzle.puzzle(args.rows, args.cols)?;
+    let a = analyse(&puzzle, args.max_nullity, args.max_memory)?;
+    let title = format!(
+        "{}x{} {}, rule {}: {} quiet patterns",
+        args.rows,
+        args.cols,
+        topology_name(puzzle.topology()),
+        puzzle.rule(),
+        a.nullity
+    );
+    write_pictures(&picture::patterns(&a.quiet, &title), args.png.as_deref(), args.svg.as_deref())?;
+    let text = match args.format {
+        StudyFormat::Text => analysis_text(&a),
+        StudyFormat::Json => analysis_json(&a) + "\n",
+    };
+    io.stdout.write_all(text.as_bytes())?;
+    io.stdout.flush()?;
+    Ok(0)
+}
+
+/// `2^k` in decimal, for k up to a few thousand (beyond, `None`).
+fn power_of_two(k: usize) -> Option<String> {
+    if k > 4096 {
+        return None;
+    }
+    // Base 10^9 limbs, least significant first, doubled k times.
+    let mut limbs = vec![1u64];
+    for _ in 0..k {
+        let mut carry = 0;
+        for limb in &mut limbs {
+            let v = *limb * 2 + carry;
+            *limb = v % 1_000_000_000;
+            carry = v / 1_000_000_000;
+        }
+        if carry > 0 {
+            limbs.push(carry);
+        }
+    }
+    let mut text = limbs.last().map_or(String::new(), u64::to_string);
+    for limb in limbs.iter().rev().skip(1) {
+        text += &format!("{limb:09}");
+    }
+    Some(text)
+}
+
+fn count(k: usize) -> String {
+    match power_of_two(k) {
+        Some(n) if k > 3 => format!("2^{k} = {n}"),
+        Some(n) => n,
+        None => format!("2^{k}"),
+    }
+}
+
+fn factors_text(factors: &[(crate::gf2::Poly, usize)]) -> String {
+    if factors.is_empty() {
+        return "1".into();
+    }
+    factors
+        .iter()
+        .map(|(p, m)| if *m == 1 { format!("({p})") } else { format!("({p})^{m}") })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn analysis_text(a: &Analysis) -> String {
+    let p = &a.puzzle;
+    let cells = p.cells();
+    let mut t = format!("{}x{} {}, rule {}\n", p.rows(), p.cols(), topology_name(p.topology()), p.rule());
+    t += &format!("rank {}, nullity {}\n", a.rank(), a.nullity);
+    t += &format!("solvable boards: {} of {} (1 in {})\n", count(a.rank()), count(cells), count(a.nullity));
+    t += &format!("solutions per solvable board: {}\n", count(a.nullity));
+    t += if a.targets_interchangeable {
+        "all white and all black: every board that can reach one can reach the other\n"
+    } else {
+        "all white and all black: not interchangeable (the all-black board cannot be cleared)\n"
+    };
+    if let Some((g, factors)) = &a.gcd {
+        t += &format!("gcd(f_R(x), f_C(x+1)) = {g} = {}\n", factors_text(factors));
+    }
+    match &a.lightest_quiet {
+        None => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
+        Some((q, proven)) => {
+            let how = if *proven { "" } else { " (not proven lightest: nullity above --max-nullity)" };
+            t += &format!("lightest quiet pattern: {} presses{how}\n", q.count_ones());
+            t += &format!("quiet patterns (a basis of {}; x = press):\n", a.nullity);
+            for (i, q) in a.quiet.iter().take(PRINTED_PATTERNS).enumerate() {
+                t += &format!("  {}: {} presses\n", i + 1, q.count_ones());
+                for line in grid_lines(q, 'x', '.') {
+                    t += &format!("    {line}\n");
+                }
+            }
+            if a.quiet.len() > PRINTED_PATTERNS {
+                t +=
+                    &format!("  … and {} more (--format json lists all)\n", a.quiet.len() - PRINTED_PATTERNS);
+            }
+        }
+    }
+    t
+}
+
+fn analysis_json(a: &Analysis) -> String {
+    let p = &a.puzzle;
+    let mut v = json!({
+        "rows": p.rows(),
+        "cols": p.cols(),
+        "topology": topology_name(p.topology()),
+        "rule": p.rule().to_string(),
+        "rank": a.rank(),
+        "nullity": a.nullity,
+        "solvable_boards_log2": a.rank(),
+        "solvable_boards": power_of_two(a.rank()),
+        "solutions_per_solvable_board_log2": a.nullity,
+        "targets_interchangeable": a.targets_interchangeable,
+        "quiet_patterns": a.quiet.iter().map(|q| grid_lines(q, 'x', '.')).collect::<Vec<_>>(),
+        "lightest_quiet_pattern": a.lightest_quiet.as_ref().map(|(q, proven)| json!({
+            "presses": q.count_ones(),
+            "proven": proven,
+            "pattern": grid_lines(q, 'x', '.'),
+        })),
+    });
+    if let Some((g, factors)) = &a.gcd {
+        v["gcd"] = json!(g.to_string());
+        v["gcd_factors"] = json!(
+            factors
+                .iter()
+                .map(|(p, m)| json!({"factor": p.to_string(), "multiplicity": m}))
+                .collect::<Vec<_>>()
+        );
+    }
+    v.to_string()
+}
+
+#[derive(Args, Debug)]
+pub(super) struct CheckArgs {
+    #[command(flatten)]
+    source: BoardArgs,
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// What to reach: white, black, either (both are checked), or a board file.
+    #[arg(long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
+    target: TargetArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
+    format: StudyFormat,
+    /// Refuse work estimated to need more memory than this.
+    #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
+    max_memory: u64,
+}
+
+pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let input = read_input(&args.source, &args.puzzle, false, args.max_memory, io.stdin)?;
+    let goal_board = match &args.target {
+        TargetArg::Board(path) => Some(read_target(path, args.max_memory)?),
+        TargetArg::Goal(_) => None,
+    };
+    let mut solvers: Vec<((usize, usize), Solver)> = Vec::new();
+    let mut out = io::BufWriter::new(&mut *io.stdout);
+    for (index, board) in boards(&input, &args.source).enumerate() {
+        let (board, index) = (&board?, index + 1);
+        let shape = (board.nrows(), board.ncols());
+        let solver = match solvers.iter().position(|(s, _)| *s == shape) {
+            Some(i) => &solvers[i].1,
+            None => {
+                let puzzle = args.puzzle.puzzle(shape.0, shape.1)?;
+                solvers.push((
+                    shape,
+                    Solver::with_memory_limit(&puzzle, MethodArg::Auto.into(), 0, args.max_memory)?,
+                ));
+                &solvers[solvers.len() - 1].1
+            }
+        };
+        let verdicts: Vec<(&str, Option<&Grid>)> = match (&args.target, &goal_board) {
+            (_, Some(goal)) => {
+                if (goal.nrows(), goal.ncols()) != shape {
+                    return Err(Error::BadInput(format!(
+                        "the target board is {}x{} but board {index} is {}x{}",
+                        goal.nrows(),
+                        goal.ncols(),
+                        shape.0,
+                        shape.1
+                    ))
+                    .into());
+                }
+                vec![("target", solver.obstruction_to(board, goal))]
+            }
+            (TargetArg::Goal(goal), None) => {
+                goal.targets().iter().map(|&t| (t.name(), solver.obstruction(board, t))).collect()
+            }
+            (TargetArg::Board(_), None) => unreachable!("a board target is read before checking"),
+        };
+        let text = match args.format {
+            StudyFormat::Text => {
+                let mut t = format!("board {index}: {}x{}, nullity {}\n", shape.0, shape.1, solver.nullity());
+                for (name, obstruction) in &verdicts {
+                    match obstruction {
+                        None => t += &format!("  {name}: solvable\n"),
+                        Some(y) => {
+                            t += &format!(
+                                "  {name}: not solvable: the cells to flip meet this pattern in an odd number of \
+                                 cells, and every press meets it in an even number (x = pattern)\n"
+                            );
+                            for line in grid_lines(y, 'x', '.') {
+                                t += &format!("    {line}\n");
+                            }
+                        }
+                    }
+                }
+                t
+            }
+            StudyFormat::Json => {
+                let mut v = json!({"board": index, "rows": shape.0, "cols": shape.1, "nullity": solver.nullity(),
+                    "white": null, "black": null});
+                for (name, obstruction) in &verdicts {
+                    v[*name] = json!({
+                        "solvable": obstruction.is_none(),
+                        "obstruction": obstruction.map(|y| grid_lines(y, 'x', '.')),
+                    });
+                }
+                v.to_string() + "\n"
+            }
+        };
+        out.write_all(text.as_bytes())?;
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+#[derive(Args, Debug)]
+pub(super) struct TableArgs {
+    /// Rows: a range A..B (inclusive) or one number.
+    #[arg(long, value_parser = parse_range, value_name = "A..B")]
+    rows: (usize, usize),
+    /// Columns: a range C..D (inclusive) or one number.
+    #[arg(long, value_parser = parse_range, value_name = "C..D")]
+    cols: (usize, usize),
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// Output format: text (a grid), csv (rows,cols,nullity) or json (one
+    /// object per size, one per line).
+    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    format: TableFormat,
+    /// Refuse a size whose elimination needs more memory than this.
+    #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
+    max_memory: u64,
+    /// Draw the table as a heat map (PNG).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Draw the table as a heat map (SVG).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a size or a range like 1..100, got '{s}'");
+    let (a, b) = s.split_once("..").unwrap_or((s, s));
+    let a: usize = a.trim().parse().map_err(|_| bad())?;
+    let b: usize = b.trim().trim_start_matches('=').parse().map_err(|_| bad())?;
+    if a == 0 || a > b {
+        return Err(format!("a range runs from 1 or more up, got '{s}'"));
+    }
+    Ok((a, b))
+}
+
+pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let template = args.puzzle.puzzle(1, 1)?;
+    let ((r0, r1), (c0, c1)) = (args.rows, args.cols);
+    // A progress bar on a terminal only: never in pipes, files or JSON.
+    let bar = ProgressBar::with_draw_target(Some((r1 - r0 + 1) as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} rows, {eta} left")
+            .unwrap_or(ProgressStyle::default_bar()),
+    );
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let table = nullity_table(r0..=r1, c0..=c1, &template, args.max_memory, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    let title = format!(
+        "nullity of {r0}..{r1} x {c0}..{c1}, {}, rule {}",
+        topology_name(template.topology()),
+        template.rule()
+    );
+    write_pictures(&picture::heat_map(&table, r0, c0, &title), args.png.as_deref(), args.svg.as_deref())?;
+    let mut out = io::BufWriter::new(&mut *io.stdout);
+    match args.format {
+        TableFormat::Text => {
+            let width =
+                table.iter().flatten().max().map_or(1, |m| m.to_string().len()).max(c1.to_string().len());
+            let label = r1.to_string().len();
+            write!(out, "{:>label$} |", "")?;
+            for c in c0..=c1 {
+                write!(out, " {c:>width$}")?;
+            }
+            writeln!(out)?;
+            for (i, row) in table.iter().enumerate() {
+                write!(out, "{:>label$} |", r0 + i)?;
+                for n in row {
+                    write!(out, " {n:>width$}")?;
+                }
+                writeln!(out)?;
+            }
+        }
+        TableFormat::Csv => {
+            writeln!(out, "rows,cols,nullity")?;
+            for (i, row) in table.iter().enumerate() {
+                for (j, n) in row.iter().enumerate() {
+                    writeln!(out, "{},{},{n}", r0 + i, c0 + j)?;
+                }
+            }
+        }
+        TableFormat::Json => {
+            for (i, row) in table.iter().enumerate() {
+                for (j, n) in row.iter().enumerate() {
+                    writeln!(out, "{}", json!({"rows": r0 + i, "cols": c0 + j, "nullity": n}))?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(0)
+}

@@ -1,0 +1,226 @@
+//! Pictures of boards, press grids, quiet patterns and nullity tables.
+//!
+//! Each picture is drawn once as a [`Scene`] (rectangles, dots, text) and
+//! written either as PNG (rasterised here, text in an 8×8 bitmap font) or as
+//! SVG, so the two always show the same thing.
+
+use std::io::{self, Write};
+
+use crate::model::Grid;
+
+/// An RGB colour.
+pub type Rgb = [u8; 3];
+
+const BLACK: Rgb = [20, 20, 20];
+const WHITE: Rgb = [245, 245, 240];
+const GRID: Rgb = [150, 150, 150];
+const PRESS: Rgb = [220, 40, 40];
+const INK: Rgb = [30, 30, 30];
+const PAPER: Rgb = [255, 255, 255];
+
+enum Shape {
+    Rect { x: u32, y: u32, w: u32, h: u32, fill: Rgb },
+    Dot { cx: u32, cy: u32, r: u32, fill: Rgb },
+    Text { x: u32, y: u32, text: String, fill: Rgb },
+}
+
+/// A picture as a list of shapes on a canvas of `width × height` pixels.
+pub struct Scene {
+    width: u32,
+    height: u32,
+    shapes: Vec<Shape>,
+}
+
+/// Height of a line of text (the bitmap font is 8×8).
+const TEXT: u32 = 8;
+
+impl Scene {
+    fn new(width: u32, height: u32) -> Self {
+        Scene { width, height, shapes: vec![Shape::Rect { x: 0, y: 0, w: width, h: height, fill: PAPER }] }
+    }
+
+    fn rect(&mut self, x: u32, y: u32, w: u32, h: u32, fill: Rgb) {
+        self.shapes.push(Shape::Rect { x, y, w, h, fill });
+    }
+
+    fn text(&mut self, x: u32, y: u32, text: impl Into<String>) {
+        self.shapes.push(Shape::Text { x, y, text: text.into(), fill: INK });
+    }
+
+    /// Draws `grid` with its top left at (x, y), `cell` pixels a cell:
+    /// set cells dark, clear cells light, thin grid lines when cells are
+    /// large enough to see them, and a red dot on every pressed cell.
+    fn grid(&mut self, x: u32, y: u32, cell: u32, grid: &Grid, presses: Option<&Grid>) {
+        let (rows, cols) = (grid.nrows() as u32, grid.ncols() as u32);
+        let gap = u32::from(cell >= 6);
+        self.rect(x, y, cols * cell, rows * cell, GRID);
+        for r in 0..rows {
+            for c in 0..cols {
+                let fill = if grid.get(r as usize, c as usize) { BLACK } else { WHITE };
+                self.rect(x + c * cell + gap, y + r * cell + gap, cell - gap, cell - gap, fill);
+                if presses.is_some_and(|p| p.get(r as usize, c as usize)) {
+                    let r_dot = (cell / 3).max(1);
+                    self.shapes.push(Shape::Dot {
+                        cx: x + c * cell + cell / 2,
+                        cy: y + r * cell + cell / 2,
+                        r: r_dot,
+                        fill: PRESS,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The scene as a PNG image.
+    pub fn write_png(&self, out: impl Write) -> io::Result<()> {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut pixels = vec![0u8; w * h * 3];
+        let mut put = |x: u32, y: u32, fill: Rgb| {
+            if (x as usize) < w && (y as usize) < h {
+                let i = (y as usize * w + x as usize) * 3;
+                pixels[i..i + 3].copy_from_slice(&fill);
+            }
+        };
+        for shape in &self.shapes {
+            match shape {
+                Shape::Rect { x, y, w, h, fill } => {
+                    for yy in *y..y + h {
+                        for xx in *x..x + w {
+                            put(xx, yy, *fill);
+                        }
+                    }
+                }
+                Shape::Dot { cx, cy, r, fill } => {
+                    let r = *r as i64;
+                    for dy in -r..=r {
+                        for dx in -r..=r {
+                            if dx * dx + dy * dy <= r * r {
+                                put((*cx as i64 + dx) as u32, (*cy as i64 + dy) as u32, *fill);
+                            }
+                        }
+                    }
+                }
+                Shape::Text { x, y, text, fill } => {
+                    for (k, ch) in text.chars().enumerate() {
+                        let glyph = font8x8::legacy::BASIC_LEGACY.get(ch as usize).copied().unwrap_or([0; 8]);
+                        for (row, bits) in glyph.iter().enumerate() {
+                            for col in 0..8 {
+                                if bits >> col & 1 == 1 {
+                                    put(x + k as u32 * 8 + col, y + row as u32, *fill);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut encoder = png::Encoder::new(out, self.width, self.height);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().map_err(io::Error::other)?;
+        writer.write_image_data(&pixels).map_err(io::Error::other)?;
+        writer.finish().map_err(io::Error::other)
+    }
+
+    /// The scene as an SVG document.
+    pub fn write_svg(&self, mut out: impl Write) -> io::Result<()> {
+        let hex = |c: &Rgb| format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]);
+        writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" shape-rendering="crispEdges">"#,
+            w = self.width,
+            h = self.height
+        )?;
+        for shape in &self.shapes {
+            match shape {
+                Shape::Rect { x, y, w, h, fill } => {
+                    writeln!(out, r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{}"/>"#, hex(fill))?
+                }
+                Shape::Dot { cx, cy, r, fill } => {
+                    writeln!(out, r#"<circle cx="{cx}" cy="{cy}" r="{r}" fill="{}"/>"#, hex(fill))?
+                }
+                Shape::Text { x, y, text, fill } => {
+                    let escaped = text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+                    writeln!(
+                        out,
+                        r#"<text x="{x}" y="{}" font-family="monospace" font-size="10" fill="{}">{escaped}</text>"#,
+                        y + TEXT,
+                        hex(fill)
+                    )?
+                }
+            }
+        }
+        writeln!(out, "</svg>")
+    }
+}
+
+/// Pixels per cell so that the longer side is about `target` pixels.
+fn cell_size(rows: usize, cols: usize, target: u32) -> u32 {
+    (target / rows.max(cols).max(1) as u32).clamp(1, 32)
+}
+
+/// A board, with its presses as red dots when given.
+pub fn board(board: &Grid, presses: Option<&Grid>, title: &str) -> Scene {
+    let cell = cell_size(board.nrows(), board.ncols(), 640);
+    let (w, h) = (board.ncols() as u32 * cell, board.nrows() as u32 * cell);
+    let margin = 8;
+    let mut scene =
+        Scene::new((w + 2 * margin).max(title.len() as u32 * 8 + 2 * margin), h + 3 * margin + TEXT);
+    scene.text(margin, margin, title);
+    scene.grid(margin, 2 * margin + TEXT, cell, board, presses);
+    scene
+}
+
+/// The quiet patterns, one panel each (pressed cells dark), in a grid of
+/// panels with their numbers.
+pub fn patterns(patterns: &[Grid], title: &str) -> Scene {
+    let (rows, cols) = patterns.first().map_or((1, 1), |p| (p.nrows(), p.ncols()));
+    let cell = cell_size(rows, cols, 160).max(2);
+    let per_row = (patterns.len() as f64).sqrt().ceil().max(1.0) as u32;
+    let panel_w = (cols as u32 * cell).max(40) + 16;
+    let panel_h = rows as u32 * cell + TEXT + 20;
+    let lines = (patterns.len() as u32).div_ceil(per_row).max(1);
+    let width = (per_row * panel_w + 16).max(title.len() as u32 * 8 + 16);
+    let mut scene = Scene::new(width, lines * panel_h + TEXT + 24);
+    scene.text(8, 8, title);
+    for (i, pattern) in patterns.iter().enumerate() {
+        let (px, py) = (8 + (i as u32 % per_row) * panel_w, TEXT + 20 + (i as u32 / per_row) * panel_h);
+        scene.text(px, py, format!("{} ({})", i + 1, pattern.count_ones()));
+        scene.grid(px, py + TEXT + 4, cell, pattern, None);
+    }
+    scene
+}
+
+/// A nullity table as a heat map: white for 0, darker blue for larger
+/// nullities, with row and column numbers along the axes.
+pub fn heat_map(table: &[Vec<usize>], first_row: usize, first_col: usize, title: &str) -> Scene {
+    let rows = table.len();
+    let cols = table.first().map_or(0, Vec::len);
+    let cell = cell_size(rows, cols, 800);
+    let max = table.iter().flatten().copied().max().unwrap_or(0).max(1) as f64;
+    let (left, top) = (48, 2 * TEXT + 24);
+    let width = (left + cols as u32 * cell + 16).max(title.len() as u32 * 8 + 16);
+    let mut scene = Scene::new(width, top + rows as u32 * cell + 2 * TEXT + 16);
+    scene.text(8, 8, title);
+    for (r, line) in table.iter().enumerate() {
+        for (c, &n) in line.iter().enumerate() {
+            let shade = if n == 0 { 1.0 } else { 0.85 - 0.75 * (n as f64 / max) };
+            let fill = [(shade * 230.0) as u8, (shade * 240.0) as u8, (100.0 + shade * 155.0) as u8];
+            scene.rect(left + c as u32 * cell, top + r as u32 * cell, cell, cell, fill);
+        }
+    }
+    // Axis numbers about every 60 pixels.
+    let step = (60 / cell).max(1) as usize;
+    for r in (0..rows).step_by(step) {
+        scene.text(4, top + r as u32 * cell, format!("{:>5}", first_row + r));
+    }
+    for c in (0..cols).step_by(step.max(5)) {
+        scene.text(left + c as u32 * cell, top - TEXT - 4, (first_col + c).to_string());
+    }
+    scene.text(
+        8,
+        top + rows as u32 * cell + 8,
+        format!("rows down, columns across; darkest = nullity {max}"),
+    );
+    scene
+}
