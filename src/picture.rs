@@ -200,27 +200,37 @@ pub fn heat_map(table: &[Vec<usize>], first_row: usize, first_col: usize, title:
     let max = table.iter().flatten().copied().max().unwrap_or(0).max(1) as f64;
     let (left, top) = (48, 2 * TEXT + 24);
     let width = (left + cols as u32 * cell + 16).max(title.len() as u32 * 8 + 16);
-    let mut scene = Scene::new(width, top + rows as u32 * cell + 2 * TEXT + 16);
+    let mut scene = Scene::new(width, top + rows as u32 * cell + 2 * TEXT + 20);
     scene.text(8, 8, title);
+    // Zero is white; other nullities on a log scale, so that the common
+    // small ones stand out as well as the rare large ones.
+    let scale = (max + 1.0).log2();
     for (r, line) in table.iter().enumerate() {
         for (c, &n) in line.iter().enumerate() {
-            let shade = if n == 0 { 1.0 } else { 0.85 - 0.75 * (n as f64 / max) };
-            let fill = [(shade * 230.0) as u8, (shade * 240.0) as u8, (100.0 + shade * 155.0) as u8];
+            let fill = if n == 0 {
+                PAPER
+            } else {
+                let t = 0.25 + 0.75 * ((n as f64 + 1.0).log2() / scale);
+                [(200.0 * (1.0 - t)) as u8, (215.0 * (1.0 - t) + 20.0) as u8, (255.0 - 125.0 * t) as u8]
+            };
             scene.rect(left + c as u32 * cell, top + r as u32 * cell, cell, cell, fill);
         }
     }
-    // Axis numbers about every 60 pixels.
-    let step = (60 / cell).max(1) as usize;
-    for r in (0..rows).step_by(step) {
+    // Axis numbers at round values, about every 60 pixels.
+    let step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000]
+        .into_iter()
+        .find(|&s| s * cell as usize >= 60)
+        .unwrap_or(10000);
+    for r in (0..rows).filter(|r| (first_row + r).is_multiple_of(step) || *r == 0) {
         scene.text(4, top + r as u32 * cell, format!("{:>5}", first_row + r));
     }
-    for c in (0..cols).step_by(step.max(5)) {
+    for c in (0..cols).filter(|c| (first_col + c).is_multiple_of(step) || *c == 0) {
         scene.text(left + c as u32 * cell, top - TEXT - 4, (first_col + c).to_string());
     }
     scene.text(
         8,
-        top + rows as u32 * cell + 8,
-        format!("rows down, columns across; darkest = nullity {max}"),
+        top + rows as u32 * cell + 12,
+        format!("rows down, columns across; white = 0, darkest = {max}"),
     );
     scene
 }

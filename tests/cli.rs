@@ -326,3 +326,108 @@ fn json_output_is_json_lines_for_a_whole_batch() {
         assert_eq!(v["board"], i + 1);
     }
 }
+
+#[test]
+fn analyze_reports_the_structure_of_a_size() {
+    let (out, _, code) = run(&["analyze", "--rows", "4", "--cols", "4"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("rank 12, nullity 4\n"), "{out}");
+    assert!(out.contains("solvable boards: 2^12 = 4096 of 2^16 = 65536 (1 in 2^4 = 16)"), "{out}");
+    assert!(out.contains("gcd(f_R(x), f_C(x+1)) = x^4 + x^2 + 1 = (x^2 + x + 1)^2"), "{out}");
+    let (out, _, _) = run(&["analyze", "--rows", "5", "--cols", "5", "--torus", "--format", "json"], "");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["rows"].as_u64(), v["cols"].as_u64(), v["topology"].as_str()),
+        (Some(5), Some(5), Some("torus"))
+    );
+    assert_eq!((v["rank"].as_u64(), v["nullity"].as_u64()), (Some(17), Some(8)));
+    assert_eq!(v["quiet_patterns"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn check_agrees_with_solve_from_the_command_line() {
+    for seed in 0..20 {
+        let seed = seed.to_string();
+        let board = lightsout()
+            .args(["generate", "random", "--rows", "5", "--cols", "5", "--seed", &seed])
+            .output()
+            .unwrap();
+        let board = String::from_utf8(board.stdout).unwrap();
+        for rule in ["plus", "king", "neighbours"] {
+            let (checked, _, code) = run(&["check", "--format", "json", "--rule", rule], &board);
+            assert_eq!(code, 0);
+            let v: serde_json::Value = serde_json::from_str(checked.trim()).unwrap();
+            for target in ["white", "black"] {
+                let (solved, _, _) = run(&["--target", target, "--rule", rule], &board);
+                let solvable = solved.trim() != "Impossible";
+                assert_eq!(v[target]["solvable"], solvable, "seed {seed} {rule} {target}");
+                assert_eq!(v[target]["obstruction"].is_null(), solvable);
+            }
+        }
+    }
+}
+
+#[test]
+fn table_formats() {
+    let (out, _, code) = run(&["table", "--rows", "1..3", "--cols", "4..5", "--format", "csv"], "");
+    assert_eq!(code, 0);
+    assert_eq!(out, "rows,cols,nullity\n1,4,0\n1,5,1\n2,4,0\n2,5,1\n3,4,0\n3,5,3\n");
+    let (out, _, _) = run(&["table", "--rows", "4", "--cols", "3..5"], "");
+    assert_eq!(out, "  | 3 4 5\n4 | 0 4 0\n");
+    let (out, _, _) = run(&["table", "--rows", "3..5", "--cols", "3", "--torus", "--format", "json"], "");
+    assert_eq!(out.lines().next(), Some(r#"{"rows":3,"cols":3,"nullity":4}"#));
+    let (_, err, code) = run(&["table", "--rows", "5..2", "--cols", "1"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("a range runs from 1 or more up"), "{err}");
+}
+
+#[test]
+fn torus_rules_and_board_targets_solve() {
+    // 3x3 torus, plus rule: every press flips five cells of nine.
+    let (out, _, code) = run(&["--torus", "--format", "text"], "bbb\nbbb\nbbb\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("nullity 4"), "{out}");
+    let (out, _, _) = run(&["--rule", "king", "--target", "white"], "bb\nbb\n");
+    assert_eq!(out, "1\n");
+    let target = temp("target.txt");
+    std::fs::write(&target, "bww\nwbw\nwwb\n").unwrap();
+    let (out, err, code) =
+        run(&["--target", target.to_str().unwrap(), "--format", "json"], "www\nwww\nwww\n");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["target"]["solvable"], true);
+    assert_eq!(v["best"]["target"], "target");
+    let (checked, _, _) = run(&["check", "--target", target.to_str().unwrap()], "www\nwww\nwww\n");
+    assert!(checked.contains("target: solvable"), "{checked}");
+}
+
+#[test]
+fn pictures_are_valid_png_and_svg() {
+    let png = temp("board.png");
+    let svg = temp("board.svg");
+    let (_, err, code) = run(&["--png", png.to_str().unwrap(), "--svg", svg.to_str().unwrap()], SAMPLE);
+    assert_eq!(code, 0, "{err}");
+    let quiet_png = temp("quiet.png");
+    run(&["analyze", "--rows", "5", "--cols", "5", "--png", quiet_png.to_str().unwrap()], "");
+    let heat_svg = temp("heat.svg");
+    run(&["table", "--rows", "1..30", "--cols", "1..30", "--svg", heat_svg.to_str().unwrap()], "");
+    for path in [&png, &quiet_png] {
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        assert!(info.width > 40 && info.height > 40, "{path:?}");
+        // Not a blank canvas: the black pieces are there.
+        assert!(pixels.chunks(3).any(|p| p == [20, 20, 20]), "{path:?}");
+    }
+    for path in [&svg, &heat_svg] {
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{path:?}");
+        assert!(text.trim_end().ends_with("</svg>"));
+    }
+    // 30 x 30 table cells, plus the background.
+    assert_eq!(std::fs::read_to_string(&heat_svg).unwrap().matches("<rect").count(), 901);
+    // The board picture: 16 cells, 4 presses, on a grid background.
+    let board_svg = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(board_svg.matches("<circle").count(), 4);
+}

@@ -1,0 +1,124 @@
+//! The study toolkit against published tables, elimination and the solver.
+
+mod common;
+
+use lightsout::{Generate, Grid, Method, Puzzle, Rule, Solver, Target, Topology, analyze, nullity_table};
+
+fn no_progress() {}
+
+#[test]
+fn table_diagonal_matches_published_sequence_and_the_chase() {
+    let table =
+        nullity_table(1..=1000, 1..=1000, &Puzzle::new(1, 1).unwrap(), u64::MAX, &no_progress).unwrap();
+    for (n, nullity) in common::table("nxn_nullity.txt") {
+        assert_eq!(table[n as usize - 1][n as usize - 1] as u64, nullity, "n = {n}");
+    }
+    // Past the published terms: the chase solver's own gcd (other
+    // orientation, other code) for every n up to 1000, and symmetry.
+    for n in (201..=1000).step_by(7) {
+        let chase = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Chase, 0).unwrap();
+        assert_eq!(table[n - 1][n - 1], chase.nullity(), "n = {n}");
+    }
+    for r in (0..1000).step_by(37) {
+        for c in (0..1000).step_by(41) {
+            assert_eq!(table[r][c], table[c][r]);
+        }
+    }
+}
+
+#[test]
+fn table_matches_elimination_on_every_size_up_to_40() {
+    let table = nullity_table(1..=40, 1..=40, &Puzzle::new(1, 1).unwrap(), u64::MAX, &no_progress).unwrap();
+    for r in 1..=40 {
+        for c in 1..=40 {
+            let dense = Solver::new(&Puzzle::new(r, c).unwrap(), Method::Dense, 0).unwrap();
+            assert_eq!(table[r - 1][c - 1], dense.nullity(), "{r}x{c}");
+        }
+    }
+}
+
+#[test]
+fn torus_nullity_matches_published_sequence() {
+    let torus = Puzzle::new(1, 1).unwrap().with_topology(Topology::Torus);
+    let table = nullity_table(1..=30, 1..=30, &torus, u64::MAX, &no_progress).unwrap();
+    for (n, nullity) in common::table("torus_nxn_nullity.txt") {
+        assert_eq!(table[n as usize - 1][n as usize - 1] as u64, nullity, "torus n = {n}");
+    }
+}
+
+fn rules() -> Vec<(Topology, Rule)> {
+    let mut rules = Vec::new();
+    for topology in [Topology::Plane, Topology::Torus] {
+        for rule in [Rule::plus(), Rule::neighbours(), Rule::king(), Rule::from_mask("010/101/111").unwrap()]
+        {
+            rules.push((topology, rule));
+        }
+    }
+    rules
+}
+
+#[test]
+fn check_agrees_with_solve_for_every_rule_and_target() {
+    for (topology, rule) in rules() {
+        for (rows, cols) in [(1, 1), (2, 2), (3, 3), (4, 5), (5, 5), (6, 4), (7, 7), (9, 3)] {
+            let puzzle = Puzzle::new(rows, cols).unwrap().with_topology(topology).with_rule(rule.clone());
+            let solver = Solver::new(&puzzle, Method::Auto, 20).unwrap();
+            for seed in 0..8 {
+                let board = Generate::Random { seed, density: 0.5 }.board(rows, cols);
+                let goal = Generate::Random { seed: seed + 100, density: 0.5 }.board(rows, cols);
+                for target in [Target::White, Target::Black] {
+                    let solved = solver.solve_for(&board, target).unwrap();
+                    assert_eq!(solver.obstruction(&board, target).is_none(), solved.is_some(), "{puzzle:?}");
+                }
+                let solved = solver.solve_to(&board, &goal).unwrap();
+                assert_eq!(solver.obstruction_to(&board, &goal).is_none(), solved.is_some());
+                if let Some(s) = solved {
+                    assert_eq!(puzzle.apply(&board, &s.presses), goal);
+                }
+                // An obstruction really is one: orthogonal to every press.
+                for y in solver.obstructions() {
+                    let a = puzzle.flip_matrix();
+                    let yv = y.to_vector();
+                    assert!(
+                        (0..puzzle.cells()).all(|j| (0..puzzle.cells())
+                            .filter(|&i| yv[i] && a.get(i, j))
+                            .count()
+                            % 2
+                            == 0)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_neighbours_rule_loses_the_colour_symmetry() {
+    // Without the self-flip, all black is not always solvable: 1x1 can
+    // never change at all.
+    let puzzle = Puzzle::new(1, 1).unwrap().with_rule(Rule::neighbours());
+    let a = analyze(&puzzle, 32, u64::MAX).unwrap();
+    assert_eq!(a.nullity, 1);
+    assert!(!a.targets_interchangeable);
+    assert!(a.gcd.is_none());
+}
+
+#[test]
+fn analysis_is_consistent_with_its_parts() {
+    for n in 1..=20 {
+        let a = analyze(&Puzzle::new(n, n).unwrap(), 32, u64::MAX).unwrap();
+        let (g, factors) = a.gcd.clone().unwrap();
+        assert_eq!(g.degree().unwrap_or(0), a.nullity, "n = {n}");
+        let product =
+            factors.iter().fold(lightsout::gf2::Poly::one(), |p, (f, m)| (0..*m).fold(p, |p, _| &p * f));
+        assert_eq!(product, g);
+        assert!(a.targets_interchangeable);
+        assert_eq!(a.rank() + a.nullity, n * n);
+        if let Some((q, proven)) = &a.lightest_quiet {
+            assert!(*proven && !q.is_zero());
+            assert!(a.puzzle.apply(&Grid::zeros(n, n), q).is_zero());
+            // No basis pattern is lighter than the lightest.
+            assert!(a.quiet.iter().all(|b| b.count_ones() >= q.count_ones()));
+        }
+    }
+}
