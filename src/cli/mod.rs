@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 mod study;
 
-use study::{AnalyzeArgs, CheckArgs, PuzzleArgs, TableArgs, TargetArg};
+use study::{AnalyzeArgs, CheckArgs, PictureArgs, PuzzleArgs, Solvers, TableArgs, TargetArg};
 
 use crate::picture;
 use crate::solve::limits;
@@ -89,12 +89,9 @@ struct SolveArgs {
     target: TargetArg,
     #[command(flatten)]
     puzzle: PuzzleArgs,
-    /// Draw the first board with the presses of its best answer as a PNG.
-    #[arg(long, value_name = "FILE")]
-    png: Option<PathBuf>,
-    /// Draw the first board with the presses of its best answer as an SVG.
-    #[arg(long, value_name = "FILE")]
-    svg: Option<PathBuf>,
+    /// Pictures of the first board with the presses of its best answer.
+    #[command(flatten)]
+    picture: PictureArgs,
     /// Also print the press grid (`x` press, `.` none) and the board reached.
     #[arg(long)]
     show: bool,
@@ -353,34 +350,17 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     }
     let dense = matches!(args.method, MethodArg::Dense);
     let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, io.stdin)?;
-    let goal_board = match &args.target {
-        TargetArg::Board(path) => Some(study::read_target(path, args.max_memory)?),
-        TargetArg::Goal(_) => None,
-    };
+    let goal_board = args.target.board(args.max_memory)?;
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
         None => None,
     };
-    let mut solvers: Vec<((usize, usize), Solver)> = Vec::new();
+    let mut solvers = Solvers::new(&args.puzzle, args.method.into(), args.max_nullity, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
-        // Batches are usually of one shape: a short list beats hashing.
-        let solver = match solvers.iter().position(|(s, _)| *s == shape) {
-            Some(i) => &solvers[i].1,
-            None => {
-                let puzzle = args.puzzle.puzzle(shape.0, shape.1)?;
-                let solver = Solver::with_memory_limit(
-                    &puzzle,
-                    args.method.into(),
-                    args.max_nullity,
-                    args.max_memory,
-                )?;
-                solvers.push((shape, solver));
-                &solvers[solvers.len() - 1].1
-            }
-        };
+        let solver = solvers.for_board(board)?;
         let entries = match (&args.target, &goal_board) {
             (_, Some(goal)) => vec![("target", solver.solve_to(board, goal)?)],
             (TargetArg::Goal(goal), None) => {
@@ -410,7 +390,7 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         if index == 1 {
             let title = format!("{}x{} board, {}", shape.0, shape.1, report.best_summary());
             let scene = picture::board(board, report.best().map(|(_, s)| &s.presses), &title);
-            study::write_pictures(&scene, args.png.as_deref(), args.svg.as_deref())?;
+            args.picture.write(&scene)?;
         }
     }
     out.flush()?;
@@ -439,7 +419,7 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
     };
     let recipe = generate_recipe(&args.source, kind);
     let big = rows.saturating_mul(cols) > STREAM_ABOVE_CELLS;
-    let special = args.png.is_some() || args.svg.is_some() || !args.puzzle.is_classic();
+    let special = args.picture.wanted() || !args.puzzle.is_classic();
     if !big || special || args.show || args.format == Format::Json || matches!(args.method, MethodArg::Dense)
     {
         return Ok(None);

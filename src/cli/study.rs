@@ -8,13 +8,13 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use super::{BoardArgs, Failure, MethodArg, Streams, boards, read_input, read_limited};
+use super::{BoardArgs, Failure, Streams, boards, read_input, read_limited};
 use crate::analysis::Analysis;
 use crate::picture::{self, Scene};
 use crate::solve::limits;
 use crate::{
-    DEFAULT_MAX_NULLITY, Error, Goal, Grid, Puzzle, Rule, Solver, TextBoards, Topology, analyze as analyse,
-    grid_lines, is_pbm, nullity_table, read_pbm,
+    DEFAULT_MAX_NULLITY, Error, Goal, Grid, Method, Puzzle, Rule, Solver, TextBoards, Topology,
+    analyze as analyse, grid_lines, is_pbm, nullity_table, read_pbm,
 };
 
 /// The shape of the puzzle besides its size: edges and press rule.
@@ -78,8 +78,18 @@ pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
     })
 }
 
+impl TargetArg {
+    /// The board to reach, read from its file, when the target is a board.
+    pub(super) fn board(&self, max_memory: u64) -> Result<Option<Grid>, Error> {
+        match self {
+            TargetArg::Board(path) => read_target(path, max_memory).map(Some),
+            TargetArg::Goal(_) => Ok(None),
+        }
+    }
+}
+
 /// The first board of a target file (text or PBM).
-pub(super) fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
+fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
     let source = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| {
         Error::BadInput(format!(
@@ -95,19 +105,69 @@ pub(super) fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
     first.ok_or_else(|| Error::BadInput(format!("{source}: no board in input")))
 }
 
-/// Writes `scene` to the PNG and SVG files asked for.
-pub(super) fn write_pictures(scene: &Scene, png: Option<&Path>, svg: Option<&Path>) -> Result<(), Error> {
-    let fail = |path: &Path, e: io::Error| Error::BadInput(format!("cannot write {}: {e}", path.display()));
-    if let Some(path) = png {
-        let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
-        scene.write_png(io::BufWriter::new(file)).map_err(|e| fail(path, e))?;
+/// Where to draw a command's picture.
+#[derive(Args, Debug, Clone)]
+pub(super) struct PictureArgs {
+    /// Write the picture as a PNG image.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Write the picture as an SVG image.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+impl PictureArgs {
+    pub(super) fn wanted(&self) -> bool {
+        self.png.is_some() || self.svg.is_some()
     }
-    if let Some(path) = svg {
-        let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
-        let mut out = io::BufWriter::new(file);
-        scene.write_svg(&mut out).and_then(|_| out.flush()).map_err(|e| fail(path, e))?;
+
+    /// Writes `scene` to the PNG and SVG files asked for.
+    pub(super) fn write(&self, scene: &Scene) -> Result<(), Error> {
+        let fail =
+            |path: &Path, e: io::Error| Error::BadInput(format!("cannot write {}: {e}", path.display()));
+        if let Some(path) = &self.png {
+            let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
+            scene.write_png(io::BufWriter::new(file)).map_err(|e| fail(path, e))?;
+        }
+        if let Some(path) = &self.svg {
+            let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
+            let mut out = io::BufWriter::new(file);
+            scene.write_svg(&mut out).and_then(|_| out.flush()).map_err(|e| fail(path, e))?;
+        }
+        Ok(())
     }
-    Ok(())
+}
+
+/// One factored solver per board shape, made on first use. Batches are
+/// usually of one shape, so a short list beats hashing.
+pub(super) struct Solvers<'a> {
+    puzzle: &'a PuzzleArgs,
+    method: Method,
+    max_nullity: usize,
+    max_memory: u64,
+    made: Vec<((usize, usize), Solver)>,
+}
+
+impl<'a> Solvers<'a> {
+    pub(super) fn new(puzzle: &'a PuzzleArgs, method: Method, max_nullity: usize, max_memory: u64) -> Self {
+        Solvers { puzzle, method, max_nullity, max_memory, made: Vec::new() }
+    }
+
+    /// The solver for boards of `board`'s shape.
+    pub(super) fn for_board(&mut self, board: &Grid) -> Result<&Solver, Error> {
+        let shape = (board.nrows(), board.ncols());
+        let index = match self.made.iter().position(|(s, _)| *s == shape) {
+            Some(i) => i,
+            None => {
+                let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
+                let solver =
+                    Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)?;
+                self.made.push((shape, solver));
+                self.made.len() - 1
+            }
+        };
+        Ok(&self.made[index].1)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -142,12 +202,9 @@ pub(super) struct AnalyzeArgs {
     /// Refuse work estimated to need more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
     max_memory: u64,
-    /// Draw the quiet patterns (a panel each) as a PNG.
-    #[arg(long, value_name = "FILE")]
-    png: Option<PathBuf>,
-    /// Draw the quiet patterns (a panel each) as an SVG.
-    #[arg(long, value_name = "FILE")]
-    svg: Option<PathBuf>,
+    /// Pictures of the quiet patterns, a panel each.
+    #[command(flatten)]
+    picture: PictureArgs,
 }
 
 /// Quiet patterns printed as grids in text output (all are in JSON).
@@ -164,7 +221,7 @@ pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure
         puzzle.rule(),
         a.nullity
     );
-    write_pictures(&picture::patterns(&a.quiet, &title), args.png.as_deref(), args.svg.as_deref())?;
+    args.picture.write(&picture::patterns(&a.quiet, &title))?;
     let text = match args.format {
         StudyFormat::Text => analysis_text(&a),
         StudyFormat::Json => analysis_json(&a) + "\n",
@@ -305,26 +362,13 @@ pub(super) struct CheckArgs {
 
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     let input = read_input(&args.source, &args.puzzle, false, args.max_memory, io.stdin)?;
-    let goal_board = match &args.target {
-        TargetArg::Board(path) => Some(read_target(path, args.max_memory)?),
-        TargetArg::Goal(_) => None,
-    };
-    let mut solvers: Vec<((usize, usize), Solver)> = Vec::new();
+    let goal_board = args.target.board(args.max_memory)?;
+    let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
-        let solver = match solvers.iter().position(|(s, _)| *s == shape) {
-            Some(i) => &solvers[i].1,
-            None => {
-                let puzzle = args.puzzle.puzzle(shape.0, shape.1)?;
-                solvers.push((
-                    shape,
-                    Solver::with_memory_limit(&puzzle, MethodArg::Auto.into(), 0, args.max_memory)?,
-                ));
-                &solvers[solvers.len() - 1].1
-            }
-        };
+        let solver = solvers.for_board(board)?;
         let verdicts: Vec<(&str, Option<&Grid>)> = match (&args.target, &goal_board) {
             (_, Some(goal)) => {
                 if (goal.nrows(), goal.ncols()) != shape {
@@ -398,12 +442,9 @@ pub(super) struct TableArgs {
     /// Refuse a size whose elimination needs more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
     max_memory: u64,
-    /// Draw the table as a heat map (PNG).
-    #[arg(long, value_name = "FILE")]
-    png: Option<PathBuf>,
-    /// Draw the table as a heat map (SVG).
-    #[arg(long, value_name = "FILE")]
-    svg: Option<PathBuf>,
+    /// Pictures of the table as a heat map.
+    #[command(flatten)]
+    picture: PictureArgs,
 }
 
 fn parse_range(s: &str) -> Result<(usize, usize), String> {
@@ -436,7 +477,7 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
         topology_name(template.topology()),
         template.rule()
     );
-    write_pictures(&picture::heat_map(&table, r0, c0, &title), args.png.as_deref(), args.svg.as_deref())?;
+    args.picture.write(&picture::heat_map(&table, r0, c0, &title))?;
     let mut out = io::BufWriter::new(&mut *io.stdout);
     match args.format {
         TableFormat::Text => {
