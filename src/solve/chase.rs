@@ -198,19 +198,21 @@ impl Chase {
         let mut presses = 0u64;
         let mut chase = Stream::new(stride, first);
         let (mut board_row, mut next_board_row) = (vec![0u64; stride], vec![0u64; stride]);
-        let mut reached = vec![0u64; stride];
+        let (mut rhs, mut reached, empty) = (vec![0u64; stride], vec![0u64; stride], vec![0u64; stride]);
         board.restart();
         board.next_row(&mut board_row);
         for i in 0..self.rows {
-            let (above, current) = (chase.above.clone(), chase.current.clone());
-            presses += words::count_ones(&current) as u64;
-            sink(&current)?;
-            let mut rhs = board_row.clone();
+            presses += words::count_ones(&chase.current) as u64;
+            sink(&chase.current)?;
+            rhs.copy_from_slice(&board_row);
             words::xor_into(&mut rhs, &target_row);
             chase.step(&rhs, self.cols);
-            let below: &[u64] = if i + 1 < self.rows { &chase.current } else { &vec![0u64; stride] };
-            words::spread_row(&current, &mut reached, self.cols);
-            words::xor_into(&mut reached, &above);
+            // After the step the chase holds row i's presses as `above`, the
+            // row before as `lights` (its spare buffer) and row i+1's as
+            // `current`: re-apply all three to board row i.
+            let below = if i + 1 < self.rows { &chase.current } else { &empty };
+            words::spread_row(&chase.above, &mut reached, self.cols);
+            words::xor_into(&mut reached, &chase.lights);
             words::xor_into(&mut reached, below);
             words::xor_into(&mut reached, &board_row);
             if reached != target_row {
@@ -315,7 +317,8 @@ fn cofactor_first_rows(chase: &Chase, cofactor: &Poly) -> Vec<Vec<u64>> {
     (0..chase.nullity()).map(|i| chase.poly_to_vector(&cofactor.shifted(i))).collect()
 }
 
-/// One chase in progress: the press row above and the current one.
+/// One chase in progress: the press row above and the current one (and a
+/// spare buffer, which after a step still holds the row before `above`).
 struct Stream {
     above: Vec<u64>,
     current: Vec<u64>,
