@@ -9,7 +9,8 @@ fn main() -> ExitCode {
         std::env::args_os(),
         &mut io::stdin().lock(),
         &mut io::stdout().lock(),
-        &mut io::stderr().lock(),
+        // Not locked: progress bars draw on stderr from worker threads.
+        &mut io::stderr(),
     );
     ExitCode::from(code)
 }

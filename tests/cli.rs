@@ -431,3 +431,29 @@ fn pictures_are_valid_png_and_svg() {
     let board_svg = std::fs::read_to_string(&svg).unwrap();
     assert_eq!(board_svg.matches("<circle").count(), 4);
 }
+
+/// Regression: `main` used to hold stderr locked for the whole run, so a
+/// progress bar drawn from a rayon worker (table, verify) waited for the
+/// lock forever, but only when stderr was a terminal, where bars are drawn.
+/// `script` gives the run a pseudo-terminal.
+#[test]
+fn progress_bars_on_a_terminal_do_not_deadlock() {
+    use std::process::Command as Process;
+    if Process::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` command to make a terminal");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_lightsout");
+    for command in
+        [format!("{bin} verify --rows 4 --cols 4"), format!("{bin} table --rows 1..300 --cols 1..300")]
+    {
+        let out =
+            Process::new("timeout").args(["60", "script", "-qec", &command, "/dev/null"]).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{command} did not finish: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

@@ -789,9 +789,13 @@ fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     let presses =
         |s: &Option<Solution>| s.as_ref().map_or(bfs::UNREACHABLE, |s| s.presses.count_ones() as u8);
     let states = 1u32 << puzzle.cells();
+    let bar = study::terminal_bar(u64::from(states), "boards");
     let disagreements: Vec<u32> = (0..states)
         .into_par_iter()
         .map(|state| -> Result<Option<u32>, Error> {
+            if state % 4096 == 0 {
+                bar.inc(4096);
+            }
             let board = bfs::decode(rows, cols, state);
             let answer = solver.solve(&board, Goal::Either)?;
             let w = answer.white.as_ref().map_or(bfs::UNREACHABLE, presses);
@@ -803,6 +807,7 @@ fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
         .into_iter()
         .flatten()
         .collect();
+    bar.finish_and_clear();
     let out = &mut *io.stdout;
     let agreed = states as usize - disagreements.len();
     writeln!(

@@ -105,6 +105,18 @@ fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
     first.ok_or_else(|| Error::BadInput(format!("{source}: no board in input")))
 }
 
+/// A progress bar of `len` steps on stderr, drawn only when stderr is a
+/// terminal: never in pipes, files or JSON.
+pub(super) fn terminal_bar(len: u64, unit: &str) -> ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left");
+    bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar
+}
+
 /// Where to draw a command's picture.
 #[derive(Args, Debug, Clone)]
 pub(super) struct PictureArgs {
@@ -148,6 +160,21 @@ pub(super) struct Solvers<'a> {
     made: Vec<((usize, usize), Solver)>,
 }
 
+/// Reports a long minimisation on a terminal progress bar, one per board.
+fn minimisation_bar(nullity: usize) -> Box<crate::Progress> {
+    let bar = std::sync::Mutex::new(None::<ProgressBar>);
+    Box::new(move |done, total| {
+        let Ok(mut bar) = bar.lock() else { return };
+        let current =
+            bar.get_or_insert_with(|| terminal_bar(total, &format!("parts of 2^{nullity} solutions")));
+        current.set_position(done + 1);
+        if done + 1 == total {
+            current.finish_and_clear();
+            *bar = None;
+        }
+    })
+}
+
 impl<'a> Solvers<'a> {
     pub(super) fn new(puzzle: &'a PuzzleArgs, method: Method, max_nullity: usize, max_memory: u64) -> Self {
         Solvers { puzzle, method, max_nullity, max_memory, made: Vec::new() }
@@ -160,8 +187,12 @@ impl<'a> Solvers<'a> {
             Some(i) => i,
             None => {
                 let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
-                let solver =
+                let mut solver =
                     Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)?;
+                // Minimising over more than 2^22 solutions takes seconds to minutes.
+                if solver.nullity() > 22 && solver.nullity() <= self.max_nullity {
+                    solver.set_progress(minimisation_bar(solver.nullity()));
+                }
                 self.made.push((shape, solver));
                 self.made.len() - 1
             }
@@ -461,15 +492,7 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
 pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     let template = args.puzzle.puzzle(1, 1)?;
     let ((r0, r1), (c0, c1)) = (args.rows, args.cols);
-    // A progress bar on a terminal only: never in pipes, files or JSON.
-    let bar = ProgressBar::with_draw_target(Some((r1 - r0 + 1) as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} rows, {eta} left")
-            .unwrap_or(ProgressStyle::default_bar()),
-    );
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
+    let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
     let table = nullity_table(r0..=r1, c0..=c1, &template, args.max_memory, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let title = format!(

@@ -38,13 +38,28 @@ use crate::model::Grid;
 /// assert_eq!((best.count_ones(), proven), (1, true));
 /// ```
 pub fn minimize(x: &Grid, quiet: &[Grid], max_nullity: usize) -> (Grid, bool) {
+    minimize_with_progress(x, quiet, max_nullity, &|_, _| {})
+}
+
+/// Reports how far a long search has got: `(done, total)` in steps of the
+/// search's own choosing.
+pub type Progress = dyn Fn(u64, u64) + Send + Sync;
+
+/// [`minimize`], reporting its progress (only the transform's walk over the
+/// high bits of large null spaces, d > 22, is long enough to report).
+pub fn minimize_with_progress(
+    x: &Grid,
+    quiet: &[Grid],
+    max_nullity: usize,
+    progress: &Progress,
+) -> (Grid, bool) {
     // Members are numbered by u64 masks, so 63 is a hard ceiling.
     if quiet.len() > max_nullity.min(63) {
         return (greedy(x, quiet), false);
     }
     // The transform counts in i32: every signed sum is at most the number of cells.
     let small = quiet.len() < TRANSFORM_FROM || x.nrows() * x.ncols() > i32::MAX as usize;
-    let best = if small { gray_walk(x, quiet) } else { transform(x, quiet) };
+    let best = if small { gray_walk(x, quiet) } else { transform(x, quiet, progress) };
     (combine(x, quiet, best), true)
 }
 
@@ -84,7 +99,7 @@ pub(crate) fn gray_walk(x: &Grid, quiet: &[Grid]) -> u64 {
 
 /// The lightest member's mask, by Walsh–Hadamard transforms over the low
 /// bits of the mask for each value of the high bits.
-pub(crate) fn transform(x: &Grid, quiet: &[Grid]) -> u64 {
+pub(crate) fn transform(x: &Grid, quiet: &[Grid], progress: &Progress) -> u64 {
     let d = quiet.len();
     let low = d.min(TRANSFORM_BITS);
     // Cells with the same key and colour act alike: group them, with the
@@ -100,7 +115,9 @@ pub(crate) fn transform(x: &Grid, quiet: &[Grid]) -> u64 {
     let low_mask = (1u64 << low) - 1;
     let mut table = vec![0i32; 1 << low];
     let (mut best_sum, mut best) = (i32::MIN, 0u64);
-    for high in 0u64..(1u64 << (d - low)) {
+    let highs = 1u64 << (d - low);
+    for high in 0u64..highs {
+        progress(high, highs);
         table.fill(0);
         for &(key, signed) in &groups {
             let odd = ((key >> low) & high).count_ones() % 2 == 1;
@@ -169,7 +186,7 @@ mod tests {
                     .map(|j| Generate::Random { seed: 1000 + seed * 64 + j, density: 0.3 }.board(rows, cols))
                     .collect();
                 let walk = combine(&x, &quiet, gray_walk(&x, &quiet)).count_ones();
-                let fast = combine(&x, &quiet, transform(&x, &quiet)).count_ones();
+                let fast = combine(&x, &quiet, transform(&x, &quiet, &|_, _| {})).count_ones();
                 assert_eq!(walk, fast, "{rows}x{cols} d={d} seed {seed}");
             }
         }

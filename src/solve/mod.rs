@@ -14,7 +14,7 @@ mod minimal;
 
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
-pub use minimal::minimize;
+pub use minimal::{Progress, minimize, minimize_with_progress};
 
 use crate::error::Error;
 use crate::gf2::words;
@@ -154,6 +154,7 @@ pub struct Solver {
     /// targets apart).
     obstruction_is_odd: Vec<bool>,
     max_nullity: usize,
+    progress: Option<Box<Progress>>,
 }
 
 impl Solver {
@@ -222,7 +223,21 @@ impl Solver {
         };
         let obstruction_is_odd =
             obstructions.as_ref().unwrap_or(&quiet).iter().map(|y| y.count_ones() % 2 == 1).collect();
-        Ok(Solver { puzzle: puzzle.clone(), system, quiet, obstructions, obstruction_is_odd, max_nullity })
+        Ok(Solver {
+            puzzle: puzzle.clone(),
+            system,
+            quiet,
+            obstructions,
+            obstruction_is_odd,
+            max_nullity,
+            progress: None,
+        })
+    }
+
+    /// Reports the progress of long minimisations (null spaces of dimension
+    /// above 22) to `progress`, as `(done, total)`.
+    pub fn set_progress(&mut self, progress: Box<Progress>) {
+        self.progress = Some(progress);
     }
 
     /// The puzzle this solver answers.
@@ -361,7 +376,9 @@ impl Solver {
                 "a {rows}x{cols} board passed the solvability test but the system has no solution"
             )));
         };
-        let (presses, proven_minimal) = minimize(&particular, &self.quiet, self.max_nullity);
+        let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
+        let (presses, proven_minimal) =
+            minimize_with_progress(&particular, &self.quiet, self.max_nullity, progress);
         self.verify(board, &presses, reached)?;
         Ok(Some(Solution { presses, proven_minimal }))
     }
