@@ -277,6 +277,10 @@ fn hostile_requests_are_refused_up_front_with_one_line() {
         (&["--max-memory", "10"], SAMPLE, 3, "<stdin> is larger than --max-memory 10 B"),
         (&["--max-memory", "lots"], SAMPLE, 2, "expected a size like 512M or 2G"),
         (&["--cols", "2000000"], SAMPLE, 2, "--cols is 2000000, outside 1..=1048576"),
+        (&["table", "--rows", "1..1048576", "--cols", "1..1048576"], "", 3, "narrow the ranges"),
+        (&["table", "--rows", "1..5000", "--cols", "1..5000"], "", 3, "word operations"),
+        (&["analyze", "--rows", "1048576", "--cols", "1048576"], "", 3, "over --max-memory"),
+        (&[], "P4 1048576 1048576\n0123", 2, "needs 137438953472 bytes of pixels, only 4 remain"),
     ];
     for (args, stdin, expected, needle) in cases {
         let (out, err, code) = run(args, stdin);

@@ -5,12 +5,51 @@ use rayon::prelude::*;
 use crate::error::Error;
 use crate::gf2::Poly;
 use crate::model::Puzzle;
-use crate::solve::{Method, Solver};
+use crate::solve::{Method, Solver, limits};
 
 /// The nullity of the classic R×C plane puzzle: `deg gcd(f_R(x), f_C(x+1))`
 /// (docs/math.md), from the polynomials `f` and `h` given.
 pub fn plane_nullity(f_rows: &Poly, h_cols: &Poly) -> usize {
     f_rows.gcd(h_cols).degree().unwrap_or(0)
+}
+
+/// Word operations a table may take: a few minutes here
+/// (`table --rows 1..1000 --cols 1..1000`, about 1.6·10^10 by the estimate
+/// below, takes 3.6 s of CPU).
+const MAX_TABLE_WORK: f64 = 2.5e12;
+
+/// Refuses a table whose polynomials would not fit in `max_memory`, or
+/// whose work would run for hours, before any is done.
+fn check_cost(
+    n_rows: usize,
+    n_cols: usize,
+    r_end: usize,
+    c_end: usize,
+    template: &Puzzle,
+    max_memory: u64,
+) -> Result<(), Error> {
+    let sizes = n_rows as f64 * n_cols as f64;
+    let (work, memory) = if template.is_classic() {
+        // A gcd of degree-n polynomials: about n²/64 word operations; the
+        // sequences f_0..f_R and h_0..h_C hold about (R² + C²)/16 bytes.
+        let degree = r_end.max(c_end) as f64;
+        let memory = (r_end as f64).powi(2) / 16.0 + (c_end as f64).powi(2) / 16.0 + sizes * 8.0;
+        (sizes * degree * degree / 64.0, memory)
+    } else {
+        // Elimination of each size: cells × (2·band)² / 64.
+        let cells = r_end as f64 * c_end as f64;
+        let band = 2.0 * c_end as f64 + 64.0;
+        (sizes * cells * band * band / 64.0, sizes * 8.0)
+    };
+    let ranges = format!("a table of {} sizes up to {r_end}x{c_end}", n_rows * n_cols);
+    limits::check(memory as u64, max_memory, &ranges, "narrow the ranges")?;
+    if work > MAX_TABLE_WORK {
+        return Err(Error::Limit(format!(
+            "{ranges} needs about {work:.1e} word operations, more than the {MAX_TABLE_WORK:.1e} (a few \
+             minutes) a table may take; narrow the ranges"
+        )));
+    }
+    Ok(())
 }
 
 /// `f_0 … f_n` with `f₀ = 1`, `f₁ = x + shift`, `f_(k+1) = (x + shift)·f_k + f_(k−1)`:
@@ -56,6 +95,7 @@ pub fn nullity_table(
     }
     let rows: Vec<usize> = rows.collect();
     let cols: Vec<usize> = cols.collect();
+    check_cost(rows.len(), cols.len(), r_end, c_end, template, max_memory)?;
     if template.is_classic() {
         let f = sequence(r_end, false);
         let h = sequence(c_end, true);

@@ -87,6 +87,17 @@ impl Reader<'_> {
         self.pos += 2;
         let cols = self.number("width")?;
         let rows = self.number("height")?;
+        // Every pixel takes at least one byte of P1 or one bit of P4: check
+        // that the input holds them before allocating the grid, so a header
+        // claiming 10^12 pixels is an error, not an out-of-memory abort.
+        let remaining = self.input.len().saturating_sub(self.pos + 1);
+        let needed = if raw { cols.div_ceil(8) * rows } else { cols * rows };
+        if needed > remaining {
+            let kind = if raw { "P4" } else { "P1" };
+            return Err(self.error(&format!(
+                "{kind} image of {cols}x{rows} needs {needed} bytes of pixels, only {remaining} remain"
+            )));
+        }
         let mut grid = Grid::zeros(rows, cols);
         if raw {
             // Exactly one whitespace byte separates the header from the pixels.
@@ -216,6 +227,17 @@ mod tests {
         }
     }
 
+    /// Regression: the grid used to be allocated from the header alone, so
+    /// `P4 1048576 1048576` followed by a few bytes asked for 128 GiB and
+    /// aborted. The pixels must now be there before the grid is made.
+    #[test]
+    fn a_header_larger_than_its_pixels_is_an_error_not_an_allocation() {
+        for header in [&b"P4 1048576 1048576\n0123456789"[..], b"P1 1048576 1048576\n0 1 0 1"] {
+            let e = read_pbm(header, "h").unwrap_err().to_string();
+            assert!(e.contains("needs") && e.contains("bytes of pixels"), "{e}");
+        }
+    }
+
     #[test]
     fn reads_comments_several_images_and_reports_errors() {
         let two = b"P1\n# a comment\n3 2\n1 0 1\n0 1 0\nP1 1 1 1\n";
@@ -224,7 +246,7 @@ mod tests {
         assert!(grids[0].get(0, 0) && !grids[0].get(0, 1) && grids[1].get(0, 0));
         assert_eq!(
             read_pbm(b"P4\n8 2\n\xff", "f").unwrap_err().to_string(),
-            "f: P4 image of 8x2 needs 2 bytes of pixels, only 1 remain at byte 8"
+            "f: P4 image of 8x2 needs 2 bytes of pixels, only 1 remain at byte 7"
         );
         assert!(read_pbm(b"P1\n2 1\n1 2\n", "f").unwrap_err().to_string().contains("expected a P1 pixel"));
         assert!(read_pbm(b"P1\n0 1\n", "f").unwrap_err().to_string().contains("width 0 is outside"));

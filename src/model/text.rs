@@ -95,6 +95,8 @@ pub struct TextBoards<'a> {
 impl<'a> TextBoards<'a> {
     /// Prepares to read `input`; `source` names it in messages.
     pub fn new(input: &'a [u8], source: &'a str, rows: Option<usize>, cols: Option<usize>) -> Self {
+        // Editors on Windows may start a text file with a UTF-8 byte-order mark.
+        let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
         let mut scan = TextBoards {
             input,
             source,
@@ -283,6 +285,7 @@ mod tests {
         assert_eq!(shapes("\r\n  bw \r\nwb\r\n\r\n", None), Ok(vec![(2, 2)]));
         assert_eq!(shapes("bw\nwb\nww\nbb\n", Some(1)), Ok(vec![(1, 2); 4]));
         assert_eq!(shapes("10\n#.", None), Ok(vec![(2, 2)]));
+        assert_eq!(shapes("\u{feff}bw\r\nwb\r\n", None), Ok(vec![(2, 2)]));
     }
 
     #[test]
