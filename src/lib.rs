@@ -56,6 +56,6 @@ pub use model::{
     Topology, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
 pub use solve::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Dense, Goal, MAX_STREAMED_NULLITY, Method, Progress, Solution,
-    Solver, Target, bfs, minimize, minimize_with_progress,
+    Answer, Chase, DEFAULT_MAX_NULLITY, Dense, Goal, MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Method,
+    Progress, Solution, Solver, Target, bfs, minimize, minimize_with_progress,
 };

@@ -192,3 +192,16 @@ fn methods_agree_on_every_size_up_to_40_and_random_sizes_up_to_300() {
         assert_eq!(a.map(|s| s.presses.count_ones()), b.map(|s| s.presses.count_ones()), "{rows}x{cols}");
     }
 }
+
+/// `--max-nullity` goes up to 63, but 2^40 members would take days: the
+/// exhaustive search has its own ceiling and answers greedily beyond it.
+#[test]
+fn the_exhaustive_search_has_its_own_ceiling() {
+    let solver = Solver::new(&Puzzle::new(61, 61).unwrap(), Method::Auto, 63).unwrap();
+    assert_eq!(solver.nullity(), 40);
+    let s = solver.solve_for(&Grid::ones(61, 61), Target::White).unwrap().unwrap();
+    assert!(!s.proven_minimal);
+    // Zero presses needs no search to be proven minimal.
+    let s = solver.solve_for(&Grid::ones(61, 61), Target::Black).unwrap().unwrap();
+    assert!(s.proven_minimal && s.presses.is_zero());
+}

@@ -18,9 +18,9 @@ use study::{AnalyzeArgs, CheckArgs, PictureArgs, PuzzleArgs, Solvers, TableArgs,
 use crate::picture;
 use crate::solve::limits;
 use crate::{
-    Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_SIDE, MAX_STREAMED_NULLITY,
-    Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target, TextBoards, bfs, grid_lines,
-    is_pbm, read_pbm, write_pbm,
+    Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_EXHAUSTIVE_NULLITY, MAX_SIDE,
+    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target,
+    TextBoards, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
 };
 
 /// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
@@ -459,7 +459,8 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
             let _ = writeln!(
                 io.stderr,
                 "lightsout: note: board 1, {}: {presses} presses, not proven minimal \
-                 (nullity {} is above the streamed limit {max_nullity})",
+                 (nullity {} is more than a streamed search weighs: at most {max_nullity}, and 2^d times \
+                 the board within about a minute)",
                 target.name(),
                 chase.nullity()
             );
@@ -667,13 +668,19 @@ impl Report<'_> {
     fn warn_if_not_proven(&self, stderr: &mut dyn Write, max_nullity: usize) {
         for (name, s) in &self.entries {
             if let Some(s) = s.as_ref().filter(|s| !s.proven_minimal) {
+                let nullity = self.solver.nullity();
+                let why = if nullity > max_nullity {
+                    format!("nullity {nullity} is above --max-nullity {max_nullity}")
+                } else {
+                    format!(
+                        "nullity {nullity} is above the exhaustive search's limit of {MAX_EXHAUSTIVE_NULLITY}"
+                    )
+                };
                 let _ = writeln!(
                     stderr,
-                    "lightsout: note: board {}, {name}: {} presses, not proven minimal \
-                     (nullity {} is above --max-nullity {max_nullity})",
+                    "lightsout: note: board {}, {name}: {} presses, not proven minimal ({why})",
                     self.index,
                     s.presses.count_ones(),
-                    self.solver.nullity()
                 );
             }
         }

@@ -19,7 +19,8 @@ use crate::model::Grid;
 ///   `f(v) = Σ_(k_i = v) (−1)^(x_i)`. The low bits of `s` go through the
 ///   transform, the high bits through a Gray-code walk.
 ///
-/// Beyond the budget the search would take too long: the result is then the
+/// Beyond the budget (`max_nullity`, and never above
+/// [`MAX_EXHAUSTIVE_NULLITY`]) the search would take too long: the result is then the
 /// best found by greedy descent (add any pattern that lowers the weight,
 /// until none does), and is reported as not proven minimal.
 ///
@@ -53,15 +54,21 @@ pub fn minimize_with_progress(
     max_nullity: usize,
     progress: &Progress,
 ) -> (Grid, bool) {
-    // Members are numbered by u64 masks, so 63 is a hard ceiling.
-    if quiet.len() > max_nullity.min(63) {
-        return (greedy(x, quiet), false);
+    if quiet.len() > max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
+        let best = greedy(x, quiet);
+        // No presses at all needs no proof.
+        let proven = best.is_zero();
+        return (best, proven);
     }
     // The transform counts in i32: every signed sum is at most the number of cells.
     let small = quiet.len() < TRANSFORM_FROM || x.nrows() * x.ncols() > i32::MAX as usize;
     let best = if small { gray_walk(x, quiet) } else { transform(x, quiet, progress) };
     (combine(x, quiet, best), true)
 }
+
+/// The exhaustive search's own budget, whatever `max_nullity` says: 2^34
+/// members are 2^12 transforms of 2^22, about a minute here; beyond, hours.
+pub const MAX_EXHAUSTIVE_NULLITY: usize = 34;
 
 /// Nullity from which the transform beats the Gray-code walk.
 const TRANSFORM_FROM: usize = 12;

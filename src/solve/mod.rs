@@ -14,7 +14,7 @@ mod minimal;
 
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
-pub use minimal::{Progress, minimize, minimize_with_progress};
+pub use minimal::{MAX_EXHAUSTIVE_NULLITY, Progress, minimize, minimize_with_progress};
 
 use crate::error::Error;
 use crate::gf2::words;
