@@ -248,6 +248,7 @@ fn huge_generated_boards_stream_their_presses_out() {
 #[test]
 fn hostile_requests_are_refused_up_front_with_one_line() {
     let long_line = "b".repeat(3 << 20);
+    let late_long_line = format!("bw\nwb\n{}\nbw\n", "b".repeat(1_100_000));
     let cases: &[(&[&str], &str, i32, &str)] = &[
         (
             &["--generate", "all-black", "--rows", "100000", "--cols", "100000", "--method", "dense"],
@@ -274,6 +275,7 @@ fn hostile_requests_are_refused_up_front_with_one_line() {
             "give the longer side as --rows",
         ),
         (&[], &long_line, 2, "line 1 is longer than 1052672 bytes"),
+        (&[], &late_long_line, 2, "line 3 is longer than 1052672 bytes"),
         (&["--max-memory", "10"], SAMPLE, 3, "<stdin> is larger than --max-memory 10 B"),
         (&["--max-memory", "lots"], SAMPLE, 2, "expected a size like 512M or 2G"),
         (&["--cols", "2000000"], SAMPLE, 2, "--cols is 2000000, outside 1..=1048576"),

@@ -19,8 +19,8 @@ use crate::picture;
 use crate::solve::limits;
 use crate::{
     Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_EXHAUSTIVE_NULLITY, MAX_SIDE,
-    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target,
-    TextBoards, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
+    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, TextBoards, bfs,
+    grid_lines, is_pbm, read_pbm, write_pbm,
 };
 
 /// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
@@ -361,14 +361,19 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         let solver = solvers.for_board(board)?;
-        let entries = match (&args.target, &goal_board) {
-            (_, Some(goal)) => vec![("target", solver.solve_to(board, goal)?)],
+        // The answers stay where the solver put them; the report borrows.
+        let (answer, custom);
+        let entries: Entries = match (&args.target, &goal_board) {
+            (_, Some(goal)) => {
+                custom = solver.solve_to(board, goal)?;
+                Entries::from_iter([("target", &custom)])
+            }
             (TargetArg::Goal(goal), None) => {
-                let answer = solver.solve(board, *goal)?;
-                let mut entries = Vec::new();
-                for target in [Target::White, Target::Black] {
-                    if let Some(solution) = answer.get(target) {
-                        entries.push((target.name(), solution.clone()));
+                answer = solver.solve(board, *goal)?;
+                let mut entries = Entries::new();
+                for (name, solution) in [("white", &answer.white), ("black", &answer.black)] {
+                    if let Some(solution) = solution {
+                        entries.push((name, solution));
                     }
                 }
                 entries
@@ -574,7 +579,7 @@ const MAX_LINE: usize = MAX_SIDE + 4096;
 fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<Vec<u8>, Error> {
     let mut data = Vec::new();
     let mut chunk = vec![0u8; 1 << 16];
-    let (mut line, mut line_length) = (1usize, 0usize);
+    let mut line_length = 0usize;
     loop {
         let n = match reader.read(&mut chunk) {
             Ok(0) => return Ok(data),
@@ -593,18 +598,26 @@ fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<V
         if is_pbm(&data) {
             continue;
         }
-        for &byte in &chunk[..n] {
-            if byte == b'\n' {
-                line += 1;
-                line_length = 0;
-            } else {
-                line_length += 1;
-                if line_length > MAX_LINE {
-                    return Err(Error::BadInput(format!(
-                        "{source}: line {line} is longer than {MAX_LINE} bytes (a row has at most {MAX_SIDE} cells)"
-                    )));
-                }
+        // A line inside the chunk is shorter than the chunk, far below the
+        // limit: only the lines that run across chunks need counting.
+        let chunk = &chunk[..n];
+        let too_long = match (memchr::memchr(b'\n', chunk), memchr::memrchr(b'\n', chunk)) {
+            (Some(first), Some(last)) => {
+                let crossing = line_length + first;
+                line_length = n - last - 1;
+                crossing > MAX_LINE
             }
+            _ => {
+                line_length += n;
+                line_length > MAX_LINE
+            }
+        };
+        if too_long {
+            // The line that is too long began before this chunk.
+            let line = memchr::memchr_iter(b'\n', &data[..data.len() - n]).count() + 1;
+            return Err(Error::BadInput(format!(
+                "{source}: line {line} is longer than {MAX_LINE} bytes (a row has at most {MAX_SIDE} cells)"
+            )));
         }
     }
 }
@@ -646,8 +659,12 @@ struct Report<'a> {
     solver: &'a Solver,
     /// (target name, fewest presses or `None` when unreachable), in the
     /// order asked.
-    entries: Vec<(&'static str, Option<Solution>)>,
+    entries: Entries<'a>,
 }
+
+/// At most two targets per board, kept inline and borrowed: a batch of
+/// 65,536 boards should not pay an allocation or a copy each for them.
+type Entries<'a> = arrayvec::ArrayVec<(&'static str, &'a Option<Solution>), 2>;
 
 impl Report<'_> {
     /// The reachable target needing the fewest presses (the first on a tie).
