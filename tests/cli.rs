@@ -283,6 +283,12 @@ fn hostile_requests_are_refused_up_front_with_one_line() {
         (&["table", "--rows", "1..5000", "--cols", "1..5000"], "", 3, "word operations"),
         (&["analyze", "--rows", "1048576", "--cols", "1048576"], "", 3, "over --max-memory"),
         (&[], "P4 1048576 1048576\n0123", 2, "needs 137438953472 bytes of pixels, only 4 remain"),
+        (
+            &["--generate", "random", "--rows", "3000", "--cols", "3000", "--png", "x.png"],
+            "",
+            3,
+            "too large to draw",
+        ),
     ];
     for (args, stdin, expected, needle) in cases {
         let (out, err, code) = run(args, stdin);

@@ -360,6 +360,9 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     for (index, board) in boards(&input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
+        if index == 1 && args.picture.wanted() {
+            args.picture.check_size(board.nrows() * board.ncols())?;
+        }
         let solver = solvers.for_board(board)?;
         // The answers stay where the solver put them; the report borrows.
         let (answer, custom);
@@ -392,10 +395,9 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             write_pbm(&mut *file, args.output_pbm.into(), &best.presses)
                 .map_err(|e| output_error(&args, e))?;
         }
-        if index == 1 {
+        if index == 1 && args.picture.wanted() {
             let title = format!("{}x{} board, {}", shape.0, shape.1, report.best_summary());
-            let scene = picture::board(board, report.best().map(|(_, s)| &s.presses), &title);
-            args.picture.write(&scene)?;
+            args.picture.write(&picture::board(board, report.best().map(|(_, s)| &s.presses), &title))?;
         }
     }
     out.flush()?;

@@ -117,6 +117,9 @@ pub(super) fn terminal_bar(len: u64, unit: &str) -> ProgressBar {
     bar
 }
 
+/// Most cells a picture draws (each is a shape until it is written).
+const MAX_PICTURE_CELLS: usize = 1 << 22;
+
 /// Where to draw a command's picture.
 #[derive(Args, Debug, Clone)]
 pub(super) struct PictureArgs {
@@ -131,6 +134,18 @@ pub(super) struct PictureArgs {
 impl PictureArgs {
     pub(super) fn wanted(&self) -> bool {
         self.png.is_some() || self.svg.is_some()
+    }
+
+    /// Refuses pictures of more than [`MAX_PICTURE_CELLS`] cells: they would
+    /// take gigabytes to draw and show nothing a smaller one does not.
+    pub(super) fn check_size(&self, cells: usize) -> Result<(), Error> {
+        if cells > MAX_PICTURE_CELLS {
+            return Err(Error::Limit(format!(
+                "a picture of {cells} cells is too large to draw (at most {MAX_PICTURE_CELLS}); draw a smaller board \
+                 or range"
+            )));
+        }
+        Ok(())
     }
 
     /// Writes `scene` to the PNG and SVG files asked for.
@@ -252,7 +267,10 @@ pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure
         puzzle.rule(),
         a.nullity
     );
-    args.picture.write(&picture::patterns(&a.quiet, &title))?;
+    if args.picture.wanted() {
+        args.picture.check_size(a.quiet.len().max(1) * puzzle.cells())?;
+        args.picture.write(&picture::patterns(&a.quiet, &title))?;
+    }
     let text = match args.format {
         StudyFormat::Text => analysis_text(&a),
         StudyFormat::Json => analysis_json(&a) + "\n",
@@ -492,6 +510,9 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
 pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     let template = args.puzzle.puzzle(1, 1)?;
     let ((r0, r1), (c0, c1)) = (args.rows, args.cols);
+    if args.picture.wanted() {
+        args.picture.check_size((r1 - r0 + 1).saturating_mul(c1 - c0 + 1))?;
+    }
     let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
     let table = nullity_table(r0..=r1, c0..=c1, &template, args.max_memory, &|| bar.inc(1))?;
     bar.finish_and_clear();
@@ -500,7 +521,9 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
         topology_name(template.topology()),
         template.rule()
     );
-    args.picture.write(&picture::heat_map(&table, r0, c0, &title))?;
+    if args.picture.wanted() {
+        args.picture.write(&picture::heat_map(&table, r0, c0, &title))?;
+    }
     let mut out = io::BufWriter::new(&mut *io.stdout);
     match args.format {
         TableFormat::Text => {
