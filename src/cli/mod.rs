@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 mod study;
 
-use study::{AnalyzeArgs, CheckArgs, PictureArgs, PuzzleArgs, Solvers, TableArgs, TargetArg};
+use study::{AnalyzeArgs, CheckArgs, PictureArgs, PuzzleArgs, Reach, Solvers, TableArgs, TargetArg};
 
 use crate::picture;
 use crate::solve::limits;
@@ -350,7 +350,7 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     }
     let dense = matches!(args.method, MethodArg::Dense);
     let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, io.stdin)?;
-    let goal_board = args.target.board(args.max_memory)?;
+    let reach = args.target.resolve(args.max_memory)?;
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
         None => None,
@@ -366,12 +366,12 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         let solver = solvers.for_board(board)?;
         // The answers stay where the solver put them; the report borrows.
         let (answer, custom);
-        let entries: Entries = match (&args.target, &goal_board) {
-            (_, Some(goal)) => {
+        let entries: Entries = match &reach {
+            Reach::Board(goal) => {
                 custom = solver.solve_to(board, goal)?;
                 Entries::from_iter([("target", &custom)])
             }
-            (TargetArg::Goal(goal), None) => {
+            Reach::Goal(goal) => {
                 answer = solver.solve(board, *goal)?;
                 let mut entries = Entries::new();
                 for (name, solution) in [("white", &answer.white), ("black", &answer.black)] {
@@ -381,7 +381,6 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
                 }
                 entries
             }
-            (TargetArg::Board(_), None) => unreachable!("a board target is read before solving"),
         };
         let report = Report { index, board, solver, entries };
         report.warn_if_not_proven(io.stderr, args.max_nullity);

@@ -78,12 +78,18 @@ pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
     })
 }
 
+/// A target ready to use: a colour goal, or the board read from its file.
+pub(super) enum Reach {
+    Goal(Goal),
+    Board(Grid),
+}
+
 impl TargetArg {
-    /// The board to reach, read from its file, when the target is a board.
-    pub(super) fn board(&self, max_memory: u64) -> Result<Option<Grid>, Error> {
+    /// Reads the target board's file, if the target is a board.
+    pub(super) fn resolve(&self, max_memory: u64) -> Result<Reach, Error> {
         match self {
-            TargetArg::Board(path) => read_target(path, max_memory).map(Some),
-            TargetArg::Goal(_) => Ok(None),
+            TargetArg::Board(path) => read_target(path, max_memory).map(Reach::Board),
+            TargetArg::Goal(goal) => Ok(Reach::Goal(*goal)),
         }
     }
 }
@@ -411,15 +417,15 @@ pub(super) struct CheckArgs {
 
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     let input = read_input(&args.source, &args.puzzle, false, args.max_memory, io.stdin)?;
-    let goal_board = args.target.board(args.max_memory)?;
+    let reach = args.target.resolve(args.max_memory)?;
     let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         let solver = solvers.for_board(board)?;
-        let verdicts: Vec<(&str, Option<&Grid>)> = match (&args.target, &goal_board) {
-            (_, Some(goal)) => {
+        let verdicts: Vec<(&str, Option<&Grid>)> = match &reach {
+            Reach::Board(goal) => {
                 if (goal.nrows(), goal.ncols()) != shape {
                     return Err(Error::BadInput(format!(
                         "the target board is {}x{} but board {index} is {}x{}",
@@ -432,10 +438,9 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
                 }
                 vec![("target", solver.obstruction_to(board, goal))]
             }
-            (TargetArg::Goal(goal), None) => {
+            Reach::Goal(goal) => {
                 goal.targets().iter().map(|&t| (t.name(), solver.obstruction(board, t))).collect()
             }
-            (TargetArg::Board(_), None) => unreachable!("a board target is read before checking"),
         };
         let text = match args.format {
             StudyFormat::Text => {
