@@ -472,32 +472,18 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
             );
         }
     }
-    let mut text = match args.format {
-        Format::Poj => best.map_or("Impossible\n".to_string(), |(_, (p, _))| format!("{p}\n")),
+    let best = best.map(|(t, (presses, _))| (t.name(), presses));
+    let text = match args.format {
+        Format::Poj => poj_line(best),
         _ => {
-            let mut text = format!(
-                "board 1: {}x{}, nullity {}\n",
-                args.source.rows.unwrap_or(rows),
-                args.source.cols.unwrap_or(cols),
-                chase.nullity()
-            );
+            let (rows, cols) = (args.source.rows.unwrap_or(rows), args.source.cols.unwrap_or(cols));
+            let mut text = header_line(1, rows, cols, chase.nullity());
             for &(target, result) in &counts {
-                text += &match result {
-                    None => format!("  {}: impossible\n", target.name()),
-                    Some((p, proven)) => {
-                        let proof = if proven { "minimal" } else { "not proven minimal" };
-                        format!("  {}: {p} presses ({proof})\n", target.name())
-                    }
-                };
+                text += &target_line(target.name(), result);
             }
-            text
+            text + &best_line(best)
         }
     };
-    if args.format == Format::Text {
-        text += &best.map_or("  best: impossible\n".to_string(), |(t, (p, _))| {
-            format!("  best: {}, {p} presses\n", t.name())
-        });
-    }
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;
     Ok(Some(0))
@@ -653,6 +639,34 @@ fn boards<'a>(input: &'a Input, args: &'a BoardArgs) -> Box<dyn Iterator<Item = 
     }))
 }
 
+/// The POJ answer: the fewest presses, or `Impossible`.
+fn poj_line(best: Option<(&str, u64)>) -> String {
+    best.map_or("Impossible\n".to_string(), |(_, presses)| format!("{presses}\n"))
+}
+
+/// The first line of a board's text answer.
+fn header_line(index: usize, rows: usize, cols: usize, nullity: usize) -> String {
+    format!("board {index}: {rows}x{cols}, nullity {nullity}\n")
+}
+
+/// One target's line of a text answer: presses and whether proven minimal.
+fn target_line(name: &str, result: Option<(u64, bool)>) -> String {
+    match result {
+        None => format!("  {name}: impossible\n"),
+        Some((presses, proven)) => {
+            let proof = if proven { "minimal" } else { "not proven minimal" };
+            format!("  {name}: {presses} presses ({proof})\n")
+        }
+    }
+}
+
+/// The last line of a text answer: the best target.
+fn best_line(best: Option<(&str, u64)>) -> String {
+    best.map_or("  best: impossible\n".to_string(), |(name, presses)| {
+        format!("  best: {name}, {presses} presses\n")
+    })
+}
+
 /// One board's answers, named by target, ready to print.
 struct Report<'a> {
     index: usize,
@@ -705,38 +719,22 @@ impl Report<'_> {
     }
 
     fn poj(&self, show: bool) -> String {
-        match self.best() {
-            None => "Impossible\n".to_string(),
-            Some((name, s)) => {
-                let mut text = format!("{}\n", s.presses.count_ones());
-                if show {
-                    text += &self.grids(name, s);
-                }
-                text
-            }
+        let mut text = poj_line(self.best().map(|(name, s)| (name, s.presses.count_ones() as u64)));
+        if let (true, Some((name, s))) = (show, self.best()) {
+            text += &self.grids(name, s);
         }
+        text
     }
 
     fn text(&self, show: bool) -> String {
         let (rows, cols) = (self.board.nrows(), self.board.ncols());
-        let mut text = format!("board {}: {rows}x{cols}, nullity {}\n", self.index, self.solver.nullity());
+        let mut text = header_line(self.index, rows, cols, self.solver.nullity());
         for (name, s) in &self.entries {
-            text += &match s {
-                None => format!("  {name}: impossible\n"),
-                Some(s) => {
-                    let proof = if s.proven_minimal { "minimal" } else { "not proven minimal" };
-                    format!("  {name}: {} presses ({proof})\n", s.presses.count_ones())
-                }
-            };
+            text += &target_line(name, s.as_ref().map(|s| (s.presses.count_ones() as u64, s.proven_minimal)));
         }
-        match self.best() {
-            None => text += "  best: impossible\n",
-            Some((name, s)) => {
-                text += &format!("  best: {name}, {} presses\n", s.presses.count_ones());
-                if show {
-                    text += &self.grids(name, s);
-                }
-            }
+        text += &best_line(self.best().map(|(name, s)| (name, s.presses.count_ones() as u64)));
+        if let (true, Some((name, s))) = (show, self.best()) {
+            text += &self.grids(name, s);
         }
         text
     }
