@@ -5,9 +5,28 @@
 //!
 //! Run: `cargo bench --bench solve`. Figures: docs/performance.md.
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
 use lightsout::{Goal, Grid, Method, Puzzle, Solver, Target, parse_boards};
 use std::hint::black_box;
+
+/// Factor and solve together, to all white: what one board of a new size
+/// costs. Benchmarked as `METHOD/n`.
+fn factor_and_solve(
+    group: &mut BenchmarkGroup<WallTime>,
+    puzzle: &Puzzle,
+    board: &Grid,
+    method: Method,
+    max_nullity: usize,
+) {
+    let id = BenchmarkId::new(format!("{method:?}").to_lowercase(), puzzle.rows());
+    group.bench_function(id, |b| {
+        b.iter(|| {
+            let solver = Solver::new(puzzle, method, max_nullity).unwrap();
+            solver.solve_for(black_box(board), Target::White).unwrap()
+        })
+    });
+}
 
 fn flip_game_4x4(c: &mut Criterion) {
     let mut group = c.benchmark_group("flip_game_4x4");
@@ -35,13 +54,7 @@ fn all_black_nxn(c: &mut Criterion) {
             methods.push(Method::Dense);
         }
         for method in methods {
-            // Factor and solve together: what one board of a new size costs.
-            group.bench_with_input(BenchmarkId::new(format!("{method:?}").to_lowercase(), n), &n, |b, _| {
-                b.iter(|| {
-                    let solver = Solver::new(&puzzle, method, 32).unwrap();
-                    solver.solve_for(black_box(&board), Target::White).unwrap()
-                })
-            });
+            factor_and_solve(&mut group, &puzzle, &board, method, 32);
         }
     }
     group.finish();
@@ -56,12 +69,7 @@ fn dense_vs_chase(c: &mut Criterion) {
         let puzzle = Puzzle::new(n, n).unwrap();
         let board = Grid::ones(n, n);
         for method in [Method::Chase, Method::Dense] {
-            group.bench_with_input(BenchmarkId::new(format!("{method:?}").to_lowercase(), n), &n, |b, _| {
-                b.iter(|| {
-                    let solver = Solver::new(&puzzle, method, 0).unwrap();
-                    solver.solve_for(black_box(&board), Target::White).unwrap()
-                })
-            });
+            factor_and_solve(&mut group, &puzzle, &board, method, 0);
         }
     }
     group.finish();
