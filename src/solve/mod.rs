@@ -198,7 +198,8 @@ impl Solver {
         } else {
             "raise --max-memory"
         };
-        limits::check(limits::solve_bytes(puzzle, !chase), max_memory, &size, hint)?;
+        let solve_bytes = limits::solve_bytes(puzzle, !chase);
+        limits::check(solve_bytes, max_memory, &size, hint)?;
         let system =
             if chase { System::Chase(Chase::new(puzzle)) } else { System::Dense(Dense::new(puzzle)) };
         let nullity = match &system {
@@ -206,11 +207,7 @@ impl Solver {
             System::Chase(c) => c.nullity(),
         };
         limits::check(
-            limits::solve_bytes(puzzle, !chase).saturating_add(limits::quiet_bytes(
-                puzzle,
-                nullity,
-                max_nullity,
-            )),
+            solve_bytes.saturating_add(limits::quiet_bytes(puzzle, nullity, max_nullity)),
             max_memory,
             &format!("{size} with its {nullity} quiet patterns"),
             "raise --max-memory",
@@ -291,8 +288,8 @@ impl Solver {
     /// # Errors
     /// As [`solve`](Self::solve), also when `goal` has another shape.
     pub fn solve_to(&self, board: &Grid, goal: &Grid) -> Result<Option<Solution>, Error> {
-        self.check_shape(board)?;
-        self.check_shape(goal)?;
+        self.check_shape(board, "board")?;
+        self.check_shape(goal, "target board")?;
         if self.obstruction_to(board, goal).is_some() {
             return Ok(None);
         }
@@ -301,11 +298,11 @@ impl Solver {
         self.solve_rhs(board, &rhs, |reached| reached == goal)
     }
 
-    fn check_shape(&self, grid: &Grid) -> Result<(), Error> {
+    fn check_shape(&self, grid: &Grid, what: &str) -> Result<(), Error> {
         let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
         if (grid.nrows(), grid.ncols()) != (rows, cols) {
             return Err(Error::bad_input(format!(
-                "board is {}x{} but the puzzle is {rows}x{cols}",
+                "{what} is {}x{} but the puzzle is {rows}x{cols}",
                 grid.nrows(),
                 grid.ncols()
             )));
@@ -336,7 +333,7 @@ impl Solver {
     /// # Errors
     /// As [`solve`](Self::solve).
     pub fn solve_for(&self, board: &Grid, target: Target) -> Result<Option<Solution>, Error> {
-        self.check_shape(board)?;
+        self.check_shape(board, "board")?;
         if self.obstruction(board, target).is_some() {
             return Ok(None);
         }
