@@ -168,3 +168,30 @@ fn ctrl_c_saves_the_checkpoint_and_exits_130() {
     let state = &record["searches"][0]["state"];
     assert!(state["done"].as_u64().unwrap() > 0 && state["done"].as_u64() < state["end"].as_u64());
 }
+
+#[test]
+fn table_slices_merge_into_the_whole_table() {
+    let dir = folder("table");
+    let ranges = ["--rows", "1..30", "--cols", "5..40"];
+    for (count, format) in [(1, "text"), (4, "csv"), (7, "json")] {
+        let mut files = Vec::new();
+        for k in 1..=count {
+            let shard = format!("{k}/{count}");
+            let (out, err, code) =
+                run(&dir, &[&["table"], &ranges[..], &["--torus", "--shard", &shard]].concat());
+            assert_eq!((code, err.as_str()), (0, ""));
+            let name = format!("table-{k}-of-{count}.json");
+            std::fs::write(dir.join(&name), out).unwrap();
+            files.push(name);
+        }
+        let whole = run(&dir, &[&["table"], &ranges[..], &["--torus", "--format", format]].concat());
+        let mut merge: Vec<&str> = vec!["merge", "--format", format];
+        merge.extend(files.iter().map(String::as_str));
+        assert_eq!(run(&dir, &merge), whole, "{count} slices, {format}");
+        if count > 1 {
+            let (_, err, code) = run(&dir, &merge[..merge.len() - 1]);
+            assert_eq!(code, 2);
+            assert!(err.contains(&format!("slices missing: {count} of {count}")), "{err}");
+        }
+    }
+}
