@@ -714,9 +714,10 @@ fn merge_tables(
         Some(MergeFormat::Csv) => TableFormat::Csv,
         Some(MergeFormat::Json) => TableFormat::Json,
         Some(MergeFormat::Poj) => {
-            return Err(
-                Error::bad_input("--format poj is for searches; a table merges to text, csv or json").into()
-            );
+            return Err(Error::bad_input(
+                "--format poj is for searches; a table merges to text, csv or json",
+            )
+            .into());
         }
     };
     let mut records: Vec<(String, TableRecord)> = Vec::new();

@@ -13,8 +13,8 @@ use crate::analysis::Analysis;
 use crate::picture::{self, Scene};
 use crate::solve::limits;
 use crate::{
-    DEFAULT_MAX_NULLITY, Error, Goal, Grid, Method, Puzzle, Rule, Solver, TextBoards, Topology,
-    analyze as analyse, grid_lines, is_pbm, nullity_table, read_pbm,
+    Error, Goal, Grid, Method, Puzzle, Rule, Solver, TextBoards, Topology, analyze as analyse, grid_lines,
+    is_pbm, nullity_table, read_pbm,
 };
 
 /// The shape of the puzzle besides its size: edges and press rule.
@@ -235,6 +235,10 @@ pub(super) enum TableFormat {
     Json,
 }
 
+/// Default --max-nullity of `analyze`: keeps it under a second on every
+/// size up to 128x128.
+const ANALYZE_MAX_NULLITY: usize = 28;
+
 #[derive(Args, Debug)]
 pub(super) struct AnalyzeArgs {
     /// Rows of the board.
@@ -248,8 +252,10 @@ pub(super) struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
-    /// Largest nullity searched exhaustively for the lightest quiet pattern.
-    #[arg(long, default_value_t = DEFAULT_MAX_NULLITY, value_parser = super::parse_max_nullity)]
+    /// Largest nullity searched exhaustively for the lightest quiet pattern
+    /// (2^28 patterns take about a tenth of a second; beyond, a local search
+    /// gives a light one, not proven lightest).
+    #[arg(long, default_value_t = ANALYZE_MAX_NULLITY, value_parser = super::parse_max_nullity)]
     max_nullity: usize,
     /// Refuse work estimated to need more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
@@ -348,7 +354,16 @@ fn analysis_text(a: &Analysis) -> String {
     match &a.lightest_quiet {
         None => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
         Some((q, proven)) => {
-            let how = if *proven { "" } else { " (not proven lightest: nullity above --max-nullity)" };
+            let how = if *proven {
+                String::new()
+            } else if a.nullity > crate::MAX_EXHAUSTIVE_NULLITY {
+                format!(" (found by local search, not proven lightest: nullity {} is above 63)", a.nullity)
+            } else {
+                format!(
+                    " (found by local search, not proven lightest: --max-nullity {} or more searches all 2^{0})",
+                    a.nullity
+                )
+            };
             t += &format!("lightest quiet pattern: {} presses{how}\n", q.count_ones());
             t += &format!("quiet patterns (a basis of {}; x = press):\n", a.nullity);
             for (i, q) in a.quiet.iter().take(PRINTED_PATTERNS).enumerate() {

@@ -18,6 +18,9 @@ use super::exhaustive::{Best, Coset};
 pub struct Budget {
     /// Descents (each from a kicked copy of the best so far).
     pub descents: u64,
+    /// Work, in group-and-pattern steps (about a nanosecond each): no new
+    /// descent starts past it. The first descent always runs.
+    pub work: u64,
     /// Stop once this much time has passed, whatever `descents` says.
     pub time_limit: Option<Duration>,
     /// Seed of the kicks, so that a run can be repeated.
@@ -26,9 +29,12 @@ pub struct Budget {
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { descents: 200, time_limit: None, seed: 1 }
+        Budget { descents: 200, work: DEFAULT_WORK, time_limit: None, seed: 1 }
     }
 }
+
+/// Default work of a local search: a fraction of a second.
+pub const DEFAULT_WORK: u64 = 200_000_000;
 
 /// What a local search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +69,7 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
     let mut best = walk.best();
     let mut descents = 1;
     while descents < budget.descents
+        && walk.work < budget.work
         && best.weight > lower_bound
         && d > 0
         && budget.time_limit.is_none_or(|limit| started.elapsed() < limit)
@@ -72,7 +79,7 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
         for _ in 0..1 + rng.random_range(0..d.min(6)) {
             start ^= 1u64 << rng.random_range(0..d);
         }
-        walk = Walk::new(coset, start);
+        walk = Walk::new(coset, start).spent(walk.work);
         walk.descend();
         best = Best::better(Some(best), Some(walk.best())).unwrap_or(best);
         descents += 1;
@@ -86,18 +93,27 @@ struct Walk<'a> {
     coset: &'a Coset,
     mask: u64,
     signed: Vec<i64>,
+    /// Work done so far, in group-and-pattern steps.
+    work: u64,
 }
 
 impl<'a> Walk<'a> {
     fn new(coset: &'a Coset, mask: u64) -> Self {
-        let signed = coset
+        let signed: Vec<i64> = coset
             .groups()
             .iter()
             .map(
                 |&(key, count)| if (key & mask).count_ones() % 2 == 1 { -count as i64 } else { count as i64 },
             )
             .collect();
-        Walk { coset, mask, signed }
+        let work = signed.len() as u64;
+        Walk { coset, mask, signed, work }
+    }
+
+    /// The same walk, counting `work` already done before it.
+    fn spent(mut self, work: u64) -> Self {
+        self.work += work;
+        self
     }
 
     fn best(&self) -> Best {
@@ -106,7 +122,8 @@ impl<'a> Walk<'a> {
     }
 
     /// How much `W` grows when pattern j is flipped, for every j.
-    fn gains(&self) -> Vec<i64> {
+    fn gains(&mut self) -> Vec<i64> {
+        self.work += (self.signed.len() * self.coset.nullity()) as u64;
         let mut gains = vec![0i64; self.coset.nullity()];
         for (&(key, _), &s) in self.coset.groups().iter().zip(&self.signed) {
             let mut bits = key;
@@ -145,8 +162,9 @@ impl<'a> Walk<'a> {
 
     /// The pair of flips that grows `W` most, if any does: flipping j and k
     /// changes the groups holding exactly one of them.
-    fn best_pair(&self, gains: &[i64]) -> Option<u64> {
+    fn best_pair(&mut self, gains: &[i64]) -> Option<u64> {
         let d = self.coset.nullity();
+        self.work += (self.signed.len() * d * d / 2) as u64;
         // shared[j][k]: Σ of the signed counts of groups holding both j and k.
         let mut shared = vec![0i64; d * d];
         for (&(key, _), &s) in self.coset.groups().iter().zip(&self.signed) {
