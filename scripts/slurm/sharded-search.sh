@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# A sharded minimum-weight search as a Slurm job array, checked against the
+# single-process answer, on a throwaway one-node cluster (start-cluster.sh).
+#
+#   scripts/slurm/sharded-search.sh [ROWS [COLS [SHARDS]]]     (default 39 39 4)
+#
+# 1. builds lightsout (cargo build --release);
+# 2. starts munged, slurmctld and slurmd (installing slurm-wlm and munge if
+#    missing); they are stopped by pid when this script ends;
+# 3. all-black ROWSxCOLS -> white: `sbatch --wait --array=1-SHARDS job.sh`,
+#    one slice of the null space per task, then `lightsout merge`; the merged
+#    answer must equal the unsharded command's, in the default and JSON formats;
+# 4. the same for `lightsout table --rows TABLE_ROWS --cols TABLE_COLS`
+#    (default 1..300 each), merged and compared with the unsharded table.
+# Exits 1 if any answer differs. Needs root (slurmd). Not part of CI.
+# LIGHTSOUT=path uses that binary instead of building one.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rows=${1:-39}
+cols=${2:-$rows}
+shards=${3:-4}
+table_rows=${TABLE_ROWS:-1..300}
+table_cols=${TABLE_COLS:-1..300}
+here=$PWD
+
+if [[ -n ${LIGHTSOUT:-} ]]; then
+    bin=$(realpath "$LIGHTSOUT")
+else
+    cargo build --release --quiet --bin lightsout
+    bin=$here/target/release/lightsout
+fi
+
+# shellcheck source=scripts/slurm/start-cluster.sh
+source scripts/slurm/start-cluster.sh
+cluster_start
+work=$cluster_dir/jobs
+
+# A command line as a user would type it: the binary as `lightsout`, the
+# temporary folder as $work.
+show() {
+    local line="\$ $*"
+    line=${line//$bin/lightsout}
+    echo "${line//$work/\$work}"
+}
+
+elapsed_since() {
+    awk -v s="$1" -v e="$EPOCHREALTIME" 'BEGIN { printf "  (%.1f s)\n", e - s }'
+}
+
+# Show a command, run it, say how long it took.
+run() {
+    show "$@"
+    local start=$EPOCHREALTIME
+    "$@"
+    elapsed_since "$start"
+}
+
+# Run `lightsout ARGS...` as a job array of $shards tasks writing into $1,
+# showing the queue once while it runs and each task's record when done.
+run_array() {
+    local parts=$1
+    shift
+    mkdir -p "$parts"
+    show sbatch --wait --array="1-$shards" job.sh "$shards" "$parts" "$bin" "$@"
+    local start=$EPOCHREALTIME
+    sbatch --wait --array="1-$shards" --output="$work/slurm-%A_%a.out" \
+        scripts/slurm/job.sh "$shards" "$parts" "$bin" "$@" &
+    local sbatch_pid=$!
+    sleep 2
+    squeue
+    wait "$sbatch_pid" || {
+        cat "$work"/slurm-*.out >&2
+        cluster_die "the job array failed"
+    }
+    elapsed_since "$start"
+    # Accounting (sacct) needs slurmdbd; the job completion log says as much.
+    sed -E 's/.*JobState=([A-Z]+).*StartTime=([^ ]+) EndTime=([^ ]+).*ArrayJobId=([0-9]+) ArrayTaskId=([0-9]+).*ExitCode=([0-9:]+).*/  task \5 of job \4: \1 exit \6, \2 .. \3/' \
+        "$cluster_dir/log/jobcomp.txt" | sort -k2,2n
+    : >"$cluster_dir/log/jobcomp.txt"
+}
+
+same() {
+    local what=$1 merged=$2 single=$3
+    if cmp -s "$merged" "$single"; then
+        echo "same: $what ($(head -c 200 "$single" | head -n 1))"
+    else
+        echo "DIFFERENT: $what" >&2
+        diff "$merged" "$single" | head -n 10 >&2
+        exit 1
+    fi
+}
+
+sinfo
+search=(--generate all-black --rows "$rows" --cols "$cols" --target white)
+run_array "$work/search" "${search[@]}"
+run "$bin" merge "$work"/search/part-*.json >"$work/merged.txt"
+run "$bin" merge --format json "$work"/search/part-*.json >"$work/merged.json"
+run "$bin" "${search[@]}" >"$work/single.txt"
+"$bin" "${search[@]}" --format json >"$work/single.json"
+same "all-black ${rows}x${cols} -> white, press count" "$work/merged.txt" "$work/single.txt"
+same "all-black ${rows}x${cols} -> white, JSON" "$work/merged.json" "$work/single.json"
+
+table=(table --rows "$table_rows" --cols "$table_cols")
+run_array "$work/table" "${table[@]}"
+run "$bin" merge "$work"/table/part-*.json >"$work/table-merged.txt"
+run "$bin" "${table[@]}" --format json >"$work/table-single.txt"
+same "table rows $table_rows cols $table_cols ($(wc -l <"$work/table-single.txt") lines)" \
+    "$work/table-merged.txt" "$work/table-single.txt"
