@@ -14,7 +14,7 @@
 #    (default 1..300 each), merged and compared with the unsharded table.
 # Exits 1 if any answer differs. Needs root (slurmd). Not part of CI.
 # LIGHTSOUT=path uses that binary instead of building one.
-set -euo pipefail
+set -Eeuo pipefail
 cd "$(dirname "$0")/../.."
 rows=${1:-39}
 cols=${2:-$rows}
@@ -33,6 +33,7 @@ fi
 # shellcheck source=scripts/slurm/start-cluster.sh
 source scripts/slurm/start-cluster.sh
 cluster_start
+trap 'echo "sharded-search: failed at line $LINENO" >&2' ERR
 work=$cluster_dir/jobs
 
 # A command line as a user would type it: the binary as `lightsout`, the
@@ -50,8 +51,12 @@ elapsed_since() {
 # Show a command, run it, say how long it took.
 run() {
     show "$@"
-    local start=$EPOCHREALTIME
-    "$@"
+    local start=$EPOCHREALTIME status=0
+    "$@" || status=$?
+    if ((status != 0)); then
+        echo "sharded-search: exit $status from: $(show "$@")" >&2
+        exit 1
+    fi
     elapsed_since "$start"
 }
 

@@ -166,6 +166,10 @@ SelectTypeParameters=CR_CPU
 MpiDefault=none
 ReturnToService=2
 MailProg=/bin/true
+# sbatch --wait polls every 2 s, then 8, then 32, while that is under half of
+# MinJobAge (default 300): a 4 s job age keeps the poll at 2 s, so a wall time
+# measured around sbatch --wait is the job's, not the poll's.
+MinJobAge=4
 # No slurmdbd here, so sacct has nothing to read; finished jobs go to a text file.
 JobCompType=jobcomp/filetxt
 JobCompLoc=$cluster_dir/log/jobcomp.txt
