@@ -145,7 +145,8 @@ cluster_start() {
     export SLURM_CONF=$cluster_dir/slurm.conf
     cat > "$SLURM_CONF" <<EOF
 ClusterName=lightsout
-SlurmctldHost=$cluster_node
+# Loopback addresses: the cluster works whether or not the hostname resolves.
+SlurmctldHost=$cluster_node(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 SlurmUser=root
@@ -173,7 +174,7 @@ MinJobAge=4
 # No slurmdbd here, so sacct has nothing to read; finished jobs go to a text file.
 JobCompType=jobcomp/filetxt
 JobCompLoc=$cluster_dir/log/jobcomp.txt
-NodeName=$cluster_node CPUs=$cpus RealMemory=1000 State=UNKNOWN
+NodeName=$cluster_node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=1000 State=UNKNOWN
 PartitionName=main Nodes=$cluster_node Default=YES MaxTime=INFINITE State=UP
 EOF
     cluster_spawn slurmctld slurmctld -D -f "$SLURM_CONF"
