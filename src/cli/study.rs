@@ -188,8 +188,8 @@ fn minimisation_bar(nullity: usize) -> Box<crate::Progress> {
         let Ok(mut bar) = bar.lock() else { return };
         let current =
             bar.get_or_insert_with(|| terminal_bar(total, &format!("parts of 2^{nullity} solutions")));
-        current.set_position(done + 1);
-        if done + 1 == total {
+        current.set_position(done);
+        if done == total {
             current.finish_and_clear();
             *bar = None;
         }
@@ -210,8 +210,8 @@ impl<'a> Solvers<'a> {
                 let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
                 let mut solver =
                     Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)?;
-                // Minimising over more than 2^22 solutions takes seconds to minutes.
-                if solver.nullity() > 22 && solver.nullity() <= self.max_nullity {
+                // Minimising over more than 2^30 solutions takes a second or more.
+                if solver.nullity() > 30 && solver.nullity() <= self.max_nullity {
                     solver.set_progress(minimisation_bar(solver.nullity()));
                 }
                 self.made.push((shape, solver));
