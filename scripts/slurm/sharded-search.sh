@@ -2,7 +2,7 @@
 # A sharded minimum-weight search as a Slurm job array, checked against the
 # single-process answer, on a throwaway one-node cluster (start-cluster.sh).
 #
-#   scripts/slurm/sharded-search.sh [ROWS [COLS [SHARDS]]]     (default 39 39 4)
+#   scripts/slurm/sharded-search.sh [ROWS [COLS [SHARDS]]]     (default 62 64 4)
 #
 # 1. builds lightsout (cargo build --release);
 # 2. starts munged, slurmctld and slurmd (installing slurm-wlm and munge if
@@ -17,8 +17,8 @@
 # LIGHTSOUT=path uses that binary instead of building one.
 set -Eeuo pipefail
 cd "$(dirname "$0")/../.."
-rows=${1:-39}
-cols=${2:-$rows}
+rows=${1:-62}
+cols=${2:-64}
 shards=${3:-4}
 table_rows=${TABLE_ROWS:-1..300}
 table_cols=${TABLE_COLS:-1..300}
