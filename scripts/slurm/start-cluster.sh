@@ -110,6 +110,7 @@ cluster_node_is_idle() {
 cluster_start() {
     [[ $(id -u) == 0 ]] || cluster_die "must run as root (slurmd launches jobs as their owner)"
     cluster_install
+    local started=$SECONDS
     local ctld_port=${SLURMCTLD_PORT:-6817} slurmd_port=${SLURMD_PORT:-6818}
     local cpus=${CLUSTER_CPUS:-2}
     for port in "$ctld_port" "$slurmd_port"; do
@@ -184,6 +185,7 @@ EOF
         cluster_show_logs
         cluster_die "node $cluster_node did not become idle (a daemon died, or 60 s passed)"
     }
+    echo "start-cluster: node $cluster_node idle after $((SECONDS - started)) s; daemons ${cluster_pids[*]}" >&2
 }
 
 # Cancel our jobs, then stop the daemons we started, newest first, by pid.
@@ -204,6 +206,7 @@ cluster_stop() {
         cluster_wait_for 15 cluster_process_is_gone "$pid" || kill -KILL "$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
     done
+    ((${#cluster_pids[@]} == 0)) || echo "start-cluster: stopped daemons ${cluster_pids[*]}" >&2
     cluster_pids=()
     if [[ -n $cluster_dir ]]; then
         if [[ ${KEEP_CLUSTER_DIR:-0} == 1 ]]; then
