@@ -75,17 +75,19 @@ run_array() {
     local start=$EPOCHREALTIME
     sbatch --wait --array="1-$shards" --output="$work/slurm-%A_%a.out" \
         scripts/slurm/job.sh "$shards" "$parts" "$bin" "$@" &
-    local sbatch_pid=$!
+    local sbatch_pid=$! status=0
     sleep 3
     squeue
-    wait "$sbatch_pid" || {
-        cat "$work"/slurm-*.out >&2
-        cluster_die "the job array failed"
-    }
+    wait "$sbatch_pid" || status=$?
     elapsed_since "$start"
     # Accounting (sacct) needs slurmdbd; the job completion log says as much.
     sed -E 's/.*JobState=([A-Z]+).*StartTime=([^ ]+) EndTime=([^ ]+).*ArrayJobId=([0-9]+) ArrayTaskId=([0-9]+).*ExitCode=([0-9:]+).*/  task \5 of job \4: \1 exit \6, \2 .. \3/' \
         "$cluster_dir/log/jobcomp.txt" | sort -k2,2n
+    if ((status != 0)); then
+        tail -n 5 "$work"/slurm-*.out >&2
+        echo "sharded-search: the job array failed (sbatch exit $status)" >&2
+        exit 1
+    fi
     : >"$cluster_dir/log/jobcomp.txt"
 }
 
