@@ -91,10 +91,11 @@ run_array() {
     : >"$cluster_dir/log/jobcomp.txt"
 }
 
+# Compare a merged answer with the single-process one, byte for byte.
 same() {
     local what=$1 merged=$2 single=$3
     if cmp -s "$merged" "$single"; then
-        echo "same: $what ($(head -c 200 "$single" | head -n 1))"
+        echo "same: $what"
     else
         echo "DIFFERENT: $what" >&2
         diff "$merged" "$single" | head -n 10 >&2
@@ -116,8 +117,9 @@ run "$bin" merge --format json "$work"/search/part-*.json >"$work/merged.json"
 # press count read from it.
 run "$bin" "${search[@]}" --format json >"$work/single.json"
 best_presses <"$work/single.json" >"$work/single.txt"
-same "all-black ${rows}x${cols} -> white, press count" "$work/merged.txt" "$work/single.txt"
-same "all-black ${rows}x${cols} -> white, JSON (the press grid too)" "$work/merged.json" "$work/single.json"
+same "all-black ${rows}x${cols} -> white: $(cat "$work/merged.txt") presses" "$work/merged.txt" "$work/single.txt"
+same "all-black ${rows}x${cols} -> white: the JSON answer, press grid included ($(wc -c <"$work/single.json") bytes)" \
+    "$work/merged.json" "$work/single.json"
 
 if ! "$bin" table --help | grep -q -- --shard; then
     echo "table: skipped, this lightsout has no table --shard yet" >&2
@@ -127,5 +129,5 @@ table=(table --rows "$table_rows" --cols "$table_cols")
 run_array "$work/table" "${table[@]}"
 run "$bin" merge "$work"/table/part-*.json >"$work/table-merged.txt"
 run "$bin" "${table[@]}" --format json >"$work/table-single.txt"
-same "table rows $table_rows cols $table_cols ($(wc -l <"$work/table-single.txt") lines)" \
+same "table --rows $table_rows --cols $table_cols: $(wc -l <"$work/table-single.txt") lines" \
     "$work/table-merged.txt" "$work/table-single.txt"
