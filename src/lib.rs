@@ -58,5 +58,5 @@ pub use model::{
 pub use solve::{
     Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Goal, Layout,
     MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, MergeError, Method, Progress, SearchState, Shard, Solution,
-    Solver, Target, bfs, improve, merge, minimize, minimize_with_progress, search_blocks,
+    Solver, Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };

@@ -18,7 +18,7 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::study::{Reach, terminal_bar, topology_name};
+use super::study::{Reach, TableFormat, terminal_bar, topology_name};
 use super::{Entries, Failure, Format, Report, SolveArgs, Streams, boards, read_input};
 use crate::{
     Budget, Coset, Error, Grid, MAX_EXHAUSTIVE_NULLITY, MergeError, Method, Puzzle, Rule, SearchState, Shard,
@@ -169,10 +169,16 @@ struct Record {
     checksum: String,
 }
 
-impl Record {
-    fn sealed(mut self) -> Record {
-        self.checksum = String::new();
-        self.checksum = hex(&Sha256::digest(serde_json::to_string(&self).unwrap_or_default().as_bytes()));
+/// A record that carries a checksum of itself.
+trait Sealed: Serialize + Clone {
+    fn checksum_mut(&mut self) -> &mut String;
+
+    /// The record with its checksum: SHA-256 of its JSON with the checksum
+    /// empty.
+    fn sealed(mut self) -> Self {
+        *self.checksum_mut() = String::new();
+        let digest = hex(&Sha256::digest(serde_json::to_string(&self).unwrap_or_default().as_bytes()));
+        *self.checksum_mut() = digest;
         self
     }
 
@@ -180,25 +186,113 @@ impl Record {
         serde_json::to_string(&self.clone().sealed()).unwrap_or_default()
     }
 
+    fn checksum_holds(&self) -> bool {
+        let mut copy = self.clone();
+        let claimed = std::mem::take(copy.checksum_mut());
+        *copy.sealed().checksum_mut() == claimed
+    }
+}
+
+impl Sealed for Record {
+    fn checksum_mut(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+/// Reads `text` as a record of kind `kind` (`search` or `table`), refusing
+/// another kind, another version, or a checksum that does not hold.
+fn parse_sealed<T: Sealed + serde::de::DeserializeOwned>(
+    text: &str,
+    source: &str,
+    kind: &str,
+) -> Result<T, Error> {
+    let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
+    let value: serde_json::Value =
+        serde_json::from_str(text.trim()).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
+    let (found, version) =
+        (value["lightsout"].as_str().unwrap_or("?"), value["version"].as_u64().unwrap_or(0));
+    if found != kind || version != u64::from(RECORD_VERSION) {
+        return Err(bad(format!(
+            "a record of kind '{found}' version {version}, expected '{kind}' version {RECORD_VERSION}"
+        )));
+    }
+    let record: T =
+        serde_json::from_value(value).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
+    if !record.checksum_holds() {
+        return Err(bad("checksum does not match: the record was edited or damaged".into()));
+    }
+    Ok(record)
+}
+
+impl Record {
     /// Parses and checks a record read from `source`.
     fn parse(text: &str, source: &str) -> Result<Record, Error> {
-        let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
-        let record: Record = serde_json::from_str(text.trim())
-            .map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
-        if record.lightsout != "search" || record.version != RECORD_VERSION {
-            return Err(bad(format!(
-                "a record of format '{}' version {}, this lightsout reads 'search' version {RECORD_VERSION}",
-                record.lightsout, record.version
-            )));
-        }
-        if record.clone().sealed().checksum != record.checksum {
-            return Err(bad("checksum does not match: the record was edited or damaged".into()));
-        }
+        let record: Record = parse_sealed(text, source, "search")?;
         if record.problem.hash() != record.hash {
-            return Err(bad("problem hash does not match its problem".into()));
+            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
         }
         Ok(record)
     }
+}
+
+/// What a table's slice covers: everything that decides its numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TableProblem {
+    pub(super) rows: (usize, usize),
+    pub(super) cols: (usize, usize),
+    pub(super) topology: String,
+    pub(super) rule: String,
+}
+
+impl TableProblem {
+    fn hash(&self) -> String {
+        let text = serde_json::to_string(self).unwrap_or_default();
+        hex(&Sha256::digest(format!("lightsout-table/{RECORD_VERSION}/{text}").as_bytes()))
+    }
+}
+
+/// A slice of `lightsout table --shard K/N`: the nullity of some rows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableRecord {
+    lightsout: String,
+    version: u32,
+    hash: String,
+    problem: TableProblem,
+    shard: Shard,
+    /// The first row of the slice (rows follow on from it).
+    first_row: usize,
+    /// Per row of the slice, the nullity of each column.
+    nullity: Vec<Vec<usize>>,
+    checksum: String,
+}
+
+impl Sealed for TableRecord {
+    fn checksum_mut(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+/// The JSON line a table's slice prints.
+pub(super) fn table_record(
+    problem: TableProblem,
+    shard: Shard,
+    first_row: usize,
+    nullity: Vec<Vec<usize>>,
+) -> String {
+    let hash = problem.hash();
+    let record = TableRecord {
+        lightsout: "table".into(),
+        version: RECORD_VERSION,
+        hash,
+        problem,
+        shard,
+        first_row,
+        nullity,
+        checksum: String::new(),
+    };
+    record.to_line()
 }
 
 /// Writes `record` to `path` atomically: a temporary file beside it, then a
@@ -513,22 +607,52 @@ pub(super) struct MergeArgs {
     /// Partial results of `--shard K/N` runs (one JSON line each).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Output format (as solve's).
-    #[arg(long, value_enum, default_value_t = Format::Poj)]
-    format: Format,
+    /// Output format: as solve's (poj, text, json) for searches, as
+    /// table's (text, csv, json) for tables.
+    #[arg(long, value_enum)]
+    format: Option<MergeFormat>,
     /// Also print the press grid and the board reached.
     #[arg(long)]
     show: bool,
 }
 
-/// Combines shards into the proven minimum, or says which are missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum MergeFormat {
+    Poj,
+    Text,
+    Json,
+    Csv,
+}
+
+/// Combines shards into the proven minimum (or the whole table), or says
+/// which are missing.
 pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let mut records = Vec::new();
+    let mut texts = Vec::new();
     for path in &args.files {
         let source = path.display().to_string();
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
-        records.push((source.clone(), Record::parse(&text, &source)?));
+        texts.push((source, text));
+    }
+    let kind = serde_json::from_str::<serde_json::Value>(texts[0].1.trim())
+        .ok()
+        .and_then(|v| v["lightsout"].as_str().map(str::to_string));
+    if kind.as_deref() == Some("table") {
+        return merge_tables(&texts, args.format, io);
+    }
+    let format = match args.format {
+        None | Some(MergeFormat::Poj) => Format::Poj,
+        Some(MergeFormat::Text) => Format::Text,
+        Some(MergeFormat::Json) => Format::Json,
+        Some(MergeFormat::Csv) => {
+            return Err(
+                Error::bad_input("--format csv is for tables; a search merges to poj, text or json").into()
+            );
+        }
+    };
+    let mut records = Vec::new();
+    for (source, text) in &texts {
+        records.push((source.clone(), Record::parse(text, source)?));
     }
     let (first_source, first) = &records[0];
     let foreign: Vec<&str> =
@@ -561,7 +685,9 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
             }
             states.push(state);
         }
-        let best = merge(&states).map_err(|e| Error::BadInput(merge_error(&e, &records, &shard_of)))?;
+        let named: Vec<(String, Shard)> =
+            records.iter().filter_map(|(s, r)| Some((s.clone(), shard_of(r)?))).collect();
+        let best = merge(&states).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
         let mask = best.map_or(0, |b| b.mask);
         if let Some(b) = best.filter(|b| coset.weight(b.mask) != b.weight) {
             return Err(Error::BadInput(format!(
@@ -573,29 +699,78 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         let presses = search.solver.presses_for_mask(&search.board, goal, particular, mask)?;
         solutions.push((*name, Some(Solution { presses, proven_minimal: true })));
     }
-    print_answer(&search, &solutions, args.format, args.show, io)?;
+    print_answer(&search, &solutions, format, args.show, io)?;
     Ok(0)
 }
 
-fn merge_error(
-    e: &MergeError,
-    records: &[(String, Record)],
-    shard_of: &dyn Fn(&Record) -> Option<Shard>,
-) -> String {
+/// Joins the slices of one table, each exactly once, and prints it.
+fn merge_tables(
+    texts: &[(String, String)],
+    format: Option<MergeFormat>,
+    io: &mut Streams,
+) -> Result<u8, Failure> {
+    let format = match format {
+        None | Some(MergeFormat::Text) => TableFormat::Text,
+        Some(MergeFormat::Csv) => TableFormat::Csv,
+        Some(MergeFormat::Json) => TableFormat::Json,
+        Some(MergeFormat::Poj) => {
+            return Err(
+                Error::bad_input("--format poj is for searches; a table merges to text, csv or json").into()
+            );
+        }
+    };
+    let mut records: Vec<(String, TableRecord)> = Vec::new();
+    for (source, text) in texts {
+        let record: TableRecord = parse_sealed(text, source, "table")?;
+        if record.problem.hash() != record.hash {
+            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")).into());
+        }
+        records.push((source.clone(), record));
+    }
+    let (first_source, first) = &records[0];
+    let foreign: Vec<&str> =
+        records.iter().filter(|(_, r)| r.hash != first.hash).map(|(s, _)| s.as_str()).collect();
+    if !foreign.is_empty() {
+        return Err(Error::BadInput(format!(
+            "{} tabulated other sizes or rules than {first_source}",
+            foreign.join(", ")
+        ))
+        .into());
+    }
+    let shards: Vec<Shard> = records.iter().map(|(_, r)| r.shard).collect();
+    crate::check_coverage(&shards).map_err(|e| {
+        let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
+        Error::BadInput(coverage_error(&e, &named))
+    })?;
+    let ((r0, r1), (c0, c1)) = (first.problem.rows, first.problem.cols);
+    records.sort_by_key(|(_, r)| r.shard.index);
+    let mut table = Vec::new();
+    for (source, record) in &records {
+        let slice = record.shard.blocks((r1 - r0 + 1) as u64);
+        let fits = record.first_row == r0 + slice.start as usize
+            && record.nullity.len() == (slice.end - slice.start) as usize
+            && record.nullity.iter().all(|row| row.len() == c1 - c0 + 1);
+        if !fits {
+            return Err(Error::BadInput(format!("{source}: its rows do not fit its slice")).into());
+        }
+        table.extend(record.nullity.iter().cloned());
+    }
+    super::study::write_table(&table, (r0, r1), (c0, c1), format, io.stdout)?;
+    Ok(0)
+}
+
+fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
     let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     match e {
         MergeError::Empty => "no shards to merge".into(),
         MergeError::MixedCounts(counts) => format!("shards of different splits: N = {}", list(counts)),
         MergeError::Duplicated(slices) => {
-            let files: Vec<&str> = records
-                .iter()
-                .filter(|(_, r)| shard_of(r).is_some_and(|s| slices.contains(&s.index)))
-                .map(|(s, _)| s.as_str())
-                .collect();
+            let files: Vec<&str> =
+                shards.iter().filter(|(_, s)| slices.contains(&s.index)).map(|(f, _)| f.as_str()).collect();
             format!("slices given more than once: {} ({})", list(slices), files.join(", "))
         }
         MergeError::Missing(slices) => {
-            let count = records.iter().find_map(|(_, r)| shard_of(r)).map_or(0, |s| s.count);
+            let count = shards.first().map_or(0, |(_, s)| s.count);
             format!("slices missing: {} of {count}", list(slices))
         }
         MergeError::Incomplete(index) => {

@@ -499,6 +499,10 @@ pub(super) struct TableArgs {
     /// Pictures of the table as a heat map.
     #[command(flatten)]
     picture: PictureArgs,
+    /// Compute only slice K of N of the rows (1 <= K <= N) and print it as
+    /// one JSON line, for `lightsout merge`.
+    #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
+    shard: Option<crate::Shard>,
 }
 
 fn parse_range(s: &str) -> Result<(usize, usize), String> {
@@ -515,6 +519,28 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
 pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     let template = args.puzzle.puzzle(1, 1)?;
     let ((r0, r1), (c0, c1)) = (args.rows, args.cols);
+    if let Some(shard) = args.shard {
+        if args.picture.wanted() {
+            return Err(
+                Error::bad_input("--png and --svg do not go with --shard: draw the merged table").into()
+            );
+        }
+        let slice = shard.blocks((r1 - r0 + 1) as u64);
+        let (first, last) = (r0 + slice.start as usize, r0 + slice.end as usize);
+        let nullity = if first < last {
+            nullity_table(first..=last - 1, c0..=c1, &template, args.max_memory, &|| {})?
+        } else {
+            Vec::new()
+        };
+        let problem = super::search::TableProblem {
+            rows: args.rows,
+            cols: args.cols,
+            topology: topology_name(template.topology()).into(),
+            rule: template.rule().mask(),
+        };
+        writeln!(io.stdout, "{}", super::search::table_record(problem, shard, first, nullity))?;
+        return Ok(0);
+    }
     if args.picture.wanted() {
         args.picture.check_size((r1 - r0 + 1).saturating_mul(c1 - c0 + 1))?;
     }
@@ -529,8 +555,20 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     if args.picture.wanted() {
         args.picture.write(&picture::heat_map(&table, r0, c0, &title))?;
     }
-    let mut out = io::BufWriter::new(&mut *io.stdout);
-    match args.format {
+    write_table(&table, (r0, r1), (c0, c1), args.format, io.stdout)?;
+    Ok(0)
+}
+
+/// Prints a nullity table whose first row and column are `r0` and `c0`.
+pub(super) fn write_table(
+    table: &[Vec<usize>],
+    (r0, r1): (usize, usize),
+    (c0, c1): (usize, usize),
+    format: TableFormat,
+    stdout: &mut dyn Write,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::new(stdout);
+    match format {
         TableFormat::Text => {
             let width =
                 table.iter().flatten().max().map_or(1, |m| m.to_string().len()).max(c1.to_string().len());
@@ -564,6 +602,5 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
             }
         }
     }
-    out.flush()?;
-    Ok(0)
+    out.flush()
 }

@@ -16,7 +16,7 @@ pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
 pub use minimal::{
     Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, MergeError, Progress, SearchState, Shard,
-    improve, merge, minimize, minimize_with_progress, search_blocks,
+    check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };
 
 use crate::error::Error;

@@ -7,7 +7,7 @@ mod transform;
 
 pub use exhaustive::{Best, Coset, Layout, search_blocks};
 pub use local::{Anytime, Budget, improve};
-pub use search::{MergeError, SearchState, Shard, merge};
+pub use search::{MergeError, SearchState, Shard, check_coverage, merge};
 
 use crate::gf2::words;
 use crate::model::Grid;

@@ -144,17 +144,31 @@ pub enum MergeError {
 /// [`MergeError`] naming the slices that are missing, duplicated or
 /// unfinished.
 pub fn merge(states: &[&SearchState]) -> Result<Option<Best>, MergeError> {
-    let first = states.first().ok_or(MergeError::Empty)?;
-    let mut counts: Vec<u64> = states.iter().map(|s| s.shard.count).collect();
+    let shards: Vec<Shard> = states.iter().map(|s| s.shard).collect();
+    check_coverage(&shards)?;
+    if let Some(s) = states.iter().find(|s| !s.is_complete()) {
+        return Err(MergeError::Incomplete(s.shard.index));
+    }
+    Ok(states.iter().fold(None, |best, s| Best::better(best, s.best)))
+}
+
+/// Checks that `shards` are the slices of one split, each exactly once.
+///
+/// # Errors
+/// [`MergeError`] naming what is mixed, duplicated or missing.
+pub fn check_coverage(shards: &[Shard]) -> Result<(), MergeError> {
+    let first = shards.first().ok_or(MergeError::Empty)?;
+    let mut counts: Vec<u64> = shards.iter().map(|s| s.count).collect();
     counts.sort_unstable();
     counts.dedup();
     if counts.len() > 1 {
         return Err(MergeError::MixedCounts(counts));
     }
-    let count = first.shard.count;
-    let mut seen = vec![0u32; count as usize];
-    for s in states {
-        seen[(s.shard.index - 1) as usize] += 1;
+    let mut seen = vec![0u32; first.count.min(1 << 24) as usize];
+    for s in shards {
+        if let Some(n) = seen.get_mut((s.index - 1) as usize) {
+            *n += 1;
+        }
     }
     let slices = |pick: &dyn Fn(u32) -> bool| -> Vec<u64> {
         seen.iter().enumerate().filter(|&(_, &n)| pick(n)).map(|(i, _)| i as u64 + 1).collect()
@@ -167,10 +181,7 @@ pub fn merge(states: &[&SearchState]) -> Result<Option<Best>, MergeError> {
     if !missing.is_empty() {
         return Err(MergeError::Missing(missing));
     }
-    if let Some(s) = states.iter().find(|s| !s.is_complete()) {
-        return Err(MergeError::Incomplete(s.shard.index));
-    }
-    Ok(states.iter().fold(None, |best, s| Best::better(best, s.best)))
+    Ok(())
 }
 
 #[cfg(test)]
