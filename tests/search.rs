@@ -147,8 +147,14 @@ fn a_search_stopped_by_its_time_limit_resumes_from_its_checkpoint() {
 }
 
 #[test]
-fn ctrl_c_saves_the_checkpoint_and_exits_130() {
-    let dir = folder("interrupt");
+fn ctrl_c_and_sigterm_save_the_checkpoint_and_exit_130() {
+    for signal in ["-INT", "-TERM"] {
+        interrupt_saves_the_checkpoint(signal);
+    }
+}
+
+fn interrupt_saves_the_checkpoint(signal: &str) {
+    let dir = folder(&format!("interrupt{signal}"));
     // 61x61: nullity 40, minutes of work; interrupted after a moment.
     let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
         .current_dir(&dir)
@@ -158,7 +164,7 @@ fn ctrl_c_saves_the_checkpoint_and_exits_130() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
-    let status = Process::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let status = Process::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));

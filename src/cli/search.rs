@@ -36,7 +36,7 @@ pub(super) struct SearchArgs {
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     shard: Option<Shard>,
     /// Save the search's state to FILE at least every --checkpoint-every
-    /// seconds and on Ctrl-C; the same command resumes from it.
+    /// seconds and on Ctrl-C or SIGTERM; the same command resumes from it.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Seconds between checkpoints.

@@ -24,8 +24,8 @@ use super::transform::{self, Counter};
 use crate::model::Grid;
 
 /// Most table bits: 2^13 rows of 64 bytes are 512 KiB, half the level-2
-/// cache of a core here. Measured on this machine (docs/performance.md):
-/// 12 and 13 are equal within noise, 11 and 14 slower.
+/// cache of a core here; the bench group `table_bits` measures the choice
+/// (docs/performance.md).
 pub const MAX_TABLE_BITS: usize = 13;
 
 /// A coset `x + span(q_0 … q_(d−1))` reduced to what weighs its members:
@@ -40,6 +40,9 @@ pub struct Coset {
     /// Σ over keys of min(black cells, white cells): cells of one key all
     /// flip together, so at least that many of them are pressed.
     lower_bound: u64,
+    /// Most table bits of the layout ([`MAX_TABLE_BITS`] unless changed
+    /// for a measurement).
+    table_bits: usize,
 }
 
 impl Coset {
@@ -69,7 +72,21 @@ impl Coset {
         let lower_bound =
             groups.iter().map(|&(_, count, cells)| (cells - count.unsigned_abs() as u64) / 2).sum();
         let groups = groups.into_iter().filter(|&(_, count, _)| count != 0).map(|(k, c, _)| (k, c)).collect();
-        Coset { cells: x.nrows() * x.ncols(), nullity: basis.len(), groups, lower_bound }
+        Coset {
+            cells: x.nrows() * x.ncols(),
+            nullity: basis.len(),
+            groups,
+            lower_bound,
+            table_bits: MAX_TABLE_BITS,
+        }
+    }
+
+    /// The same coset searched with at most `bits` table bits: for
+    /// measuring which table size suits a machine's caches (results do
+    /// not change; shards and checkpoints need the default).
+    pub fn with_table_bits(mut self, bits: usize) -> Coset {
+        self.table_bits = bits;
+        self
     }
 
     /// No member weighs less than this (cheap, often far from the minimum).
@@ -110,7 +127,7 @@ impl Coset {
             <i32 as Counter>::LANE_BITS
         };
         let lane_bits = lane_bits.min(self.nullity);
-        let table_bits = (self.nullity - lane_bits).min(MAX_TABLE_BITS);
+        let table_bits = (self.nullity - lane_bits).min(self.table_bits);
         Layout { table_bits, lane_bits, outer_bits: self.nullity - lane_bits - table_bits }
     }
 }
