@@ -352,7 +352,14 @@ fn analysis_text(a: &Analysis) -> String {
         t += &format!("gcd(f_R(x), f_C(x+1)) = {g} = {}\n", factors_text(factors));
     }
     match &a.lightest_quiet {
-        None => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
+        None if a.nullity == 0 => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
+        None => {
+            t += &format!(
+                "quiet patterns: {} of {} cells each, too many to hold within --max-memory: none listed, the \
+                 lightest not searched (raise --max-memory to list them)\n",
+                a.nullity, cells
+            )
+        }
         Some((q, proven)) => {
             let how = if *proven {
                 String::new()
@@ -394,7 +401,8 @@ fn analysis_json(a: &Analysis) -> String {
         "solvable_boards": power_of_two(a.rank()),
         "solutions_per_solvable_board_log2": a.nullity,
         "targets_interchangeable": a.targets_interchangeable,
-        "quiet_patterns": a.quiet.iter().map(|q| grid_lines(q, 'x', '.')).collect::<Vec<_>>(),
+        "quiet_patterns": (a.quiet.len() == a.nullity)
+            .then(|| a.quiet.iter().map(|q| grid_lines(q, 'x', '.')).collect::<Vec<_>>()),
         "lightest_quiet_pattern": a.lightest_quiet.as_ref().map(|(q, proven)| json!({
             "presses": q.count_ones(),
             "proven": proven,
@@ -439,7 +447,7 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         let solver = solvers.for_board(board)?;
-        let verdicts: Vec<(&str, Option<&Grid>)> = match &reach {
+        let verdicts: Vec<(&str, Option<std::borrow::Cow<Grid>>)> = match &reach {
             Reach::Board(goal) => {
                 if (goal.nrows(), goal.ncols()) != shape {
                     return Err(Error::BadInput(format!(
@@ -482,7 +490,7 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
                 for (name, obstruction) in &verdicts {
                     v[*name] = json!({
                         "solvable": obstruction.is_none(),
-                        "obstruction": obstruction.map(|y| grid_lines(y, 'x', '.')),
+                        "obstruction": obstruction.as_ref().map(|y| grid_lines(y, 'x', '.')),
                     });
                 }
                 v.to_string() + "\n"
@@ -540,20 +548,20 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
                 Error::bad_input("--png and --svg do not go with --shard: draw the merged table").into()
             );
         }
-        let slice = shard.blocks((r1 - r0 + 1) as u64);
-        let (first, last) = (r0 + slice.start as usize, r0 + slice.end as usize);
-        let nullity = if first < last {
-            nullity_table(first..=last - 1, c0..=c1, &template, args.max_memory, &|| {})?
-        } else {
-            Vec::new()
-        };
+        // Every N-th row: late rows cost more, so interleaved slices share
+        // the work evenly.
+        let mut nullity = Vec::new();
+        for i in 0..shard.len((r1 - r0 + 1) as u64) {
+            let row = r0 + shard.block(i) as usize;
+            nullity.extend(nullity_table(row..=row, c0..=c1, &template, args.max_memory, &|| {})?);
+        }
         let problem = super::search::TableProblem {
             rows: args.rows,
             cols: args.cols,
             topology: topology_name(template.topology()).into(),
             rule: template.rule().mask(),
         };
-        writeln!(io.stdout, "{}", super::search::table_record(problem, shard, first, nullity))?;
+        writeln!(io.stdout, "{}", super::search::table_record(problem, shard, nullity))?;
         return Ok(0);
     }
     if args.picture.wanted() {

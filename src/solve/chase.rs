@@ -230,6 +230,14 @@ impl Chase {
         Ok(Some((presses, proven)))
     }
 
+    /// Quiet pattern `i` of the basis that [`quiet_patterns`](Self::quiet_patterns)
+    /// gives, chased on its own (memory of one board).
+    pub fn quiet_pattern(&self, i: usize) -> Grid {
+        let cofactor = self.modulus.div_rem(&self.gcd).0;
+        let first = self.poly_to_vector(&cofactor.shifted(i));
+        self.orient(&self.chase(None, &first)).into_owned()
+    }
+
     /// A basis of the quiet patterns: the chases of the first rows
     /// `φ((g/d)·x^i)`, `i < deg d`.
     pub fn quiet_patterns(&self) -> Vec<Grid> {
