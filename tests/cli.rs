@@ -469,3 +469,37 @@ fn progress_bars_on_a_terminal_do_not_deadlock() {
         );
     }
 }
+
+#[test]
+fn regression_a_target_file_takes_the_puzzles_shape_from_rows_and_cols() {
+    // Bug: the target file was read without --rows/--cols, so the rows
+    // `bw/wb/bb` became a square 2x2 board (the first row's width) and a
+    // 3x2 puzzle was refused with "target board is 2x2". Fix: the target
+    // is read with the puzzle's --rows/--cols, in solve and in check.
+    let target = temp("tall-target.txt");
+    std::fs::write(&target, "bw\nwb\nbb\n").unwrap();
+    let target = target.to_str().unwrap();
+    let board = "bw\nwb\nbb\n";
+    let shape = ["--rows", "3", "--cols", "2", "--target", target];
+    let (out, err, code) = run(&[&shape[..], &["--format", "text"]].concat(), board);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("board 1: 3x2") && out.contains("target: 0 presses (minimal)"), "{out}");
+    let (out, err, code) = run(&[&["check"][..], &shape[..]].concat(), board);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("target: solvable"), "{out}");
+    let (out, _, code) = run(&[&shape[..], &["--show"]].concat(), board);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("0\n") && out.ends_with("reached:\nbw\nwb\nbb\n"), "{out}");
+}
+
+#[test]
+fn regression_a_streamed_board_needing_no_presses_is_proven_minimal() {
+    // Bug: the streamed chase proved minimality only by weighing the coset,
+    // so an all-white 8193x8193 board (nullity above what a stream weighs)
+    // was "0 presses (not proven minimal)", with a note on stderr. Fix:
+    // zero presses cannot be beaten, whatever the nullity.
+    let args = ["--generate", "all-white", "--rows", "8193", "--cols", "8193", "--target", "white"];
+    let (out, err, code) = run(&[&args[..], &["--format", "text"]].concat(), "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("  white: 0 presses (minimal)\n"), "{out}");
+}

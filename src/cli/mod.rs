@@ -350,7 +350,7 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     }
     let dense = matches!(args.method, MethodArg::Dense);
     let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, io.stdin)?;
-    let reach = args.target.resolve(args.max_memory)?;
+    let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
         None => None,

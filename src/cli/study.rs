@@ -85,17 +85,19 @@ pub(super) enum Reach {
 }
 
 impl TargetArg {
-    /// Reads the target board's file, if the target is a board.
-    pub(super) fn resolve(&self, max_memory: u64) -> Result<Reach, Error> {
+    /// Reads the target board's file, if the target is a board. A text
+    /// target takes the puzzle's shape from `--rows`/`--cols` (`source`),
+    /// like the boards it is paired with.
+    pub(super) fn resolve(&self, source: &BoardArgs, max_memory: u64) -> Result<Reach, Error> {
         match self {
-            TargetArg::Board(path) => read_target(path, max_memory).map(Reach::Board),
+            TargetArg::Board(path) => read_target(path, source, max_memory).map(Reach::Board),
             TargetArg::Goal(goal) => Ok(Reach::Goal(*goal)),
         }
     }
 }
 
 /// The first board of a target file (text or PBM).
-fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
+fn read_target(path: &Path, shape: &BoardArgs, max_memory: u64) -> Result<Grid, Error> {
     let source = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| {
         Error::BadInput(format!(
@@ -106,7 +108,7 @@ fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
     let first = if is_pbm(&data) {
         read_pbm(&data, &source)?.into_iter().next()
     } else {
-        TextBoards::new(&data, &source, None, None).next().transpose()?
+        TextBoards::new(&data, &source, shape.rows, shape.cols).next().transpose()?
     };
     first.ok_or_else(|| Error::BadInput(format!("{source}: no board in input")))
 }
@@ -417,7 +419,7 @@ pub(super) struct CheckArgs {
 
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     let input = read_input(&args.source, &args.puzzle, false, args.max_memory, io.stdin)?;
-    let reach = args.target.resolve(args.max_memory)?;
+    let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&input, &args.source).enumerate() {
