@@ -126,7 +126,6 @@ fn bad_input_gets_one_line_exit_2_and_no_stdout() {
         (&["--max-nullity", "64"], "", "--max-nullity"),
         (&["--target", "grey"], "", "--target"),
         (&["--frobnicate"], "", "--frobnicate"),
-        (&["verify", "--rows", "6", "--cols", "5"], "", "at most 25 cells"),
     ];
     for (args, stdin, needle) in cases {
         let (out, err, code) = run(args, stdin);
@@ -251,7 +250,7 @@ fn hostile_requests_are_refused_up_front_with_one_line() {
     let late_long_line = format!("bw\nwb\n{}\nbw\n", "b".repeat(1_100_000));
     let cases: &[(&[&str], &str, i32, &str)] = &[
         (
-            &["--generate", "all-black", "--rows", "100000", "--cols", "100000", "--method", "dense"],
+            &["--generate", "all-black", "--rows", "3000", "--cols", "3000", "--method", "dense"],
             "",
             3,
             "over --max-memory 1.0 GiB; try --method chase",
@@ -266,7 +265,7 @@ fn hostile_requests_are_refused_up_front_with_one_line() {
             &["--generate", "random", "--rows", "100000", "--cols", "100000", "--show"],
             "",
             3,
-            "press count only",
+            "only the press count is asked: drop --show",
         ),
         (
             &["--generate", "random", "--rows", "30000", "--cols", "60000"],
@@ -502,4 +501,113 @@ fn regression_a_streamed_board_needing_no_presses_is_proven_minimal() {
     let (out, err, code) = run(&[&args[..], &["--format", "text"]].concat(), "");
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(out.contains("  white: 0 presses (minimal)\n"), "{out}");
+}
+
+#[test]
+fn regression_usage_errors_keep_what_clap_knew_on_one_line() {
+    // Bug: only clap's first line was kept, so missing arguments went
+    // unnamed ("were not provided: (see --help)"), its "similar argument"
+    // tip was lost, and `lightsout analyse` was read as a board file. Fix:
+    // the indented list and the tips join the one line; a first word near a
+    // command name that is no file is reported as a mistyped command.
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["analyze"],
+            "the following required arguments were not provided: --rows <R>, --cols <C> (see --help)",
+        ),
+        (&["analyze", "--rows", "5"], "were not provided: --cols <C> (see --help)"),
+        (&["table"], "were not provided: --rows <A..B>, --cols <C..D>"),
+        (&["--formt", "json"], "unexpected argument '--formt' found; a similar argument exists: '--format'"),
+        (&["--format", "jsn"], "[possible values: poj, text, json]"),
+        (
+            &["analyse", "--rows", "3", "--cols", "3"],
+            "no command or file 'analyse'; did you mean the command 'analyze'?",
+        ),
+        (&["tabel"], "did you mean the command 'table'?"),
+    ];
+    for (args, needle) in cases {
+        let (out, err, code) = run(args, "");
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(err.starts_with("lightsout: ") && err.lines().count() == 1, "{args:?}: {err:?}");
+    }
+    // A file that happens to be named like a command is still a file.
+    let file = temp("analyse");
+    std::fs::write(&file, SAMPLE).unwrap();
+    let (out, _, code) = lightsout_in(file.parent().unwrap(), &["analyse"]);
+    assert_eq!((out.as_str(), code), ("4\n", 0));
+}
+
+/// Runs in directory `dir` with empty stdin: (stdout, stderr, exit code).
+fn lightsout_in(dir: &std::path::Path, args: &[&str]) -> (String, String, i32) {
+    let out = lightsout().current_dir(dir).args(args).write_stdin("").output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn regression_every_hint_is_one_that_works() {
+    // Bug: a torus board too large for memory was told "try --method chase"
+    // (given already, and chasing cannot do the torus); `analyze` of a huge
+    // size was told to "ask for the press count only", which it has no way
+    // to do; `check` was told to drop --show, which it does not take. Fix:
+    // each command says what works for it.
+    let big = ["--generate", "all-black", "--rows", "100000", "--cols", "100000"];
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--torus", "--method", "chase"],
+            "the torus and other rules are solved in memory only; give a smaller board, or a larger --max-memory",
+        ),
+        (
+            &["--method", "dense"],
+            "7.3 PiB, over --max-memory 1.0 GiB; boards this large are streamed when only the press count is asked: drop --method dense",
+        ),
+        (
+            &["--show", "--format", "json"],
+            "streamed when only the press count is asked: drop --show, use --format poj or text",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let (out, err, code) = run(&[&big[..], extra].concat(), "");
+        assert_eq!((code, out.as_str()), (3, ""), "{extra:?}");
+        assert!(err.contains(needle), "{extra:?}: {err}");
+    }
+    let (_, err, code) = run(&[&["check"][..], &big[..]].concat(), "");
+    assert_eq!(code, 3);
+    assert!(
+        err.ends_with("; give a smaller board, or a larger --max-memory if the machine has it\n"),
+        "{err}"
+    );
+    let (_, err, code) = run(&["analyze", "--rows", "1048576", "--cols", "1048576"], "");
+    assert_eq!(code, 3);
+    assert!(err.starts_with("lightsout: analysing a 1048576x1048576 board needs about"), "{err}");
+    assert!(!err.contains("press count"), "{err}");
+    // The hint given works: dropping --method dense streams the board.
+    let (out, _, code) = run(&big, "");
+    assert_eq!((out.as_str(), code), ("0\n", 0));
+}
+
+#[test]
+fn regression_verify_past_its_limit_is_a_stated_limit() {
+    // Bug: verify past 25 cells exited 2 (bad input) though the docs list
+    // it as a limit. Fix: exit 3, like every stated limit.
+    let (out, err, code) = run(&["verify", "--rows", "6", "--cols", "5"], "");
+    assert_eq!((out.as_str(), code), ("", 3));
+    assert_eq!(err, "lightsout: verify searches every board, so it takes at most 25 cells; 6x5 has 30\n");
+}
+
+#[test]
+fn regression_check_json_names_topology_and_rule_like_solve() {
+    // Bug: `check --format json` lacked the `topology` and `rule` fields
+    // that `solve` prints. Fix: the same fields, from the solver's puzzle.
+    let (out, _, code) = run(&["check", "--format", "json", "--torus", "--rule", "king"], "bbb\nbbb\nbbb\n");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((v["topology"].as_str(), v["rule"].as_str()), (Some("torus"), Some("king")));
+    let (solved, _, _) = run(&["--format", "json", "--torus", "--rule", "king"], "bbb\nbbb\nbbb\n");
+    let w: serde_json::Value = serde_json::from_str(solved.trim()).unwrap();
+    assert_eq!((&v["topology"], &v["rule"]), (&w["topology"], &w["rule"]));
 }

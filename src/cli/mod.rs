@@ -7,7 +7,7 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
@@ -234,6 +234,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    if let Some(message) = mistyped_command(&args) {
+        let _ = writeln!(stderr, "lightsout: {message}");
+        return 2;
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e, stdout, stderr),
@@ -259,18 +264,71 @@ where
 }
 
 /// Help and version go to stdout (exit 0); a usage error becomes one line
-/// on stderr (exit 2), with the possible values when clap lists them.
+/// on stderr (exit 2) that keeps what clap knew: the missing arguments by
+/// name, its "similar argument" tip, the possible values.
 fn usage_error(e: &clap::Error, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
     let text = e.render().to_string();
     if !e.use_stderr() {
         let _ = stdout.write_all(text.as_bytes());
         return 0;
     }
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
-    let values = lines.find(|l| l.starts_with("[possible values")).map_or(String::new(), |v| format!(" {v}"));
-    let _ = writeln!(stderr, "lightsout: {first}{values} (see --help)");
+    let _ = writeln!(stderr, "lightsout: {} (see --help)", one_line(&text));
     2
+}
+
+/// Clap's several-line error as one line: the first line, the indented list
+/// it introduces (`--rows <R>, --cols <C>`), then tips and possible values.
+fn one_line(text: &str) -> String {
+    let mut lines = text.lines().map(str::trim_end);
+    let mut line = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ").to_string();
+    let mut rest = lines.peekable();
+    if line.ends_with(':') {
+        let mut items = Vec::new();
+        while let Some(item) = rest.next_if(|l| l.starts_with("  ")) {
+            items.push(item.trim());
+        }
+        line = format!("{line} {}", items.join(", "));
+    }
+    for extra in rest.map(str::trim) {
+        if let Some(tip) = extra.strip_prefix("tip: ") {
+            line += &format!("; {tip}");
+        } else if extra.starts_with("[possible values") {
+            line += &format!(" {extra}");
+        }
+    }
+    line
+}
+
+/// A first argument that is no subcommand and no file, but a typing slip
+/// away from a subcommand (`analyse`): the user meant the command, not a
+/// board file to read.
+fn mistyped_command(args: &[std::ffi::OsString]) -> Option<String> {
+    let word = args.get(1)?.to_str()?;
+    if word.starts_with('-') || std::path::Path::new(word).exists() {
+        return None;
+    }
+    let command = Cli::command();
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    if names.contains(&word) {
+        return None;
+    }
+    let near = names.into_iter().find(|name| edit_distance(word, name) <= 2)?;
+    Some(format!("no command or file '{word}'; did you mean the command '{near}'? (see --help)"))
+}
+
+/// Levenshtein distance, for the short words of command names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(ca != *cb);
+            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 /// The process's streams, or a test's buffers.
@@ -349,7 +407,8 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         return Ok(code);
     }
     let dense = matches!(args.method, MethodArg::Dense);
-    let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, io.stdin)?;
+    let too_big = |puzzle: &Puzzle| too_big_to_solve(&args, puzzle);
+    let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, &too_big, io.stdin)?;
     let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
@@ -404,6 +463,45 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         file.flush().map_err(|e| output_error(&args, e))?;
     }
     Ok(0)
+}
+
+/// A smaller board or more memory: the hint that always works.
+const SMALLER_OR_MORE_MEMORY: &str = "give a smaller board, or a larger --max-memory if the machine has it";
+
+/// What to change so that a generated board too large to solve in memory
+/// is solved: only changes that work (the streamed path's conditions are
+/// those of [`solve_streamed`]).
+fn too_big_to_solve(args: &SolveArgs, puzzle: &Puzzle) -> String {
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    if !puzzle.is_classic() {
+        return format!("the torus and other rules are solved in memory only; {SMALLER_OR_MORE_MEMORY}");
+    }
+    let dense = matches!(args.method, MethodArg::Dense);
+    if rows.saturating_mul(cols) > STREAM_ABOVE_CELLS {
+        let uniform =
+            args.source.generate.is_some_and(|kind| generate_recipe(&args.source, kind).is_uniform());
+        let changes: Vec<&str> = [
+            (dense, "drop --method dense"),
+            (args.show, "drop --show"),
+            (args.format == Format::Json, "use --format poj or text"),
+            (args.picture.wanted(), "drop --png and --svg"),
+            (matches!(args.target, TargetArg::Board(_)), "give --target a colour"),
+            (rows < cols && (!uniform || args.output.is_some()), "give the longer side as --rows"),
+        ]
+        .into_iter()
+        .filter_map(|(applies, change)| applies.then_some(change))
+        .collect();
+        if !changes.is_empty() {
+            return format!(
+                "boards this large are streamed when only the press count is asked: {}",
+                changes.join(", ")
+            );
+        }
+    }
+    if dense && limits::solve_bytes(puzzle, false) <= args.max_memory {
+        return "try --method chase".into();
+    }
+    SMALLER_OR_MORE_MEMORY.into()
 }
 
 fn create(path: &std::path::Path) -> Result<std::fs::File, Error> {
@@ -504,11 +602,14 @@ enum Input {
 }
 
 /// Makes the board, or reads the whole file or standard input.
+/// `too_big` says what to change when a generated board is too large to
+/// solve in memory: each command knows what works for it.
 fn read_input(
     args: &BoardArgs,
     puzzle: &PuzzleArgs,
     dense: bool,
     max_memory: u64,
+    too_big: &dyn Fn(&Puzzle) -> String,
     stdin: &mut dyn Read,
 ) -> Result<Input, Error> {
     if let Some(kind) = args.generate {
@@ -520,18 +621,11 @@ fn read_input(
         };
         let puzzle = puzzle.puzzle(rows, cols)?;
         let dense = dense || !puzzle.is_classic();
-        let hint = if dense {
-            "try --method chase"
-        } else if rows < cols && !generate_recipe(args, kind).is_uniform() {
-            "streaming needs rows >= cols: give the longer side as --rows, and drop --show and JSON"
-        } else {
-            "ask for the press count only (drop --show and --format json: large boards are then streamed)"
-        };
         limits::check(
             limits::solve_bytes(&puzzle, dense),
             max_memory,
             &format!("solving a {rows}x{cols} board in memory"),
-            hint,
+            &too_big(&puzzle),
         )?;
         return Ok(Input::Generated(generate_recipe(args, kind).board(rows, cols)));
     }
@@ -798,7 +892,7 @@ fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     let (rows, cols) = (args.rows, args.cols);
     let puzzle = Puzzle::new(rows, cols)?;
     if puzzle.cells() > bfs::MAX_CELLS {
-        return Err(Error::BadInput(format!(
+        return Err(Error::Limit(format!(
             "verify searches every board, so it takes at most {} cells; {rows}x{cols} has {}",
             bfs::MAX_CELLS,
             puzzle.cells()
@@ -856,7 +950,6 @@ fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn clap_definition_is_consistent() {

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use super::{BoardArgs, Failure, Streams, boards, read_input, read_limited};
+use super::{BoardArgs, Failure, SMALLER_OR_MORE_MEMORY, Streams, boards, read_input, read_limited};
 use crate::analysis::Analysis;
 use crate::picture::{self, Scene};
 use crate::solve::limits;
@@ -266,6 +266,14 @@ const PRINTED_PATTERNS: usize = 64;
 
 pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
     let puzzle = args.puzzle.puzzle(args.rows, args.cols)?;
+    // The analysis eliminates in memory: no streamed way round, so the
+    // solver's own hint (streaming a generated board) would mislead.
+    limits::check(
+        limits::solve_bytes(&puzzle, !puzzle.is_classic()),
+        args.max_memory,
+        &format!("analysing a {}x{} board", args.rows, args.cols),
+        SMALLER_OR_MORE_MEMORY,
+    )?;
     let a = analyse(&puzzle, args.max_nullity, args.max_memory)?;
     let title = format!(
         "{}x{} {}, rule {}: {} quiet patterns",
@@ -418,7 +426,8 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let input = read_input(&args.source, &args.puzzle, false, args.max_memory, io.stdin)?;
+    let too_big = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
+    let input = read_input(&args.source, &args.puzzle, false, args.max_memory, &too_big, io.stdin)?;
     let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
@@ -464,8 +473,10 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
                 t
             }
             StudyFormat::Json => {
-                let mut v = json!({"board": index, "rows": shape.0, "cols": shape.1, "nullity": solver.nullity(),
-                    "white": null, "black": null});
+                let puzzle = solver.puzzle();
+                let mut v = json!({"board": index, "rows": shape.0, "cols": shape.1,
+                    "topology": topology_name(puzzle.topology()), "rule": puzzle.rule().to_string(),
+                    "nullity": solver.nullity(), "white": null, "black": null});
                 for (name, obstruction) in &verdicts {
                     v[*name] = json!({
                         "solvable": obstruction.is_none(),
