@@ -100,12 +100,33 @@ fn nullity_above_the_budget_is_reported_not_proven() {
             "3",
             "--format",
             "text",
+            "--target",
+            "white",
         ],
         "",
     );
     assert_eq!(code, 0);
     assert!(out.contains("not proven minimal"), "{out}");
     assert!(err.contains("not proven minimal (nullity 8 is above --max-nullity 3)"), "{err}");
+}
+
+#[test]
+fn regression_no_note_about_a_target_nobody_asked_about() {
+    // Bug: with `--target either` (the default), a colour that was not the
+    // answer still got a stderr note ("white: 114 presses, not proven
+    // minimal") when the other colour answered with 0 presses. Fix: with
+    // `either`, only the answer given is noted; the text lines still mark
+    // both.
+    let in_memory = ["--generate", "all-black", "--rows", "16", "--cols", "16", "--max-nullity", "3"];
+    let streamed = ["--generate", "all-white", "--rows", "8193", "--cols", "8193"];
+    for args in [&in_memory[..], &streamed[..]] {
+        let (out, err, code) = run(&[args, &["--format", "text"]].concat(), "");
+        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+        assert!(
+            out.contains("presses (not proven minimal)") && out.contains(": 0 presses (minimal)"),
+            "{out}"
+        );
+    }
 }
 
 #[test]
@@ -446,14 +467,17 @@ fn pictures_are_valid_png_and_svg() {
 /// Regression: `main` used to hold stderr locked for the whole run, so a
 /// progress bar drawn from a rayon worker (table, verify) waited for the
 /// lock forever, but only when stderr was a terminal, where bars are drawn.
-/// `script` gives the run a pseudo-terminal.
+/// `script` (util-linux) gives a run a pseudo-terminal. Its absence fails
+/// the tests that need one, rather than letting them pass unrun.
+fn require_script() {
+    let found = std::process::Command::new("script").arg("--version").output().is_ok();
+    assert!(found, "these tests need the `script` command (util-linux) to make a terminal");
+}
+
 #[test]
 fn progress_bars_on_a_terminal_do_not_deadlock() {
     use std::process::Command as Process;
-    if Process::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: no `script` command to make a terminal");
-        return;
-    }
+    require_script();
     let bin = env!("CARGO_BIN_EXE_lightsout");
     for command in
         [format!("{bin} verify --rows 4 --cols 4"), format!("{bin} table --rows 1..300 --cols 1..300")]
@@ -566,8 +590,8 @@ fn regression_every_hint_is_one_that_works() {
             "7.3 PiB, over --max-memory 1.0 GiB; boards this large are streamed when only the press count is asked: drop --method dense",
         ),
         (
-            &["--show", "--format", "json"],
-            "streamed when only the press count is asked: drop --show, use --format poj or text",
+            &["--show", "--png", "board.png"],
+            "streamed when only the press count is asked: drop --show, drop --png and --svg",
         ),
     ];
     for (extra, needle) in cases {
@@ -610,4 +634,109 @@ fn regression_check_json_names_topology_and_rule_like_solve() {
     let (solved, _, _) = run(&["--format", "json", "--torus", "--rule", "king"], "bbb\nbbb\nbbb\n");
     let w: serde_json::Value = serde_json::from_str(solved.trim()).unwrap();
     assert_eq!((&v["topology"], &v["rule"]), (&w["topology"], &w["rule"]));
+}
+
+#[test]
+fn regression_a_board_typed_at_a_terminal_is_answered_when_complete() {
+    // Bug: standard input was read to its end before the first answer, so a
+    // person typing boards saw nothing until Ctrl-D, and plain `lightsout`
+    // waited without a word. Fix: at a terminal, boards are read line by
+    // line and each is answered (and flushed) once complete, after a
+    // one-line hint on stderr. Here the first board's answer must arrive
+    // while the input is still open.
+    use std::io::{Read, Write};
+    use std::process::{Command as Process, Stdio};
+    require_script();
+    let bin = env!("CARGO_BIN_EXE_lightsout");
+    let mut child = Process::new("script")
+        .args(["-qec", bin, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut byte = [0u8; 1];
+        while stdout.read(&mut byte).unwrap_or(0) == 1 {
+            seen.push(byte[0]);
+            let _ = send.send(String::from_utf8_lossy(&seen).into_owned());
+        }
+    });
+    stdin.write_all(SAMPLE.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut seen = String::new();
+    while !seen.contains("\n4\r\n") {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match receive.recv_timeout(left) {
+            Ok(text) => seen = text,
+            Err(_) => panic!("no answer while the input was open; the terminal showed {seen:?}"),
+        }
+    }
+    assert!(seen.contains("lightsout: reading boards from the terminal"), "{seen:?}");
+    // A rectangle ends at a blank line; then end of input.
+    stdin.write_all(b"bbb\nwbw\n\n").unwrap();
+    drop(stdin);
+    reader.join().unwrap();
+    let seen: String = receive.try_iter().last().unwrap_or(seen);
+    assert!(child.wait().unwrap().success());
+    assert!(seen.contains("\n1\r\n"), "{seen:?}");
+}
+
+#[test]
+fn regression_flags_that_would_do_nothing_are_refused() {
+    // Bug: --seed and --density without --generate random, --output-pbm
+    // without --output and --show with JSON were accepted and ignored, so a
+    // user believed they had an effect. Fix: one line, exit 2, naming the
+    // flag and why.
+    let cases: &[(&[&str], &str)] = &[
+        (&["--seed", "3"], "--seed applies to --generate random only, not to a board read from input"),
+        (
+            &["--generate", "all-black", "--rows", "3", "--cols", "3", "--density", "0.2"],
+            "--density applies to --generate random only, not to an all-black board",
+        ),
+        (
+            &["--generate", "all-white", "--rows", "3", "--cols", "3", "--seed", "1"],
+            "not to an all-white board",
+        ),
+        (&["check", "--density", "0.5"], "--density applies to --generate random only"),
+        (
+            &["generate", "all-black", "--rows", "2", "--cols", "2", "--seed", "1"],
+            "--seed applies to random boards only",
+        ),
+        (&["--output-pbm", "plain"], "--output-pbm sets the format of --output FILE; give --output too"),
+        (&["--show", "--format", "json"], "--show adds grids to poj and text output"),
+    ];
+    for (args, needle) in cases {
+        let (out, err, code) = run(args, SAMPLE);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+        assert!(err.contains(needle) && err.lines().count() == 1, "{args:?}: {err:?} lacks {needle:?}");
+    }
+    // Where they do something they are still taken.
+    let random = ["--generate", "random", "--rows", "4", "--cols", "4", "--seed", "5", "--density", "0.25"];
+    assert_eq!(run(&random, "").2, 0);
+    assert_eq!(run(&["generate", "random", "--rows", "2", "--cols", "2", "--seed", "1"], "").2, 0);
+}
+
+#[test]
+fn regression_analyze_prints_huge_counts_compactly_and_no_empty_factorisation() {
+    // Bug: `analyze` spelled 2^2240 out in hundreds of digits, and printed
+    // "gcd(...) = 1 = 1" (a factorisation that says nothing). Fix: digits
+    // up to 2^64 only, and the factors only when they say more than the gcd.
+    let (out, _, code) = run(&["analyze", "--rows", "50", "--cols", "50", "--max-nullity", "0"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("solvable boards: 2^2492 of 2^2500 (1 in 2^8 = 256)\n"), "{out}");
+    assert!(out.contains("gcd(f_R(x), f_C(x+1)) = x^8 + x^2 + 1 = (x^4 + x + 1)^2\n"), "{out}");
+    let (out, _, _) = run(&["analyze", "--rows", "3", "--cols", "3"], "");
+    assert!(out.contains("gcd(f_R(x), f_C(x+1)) = 1\n"), "{out}");
+    let (out, _, _) = run(&["analyze", "--rows", "1", "--cols", "2"], "");
+    assert!(out.contains("gcd(f_R(x), f_C(x+1)) = x (irreducible)\n"), "{out}");
+    // JSON keeps every digit.
+    let (out, _, _) = run(&["analyze", "--rows", "8", "--cols", "9", "--format", "json"], "");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["solvable_boards_log2"], 71);
+    assert_eq!(v["solvable_boards"], "2361183241434822606848");
 }

@@ -19,8 +19,8 @@ use crate::picture;
 use crate::solve::limits;
 use crate::{
     Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_EXHAUSTIVE_NULLITY, MAX_SIDE,
-    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, TextBoards, bfs,
-    grid_lines, is_pbm, read_pbm, write_pbm,
+    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target,
+    TextBoards, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
 };
 
 /// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
@@ -68,12 +68,12 @@ struct GenerateArgs {
     /// Columns of the board.
     #[arg(long, value_name = "C")]
     cols: usize,
-    /// Seed for random.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Fraction of black cells for random, in [0, 1].
-    #[arg(long, default_value_t = 0.5, value_parser = parse_density)]
-    density: f64,
+    /// Seed for random (default 0).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Fraction of black cells for random, in [0, 1] (default 0.5).
+    #[arg(long, value_parser = parse_density)]
+    density: Option<f64>,
     /// Write a PBM image instead of `b`/`w` text.
     #[arg(long, value_enum, value_name = "KIND")]
     pbm: Option<PbmArg>,
@@ -109,9 +109,9 @@ struct SolveArgs {
     /// per solvable board; black pixel = press).
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// PBM flavour for --output.
-    #[arg(long, value_enum, default_value_t = PbmArg::Raw)]
-    output_pbm: PbmArg,
+    /// PBM flavour for --output (default raw).
+    #[arg(long, value_enum, value_name = "KIND")]
+    output_pbm: Option<PbmArg>,
     /// Refuse work estimated to need more memory than this (e.g. 512M, 4G),
     /// and input larger than it.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
@@ -133,12 +133,43 @@ pub(super) struct BoardArgs {
     /// Make the board instead of reading one (needs --rows and --cols).
     #[arg(long, value_enum, value_name = "KIND")]
     generate: Option<GenerateArg>,
-    /// Seed for --generate random.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Fraction of black cells for --generate random, in [0, 1].
-    #[arg(long, default_value_t = 0.5, value_parser = parse_density)]
-    density: f64,
+    /// Seed for --generate random (default 0).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Fraction of black cells for --generate random, in [0, 1] (default 0.5).
+    #[arg(long, value_parser = parse_density)]
+    density: Option<f64>,
+}
+
+impl BoardArgs {
+    /// Refuses `--seed` and `--density` where they would change nothing.
+    fn refuse_unused(&self) -> Result<(), Error> {
+        unused_random_flags(self.generate, self.seed, self.density, "--generate random")
+    }
+}
+
+/// `--seed` and `--density` shape random boards only: given for another
+/// kind (or none), they would be ignored without a word.
+fn unused_random_flags(
+    kind: Option<GenerateArg>,
+    seed: Option<u64>,
+    density: Option<f64>,
+    random: &str,
+) -> Result<(), Error> {
+    if kind == Some(GenerateArg::Random) {
+        return Ok(());
+    }
+    for (flag, given) in [("--seed", seed.is_some()), ("--density", density.is_some())] {
+        if given {
+            let what = match kind {
+                Some(GenerateArg::AllBlack) => "an all-black board",
+                Some(GenerateArg::AllWhite) => "an all-white board",
+                _ => "a board read from input",
+            };
+            return Err(Error::BadInput(format!("{flag} applies to {random} only, not to {what}")));
+        }
+    }
+    Ok(())
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -362,11 +393,14 @@ impl From<io::Error> for Failure {
 }
 
 fn generate(args: GenerateArgs, io: &mut Streams) -> Result<u8, Failure> {
+    unused_random_flags(Some(args.kind), args.seed, args.density, "random boards")?;
     Puzzle::new(args.rows, args.cols)?;
     let recipe = match args.kind {
         GenerateArg::AllBlack => Generate::AllBlack,
         GenerateArg::AllWhite => Generate::AllWhite,
-        GenerateArg::Random => Generate::Random { seed: args.seed, density: args.density },
+        GenerateArg::Random => {
+            Generate::Random { seed: args.seed.unwrap_or(0), density: args.density.unwrap_or(0.5) }
+        }
     };
     let mut rows = GeneratedRows::new(recipe, args.cols);
     let mut row = vec![0u64; args.cols.div_ceil(64)];
@@ -402,13 +436,42 @@ fn generate(args: GenerateArgs, io: &mut Streams) -> Result<u8, Failure> {
 /// (streamed) when only the press count, or a PBM of the presses, is asked.
 const STREAM_ABOVE_CELLS: usize = 1 << 26;
 
+impl SolveArgs {
+    fn output_kind(&self) -> PbmKind {
+        self.output_pbm.unwrap_or(PbmArg::Raw).into()
+    }
+
+    /// Refuses flags that would do nothing in this combination: silence
+    /// would let the user believe they did something.
+    fn refuse_unused(&self) -> Result<(), Error> {
+        self.source.refuse_unused()?;
+        if self.output_pbm.is_some() && self.output.is_none() {
+            return Err(Error::BadInput(
+                "--output-pbm sets the format of --output FILE; give --output too".into(),
+            ));
+        }
+        if self.show && self.format == Format::Json {
+            return Err(Error::BadInput(
+                "--show adds grids to poj and text output; JSON already holds the press grid (\"solution\")"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    args.refuse_unused()?;
     if let Some(code) = solve_streamed(&args, io)? {
         return Ok(code);
     }
     let dense = matches!(args.method, MethodArg::Dense);
     let too_big = |puzzle: &Puzzle| too_big_to_solve(&args, puzzle);
-    let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, &too_big, io.stdin)?;
+    let mut input = read_input(&args.source, &args.puzzle, dense, args.max_memory, &too_big, io.stdin)?;
+    let typed = input.is_typed();
+    if typed {
+        let _ = writeln!(io.stderr, "{TYPING_HINT}");
+    }
     let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
@@ -416,7 +479,7 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     };
     let mut solvers = Solvers::new(&args.puzzle, args.method.into(), args.max_nullity, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
-    for (index, board) in boards(&input, &args.source).enumerate() {
+    for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         if index == 1 && args.picture.wanted() {
@@ -449,9 +512,11 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             Format::Json => report.json() + "\n",
         };
         out.write_all(text.as_bytes())?;
+        if typed {
+            out.flush()?;
+        }
         if let (Some(file), Some((_, best))) = (output.as_mut(), report.best()) {
-            write_pbm(&mut *file, args.output_pbm.into(), &best.presses)
-                .map_err(|e| output_error(&args, e))?;
+            write_pbm(&mut *file, args.output_kind(), &best.presses).map_err(|e| output_error(&args, e))?;
         }
         if index == 1 && args.picture.wanted() {
             let title = format!("{}x{} board, {}", shape.0, shape.1, report.best_summary());
@@ -552,13 +617,15 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
     if let (Some(path), Some((target, _))) = (&args.output, best) {
         let file = io::BufWriter::new(create(path)?);
         let mut pbm =
-            PbmWriter::new(file, args.output_pbm.into(), rows, cols).map_err(|e| output_error(args, e))?;
+            PbmWriter::new(file, args.output_kind(), rows, cols).map_err(|e| output_error(args, e))?;
         chase.solve_streamed(&mut stream, target, max_nullity, &mut |row| {
             pbm.write_row(row).map_err(|e| output_error(args, e))
         })?;
         pbm.finish().map_err(|e| output_error(args, e))?;
     }
-    for &(target, result) in &counts {
+    // With `either`, only the answer given is noted (see `warn_if_not_proven`).
+    let answered = |target: Target| counts.len() == 1 || best.is_some_and(|(best, _)| best == target);
+    for &(target, result) in counts.iter().filter(|(target, _)| answered(*target)) {
         if let Some((presses, false)) = result {
             let _ = writeln!(
                 io.stderr,
@@ -591,27 +658,54 @@ fn generate_recipe(args: &BoardArgs, kind: GenerateArg) -> Generate {
     match kind {
         GenerateArg::AllBlack => Generate::AllBlack,
         GenerateArg::AllWhite => Generate::AllWhite,
-        GenerateArg::Random => Generate::Random { seed: args.seed, density: args.density },
+        GenerateArg::Random => {
+            Generate::Random { seed: args.seed.unwrap_or(0), density: args.density.unwrap_or(0.5) }
+        }
     }
 }
 
 /// Where the boards come from.
-enum Input {
+enum Input<'r> {
     Generated(Grid),
-    Bytes { data: Vec<u8>, source: String },
+    Bytes {
+        data: Vec<u8>,
+        source: String,
+    },
+    /// A person typing at a terminal: each board is answered as soon as it
+    /// is complete, not at the end of input.
+    Typed(io::BufReader<&'r mut dyn Read>),
+}
+
+impl Input<'_> {
+    /// Whether answers should be flushed board by board, and the user told
+    /// that the boards are read from the terminal.
+    fn is_typed(&self) -> bool {
+        matches!(self, Input::Typed(_))
+    }
+}
+
+/// The one-line hint a person at a terminal gets when `lightsout` waits for
+/// boards there (plain `lightsout`, no file).
+const TYPING_HINT: &str = "lightsout: reading boards from the terminal: type rows of b and w; each board is answered \
+     when complete (--rows rows, a square, or a blank line); Ctrl-D ends";
+
+/// Whether the process reads a terminal: checked on the real standard
+/// input, as only `main` hands that to [`run`].
+fn stdin_is_terminal() -> bool {
+    io::IsTerminal::is_terminal(&io::stdin())
 }
 
 /// Makes the board, or reads the whole file or standard input.
 /// `too_big` says what to change when a generated board is too large to
 /// solve in memory: each command knows what works for it.
-fn read_input(
+fn read_input<'r>(
     args: &BoardArgs,
     puzzle: &PuzzleArgs,
     dense: bool,
     max_memory: u64,
     too_big: &dyn Fn(&Puzzle) -> String,
-    stdin: &mut dyn Read,
-) -> Result<Input, Error> {
+    stdin: &'r mut dyn Read,
+) -> Result<Input<'r>, Error> {
     if let Some(kind) = args.generate {
         if args.file.is_some() {
             return Err(Error::BadInput("--generate makes the board; do not give a file too".into()));
@@ -642,6 +736,7 @@ fn read_input(
             let data = read_limited(&mut file, &source, max_memory)?;
             Ok(Input::Bytes { data, source })
         }
+        _ if stdin_is_terminal() => Ok(Input::Typed(io::BufReader::new(stdin))),
         _ => {
             let source = "<stdin>".to_string();
             let data = read_limited(stdin, &source, max_memory)?;
@@ -705,10 +800,14 @@ fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<V
 
 /// The boards of the input, in order. Text is parsed lazily, so a batch
 /// stops at its first bad board after answering the ones before it.
-fn boards<'a>(input: &'a Input, args: &'a BoardArgs) -> Box<dyn Iterator<Item = Result<Grid, Error>> + 'a> {
+fn boards<'a, 'r: 'a>(
+    input: &'a mut Input<'r>,
+    args: &'a BoardArgs,
+) -> Box<dyn Iterator<Item = Result<Grid, Error>> + 'a> {
     let (data, source) = match input {
         Input::Generated(board) => return Box::new(std::iter::once(Ok(board.clone()))),
-        Input::Bytes { data, source } => (data, source),
+        Input::Bytes { data, source } => (&*data, &*source),
+        Input::Typed(reader) => return Box::new(TypedBoards::new(reader, args.rows, args.cols)),
     };
     if !is_pbm(data) {
         return Box::new(TextBoards::new(data, source, args.rows, args.cols));
@@ -731,6 +830,116 @@ fn boards<'a>(input: &'a Input, args: &'a BoardArgs) -> Box<dyn Iterator<Item = 
         }
         Ok(board)
     }))
+}
+
+/// Boards typed at a terminal, each handed out as soon as its last row is
+/// in: after `--rows` rows, at a blank line, or when it is square (the rows
+/// of a board without blank lines, as in a batch). Each board's lines are
+/// parsed by [`TextBoards`] as a batch would be, with the lines before it
+/// left blank so that errors name the line the user typed.
+struct TypedBoards<'a, 'r> {
+    reader: &'a mut io::BufReader<&'r mut dyn Read>,
+    rows: Option<usize>,
+    cols: Option<usize>,
+    /// The lines of the board being typed, after as many newlines as lines
+    /// came before it.
+    board: Vec<u8>,
+    /// Rows in `board`, and the width of its first.
+    typed_rows: usize,
+    width: usize,
+    lines_read: usize,
+    answered: usize,
+    parsed: std::collections::VecDeque<Result<Grid, Error>>,
+    done: bool,
+}
+
+impl<'a, 'r> TypedBoards<'a, 'r> {
+    fn new(
+        reader: &'a mut io::BufReader<&'r mut dyn Read>,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Self {
+        TypedBoards {
+            reader,
+            rows,
+            cols,
+            board: Vec::new(),
+            typed_rows: 0,
+            width: 0,
+            lines_read: 0,
+            answered: 0,
+            parsed: Default::default(),
+            done: false,
+        }
+    }
+
+    /// Parses the board typed so far and starts the next one.
+    fn finish_board(&mut self) {
+        let source = "<stdin>";
+        self.parsed.extend(TextBoards::new(&self.board, source, self.rows, self.cols));
+        self.board = vec![b'\n'; self.lines_read];
+        self.typed_rows = 0;
+    }
+}
+
+impl Iterator for TypedBoards<'_, '_> {
+    type Item = Result<Grid, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        use io::BufRead;
+        loop {
+            if let Some(board) = self.parsed.pop_front() {
+                self.answered += 1;
+                if board.is_err() {
+                    self.done = true;
+                    self.parsed.clear();
+                }
+                return Some(board);
+            }
+            if self.done {
+                return None;
+            }
+            let mut line = Vec::new();
+            match self.reader.read_until(b'\n', &mut line) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(Error::BadInput(format!("cannot read <stdin>: {e}"))));
+                }
+                // The end: a board cut short is parsed as it is (and one
+                // never begun is "no board in input" when none came before).
+                Ok(0) => {
+                    self.done = true;
+                    if self.typed_rows > 0 || self.answered == 0 {
+                        self.finish_board();
+                    }
+                }
+                Ok(_) => {
+                    self.lines_read += 1;
+                    let cells = line.trim_ascii();
+                    if cells.is_empty() {
+                        if self.typed_rows > 0 {
+                            self.finish_board();
+                        } else {
+                            self.board.push(b'\n');
+                        }
+                        continue;
+                    }
+                    if self.typed_rows == 0 {
+                        self.width = cells.len();
+                    }
+                    self.typed_rows += 1;
+                    self.board.extend_from_slice(&line);
+                    if !line.ends_with(b"\n") {
+                        self.board.push(b'\n');
+                    }
+                    if self.typed_rows == self.rows.or(self.cols).unwrap_or(self.width) {
+                        self.finish_board();
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The POJ answer: the fewest presses, or `Impossible`.
@@ -791,8 +1000,20 @@ impl Report<'_> {
         }
     }
 
+    /// Notes on stderr a press count not proven minimal: of the target
+    /// asked for, or with `either`, of the answer given (a note on the other
+    /// colour would be about a question nobody asked).
     fn warn_if_not_proven(&self, stderr: &mut dyn Write, max_nullity: usize) {
-        for (name, s) in &self.entries {
+        let answered: Entries = match self.entries.len() {
+            1 => self.entries.clone(),
+            _ => self
+                .entries
+                .iter()
+                .filter(|(name, _)| self.best().is_some_and(|(best, _)| best == *name))
+                .copied()
+                .collect(),
+        };
+        for (name, s) in &answered {
             if let Some(s) = s.as_ref().filter(|s| !s.proven_minimal) {
                 let nullity = self.solver.nullity();
                 let why = if nullity > max_nullity {

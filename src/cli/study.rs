@@ -8,7 +8,9 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use super::{BoardArgs, Failure, SMALLER_OR_MORE_MEMORY, Streams, boards, read_input, read_limited};
+use super::{
+    BoardArgs, Failure, SMALLER_OR_MORE_MEMORY, Streams, TYPING_HINT, boards, read_input, read_limited,
+};
 use crate::analysis::Analysis;
 use crate::picture::{self, Scene};
 use crate::solve::limits;
@@ -321,11 +323,17 @@ fn power_of_two(k: usize) -> Option<String> {
     Some(text)
 }
 
+/// Largest power of two whose digits the text output spells out (20
+/// digits); beyond it `2^k` says all (2^2240 has 675 digits). JSON keeps
+/// the digits.
+const SPELLED_OUT_POWER: usize = 64;
+
+/// `2^k` for reading: `8`, `2^12 = 4096`, or `2^2240` alone.
 fn count(k: usize) -> String {
     match power_of_two(k) {
-        Some(n) if k > 3 => format!("2^{k} = {n}"),
-        Some(n) => n,
-        None => format!("2^{k}"),
+        Some(n) if k <= 3 => n,
+        Some(n) if k <= SPELLED_OUT_POWER => format!("2^{k} = {n}"),
+        _ => format!("2^{k}"),
     }
 }
 
@@ -353,7 +361,13 @@ fn analysis_text(a: &Analysis) -> String {
         "all white and all black: not interchangeable (the all-black board cannot be cleared)\n"
     };
     if let Some((g, factors)) = &a.gcd {
-        t += &format!("gcd(f_R(x), f_C(x+1)) = {g} = {}\n", factors_text(factors));
+        // The factorisation is shown when it says more than `g` itself.
+        let factored = match factors.as_slice() {
+            [] => String::new(),
+            [(_, 1)] => " (irreducible)".into(),
+            _ => format!(" = {}", factors_text(factors)),
+        };
+        t += &format!("gcd(f_R(x), f_C(x+1)) = {g}{factored}\n");
     }
     match &a.lightest_quiet {
         None => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
@@ -426,12 +440,17 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
+    args.source.refuse_unused()?;
     let too_big = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
-    let input = read_input(&args.source, &args.puzzle, false, args.max_memory, &too_big, io.stdin)?;
+    let mut input = read_input(&args.source, &args.puzzle, false, args.max_memory, &too_big, io.stdin)?;
+    let typed = input.is_typed();
+    if typed {
+        let _ = writeln!(io.stderr, "{TYPING_HINT}");
+    }
     let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
-    for (index, board) in boards(&input, &args.source).enumerate() {
+    for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         let solver = solvers.for_board(board)?;
@@ -487,6 +506,9 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
             }
         };
         out.write_all(text.as_bytes())?;
+        if typed {
+            out.flush()?;
+        }
     }
     out.flush()?;
     Ok(0)
