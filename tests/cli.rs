@@ -176,6 +176,13 @@ fn verify_checks_every_board_against_bfs() {
     let (out, _, code) = run(&["verify", "--rows", "4", "--cols", "4"], "");
     assert_eq!(code, 0);
     assert!(out.starts_with("4x4: 65536 of 65536 boards agree"), "{out}");
+    // Every rule and topology, against a search built from the rule itself.
+    let (out, _, code) = run(&["verify", "--rows", "3", "--cols", "4", "--torus", "--rule", "king"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("3x4 torus, rule king: 4096 of 4096 boards agree"), "{out}");
+    let (out, _, code) = run(&["verify", "--rows", "4", "--cols", "3", "--rule", "neighbours"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("4x3 plane, rule neighbours: 4096 of 4096 boards agree"), "{out}");
 }
 
 #[test]

@@ -38,12 +38,6 @@ impl Analysis {
     pub fn rank(&self) -> usize {
         self.puzzle.cells() - self.nullity
     }
-
-    /// log₂ of the number of boards that can be made all white:
-    /// 2^(R·C − nullity).
-    pub fn solvable_log2(&self) -> usize {
-        self.rank()
-    }
 }
 
 /// Analyses `puzzle`: rank and nullity, quiet patterns, whether the two
