@@ -747,3 +747,96 @@ fn regression_analyze_prints_huge_counts_compactly_and_no_empty_factorisation() 
     assert_eq!(v["solvable_boards_log2"], 71);
     assert_eq!(v["solvable_boards"], "2361183241434822606848");
 }
+
+#[test]
+fn completions_and_a_man_page() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (out, err, code) = run(&["completions", shell], "");
+        assert_eq!((code, err.as_str()), (0, ""), "{shell}");
+        assert!(out.contains("lightsout") && out.contains("analyze") && out.contains("--rows"), "{shell}");
+    }
+    let (out, _, code) = run(&["completions", "tcsh"], "");
+    assert_eq!((code, out.as_str()), (2, ""));
+    let (out, err, code) = run(&["man"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains(".TH lightsout 1") && out.contains("analyze"), "{out}");
+}
+
+#[test]
+fn short_options_mean_their_long_ones() {
+    // `Cli::command().debug_assert()` (a unit test) refuses clashing shorts.
+    let pairs: &[(&[&str], &[&str])] = &[
+        (&["-r", "2", "-c", "3", "-t", "white"], &["--rows", "2", "--cols", "3", "--target", "white"]),
+        (&["-f", "json"], &["--format", "json"]),
+        (
+            &["-g", "all-black", "-r", "5", "-c", "5", "-t", "white"],
+            &["--generate", "all-black", "--rows", "5", "--cols", "5", "--target", "white"],
+        ),
+    ];
+    for (short, long) in pairs {
+        let (out, _, code) = run(short, "bbb\nwbw\n");
+        assert_eq!(code, 0, "{short:?}");
+        assert_eq!(out, run(long, "bbb\nwbw\n").0, "{short:?}");
+    }
+    let (out, _, _) = run(&["analyze", "-r", "4", "-c", "4", "-f", "json"], "");
+    assert!(out.contains("\"nullity\":4"), "{out}");
+    let (out, _, _) = run(&["table", "-r", "4", "-c", "3..5"], "");
+    assert_eq!(out, "  | 3 4 5\n4 | 0 4 0\n");
+    let (out, _, _) = run(&["check", "-f", "json", "-t", "white"], SAMPLE);
+    assert!(out.contains("\"white\":{\"solvable\":true"), "{out}");
+    let file = temp("short-output.pbm");
+    let (_, err, code) = run(&["-o", file.to_str().unwrap()], SAMPLE);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(std::fs::read(&file).unwrap().starts_with(b"P4\n4 4\n"));
+}
+
+#[test]
+fn text_output_lists_the_presses_as_coordinates() {
+    use lightsout::{Grid, Puzzle};
+    let board = "bbbww\nwbwbw\nwwbbb\n";
+    let (out, _, code) = run(&["--format", "text", "--target", "black"], board);
+    assert_eq!(code, 0);
+    let line = out.lines().find(|l| l.starts_with("  press (row,col): ")).unwrap();
+    let cells: Vec<(usize, usize)> = line["  press (row,col): ".len()..]
+        .split(' ')
+        .map(|cell| {
+            let (r, c) = cell.trim_matches(|ch| ch == '(' || ch == ')').split_once(',').unwrap();
+            (r.parse().unwrap(), c.parse().unwrap())
+        })
+        .collect();
+    assert!(out.contains(&format!("best: black, {} presses", cells.len())), "{out}");
+    // Pressing the listed cells (counted from 1) makes the board all black.
+    let presses = Grid::from_fn(3, 5, |r, c| cells.contains(&(r + 1, c + 1)));
+    let parsed = lightsout::parse_boards(board.as_bytes(), "board", None, None).unwrap().remove(0);
+    assert_eq!(Puzzle::new(3, 5).unwrap().apply(&parsed, &presses).count_ones(), 15);
+    // None, and too many to list.
+    let (out, _, _) = run(&["--format", "text"], "bbb\nbbb\nbbb\n");
+    assert!(out.contains("  press (row,col): none\n"), "{out}");
+    let (out, _, _) = run(&["-g", "random", "-r", "100", "-c", "100", "-f", "text"], "");
+    assert!(out.ends_with(
+        "  press (row,col): not listed above 256 presses (--output FILE writes them as an image)\n"
+    ));
+}
+
+#[test]
+fn several_files_are_answered_in_turn() {
+    let second = temp("second.txt");
+    std::fs::write(&second, "bbb\nbbb\n\nbw\nwb\n").unwrap();
+    let first = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/flip-game.txt");
+    let second = second.to_str().unwrap();
+    let (out, _, code) = run(&[first, second], "");
+    assert_eq!((out.as_str(), code), ("4\n0\n2\n", 0));
+    let (out, _, _) = run(&["--format", "json", first, second], "");
+    let boards: Vec<u64> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["board"].as_u64().unwrap())
+        .collect();
+    assert_eq!(boards, [1, 2, 3]);
+    // A file that cannot be read stops the run there, after the ones before.
+    let (out, err, code) = run(&[first, "/nonexistent/b.txt", second], "");
+    assert_eq!((out.as_str(), code), ("4\n", 2));
+    assert_eq!(err, "lightsout: cannot read /nonexistent/b.txt: No such file or directory (os error 2)\n");
+    let (_, err, code) = run(&[first, "-"], SAMPLE);
+    assert_eq!(code, 2);
+    assert!(err.contains("standard input (-) can only be read as the one FILE"), "{err}");
+}

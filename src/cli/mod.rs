@@ -55,6 +55,18 @@ enum Command {
     Check(CheckArgs),
     /// Tabulate the nullity over ranges of sizes.
     Table(TableArgs),
+    /// Print a shell completion script, e.g. `lightsout completions bash >
+    /// ~/.local/share/bash-completion/completions/lightsout`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), e.g. `lightsout man > lightsout.1`.
+    Man,
+}
+
+#[derive(Args, Debug)]
+struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
@@ -63,10 +75,10 @@ struct GenerateArgs {
     #[arg(value_enum)]
     kind: GenerateArg,
     /// Rows of the board.
-    #[arg(long, value_name = "R")]
+    #[arg(short, long, value_name = "R")]
     rows: usize,
     /// Columns of the board.
-    #[arg(long, value_name = "C")]
+    #[arg(short, long, value_name = "C")]
     cols: usize,
     /// Seed for random (default 0).
     #[arg(long)]
@@ -85,7 +97,7 @@ struct SolveArgs {
     source: BoardArgs,
     /// What to reach: white, black, either (the fewer presses), or a board
     /// file to reach.
-    #[arg(long, default_value = "either", value_parser = study::parse_target, value_name = "TARGET")]
+    #[arg(short, long, default_value = "either", value_parser = study::parse_target, value_name = "TARGET")]
     target: TargetArg,
     #[command(flatten)]
     puzzle: PuzzleArgs,
@@ -96,7 +108,7 @@ struct SolveArgs {
     #[arg(long)]
     show: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Poj)]
+    #[arg(short, long, value_enum, default_value_t = Format::Poj)]
     format: Format,
     /// Largest nullity whose 2^d solutions are all searched for the minimum;
     /// beyond it the answer is marked "not proven minimal".
@@ -107,7 +119,7 @@ struct SolveArgs {
     method: MethodArg,
     /// Write the press grid of the best target as a PBM image (one image
     /// per solvable board; black pixel = press).
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// PBM flavour for --output (default raw).
     #[arg(long, value_enum, value_name = "KIND")]
@@ -121,17 +133,18 @@ struct SolveArgs {
 /// Where boards come from: a file, standard input, or a generator.
 #[derive(Args, Debug, Clone)]
 pub(super) struct BoardArgs {
-    /// Board file (text of `b`/`w` rows, or PBM); standard input when absent
-    /// or `-`.
-    file: Option<PathBuf>,
+    /// Board files (text of `b`/`w` rows, or PBM), answered in turn;
+    /// standard input when absent or `-`.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
     /// Rows per board (otherwise inferred from the input).
-    #[arg(long, value_name = "R")]
+    #[arg(short, long, value_name = "R")]
     rows: Option<usize>,
     /// Columns per board (otherwise inferred from the input).
-    #[arg(long, value_name = "C")]
+    #[arg(short, long, value_name = "C")]
     cols: Option<usize>,
     /// Make the board instead of reading one (needs --rows and --cols).
-    #[arg(long, value_enum, value_name = "KIND")]
+    #[arg(short, long, value_enum, value_name = "KIND")]
     generate: Option<GenerateArg>,
     /// Seed for --generate random (default 0).
     #[arg(long)]
@@ -192,10 +205,10 @@ impl From<PbmArg> for PbmKind {
 #[derive(Args, Debug)]
 struct VerifyArgs {
     /// Rows of the board.
-    #[arg(long, value_name = "R")]
+    #[arg(short, long, value_name = "R")]
     rows: usize,
     /// Columns of the board.
-    #[arg(long, value_name = "C")]
+    #[arg(short, long, value_name = "C")]
     cols: usize,
     #[command(flatten)]
     puzzle: PuzzleArgs,
@@ -285,6 +298,8 @@ where
         Some(Command::Analyze(args)) => study::analyze(args, &mut io),
         Some(Command::Check(args)) => study::check(args, &mut io),
         Some(Command::Table(args)) => study::table(args, &mut io),
+        Some(Command::Completions(args)) => completions(args, &mut io),
+        Some(Command::Man) => man_page(&mut io),
     };
     match result {
         Ok(code) => code,
@@ -345,7 +360,9 @@ fn mistyped_command(args: &[std::ffi::OsString]) -> Option<String> {
     if names.contains(&word) {
         return None;
     }
-    let near = names.into_iter().find(|name| edit_distance(word, name) <= 2)?;
+    // One slip in a short name, two in a longer one (`analyse`, `tabel`).
+    let near =
+        names.into_iter().find(|name| edit_distance(word, name) <= if name.len() <= 3 { 1 } else { 2 })?;
     Some(format!("no command or file '{word}'; did you mean the command '{near}'? (see --help)"))
 }
 
@@ -392,6 +409,22 @@ impl From<io::Error> for Failure {
             Failure::Error(Error::BadInput(format!("cannot write output: {e}")))
         }
     }
+}
+
+fn completions(args: CompletionsArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "lightsout", &mut script);
+    io.stdout.write_all(&script)?;
+    io.stdout.flush()?;
+    Ok(0)
+}
+
+fn man_page(io: &mut Streams) -> Result<u8, Failure> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+    io.stdout.write_all(&page)?;
+    io.stdout.flush()?;
+    Ok(0)
 }
 
 fn generate(args: GenerateArgs, io: &mut Streams) -> Result<u8, Failure> {
@@ -648,7 +681,8 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
             for &(target, result) in &counts {
                 text += &target_line(target.name(), result);
             }
-            text + &best_line(best)
+            let presses = best.map_or(String::new(), |(_, count)| press_line(None, count));
+            text + &best_line(best) + &presses
         }
     };
     io.stdout.write_all(text.as_bytes())?;
@@ -676,6 +710,12 @@ enum Input<'r> {
     /// A person typing at a terminal: each board is answered as soon as it
     /// is complete, not at the end of input.
     Typed(io::BufReader<&'r mut dyn Read>),
+    /// Several files, read one at a time when their turn comes (each within
+    /// `max_memory`); their boards are numbered on from file to file.
+    Files {
+        paths: Vec<PathBuf>,
+        max_memory: u64,
+    },
 }
 
 impl Input<'_> {
@@ -709,7 +749,7 @@ fn read_input<'r>(
     stdin: &'r mut dyn Read,
 ) -> Result<Input<'r>, Error> {
     if let Some(kind) = args.generate {
-        if args.file.is_some() {
+        if !args.files.is_empty() {
             return Err(Error::BadInput("--generate makes the board; do not give a file too".into()));
         }
         let (Some(rows), Some(cols)) = (args.rows, args.cols) else {
@@ -730,12 +770,15 @@ fn read_input<'r>(
             return Err(Error::BadInput(format!("{name} must be at least 1, got 0")));
         }
     }
-    match &args.file {
-        Some(path) if path.as_os_str() != "-" => {
-            let source = path.display().to_string();
-            let mut file = std::fs::File::open(path)
-                .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
-            let data = read_limited(&mut file, &source, max_memory)?;
+    match args.files.as_slice() {
+        [_, _, ..] => {
+            if args.files.iter().any(|path| path.as_os_str() == "-") {
+                return Err(Error::BadInput("standard input (-) can only be read as the one FILE".into()));
+            }
+            Ok(Input::Files { paths: args.files.clone(), max_memory })
+        }
+        [path] if path.as_os_str() != "-" => {
+            let (data, source) = read_file(path, max_memory)?;
             Ok(Input::Bytes { data, source })
         }
         _ if stdin_is_terminal() => Ok(Input::Typed(io::BufReader::new(stdin))),
@@ -745,6 +788,15 @@ fn read_input<'r>(
             Ok(Input::Bytes { data, source })
         }
     }
+}
+
+/// The whole of the board file `path`, and its name for messages.
+fn read_file(path: &std::path::Path, max_memory: u64) -> Result<(Vec<u8>, String), Error> {
+    let source = path.display().to_string();
+    let mut file =
+        std::fs::File::open(path).map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+    let data = read_limited(&mut file, &source, max_memory)?;
+    Ok((data, source))
 }
 
 /// Longest text line accepted: a row of [`MAX_SIDE`] cells with room for
@@ -810,6 +862,18 @@ fn boards<'a, 'r: 'a>(
         Input::Generated(board) => return Box::new(std::iter::once(Ok(board.clone()))),
         Input::Bytes { data, source } => (&*data, &*source),
         Input::Typed(reader) => return Box::new(TypedBoards::new(reader, args.rows, args.cols)),
+        Input::Files { paths, max_memory } => {
+            let max_memory = *max_memory;
+            return Box::new(paths.iter().flat_map(move |path| {
+                // Each file's boards are parsed before its first is answered:
+                // the file's bytes cannot outlive this step of the iterator.
+                let boards: Vec<_> = match read_file(path, max_memory) {
+                    Ok((data, source)) => boards(&mut Input::Bytes { data, source }, args).collect(),
+                    Err(e) => vec![Err(e)],
+                };
+                boards
+            }));
+        }
     };
     if !is_pbm(data) {
         return Box::new(TextBoards::new(data, source, args.rows, args.cols));
@@ -972,6 +1036,27 @@ fn best_line(best: Option<(&str, u64)>) -> String {
     })
 }
 
+/// Most presses the text output lists by coordinates: more would bury the
+/// answer (`--show` draws any number, `--output` writes them as an image).
+const LISTED_PRESSES: usize = 256;
+
+/// The text answer's line of presses as (row,col) from (1,1) at the top
+/// left: `None` when they are not at hand (a streamed board).
+fn press_line(presses: Option<&Grid>, count: u64) -> String {
+    match presses {
+        _ if count == 0 => "  press (row,col): none\n".into(),
+        Some(grid) if count <= LISTED_PRESSES as u64 => {
+            let cells: Vec<String> = (0..grid.nrows())
+                .flat_map(|r| grid.iter_ones_in_row(r).map(move |c| format!("({},{})", r + 1, c + 1)))
+                .collect();
+            format!("  press (row,col): {}\n", cells.join(" "))
+        }
+        _ => format!(
+            "  press (row,col): not listed above {LISTED_PRESSES} presses (--output FILE writes them as an image)\n"
+        ),
+    }
+}
+
 /// One board's answers, named by target, ready to print.
 struct Report<'a> {
     index: usize,
@@ -1050,6 +1135,9 @@ impl Report<'_> {
             text += &target_line(name, s.as_ref().map(|s| (s.presses.count_ones() as u64, s.proven_minimal)));
         }
         text += &best_line(self.best().map(|(name, s)| (name, s.presses.count_ones() as u64)));
+        if let Some((_, s)) = self.best() {
+            text += &press_line(Some(&s.presses), s.presses.count_ones() as u64);
+        }
         if let (true, Some((name, s))) = (show, self.best()) {
             text += &self.grids(name, s);
         }

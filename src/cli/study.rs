@@ -242,15 +242,15 @@ pub(super) enum TableFormat {
 #[derive(Args, Debug)]
 pub(super) struct AnalyzeArgs {
     /// Rows of the board.
-    #[arg(long, value_name = "R")]
+    #[arg(short, long, value_name = "R")]
     rows: usize,
     /// Columns of the board.
-    #[arg(long, value_name = "C")]
+    #[arg(short, long, value_name = "C")]
     cols: usize,
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
+    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
     /// Largest nullity searched exhaustively for the lightest quiet pattern.
     #[arg(long, default_value_t = DEFAULT_MAX_NULLITY, value_parser = super::parse_max_nullity)]
@@ -429,10 +429,10 @@ pub(super) struct CheckArgs {
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// What to reach: white, black, either (both are checked), or a board file.
-    #[arg(long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
+    #[arg(short, long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
     target: TargetArg,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
+    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
     /// Refuse work estimated to need more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
@@ -517,16 +517,16 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
 #[derive(Args, Debug)]
 pub(super) struct TableArgs {
     /// Rows: a range A..B (inclusive) or one number.
-    #[arg(long, value_parser = parse_range, value_name = "A..B")]
+    #[arg(short, long, value_parser = parse_range, value_name = "A..B")]
     rows: (usize, usize),
     /// Columns: a range C..D (inclusive) or one number.
-    #[arg(long, value_parser = parse_range, value_name = "C..D")]
+    #[arg(short, long, value_parser = parse_range, value_name = "C..D")]
     cols: (usize, usize),
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// Output format: text (a grid), csv (rows,cols,nullity) or json (one
     /// object per size, one per line).
-    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    #[arg(short, long, value_enum, default_value_t = TableFormat::Text)]
     format: TableFormat,
     /// Refuse a size whose elimination needs more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
