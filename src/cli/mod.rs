@@ -280,6 +280,24 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    run_from(args, stdin, false, stdout, stderr)
+}
+
+/// As [`run`], saying whether `stdin` is a person at a terminal: then each
+/// board is answered as soon as it is typed, after a one-line hint on
+/// stderr. The binary passes the real answer; [`run`] says no (files,
+/// pipes, a test's buffer).
+pub fn run_from<I, T>(
+    args: I,
+    stdin: &mut dyn Read,
+    stdin_is_terminal: bool,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     if let Some(message) = mistyped_command(&args) {
         let _ = writeln!(stderr, "lightsout: {message}");
@@ -289,7 +307,7 @@ where
         Ok(cli) => cli,
         Err(e) => return usage_error(&e, stdout, stderr),
     };
-    let mut io = Streams { stdin, stdout, stderr };
+    let mut io = Streams { stdin, stdin_is_terminal, stdout, stderr };
     let result = match cli.command {
         None => solve(cli.solve, &mut io),
         Some(Command::Solve(args)) => solve(args, &mut io),
@@ -384,6 +402,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// The process's streams, or a test's buffers.
 struct Streams<'a> {
     stdin: &'a mut dyn Read,
+    /// Whether `stdin` is a person typing at a terminal.
+    stdin_is_terminal: bool,
     stdout: &'a mut dyn Write,
     stderr: &'a mut dyn Write,
 }
@@ -502,7 +522,15 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     }
     let dense = matches!(args.method, MethodArg::Dense);
     let too_big = |puzzle: &Puzzle| too_big_to_solve(&args, puzzle);
-    let mut input = read_input(&args.source, &args.puzzle, dense, args.max_memory, &too_big, io.stdin)?;
+    let mut input = read_input(
+        &args.source,
+        &args.puzzle,
+        dense,
+        args.max_memory,
+        &too_big,
+        io.stdin,
+        io.stdin_is_terminal,
+    )?;
     let typed = input.is_typed();
     if typed {
         let _ = writeln!(io.stderr, "{TYPING_HINT}");
@@ -731,12 +759,6 @@ impl Input<'_> {
 const TYPING_HINT: &str = "lightsout: reading boards from the terminal: type rows of b and w; each board is answered \
      when complete (--rows rows, a square, or a blank line); Ctrl-D ends";
 
-/// Whether the process reads a terminal: checked on the real standard
-/// input, as only `main` hands that to [`run`].
-fn stdin_is_terminal() -> bool {
-    io::IsTerminal::is_terminal(&io::stdin())
-}
-
 /// Makes the board, or reads the whole file or standard input.
 /// `too_big` says what to change when a generated board is too large to
 /// solve in memory: each command knows what works for it.
@@ -747,6 +769,7 @@ fn read_input<'r>(
     max_memory: u64,
     too_big: &dyn Fn(&Puzzle) -> String,
     stdin: &'r mut dyn Read,
+    stdin_is_terminal: bool,
 ) -> Result<Input<'r>, Error> {
     if let Some(kind) = args.generate {
         if !args.files.is_empty() {
@@ -781,7 +804,7 @@ fn read_input<'r>(
             let (data, source) = read_file(path, max_memory)?;
             Ok(Input::Bytes { data, source })
         }
-        _ if stdin_is_terminal() => Ok(Input::Typed(io::BufReader::new(stdin))),
+        _ if stdin_is_terminal => Ok(Input::Typed(io::BufReader::new(stdin))),
         _ => {
             let source = "<stdin>".to_string();
             let data = read_limited(stdin, &source, max_memory)?;

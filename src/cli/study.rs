@@ -442,7 +442,15 @@ pub(super) struct CheckArgs {
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.source.refuse_unused()?;
     let too_big = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
-    let mut input = read_input(&args.source, &args.puzzle, false, args.max_memory, &too_big, io.stdin)?;
+    let mut input = read_input(
+        &args.source,
+        &args.puzzle,
+        false,
+        args.max_memory,
+        &too_big,
+        io.stdin,
+        io.stdin_is_terminal,
+    )?;
     let typed = input.is_typed();
     if typed {
         let _ = writeln!(io.stderr, "{TYPING_HINT}");
