@@ -555,6 +555,7 @@ fn regression_usage_errors_keep_what_clap_knew_on_one_line() {
             "no command or file 'analyse'; did you mean the command 'analyze'?",
         ),
         (&["tabel"], "did you mean the command 'table'?"),
+        (&["check", "--show"], "unexpected argument '--show' found (see --help)"),
     ];
     for (args, needle) in cases {
         let (out, err, code) = run(args, "");

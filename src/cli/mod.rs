@@ -356,7 +356,9 @@ fn one_line(text: &str) -> String {
         line = format!("{line} {}", items.join(", "));
     }
     for extra in rest.map(str::trim) {
-        if let Some(tip) = extra.strip_prefix("tip: ") {
+        // "To pass '--show' as a value, use '-- --show'" would make it a
+        // board file's name: not what someone who typed a flag meant.
+        if let Some(tip) = extra.strip_prefix("tip: ").filter(|tip| !tip.starts_with("to pass")) {
             line += &format!("; {tip}");
         } else if extra.starts_with("[possible values") {
             line += &format!(" {extra}");
