@@ -533,10 +533,7 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         io.stdin,
         io.stdin_is_terminal,
     )?;
-    let typed = input.is_typed();
-    if typed {
-        let _ = writeln!(io.stderr, "{TYPING_HINT}");
-    }
+    let typed = input.announce_typing(io.stderr);
     let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
@@ -749,10 +746,14 @@ enum Input<'r> {
 }
 
 impl Input<'_> {
-    /// Whether answers should be flushed board by board, and the user told
-    /// that the boards are read from the terminal.
-    fn is_typed(&self) -> bool {
-        matches!(self, Input::Typed(_))
+    /// Whether the boards are typed at a terminal (then answers are flushed
+    /// board by board); if so, tells the person on stderr, in one line.
+    fn announce_typing(&self, stderr: &mut dyn Write) -> bool {
+        let typed = matches!(self, Input::Typed(_));
+        if typed {
+            let _ = writeln!(stderr, "{TYPING_HINT}");
+        }
+        typed
     }
 }
 

@@ -8,9 +8,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use super::{
-    BoardArgs, Failure, SMALLER_OR_MORE_MEMORY, Streams, TYPING_HINT, boards, read_input, read_limited,
-};
+use super::{BoardArgs, Failure, SMALLER_OR_MORE_MEMORY, Streams, boards, read_input, read_limited};
 use crate::analysis::Analysis;
 use crate::picture::{self, Scene};
 use crate::solve::limits;
@@ -451,10 +449,7 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
         io.stdin,
         io.stdin_is_terminal,
     )?;
-    let typed = input.is_typed();
-    if typed {
-        let _ = writeln!(io.stderr, "{TYPING_HINT}");
-    }
+    let typed = input.announce_typing(io.stderr);
     let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
