@@ -817,6 +817,10 @@ fn text_output_lists_the_presses_as_coordinates() {
     assert!(out.ends_with(
         "  press (row,col): not listed above 256 presses (--output FILE writes them as an image)\n"
     ));
+    let (out, _, _) = run(&["-g", "all-black", "-r", "8200", "-c", "8200", "-f", "text", "-t", "white"], "");
+    let streamed =
+        "  press (row,col): not listed for a streamed board (--output FILE writes them as an image)\n";
+    assert!(out.ends_with(streamed), "{out}");
 }
 
 #[test]

@@ -1077,9 +1077,13 @@ fn press_line(presses: Option<&Grid>, count: u64) -> String {
                 .collect();
             format!("  press (row,col): {}\n", cells.join(" "))
         }
-        _ => format!(
+        Some(_) => format!(
             "  press (row,col): not listed above {LISTED_PRESSES} presses (--output FILE writes them as an image)\n"
         ),
+        None => {
+            "  press (row,col): not listed for a streamed board (--output FILE writes them as an image)\n"
+                .into()
+        }
     }
 }
 
