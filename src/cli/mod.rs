@@ -130,7 +130,7 @@ struct SolveArgs {
     max_memory: u64,
 }
 
-/// Where boards come from: a file, standard input, or a generator.
+/// Where boards come from: files, standard input, or a generator.
 #[derive(Args, Debug, Clone)]
 pub(super) struct BoardArgs {
     /// Board files (text of `b`/`w` rows, or PBM), answered in turn;
