@@ -486,6 +486,16 @@ fn progress_bars_on_a_terminal_do_not_deadlock() {
     use std::process::Command as Process;
     require_script();
     let bin = env!("CARGO_BIN_EXE_lightsout");
+    // A streamed board of 1.6·10^9 cells shows its passes (it used to be
+    // silent for seconds to minutes).
+    let streamed = format!("{bin} --generate all-black --rows 40000 --cols 40000 --target white");
+    let out =
+        Process::new("timeout").args(["120", "script", "-qec", &streamed, "/dev/null"]).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && shown.contains("rows, ") && shown.contains("(pass 1 over the board)"),
+        "{shown}"
+    );
     for command in
         [format!("{bin} verify --rows 4 --cols 4"), format!("{bin} table --rows 1..300 --cols 1..300")]
     {

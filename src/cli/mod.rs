@@ -666,7 +666,7 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
     let puzzle = Puzzle::new(rows, cols)?;
     let chase = Chase::new(&puzzle);
     let max_nullity = args.max_nullity.min(MAX_STREAMED_NULLITY);
-    let mut stream = GeneratedRows::new(recipe, cols);
+    let mut stream = RowsShown::new(GeneratedRows::new(recipe, cols), rows, cols);
     let mut counts = Vec::new();
     let TargetArg::Goal(goal) = args.target else {
         return Ok(None);
@@ -685,6 +685,7 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
         })?;
         pbm.finish().map_err(|e| output_error(args, e))?;
     }
+    stream.bar.finish_and_clear();
     // With `either`, only the answer given is noted (see `warn_if_not_proven`).
     let answered = |target: Target| counts.len() == 1 || best.is_some_and(|(best, _)| best == target);
     for &(target, result) in counts.iter().filter(|(target, _)| answered(*target)) {
@@ -715,6 +716,46 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;
     Ok(Some(0))
+}
+
+/// Streamed boards of at least this many cells show their passes on a
+/// terminal progress bar: each pass takes seconds from here on.
+const SHOWN_STREAM_CELLS: usize = 1 << 30;
+
+/// A streamed board's rows, counted on a progress bar as the solver reads
+/// them; each restart is a new pass over the board.
+struct RowsShown {
+    rows: GeneratedRows,
+    bar: indicatif::ProgressBar,
+    passes: usize,
+}
+
+impl RowsShown {
+    fn new(rows: GeneratedRows, count: usize, cols: usize) -> Self {
+        let bar = match count.saturating_mul(cols) >= SHOWN_STREAM_CELLS {
+            true => study::terminal_bar(count as u64, "rows"),
+            false => indicatif::ProgressBar::hidden(),
+        };
+        RowsShown { rows, bar, passes: 0 }
+    }
+}
+
+impl RowStream for RowsShown {
+    fn cols(&self) -> usize {
+        self.rows.cols()
+    }
+
+    fn restart(&mut self) {
+        self.rows.restart();
+        self.passes += 1;
+        self.bar.set_position(0);
+        self.bar.set_message(format!(" (pass {} over the board)", self.passes));
+    }
+
+    fn next_row(&mut self, out: &mut [u64]) {
+        self.rows.next_row(out);
+        self.bar.inc(1);
+    }
 }
 
 fn generate_recipe(args: &BoardArgs, kind: GenerateArg) -> Generate {

@@ -120,7 +120,7 @@ pub(super) fn terminal_bar(len: u64, unit: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left");
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left{{msg}}");
     bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
     bar
 }
