@@ -11,6 +11,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+mod search;
 mod study;
 
 use study::{AnalyzeArgs, CheckArgs, PictureArgs, PuzzleArgs, Reach, Solvers, TableArgs, TargetArg};
@@ -55,6 +56,9 @@ enum Command {
     Check(CheckArgs),
     /// Tabulate the nullity over ranges of sizes.
     Table(TableArgs),
+    /// Combine the partial results of `--shard K/N` runs into the proven
+    /// minimum (every slice of one problem exactly once).
+    Merge(search::MergeArgs),
     /// Print a shell completion script, e.g. `lightsout completions bash >
     /// ~/.local/share/bash-completion/completions/lightsout`.
     Completions(CompletionsArgs),
@@ -128,6 +132,9 @@ struct SolveArgs {
     /// and input larger than it.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
     max_memory: u64,
+    /// Long searches of one board.
+    #[command(flatten)]
+    search: search::SearchArgs,
 }
 
 /// Where boards come from: files, standard input, or a generator.
@@ -318,6 +325,7 @@ where
         Some(Command::Table(args)) => study::table(args, &mut io),
         Some(Command::Completions(args)) => completions(args, &mut io),
         Some(Command::Man) => man_page(&mut io),
+        Some(Command::Merge(args)) => search::merge_command(args, &mut io),
     };
     match result {
         Ok(code) => code,
@@ -519,6 +527,9 @@ impl SolveArgs {
 
 fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.refuse_unused()?;
+    if args.search.wanted() {
+        return search::solve(&args, io);
+    }
     if let Some(code) = solve_streamed(&args, io)? {
         return Ok(code);
     }
