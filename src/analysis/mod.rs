@@ -41,12 +41,6 @@ impl Analysis {
     pub fn rank(&self) -> usize {
         self.puzzle.cells() - self.nullity
     }
-
-    /// log₂ of the number of boards that can be made all white:
-    /// 2^(R·C − nullity).
-    pub fn solvable_log2(&self) -> usize {
-        self.rank()
-    }
 }
 
 /// Analyses `puzzle`: rank and nullity, quiet patterns, whether the two
@@ -77,7 +71,11 @@ pub fn analyze(puzzle: &Puzzle, max_nullity: usize, max_memory: u64) -> Result<A
         solver.particular_to(&all_black, &Grid::zeros(puzzle.rows(), puzzle.cols()))?.is_some();
     let lightest_quiet = lightest(&quiet, max_nullity);
     let gcd = puzzle.is_classic().then(|| {
+        // The chase works on the tall orientation, C×R when R < C, and so
+        // holds gcd(f_C(x), f_R(x+1)); substituting x+1 for x (over GF(2),
+        // x+2 = x) turns it into the gcd(f_R(x), f_C(x+1)) this field names.
         let g = Chase::new(puzzle).gcd().clone();
+        let g = if puzzle.rows() < puzzle.cols() { shift_by_one(&g) } else { g };
         let factors = g.factor();
         (g, factors)
     });
@@ -95,6 +93,19 @@ pub fn analyze(puzzle: &Puzzle, max_nullity: usize, max_memory: u64) -> Result<A
 /// (128x128 with 56 patterns is 917,504): beyond, the lightest basis
 /// pattern is reported, not proven lightest.
 const LOCAL_SEARCH_CELL_PATTERNS: usize = 1 << 21;
+
+/// `p(x+1)`, by Horner's rule.
+fn shift_by_one(p: &Poly) -> Poly {
+    let x_plus_one = Poly::from_exponents(&[1, 0]);
+    let mut shifted = Poly::zero();
+    for k in (0..=p.degree().unwrap_or(0)).rev() {
+        shifted = &shifted * &x_plus_one;
+        if p.coeff(k) {
+            shifted.toggle(0);
+        }
+    }
+    shifted
+}
 
 /// The lightest non-zero member of the span of `basis` (the null space's
 /// minimum distance), and whether it is proven lightest.

@@ -385,8 +385,12 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         .into());
     }
     let dense = matches!(args.method, super::MethodArg::Dense);
-    let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, io.stdin)?;
-    let mut all = boards(&input, &args.source);
+    // A long search holds its one board in memory (no streaming), and reads
+    // its input whole even at a terminal: it must know there is one board.
+    let too_big = |_: &crate::Puzzle| super::SMALLER_OR_MORE_MEMORY.to_string();
+    let mut input =
+        read_input(&args.source, &args.puzzle, dense, args.max_memory, &too_big, io.stdin, false)?;
+    let mut all = boards(&mut input, &args.source);
     let board = all.next().transpose()?.ok_or_else(|| Error::bad_input("no board in input"))?;
     if all.next().is_some() {
         return Err(Error::bad_input(
@@ -396,7 +400,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     }
     drop(all);
     let puzzle = args.puzzle.puzzle(board.nrows(), board.ncols())?;
-    let target = match args.target.resolve(args.max_memory)? {
+    let target = match args.target.resolve(&args.source, args.max_memory)? {
         Reach::Goal(goal) => match goal {
             crate::Goal::White => "white".to_string(),
             crate::Goal::Black => "black".to_string(),

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use super::{BoardArgs, Failure, Streams, boards, read_input, read_limited};
+use super::{BoardArgs, Failure, SMALLER_OR_MORE_MEMORY, Streams, boards, read_input, read_limited};
 use crate::analysis::Analysis;
 use crate::picture::{self, Scene};
 use crate::solve::limits;
@@ -85,17 +85,19 @@ pub(super) enum Reach {
 }
 
 impl TargetArg {
-    /// Reads the target board's file, if the target is a board.
-    pub(super) fn resolve(&self, max_memory: u64) -> Result<Reach, Error> {
+    /// Reads the target board's file, if the target is a board. A text
+    /// target takes the puzzle's shape from `--rows`/`--cols` (`source`),
+    /// like the boards it is paired with.
+    pub(super) fn resolve(&self, source: &BoardArgs, max_memory: u64) -> Result<Reach, Error> {
         match self {
-            TargetArg::Board(path) => read_target(path, max_memory).map(Reach::Board),
+            TargetArg::Board(path) => read_target(path, source, max_memory).map(Reach::Board),
             TargetArg::Goal(goal) => Ok(Reach::Goal(*goal)),
         }
     }
 }
 
 /// The first board of a target file (text or PBM).
-fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
+fn read_target(path: &Path, shape: &BoardArgs, max_memory: u64) -> Result<Grid, Error> {
     let source = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| {
         Error::BadInput(format!(
@@ -106,7 +108,7 @@ fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
     let first = if is_pbm(&data) {
         read_pbm(&data, &source)?.into_iter().next()
     } else {
-        TextBoards::new(&data, &source, None, None).next().transpose()?
+        TextBoards::new(&data, &source, shape.rows, shape.cols).next().transpose()?
     };
     first.ok_or_else(|| Error::BadInput(format!("{source}: no board in input")))
 }
@@ -118,7 +120,7 @@ pub(super) fn terminal_bar(len: u64, unit: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left");
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left{{msg}}");
     bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
     bar
 }
@@ -242,15 +244,15 @@ const ANALYZE_MAX_NULLITY: usize = 28;
 #[derive(Args, Debug)]
 pub(super) struct AnalyzeArgs {
     /// Rows of the board.
-    #[arg(long, value_name = "R")]
+    #[arg(short, long, value_name = "R")]
     rows: usize,
     /// Columns of the board.
-    #[arg(long, value_name = "C")]
+    #[arg(short, long, value_name = "C")]
     cols: usize,
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
+    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
     /// Largest nullity searched exhaustively for the lightest quiet pattern
     /// (2^28 patterns take about a tenth of a second; beyond, a local search
@@ -270,6 +272,14 @@ const PRINTED_PATTERNS: usize = 64;
 
 pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
     let puzzle = args.puzzle.puzzle(args.rows, args.cols)?;
+    // The analysis eliminates in memory: no streamed way round, so the
+    // solver's own hint (streaming a generated board) would mislead.
+    limits::check(
+        limits::solve_bytes(&puzzle, !puzzle.is_classic()),
+        args.max_memory,
+        &format!("analysing a {}x{} board", args.rows, args.cols),
+        SMALLER_OR_MORE_MEMORY,
+    )?;
     let a = analyse(&puzzle, args.max_nullity, args.max_memory)?;
     let title = format!(
         "{}x{} {}, rule {}: {} quiet patterns",
@@ -317,11 +327,17 @@ fn power_of_two(k: usize) -> Option<String> {
     Some(text)
 }
 
+/// Largest power of two whose digits the text output spells out (20
+/// digits); beyond it `2^k` says all (2^2240 has 675 digits). JSON keeps
+/// the digits.
+const SPELLED_OUT_POWER: usize = 64;
+
+/// `2^k` for reading: `8`, `2^12 = 4096`, or `2^2240` alone.
 fn count(k: usize) -> String {
     match power_of_two(k) {
-        Some(n) if k > 3 => format!("2^{k} = {n}"),
-        Some(n) => n,
-        None => format!("2^{k}"),
+        Some(n) if k <= 3 => n,
+        Some(n) if k <= SPELLED_OUT_POWER => format!("2^{k} = {n}"),
+        _ => format!("2^{k}"),
     }
 }
 
@@ -349,7 +365,13 @@ fn analysis_text(a: &Analysis) -> String {
         "all white and all black: not interchangeable (the all-black board cannot be cleared)\n"
     };
     if let Some((g, factors)) = &a.gcd {
-        t += &format!("gcd(f_R(x), f_C(x+1)) = {g} = {}\n", factors_text(factors));
+        // The factorisation is shown when it says more than `g` itself.
+        let factored = match factors.as_slice() {
+            [] => String::new(),
+            [(_, 1)] => " (irreducible)".into(),
+            _ => format!(" = {}", factors_text(factors)),
+        };
+        t += &format!("gcd(f_R(x), f_C(x+1)) = {g}{factored}\n");
     }
     match &a.lightest_quiet {
         None if a.nullity == 0 => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
@@ -428,10 +450,10 @@ pub(super) struct CheckArgs {
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// What to reach: white, black, either (both are checked), or a board file.
-    #[arg(long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
+    #[arg(short, long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
     target: TargetArg,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
+    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
     /// Refuse work estimated to need more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
@@ -439,11 +461,22 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let input = read_input(&args.source, &args.puzzle, false, args.max_memory, io.stdin)?;
-    let reach = args.target.resolve(args.max_memory)?;
+    args.source.refuse_unused()?;
+    let too_big = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
+    let mut input = read_input(
+        &args.source,
+        &args.puzzle,
+        false,
+        args.max_memory,
+        &too_big,
+        io.stdin,
+        io.stdin_is_terminal,
+    )?;
+    let typed = input.announce_typing(io.stderr);
+    let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
-    for (index, board) in boards(&input, &args.source).enumerate() {
+    for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         let solver = solvers.for_board(board)?;
@@ -485,8 +518,10 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
                 t
             }
             StudyFormat::Json => {
-                let mut v = json!({"board": index, "rows": shape.0, "cols": shape.1, "nullity": solver.nullity(),
-                    "white": null, "black": null});
+                let puzzle = solver.puzzle();
+                let mut v = json!({"board": index, "rows": shape.0, "cols": shape.1,
+                    "topology": topology_name(puzzle.topology()), "rule": puzzle.rule().to_string(),
+                    "nullity": solver.nullity(), "white": null, "black": null});
                 for (name, obstruction) in &verdicts {
                     v[*name] = json!({
                         "solvable": obstruction.is_none(),
@@ -497,6 +532,9 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
             }
         };
         out.write_all(text.as_bytes())?;
+        if typed {
+            out.flush()?;
+        }
     }
     out.flush()?;
     Ok(0)
@@ -505,16 +543,16 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
 #[derive(Args, Debug)]
 pub(super) struct TableArgs {
     /// Rows: a range A..B (inclusive) or one number.
-    #[arg(long, value_parser = parse_range, value_name = "A..B")]
+    #[arg(short, long, value_parser = parse_range, value_name = "A..B")]
     rows: (usize, usize),
     /// Columns: a range C..D (inclusive) or one number.
-    #[arg(long, value_parser = parse_range, value_name = "C..D")]
+    #[arg(short, long, value_parser = parse_range, value_name = "C..D")]
     cols: (usize, usize),
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// Output format: text (a grid), csv (rows,cols,nullity) or json (one
     /// object per size, one per line).
-    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    #[arg(short, long, value_enum, default_value_t = TableFormat::Text)]
     format: TableFormat,
     /// Refuse a size whose elimination needs more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]

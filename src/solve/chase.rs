@@ -227,7 +227,8 @@ impl Chase {
                 std::mem::swap(&mut board_row, &mut next_board_row);
             }
         }
-        Ok(Some((presses, proven)))
+        // No presses at all cannot be beaten, whatever the nullity.
+        Ok(Some((presses, proven || presses == 0)))
     }
 
     /// Quiet pattern `i` of the basis that [`quiet_patterns`](Self::quiet_patterns)

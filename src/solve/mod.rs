@@ -176,7 +176,7 @@ impl Solver {
     }
 
     /// As [`new`](Self::new), but first estimates the memory the work needs
-    /// (see [`limits`]) and refuses it with [`Error::Limit`] when it is over
+    /// (see `solve::limits`) and refuses it with [`Error::Limit`] when it is over
     /// `max_memory` bytes: before factoring, from the size, and again for
     /// the quiet patterns once the nullity is known.
     ///

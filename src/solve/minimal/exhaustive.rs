@@ -52,7 +52,7 @@ pub struct Coset {
 
 impl Coset {
     /// Groups the cells of `x` by their keys over `basis`; only the first
-    /// [`MAX_KEY_BITS`](super::MAX_KEY_BITS) patterns count.
+    /// 63 patterns count (a key is one `u64`).
     pub fn new(x: &Grid, basis: &[Grid]) -> Coset {
         let basis = &basis[..basis.len().min(super::MAX_KEY_BITS)];
         let mut keyed: Vec<(u64, i32)> = Vec::with_capacity(x.nrows() * x.ncols());
