@@ -2,6 +2,8 @@
 //! - `table_bits`: which table size suits this machine's caches? The same
 //!   2^26 members of the 39x39 all-black coset (nullity 32), weighed with
 //!   tables of 2^10 … 2^16 rows of 64 bytes;
+//! - `symmetry`: the whole 39x39 coset (2^32 members) weighed plainly, and
+//!   folded by the board's 7 turns and mirrors;
 //! - `minimize`: the whole exact minimum of all-black n x n to white, as
 //!   `lightsout` runs it (47x47: nullity 30; 39x39: nullity 32).
 //!
@@ -35,6 +37,24 @@ fn table_bits(c: &mut Criterion) {
     group.finish();
 }
 
+fn symmetry(c: &mut Criterion) {
+    let mut group = c.benchmark_group("symmetry");
+    group.sample_size(10);
+    let n = 39;
+    let puzzle = Puzzle::new(n, n).unwrap();
+    let solver = Solver::new(&puzzle, Method::Auto, 0).unwrap();
+    let board = Grid::ones(n, n);
+    let x = solver.particular_to(&board, &Grid::zeros(n, n)).unwrap().unwrap();
+    let plain = Coset::new(&x, solver.quiet_patterns());
+    let folded = Coset::for_problem(&puzzle, &board, &x, solver.quiet_patterns());
+    for (name, coset) in [("plain", &plain), ("folded", &folded)] {
+        group.bench_function(name, |b| {
+            b.iter(|| search_blocks(black_box(coset), 0..coset.layout().blocks(), false))
+        });
+    }
+    group.finish();
+}
+
 fn minimize(c: &mut Criterion) {
     let mut group = c.benchmark_group("minimize");
     group.sample_size(10);
@@ -48,5 +68,5 @@ fn minimize(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, table_bits, minimize);
+criterion_group!(benches, table_bits, symmetry, minimize);
 criterion_main!(benches);

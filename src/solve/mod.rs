@@ -336,6 +336,15 @@ impl Solver {
     /// # Errors
     /// As [`solve`](Self::solve), also when `goal` has another shape.
     pub fn solve_to(&self, board: &Grid, goal: &Grid) -> Result<Option<Solution>, Error> {
+        let Some(rhs) = self.reachable_rhs(board, goal)? else {
+            return Ok(None);
+        };
+        self.solve_rhs(board, &rhs, |reached| reached == goal)
+    }
+
+    /// `board + goal`, the cells the presses must flip, unless an
+    /// obstruction shows that no press set does.
+    fn reachable_rhs(&self, board: &Grid, goal: &Grid) -> Result<Option<Grid>, Error> {
         self.check_shape(board, "board")?;
         self.check_shape(goal, "target board")?;
         if self.holds_quiet_patterns() && self.obstruction_to(board, goal).is_some() {
@@ -343,7 +352,7 @@ impl Solver {
         }
         let mut rhs = board.clone();
         rhs.xor_assign(goal);
-        self.solve_rhs(board, &rhs, |reached| reached == goal)
+        Ok(Some(rhs))
     }
 
     fn check_shape(&self, grid: &Grid, what: &str) -> Result<(), Error> {
@@ -365,22 +374,9 @@ impl Solver {
     /// # Errors
     /// As [`solve_to`](Self::solve_to).
     pub fn particular_to(&self, board: &Grid, goal: &Grid) -> Result<Option<Grid>, Error> {
-        self.check_shape(board, "board")?;
-        self.check_shape(goal, "target board")?;
-        if self.holds_quiet_patterns() && self.obstruction_to(board, goal).is_some() {
-            return Ok(None);
-        }
-        let mut rhs = board.clone();
-        rhs.xor_assign(goal);
-        let particular = match &self.system {
-            System::Dense(d) => d.particular(&rhs),
-            System::Chase(c) => c.particular(&rhs),
-        };
-        match particular {
-            None if self.holds_quiet_patterns() => {
-                Err(Error::Internal("a solvable system gave no solution".into()))
-            }
-            found => Ok(found),
+        match self.reachable_rhs(board, goal)? {
+            Some(rhs) => self.particular(&rhs),
+            None => Ok(None),
         }
     }
 
@@ -450,28 +446,17 @@ impl Solver {
         }
     }
 
-    /// The lightest press set flipping exactly `rhs` (known to be
-    /// solvable), re-applied to `board` and accepted only if `reached` says
-    /// the result is the target.
+    /// The lightest press set flipping exactly `rhs` (`None` if there is
+    /// none), re-applied to `board` and accepted only if `reached` says the
+    /// result is the target.
     fn solve_rhs(
         &self,
         board: &Grid,
         rhs: &Grid,
         reached: impl Fn(&Grid) -> bool,
     ) -> Result<Option<Solution>, Error> {
-        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
-        let particular = match &self.system {
-            System::Dense(d) => d.particular(rhs),
-            System::Chase(c) => c.particular(rhs),
-        };
-        let Some(particular) = particular else {
-            if !self.holds_quiet_patterns() {
-                // No obstruction was tested: no solution means unreachable.
-                return Ok(None);
-            }
-            return Err(Error::Internal(format!(
-                "a {rows}x{cols} board passed the solvability test but the system has no solution"
-            )));
+        let Some(particular) = self.particular(rhs)? else {
+            return Ok(None);
         };
         let (presses, proven_minimal) = if self.holds_quiet_patterns() {
             let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
@@ -484,6 +469,22 @@ impl Solver {
         };
         self.verify(board, &presses, reached)?;
         Ok(Some(Solution { presses, proven_minimal }))
+    }
+
+    /// A press set flipping exactly `rhs`, or `None` when there is none
+    /// (only possible when no obstruction was tested first).
+    fn particular(&self, rhs: &Grid) -> Result<Option<Grid>, Error> {
+        let found = match &self.system {
+            System::Dense(d) => d.particular(rhs),
+            System::Chase(c) => c.particular(rhs),
+        };
+        if found.is_none() && self.holds_quiet_patterns() {
+            let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
+            return Err(Error::Internal(format!(
+                "a {rows}x{cols} board passed the solvability test but the system has no solution"
+            )));
+        }
+        Ok(found)
     }
 
     /// Re-applies `presses` to `board` and insists on reaching `target`, so a
