@@ -47,6 +47,7 @@ mod error;
 pub mod gf2;
 mod model;
 pub mod picture;
+pub mod serve;
 mod solve;
 
 pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};

@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-mod study;
+pub(crate) mod study;
 
 use study::{AnalyzeArgs, CheckArgs, PictureArgs, PuzzleArgs, Reach, Solvers, TableArgs, TargetArg};
 
@@ -55,6 +55,8 @@ enum Command {
     Check(CheckArgs),
     /// Tabulate the nullity over ranges of sizes.
     Table(TableArgs),
+    /// Serve the explorer page and its JSON API (on 127.0.0.1 unless --bind).
+    Serve(crate::serve::ServeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -247,6 +249,7 @@ where
         Some(Command::Analyze(args)) => study::analyze(args, &mut io),
         Some(Command::Check(args)) => study::check(args, &mut io),
         Some(Command::Table(args)) => study::table(args, &mut io),
+        Some(Command::Serve(args)) => crate::serve::run(&args, io.stdout).map_err(Failure::from),
     };
     match result {
         Ok(code) => code,
@@ -667,19 +670,20 @@ fn best_line(best: Option<(&str, u64)>) -> String {
     })
 }
 
-/// One board's answers, named by target, ready to print.
-struct Report<'a> {
-    index: usize,
-    board: &'a Grid,
-    solver: &'a Solver,
+/// One board's answers, named by target, ready to print (and, as JSON, to
+/// serve: `lightsout serve` answers with [`Report::json`] too).
+pub(crate) struct Report<'a> {
+    pub(crate) index: usize,
+    pub(crate) board: &'a Grid,
+    pub(crate) solver: &'a Solver,
     /// (target name, fewest presses or `None` when unreachable), in the
     /// order asked.
-    entries: Entries<'a>,
+    pub(crate) entries: Entries<'a>,
 }
 
 /// At most two targets per board, kept inline and borrowed: a batch of
 /// 65,536 boards should not pay an allocation or a copy each for them.
-type Entries<'a> = arrayvec::ArrayVec<(&'static str, &'a Option<Solution>), 2>;
+pub(crate) type Entries<'a> = arrayvec::ArrayVec<(&'static str, &'a Option<Solution>), 2>;
 
 impl Report<'_> {
     /// The reachable target needing the fewest presses (the first on a tie).
@@ -755,7 +759,7 @@ impl Report<'_> {
         text
     }
 
-    fn json(&self) -> String {
+    pub(crate) fn json(&self) -> String {
         let entry = |solution: &Option<Solution>| -> Value {
             match solution {
                 None => {

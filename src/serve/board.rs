@@ -1,0 +1,69 @@
+//! The handlers that take a board: `/api/solve` and `/api/check`.
+
+use axum::extract::State;
+use axum::response::Response;
+
+use super::error::{ApiError, ApiJson};
+use super::request::{self, CheckRequest, Reach, SolveRequest};
+use super::work::App;
+use super::{Limits, json_response};
+use crate::cli::study::check_json;
+use crate::cli::{Entries, Report};
+use crate::{Grid, Method, Solver};
+
+/// `POST /api/solve`: the object `lightsout solve --format json` prints.
+pub(super) async fn solve(
+    State(app): State<App>,
+    ApiJson(req): ApiJson<SolveRequest>,
+) -> Result<Response, ApiError> {
+    app.run(move |limits| solve_json(&req, limits)).await.map(json_response)
+}
+
+fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
+    let board = request::board(&req.board, "board", limits)?;
+    let shape = (board.nrows(), board.ncols());
+    let puzzle = request::puzzle(shape.0, shape.1, req.rule.as_deref(), req.torus, limits)?;
+    let reach = request::target(req.target.as_ref(), shape, limits)?;
+    let max_nullity = request::max_nullity(req.max_nullity, limits)?;
+    let solver = Solver::with_memory_limit(&puzzle, Method::Auto, max_nullity, limits.max_memory)?;
+    // As `lightsout solve`: a board target is named "target", colours by name.
+    let (answer, custom);
+    let entries: Entries = match &reach {
+        Reach::Board(goal) => {
+            custom = solver.solve_to(&board, goal)?;
+            Entries::from_iter([("target", &custom)])
+        }
+        Reach::Goal(goal) => {
+            answer = solver.solve(&board, *goal)?;
+            [("white", &answer.white), ("black", &answer.black)]
+                .into_iter()
+                .filter_map(|(name, solution)| Some((name, solution.as_ref()?)))
+                .collect()
+        }
+    };
+    Ok(Report { index: 1, board: &board, solver: &solver, entries }.json())
+}
+
+/// `POST /api/check`: the object `lightsout check --format json` prints.
+pub(super) async fn check(
+    State(app): State<App>,
+    ApiJson(req): ApiJson<CheckRequest>,
+) -> Result<Response, ApiError> {
+    app.run(move |limits| check_answer(&req, limits)).await.map(json_response)
+}
+
+fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError> {
+    let board = request::board(&req.board, "board", limits)?;
+    let shape = (board.nrows(), board.ncols());
+    let puzzle = request::puzzle(shape.0, shape.1, req.rule.as_deref(), req.torus, limits)?;
+    let reach = request::target(req.target.as_ref(), shape, limits)?;
+    // As `lightsout check`: solvability needs no minimisation.
+    let solver = Solver::with_memory_limit(&puzzle, Method::Auto, 0, limits.max_memory)?;
+    let verdicts: Vec<(&str, Option<&Grid>)> = match &reach {
+        Reach::Board(goal) => vec![("target", solver.obstruction_to(&board, goal))],
+        Reach::Goal(goal) => {
+            goal.targets().iter().map(|&t| (t.name(), solver.obstruction(&board, t))).collect()
+        }
+    };
+    Ok(check_json(1, &solver, &verdicts))
+}
