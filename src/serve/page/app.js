@@ -200,18 +200,23 @@ function mark(g, i, size, fill) {
   }
 }
 
-/** A square outline, dashed black on white, around cell `i`. */
+/** A square outline around cell `i`: black inside white for the cursor;
+ *  for the hint, thick black and white dashes along the cell's edge. */
 function outline(g, i, size, dashed) {
   const x = (i % state.cols) * size, y = Math.floor(i / state.cols) * size;
-  const w = Math.max(2, Math.floor(size / 8));
+  const w = Math.max(2, Math.floor(size / (dashed ? 6 : 8)));
   g.lineWidth = w;
   g.setLineDash([]);
   g.strokeStyle = "#fff";
   g.strokeRect(x + w / 2, y + w / 2, size - w, size - w);
-  if (dashed) g.setLineDash([Math.max(2, size / 6), Math.max(2, size / 6)]);
   g.strokeStyle = "#111";
-  g.strokeRect(x + w * 1.5, y + w * 1.5, size - 3 * w, size - 3 * w);
-  g.setLineDash([]);
+  if (dashed) {
+    g.setLineDash([w, w]);
+    g.strokeRect(x + w / 2, y + w / 2, size - w, size - w);
+    g.setLineDash([]);
+  } else {
+    g.strokeRect(x + w * 1.5, y + w * 1.5, size - 3 * w, size - 3 * w);
+  }
 }
 
 function drawBoard() {
@@ -405,6 +410,8 @@ function analyzeSoon() {
 // ---- The nullity map ----------------------------------------------------------
 
 const heat = { r0: 1, c0: 1, rows: 0, cols: 0, grid: [], size: 1, cursor: 0, max: 0 };
+// Room for the axis labels, left and top of the squares.
+const HEAT_LEFT = 34, HEAT_TOP = 18;
 
 function parseRange(text) {
   const [a, b = a] = text.split("..").map((t) => Number.parseInt(t, 10));
@@ -429,24 +436,55 @@ async function drawHeat() {
   }
 }
 
+/** A step between axis labels that leaves them room: 1, 2, 5, 10, 20, … */
+function labelStep(count, size) {
+  const steps = [1, 2, 5, 10, 20, 25, 50, 100];
+  return steps.find((s) => s * size >= 28) || 100;
+}
+
 function paintHeat() {
   const canvas = $("heatmap");
   heat.size = Math.max(2, Math.min(24, Math.floor(720 / Math.max(heat.rows, heat.cols))));
-  canvas.width = heat.cols * heat.size;
-  canvas.height = heat.rows * heat.size;
+  canvas.width = HEAT_LEFT + heat.cols * heat.size + 2;
+  canvas.height = HEAT_TOP + heat.rows * heat.size + 2;
   const g = canvas.getContext("2d");
+  g.fillStyle = "#f4f4f2";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  const at = (i) => [HEAT_LEFT + (i % heat.cols) * heat.size, HEAT_TOP + Math.floor(i / heat.cols) * heat.size];
   heat.grid.forEach((n, i) => {
     // Grey by log(1 + nullity): white for 0, black for the most.
     const shade = Math.round(255 * (1 - Math.log1p(n) / Math.log1p(heat.max)));
     g.fillStyle = `rgb(${shade},${shade},${shade})`;
-    g.fillRect((i % heat.cols) * heat.size, Math.floor(i / heat.cols) * heat.size, heat.size, heat.size);
+    const [x, y] = at(i);
+    g.fillRect(x, y, heat.size, heat.size);
   });
-  if (document.activeElement === canvas) {
-    const x = (heat.cursor % heat.cols) * heat.size, y = Math.floor(heat.cursor / heat.cols) * heat.size;
-    g.lineWidth = 2;
-    g.strokeStyle = "#e0a100";
-    g.strokeRect(x + 1, y + 1, heat.size - 2, heat.size - 2);
+  // Axis labels: columns along the top, rows down the left.
+  g.fillStyle = "#111";
+  g.font = "11px system-ui, sans-serif";
+  const step = labelStep(Math.max(heat.rows, heat.cols), heat.size);
+  g.textAlign = "center";
+  for (let c = heat.c0; c < heat.c0 + heat.cols; c++) {
+    if (c % step === 0 || c === heat.c0) g.fillText(c, HEAT_LEFT + (c - heat.c0 + 0.5) * heat.size, HEAT_TOP - 5);
   }
+  g.textAlign = "right";
+  for (let r = heat.r0; r < heat.r0 + heat.rows; r++) {
+    if (r % step === 0 || r === heat.r0) g.fillText(r, HEAT_LEFT - 4, HEAT_TOP + (r - heat.r0 + 0.5) * heat.size + 4);
+  }
+  // The board's size, and the keyboard's cursor: black and white squares.
+  const frame = (i, dashed) => {
+    const [x, y] = at(i);
+    g.lineWidth = 2;
+    g.setLineDash([]);
+    g.strokeStyle = "#fff";
+    g.strokeRect(x - 1, y - 1, heat.size + 2, heat.size + 2);
+    if (dashed) g.setLineDash([2, 2]);
+    g.strokeStyle = "#111";
+    g.strokeRect(x - 3, y - 3, heat.size + 6, heat.size + 6);
+    g.setLineDash([]);
+  };
+  const r = state.rows - heat.r0, c = state.cols - heat.c0;
+  if (r >= 0 && r < heat.rows && c >= 0 && c < heat.cols) frame(r * heat.cols + c, false);
+  if (document.activeElement === canvas) frame(heat.cursor, true);
 }
 
 function heatSize(i) {
@@ -461,6 +499,7 @@ function describeHeat(i) {
 function openSize(i) {
   const [r, c] = heatSize(i);
   setSize(r, c);
+  paintHeat();
   $("board").focus();
 }
 
@@ -620,8 +659,9 @@ function wire() {
   const heatmap = $("heatmap");
   const heatCell = (e) => {
     const box = heatmap.getBoundingClientRect();
-    const c = Math.floor(((e.clientX - box.left) / box.width) * heat.cols);
-    const r = Math.floor(((e.clientY - box.top) / box.height) * heat.rows);
+    const scale = heatmap.width / box.width;
+    const c = Math.floor(((e.clientX - box.left) * scale - HEAT_LEFT) / heat.size);
+    const r = Math.floor(((e.clientY - box.top) * scale - HEAT_TOP) / heat.size);
     return r >= 0 && r < heat.rows && c >= 0 && c < heat.cols ? r * heat.cols + c : -1;
   };
   $("heat").addEventListener("click", drawHeat);
