@@ -48,7 +48,11 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
             !ci,
             "CI=true but chromium or chromedriver is missing: .ci/run must run scripts/install-browser.sh"
         );
-        eprintln!(
+        // Written to the stream itself, past the test harness's capture, so
+        // that a skip is seen.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
             "browser tests SKIPPED: chromium and chromedriver not found (run scripts/install-browser.sh)"
         );
     }
