@@ -295,8 +295,8 @@ async fn the_page_and_its_assets_are_served_with_a_strict_policy() {
         let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
         assert!(String::from_utf8_lossy(&body).contains(contains), "{path}");
     }
-    let wrong_method = app.oneshot(Request::get("/api/solve").body(Body::empty()).unwrap()).await.unwrap();
-    assert_eq!(wrong_method.status(), StatusCode::METHOD_NOT_ALLOWED);
+    let wrong_method = send(&app, Method::GET, "/api/solve", None, "").await;
+    assert_refused(&wrong_method, StatusCode::METHOD_NOT_ALLOWED, None, "/api/solve does not take GET");
 }
 
 /// An HTTP/1 client over real sockets.

@@ -23,6 +23,8 @@ pub(super) enum ApiError {
     NotJson,
     /// No such route (404).
     NotFound(String),
+    /// A route that takes another method (405).
+    WrongMethod(String),
     /// A stated limit refused the request; `limit` names it (413 for the
     /// body, 422 for the work asked for).
     Limit { limit: &'static str, message: String },
@@ -47,6 +49,7 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::WrongMethod(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Limit { limit: "body_bytes", .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Limit { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -79,7 +82,12 @@ impl IntoResponse for ApiError {
             ApiError::NotJson => {
                 json!({"error": "send the request body as JSON (Content-Type: application/json)"})
             }
-            ApiError::BadRequest(m) | ApiError::NotFound(m) | ApiError::Busy(m) => json!({"error": m}),
+            ApiError::BadRequest(m)
+            | ApiError::NotFound(m)
+            | ApiError::WrongMethod(m)
+            | ApiError::Busy(m) => {
+                json!({"error": m})
+            }
             ApiError::Internal(m) => json!({"error": format!("internal error: {m}")}),
         };
         (status, Json(body)).into_response()

@@ -2,7 +2,7 @@
 //! JSON 404 for everything else.
 
 use axum::Router;
-use axum::http::Uri;
+use axum::http::{Method, Uri};
 use axum::routing::{get, post};
 
 use super::error::ApiError;
@@ -28,9 +28,17 @@ pub fn router(limits: Limits) -> Router {
         .route("/api/analyze", post(study::analyze))
         .route("/api/table", post(study::table))
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         .with_state(App::new(limits))
 }
 
 async fn not_found(uri: Uri) -> ApiError {
     ApiError::NotFound(format!("no such page or API call: {}", uri.path()))
+}
+
+async fn wrong_method(method: Method, uri: Uri) -> ApiError {
+    ApiError::WrongMethod(format!(
+        "{} does not take {method}: the API is POST with a JSON body, the page is GET",
+        uri.path()
+    ))
 }

@@ -290,6 +290,9 @@ function boardRows(bits = state.board) {
   return rows;
 }
 
+/** Presses listed in words under the board (all are drawn). */
+const LISTED_PRESSES = 300;
+
 /** Asks for the fewest presses from the board as it is now. */
 async function solve() {
   const answer = await api("/api/solve", {
@@ -310,9 +313,9 @@ async function solve() {
   state.hint = -1;
   const proof = entry.proven_minimal ? "proven minimal" : "not proven minimal";
   say(`${entry.presses} presses to all ${name} (${proof}).`);
-  $("presses").textContent = presses.length
-    ? "Press: " + presses.map((i) => `r${Math.floor(i / state.cols) + 1}c${(i % state.cols) + 1}`).join(" ")
-    : "No presses needed.";
+  const listed = presses.slice(0, LISTED_PRESSES).map((i) => `r${Math.floor(i / state.cols) + 1}c${(i % state.cols) + 1}`);
+  if (presses.length > LISTED_PRESSES) listed.push(`… and ${presses.length - LISTED_PRESSES} more`);
+  $("presses").textContent = presses.length ? "Press: " + listed.join(" ") : "No presses needed.";
   changed();
   return state.solution;
 }
