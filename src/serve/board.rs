@@ -9,7 +9,8 @@ use super::work::App;
 use super::{Limits, json_response};
 use crate::cli::study::check_json;
 use crate::cli::{Entries, Report};
-use crate::{Grid, Method, Solver};
+use crate::{Grid, Method, Puzzle, Solver};
+use serde_json::Value;
 
 /// `POST /api/solve`: the object `lightsout solve --format json` prints.
 pub(super) async fn solve(
@@ -19,11 +20,24 @@ pub(super) async fn solve(
     app.run(move |limits| solve_json(&req, limits)).await.map(json_response)
 }
 
-fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
-    let board = request::board(&req.board, "board", limits)?;
+/// The board of a request, its puzzle and its target, checked.
+fn read(
+    rows: &[String],
+    target: Option<&Value>,
+    rule: Option<&str>,
+    torus: bool,
+    limits: &Limits,
+) -> Result<(Grid, Puzzle, Reach), ApiError> {
+    let board = request::board(rows, "board", limits)?;
     let shape = (board.nrows(), board.ncols());
-    let puzzle = request::puzzle(shape.0, shape.1, req.rule.as_deref(), req.torus, limits)?;
-    let reach = request::target(req.target.as_ref(), shape, limits)?;
+    let puzzle = request::puzzle(shape.0, shape.1, rule, torus, limits)?;
+    let reach = request::target(target, shape, limits)?;
+    Ok((board, puzzle, reach))
+}
+
+fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
+    let (board, puzzle, reach) =
+        read(&req.board, req.target.as_ref(), req.rule.as_deref(), req.torus, limits)?;
     let max_nullity = request::max_nullity(req.max_nullity, limits)?;
     let solver = Solver::with_memory_limit(&puzzle, Method::Auto, max_nullity, limits.max_memory)?;
     // As `lightsout solve`: a board target is named "target", colours by name.
@@ -53,10 +67,8 @@ pub(super) async fn check(
 }
 
 fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError> {
-    let board = request::board(&req.board, "board", limits)?;
-    let shape = (board.nrows(), board.ncols());
-    let puzzle = request::puzzle(shape.0, shape.1, req.rule.as_deref(), req.torus, limits)?;
-    let reach = request::target(req.target.as_ref(), shape, limits)?;
+    let (board, puzzle, reach) =
+        read(&req.board, req.target.as_ref(), req.rule.as_deref(), req.torus, limits)?;
     // As `lightsout check`: solvability needs no minimisation.
     let solver = Solver::with_memory_limit(&puzzle, Method::Auto, 0, limits.max_memory)?;
     let verdicts: Vec<(&str, Option<&Grid>)> = match &reach {

@@ -94,7 +94,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A JSON request body, read up to [`Limits::body_bytes`] and parsed into
+/// A JSON request body, read up to [`super::Limits::body_bytes`] and parsed into
 /// `T` (whose fields are `deny_unknown_fields`), with every failure an
 /// [`ApiError`] that says what was wrong and where.
 pub(super) struct ApiJson<T>(pub(super) T);
