@@ -281,6 +281,16 @@ async fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     let url = client.current_url().await.unwrap();
     assert!(url.fragment().is_some_and(|f| f.contains("rows=8&cols=8&rule=king")), "{url}");
 
+    // A drawn rule: the mask starts as plus; without its centre it is
+    // the neighbours rule, and a far corner makes it a mask of its own.
+    client.find(Locator::Id("rule")).await.unwrap().select_by_value("mask").await.unwrap();
+    client.find(Locator::Css("#mask button.centre")).await.unwrap().click().await.unwrap();
+    wait_for_text(&client, "analysis", "8×8 plane, rule neighbours:").await;
+    client.find(Locator::Css("#mask button:first-child")).await.unwrap().click().await.unwrap();
+    wait_for_text(&client, "analysis", "8×8 plane, rule 10000/00100/01010/00100/00000:").await;
+    client.find(Locator::Id("rule")).await.unwrap().select_by_value("king").await.unwrap();
+    wait_for_text(&client, "analysis", "8×8 plane, rule king").await;
+
     // The keyboard: focus the board, move right, press (play mode).
     client.find(Locator::Css("input[name=mode][value=play]")).await.unwrap().click().await.unwrap();
     let board = client.find(Locator::Id("board")).await.unwrap();
@@ -291,6 +301,19 @@ async fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     click(&client, "solve").await;
     wait_for_text(&client, "status", "presses to all").await;
     screenshot(&client, "king-8x8.png").await;
+
+    // A large board: 128x128, random but solvable, solved on the page.
+    for (id, value) in [("rows", "128"), ("cols", "128")] {
+        let input = client.find(Locator::Id(id)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(&format!("{value}{}", char::from(Key::Tab))).await.unwrap();
+    }
+    wait_for_text(&client, "status", "A white 128×128 board.").await;
+    click(&client, "random-solvable").await;
+    click(&client, "solve").await;
+    wait_for_text(&client, "status", "presses to all").await;
+    client.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+    screenshot(&client, "large-128x128.png").await;
 
     // The nullity map links back to a size.
     // Squares of 11 pixels for 64 sizes, after 34 pixels of row labels and

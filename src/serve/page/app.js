@@ -181,23 +181,30 @@ function drawGrid(canvas, bits, rows, cols, size) {
   return g;
 }
 
-/** A round mark with a black and a white edge: readable on either colour. */
+/** A round mark with a black and a white edge: readable on either colour.
+ *  Cells too small for rings get a square: the fill in a black frame. */
 function mark(g, i, size, fill) {
+  if (size < 6) {
+    const left = (i % state.cols) * size, top = Math.floor(i / state.cols) * size;
+    g.fillStyle = size < 4 ? fill : "#111";
+    g.fillRect(left, top, size, size);
+    g.fillStyle = fill;
+    if (size >= 4) g.fillRect(left + 1, top + 1, size - 2, size - 2);
+    return;
+  }
   const x = (i % state.cols) * size + size / 2, y = Math.floor(i / state.cols) * size + size / 2;
   const radius = Math.max(1, size * 0.3);
   g.beginPath();
   g.arc(x, y, radius, 0, 2 * Math.PI);
   g.fillStyle = fill;
   g.fill();
-  if (size >= 6) {
-    g.lineWidth = Math.max(1, size / 14);
-    g.strokeStyle = "#fff";
-    g.stroke();
-    g.beginPath();
-    g.arc(x, y, radius + g.lineWidth, 0, 2 * Math.PI);
-    g.strokeStyle = "#111";
-    g.stroke();
-  }
+  g.lineWidth = Math.max(1, size / 14);
+  g.strokeStyle = "#fff";
+  g.stroke();
+  g.beginPath();
+  g.arc(x, y, radius + g.lineWidth, 0, 2 * Math.PI);
+  g.strokeStyle = "#111";
+  g.stroke();
 }
 
 /** A square outline around cell `i`: black inside white for the cursor;
@@ -291,7 +298,7 @@ function boardRows(bits = state.board) {
 }
 
 /** Presses listed in words under the board (all are drawn). */
-const LISTED_PRESSES = 300;
+const LISTED_PRESSES = 100;
 
 /** Asks for the fewest presses from the board as it is now. */
 async function solve() {
@@ -365,6 +372,9 @@ function gridBits(lines) {
 
 async function analyze() {
   const box = $("quiet");
+  // Nothing of the last size stays on show while the next is computed.
+  $("analysis").textContent = `Analysing ${state.rows}×${state.cols}…`;
+  box.replaceChildren();
   try {
     const a = await api("/api/analyze", { rows: state.rows, cols: state.cols, rule: ruleName(), torus: state.torus });
     quietPatterns = a.quiet_patterns;
