@@ -58,6 +58,7 @@ pub use model::{
     Topology, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
 pub use solve::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Dense, Goal, MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Method,
-    Progress, Solution, Solver, Target, bfs, minimize, minimize_with_progress,
+    Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Goal, Layout,
+    MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, MergeError, Method, Progress, SearchState, Shard, Solution,
+    Solver, Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };

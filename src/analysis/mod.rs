@@ -11,7 +11,9 @@ pub use table::{nullity_table, plane_nullity};
 use crate::error::Error;
 use crate::gf2::Poly;
 use crate::model::{Grid, Puzzle};
-use crate::solve::{Chase, Method, Solver, minimize};
+use crate::solve::{
+    Budget, Chase, Coset, MAX_EXHAUSTIVE_NULLITY, Method, Solver, improve, minimize, search_blocks,
+};
 
 /// What is known about one puzzle size and rule.
 #[derive(Clone, Debug)]
@@ -85,12 +87,44 @@ pub fn analyze(puzzle: &Puzzle, max_nullity: usize, max_memory: u64) -> Result<A
     })
 }
 
-/// The lightest non-zero member of the span of `basis`: the non-zero
-/// members whose highest basis index is i are `basis[i] + span(basis[..i])`,
-/// so the minimum over i of those cosets' minima covers them all.
+/// The lightest non-zero member of the span of `basis` (the null space's
+/// minimum distance), and whether it is proven lightest.
+///
+/// Up to `max_nullity` every member is weighed by the exhaustive engine
+/// (mask 0 left out). Beyond, the non-zero members whose highest basis
+/// index is i form the coset `basis[i] + span(basis[..i])`, and a local
+/// search of each, sharing one budget, gives a light member, not proven.
 fn lightest(basis: &[Grid], max_nullity: usize) -> Option<(Grid, bool)> {
-    (0..basis.len())
-        .map(|i| minimize(&basis[i], &basis[..i], max_nullity))
-        .min_by_key(|(g, _)| g.count_ones())
-        .map(|(g, _)| (g, basis.len() <= max_nullity))
+    let d = basis.len();
+    let (rows, cols) = (basis.first()?.nrows(), basis.first()?.ncols());
+    let combine = |mask: u64| {
+        let mut member = Grid::zeros(rows, cols);
+        for (j, q) in basis.iter().enumerate() {
+            if mask >> j & 1 == 1 {
+                member.xor_assign(q);
+            }
+        }
+        member
+    };
+    if d <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
+        let coset = Coset::new(&Grid::zeros(rows, cols), basis);
+        let best = search_blocks(&coset, 0..coset.layout().blocks(), true)?;
+        return Some((combine(best.mask), true));
+    }
+    // A quarter of a search's default work, shared by the d cosets.
+    let budget = Budget { work: Budget::default().work / 4 / d as u64, ..Budget::default() };
+    (0..d)
+        .map(|i| {
+            if i > MAX_EXHAUSTIVE_NULLITY {
+                // Keys wider than a mask: descent over whole patterns.
+                return minimize(&basis[i], &basis[..i], 0).0;
+            }
+            let coset = Coset::new(&basis[i], &basis[..i]);
+            let found = improve(&coset, &budget);
+            let mut member = combine(found.best.mask);
+            member.xor_assign(&basis[i]);
+            member
+        })
+        .min_by_key(Grid::count_ones)
+        .map(|g| (g, false))
 }

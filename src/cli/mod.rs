@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+mod search;
 pub(crate) mod study;
 
 use study::{AnalyzeArgs, CheckArgs, PictureArgs, PuzzleArgs, Reach, Solvers, TableArgs, TargetArg};
@@ -55,6 +56,9 @@ enum Command {
     Check(CheckArgs),
     /// Tabulate the nullity over ranges of sizes.
     Table(TableArgs),
+    /// Combine the partial results of `--shard K/N` runs into the proven
+    /// minimum (every slice of one problem exactly once).
+    Merge(search::MergeArgs),
     /// Serve the explorer page and its JSON API (on 127.0.0.1 unless --bind).
     Serve(crate::serve::ServeArgs),
 }
@@ -118,6 +122,9 @@ struct SolveArgs {
     /// and input larger than it.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
     max_memory: u64,
+    /// Long searches of one board.
+    #[command(flatten)]
+    search: search::SearchArgs,
 }
 
 /// Where boards come from: a file, standard input, or a generator.
@@ -249,6 +256,7 @@ where
         Some(Command::Analyze(args)) => study::analyze(args, &mut io),
         Some(Command::Check(args)) => study::check(args, &mut io),
         Some(Command::Table(args)) => study::table(args, &mut io),
+        Some(Command::Merge(args)) => search::merge_command(args, &mut io),
         Some(Command::Serve(args)) => crate::serve::run(&args, io.stdout).map_err(Failure::from),
     };
     match result {
@@ -348,6 +356,9 @@ fn generate(args: GenerateArgs, io: &mut Streams) -> Result<u8, Failure> {
 const STREAM_ABOVE_CELLS: usize = 1 << 26;
 
 fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    if args.search.wanted() {
+        return search::solve(&args, io);
+    }
     if let Some(code) = solve_streamed(&args, io)? {
         return Ok(code);
     }

@@ -13,8 +13,8 @@ use crate::analysis::Analysis;
 use crate::picture::{self, Scene};
 use crate::solve::limits;
 use crate::{
-    DEFAULT_MAX_NULLITY, Error, Goal, Grid, Method, Puzzle, Rule, Solver, TextBoards, Topology,
-    analyze as analyse, grid_lines, is_pbm, nullity_table, read_pbm,
+    Error, Goal, Grid, Method, Puzzle, Rule, Solver, TextBoards, Topology, analyze as analyse, grid_lines,
+    is_pbm, nullity_table, read_pbm,
 };
 
 /// The shape of the puzzle besides its size: edges and press rule.
@@ -188,8 +188,8 @@ fn minimisation_bar(nullity: usize) -> Box<crate::Progress> {
         let Ok(mut bar) = bar.lock() else { return };
         let current =
             bar.get_or_insert_with(|| terminal_bar(total, &format!("parts of 2^{nullity} solutions")));
-        current.set_position(done + 1);
-        if done + 1 == total {
+        current.set_position(done);
+        if done == total {
             current.finish_and_clear();
             *bar = None;
         }
@@ -210,8 +210,8 @@ impl<'a> Solvers<'a> {
                 let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
                 let mut solver =
                     Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)?;
-                // Minimising over more than 2^22 solutions takes seconds to minutes.
-                if solver.nullity() > 22 && solver.nullity() <= self.max_nullity {
+                // Minimising over more than 2^30 solutions takes a second or more.
+                if solver.nullity() > 30 && solver.nullity() <= self.max_nullity {
                     solver.set_progress(minimisation_bar(solver.nullity()));
                 }
                 self.made.push((shape, solver));
@@ -235,6 +235,10 @@ pub(super) enum TableFormat {
     Json,
 }
 
+/// Default --max-nullity of `analyze`: keeps it under a second on every
+/// size up to 128x128.
+const ANALYZE_MAX_NULLITY: usize = 28;
+
 #[derive(Args, Debug)]
 pub(super) struct AnalyzeArgs {
     /// Rows of the board.
@@ -248,8 +252,10 @@ pub(super) struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
-    /// Largest nullity searched exhaustively for the lightest quiet pattern.
-    #[arg(long, default_value_t = DEFAULT_MAX_NULLITY, value_parser = super::parse_max_nullity)]
+    /// Largest nullity searched exhaustively for the lightest quiet pattern
+    /// (2^28 patterns take about a tenth of a second; beyond, a local search
+    /// gives a light one, not proven lightest).
+    #[arg(long, default_value_t = ANALYZE_MAX_NULLITY, value_parser = super::parse_max_nullity)]
     max_nullity: usize,
     /// Refuse work estimated to need more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
@@ -348,7 +354,16 @@ fn analysis_text(a: &Analysis) -> String {
     match &a.lightest_quiet {
         None => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
         Some((q, proven)) => {
-            let how = if *proven { "" } else { " (not proven lightest: nullity above --max-nullity)" };
+            let how = if *proven {
+                String::new()
+            } else if a.nullity > crate::MAX_EXHAUSTIVE_NULLITY {
+                format!(" (found by local search, not proven lightest: nullity {} is above 63)", a.nullity)
+            } else {
+                format!(
+                    " (found by local search, not proven lightest: --max-nullity {} or more searches all 2^{0})",
+                    a.nullity
+                )
+            };
             t += &format!("lightest quiet pattern: {} presses{how}\n", q.count_ones());
             t += &format!("quiet patterns (a basis of {}; x = press):\n", a.nullity);
             for (i, q) in a.quiet.iter().take(PRINTED_PATTERNS).enumerate() {
@@ -509,6 +524,10 @@ pub(super) struct TableArgs {
     /// Pictures of the table as a heat map.
     #[command(flatten)]
     picture: PictureArgs,
+    /// Compute only slice K of N of the rows (1 <= K <= N) and print it as
+    /// one JSON line, for `lightsout merge`.
+    #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
+    shard: Option<crate::Shard>,
 }
 
 pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {
@@ -525,6 +544,28 @@ pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {
 pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     let template = args.puzzle.puzzle(1, 1)?;
     let ((r0, r1), (c0, c1)) = (args.rows, args.cols);
+    if let Some(shard) = args.shard {
+        if args.picture.wanted() {
+            return Err(
+                Error::bad_input("--png and --svg do not go with --shard: draw the merged table").into()
+            );
+        }
+        let slice = shard.blocks((r1 - r0 + 1) as u64);
+        let (first, last) = (r0 + slice.start as usize, r0 + slice.end as usize);
+        let nullity = if first < last {
+            nullity_table(first..=last - 1, c0..=c1, &template, args.max_memory, &|| {})?
+        } else {
+            Vec::new()
+        };
+        let problem = super::search::TableProblem {
+            rows: args.rows,
+            cols: args.cols,
+            topology: topology_name(template.topology()).into(),
+            rule: template.rule().mask(),
+        };
+        writeln!(io.stdout, "{}", super::search::table_record(problem, shard, first, nullity))?;
+        return Ok(0);
+    }
     if args.picture.wanted() {
         args.picture.check_size((r1 - r0 + 1).saturating_mul(c1 - c0 + 1))?;
     }
@@ -539,8 +580,20 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     if args.picture.wanted() {
         args.picture.write(&picture::heat_map(&table, r0, c0, &title))?;
     }
-    let mut out = io::BufWriter::new(&mut *io.stdout);
-    match args.format {
+    write_table(&table, (r0, r1), (c0, c1), args.format, io.stdout)?;
+    Ok(0)
+}
+
+/// Prints a nullity table whose first row and column are `r0` and `c0`.
+pub(super) fn write_table(
+    table: &[Vec<usize>],
+    (r0, r1): (usize, usize),
+    (c0, c1): (usize, usize),
+    format: TableFormat,
+    stdout: &mut dyn Write,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::new(stdout);
+    match format {
         TableFormat::Text => {
             let width =
                 table.iter().flatten().max().map_or(1, |m| m.to_string().len()).max(c1.to_string().len());
@@ -574,6 +627,5 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
             }
         }
     }
-    out.flush()?;
-    Ok(0)
+    out.flush()
 }

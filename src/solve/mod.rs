@@ -14,7 +14,10 @@ mod minimal;
 
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
-pub use minimal::{MAX_EXHAUSTIVE_NULLITY, Progress, minimize, minimize_with_progress};
+pub use minimal::{
+    Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, MergeError, Progress, SearchState, Shard,
+    check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
+};
 
 use crate::error::Error;
 use crate::gf2::words;
@@ -80,8 +83,9 @@ pub enum Method {
     Chase,
 }
 
-/// Default cap on the nullity whose 2^d solutions are all visited.
-pub const DEFAULT_MAX_NULLITY: usize = 32;
+/// Default cap on the nullity whose 2^d solutions are all visited: 2^36
+/// members take about 15 s on two cores here.
+pub const DEFAULT_MAX_NULLITY: usize = 36;
 
 /// The best press set found for one target.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -308,6 +312,49 @@ impl Solver {
             )));
         }
         Ok(())
+    }
+
+    /// A press set turning `board` into `goal` (not yet the lightest), or
+    /// `None` when `goal` cannot be reached: the coset that a long search
+    /// then walks with [`quiet_patterns`](Self::quiet_patterns).
+    ///
+    /// # Errors
+    /// As [`solve_to`](Self::solve_to).
+    pub fn particular_to(&self, board: &Grid, goal: &Grid) -> Result<Option<Grid>, Error> {
+        self.check_shape(board, "board")?;
+        self.check_shape(goal, "target board")?;
+        if self.obstruction_to(board, goal).is_some() {
+            return Ok(None);
+        }
+        let mut rhs = board.clone();
+        rhs.xor_assign(goal);
+        let particular = match &self.system {
+            System::Dense(d) => d.particular(&rhs),
+            System::Chase(c) => c.particular(&rhs),
+        };
+        particular.map(Some).ok_or_else(|| Error::Internal("a solvable system gave no solution".into()))
+    }
+
+    /// `particular` plus the quiet patterns picked by `mask`, re-applied to
+    /// `board` and accepted only if it reaches `goal`.
+    ///
+    /// # Errors
+    /// [`Error::Internal`] if the press set fails its re-check.
+    pub fn presses_for_mask(
+        &self,
+        board: &Grid,
+        goal: &Grid,
+        particular: &Grid,
+        mask: u64,
+    ) -> Result<Grid, Error> {
+        let mut presses = particular.clone();
+        for (j, q) in self.quiet.iter().enumerate().take(64) {
+            if mask >> j & 1 == 1 {
+                presses.xor_assign(q);
+            }
+        }
+        self.verify(board, &presses, |reached| reached == goal)?;
+        Ok(presses)
     }
 
     /// Solves `board` for every target of `goal`.

@@ -1,0 +1,781 @@
+//! Long searches for one board: `--shard`, `--checkpoint`, `--time-limit`,
+//! and `lightsout merge`.
+//!
+//! A run keeps one [`Record`]: the problem (board, rule, topology, target),
+//! its hash, and per target the [`SearchState`] of the exhaustive search.
+//! A checkpoint is that record written atomically; a shard prints it as one
+//! JSON line; `merge` reads records back and claims a proven minimum only
+//! when every slice of one problem is there exactly once.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::study::{Reach, TableFormat, terminal_bar, topology_name};
+use super::{Entries, Failure, Format, Report, SolveArgs, Streams, boards, read_input};
+use crate::{
+    Budget, Coset, Error, Grid, MAX_EXHAUSTIVE_NULLITY, MergeError, Method, Puzzle, Rule, SearchState, Shard,
+    Solution, Solver, Target, Topology, grid_lines, improve, merge, parse_boards,
+};
+
+/// Version of the record format; a record of another version is refused.
+const RECORD_VERSION: u32 = 1;
+
+/// Options of a long search (solve with one board).
+#[derive(Args, Debug, Clone, Default)]
+pub(super) struct SearchArgs {
+    /// Search only slice K of N of the null space (1 <= K <= N) and print
+    /// the partial result as one JSON line, for `lightsout merge`.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// Save the search's state to FILE at least every --checkpoint-every
+    /// seconds and on Ctrl-C or SIGTERM; the same command resumes from it.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = parse_seconds)]
+    checkpoint_every: f64,
+    /// Stop searching after this many seconds and report the best found,
+    /// marked not proven minimal unless it is.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    time_limit: Option<f64>,
+}
+
+impl SearchArgs {
+    /// Whether the run is a long search rather than a plain solve.
+    pub(super) fn wanted(&self) -> bool {
+        self.shard.is_some() || self.checkpoint.is_some() || self.time_limit.is_some()
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("expected a number of seconds above 0, got '{s}'")),
+    }
+}
+
+/// What is searched: everything that decides the answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Problem {
+    rows: usize,
+    cols: usize,
+    topology: String,
+    /// The rule as a mask (`010/111/010`).
+    rule: String,
+    /// The board, a `b`/`w` string per row.
+    board: Vec<String>,
+    /// `white`, `black`, `either`, or a target board's rows joined by `/`.
+    target: String,
+    /// `auto`, `dense` or `chase`: the method picks the basis of quiet
+    /// patterns, and so what a mask means.
+    method: String,
+}
+
+impl Problem {
+    /// SHA-256 of the problem and the record version.
+    fn hash(&self) -> String {
+        let text = serde_json::to_string(self).unwrap_or_default();
+        hex(&Sha256::digest(format!("lightsout-search/{RECORD_VERSION}/{text}").as_bytes()))
+    }
+
+    fn method(&self) -> Result<Method, Error> {
+        match self.method.as_str() {
+            "auto" => Ok(Method::Auto),
+            "dense" => Ok(Method::Dense),
+            "chase" => Ok(Method::Chase),
+            other => Err(Error::bad_input(format!("unknown method '{other}'"))),
+        }
+    }
+
+    fn puzzle(&self) -> Result<Puzzle, Error> {
+        let topology = match self.topology.as_str() {
+            "plane" => Topology::Plane,
+            "torus" => Topology::Torus,
+            other => return Err(Error::bad_input(format!("unknown topology '{other}'"))),
+        };
+        let rule = Rule::from_mask(&self.rule).map_err(Error::BadInput)?;
+        Ok(Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule))
+    }
+
+    fn board(&self) -> Result<Grid, Error> {
+        parse_grid(&self.board, self.rows, self.cols)
+    }
+
+    /// The target boards by name, in the order they are answered.
+    fn goals(&self) -> Result<Vec<(&'static str, Grid)>, Error> {
+        let (rows, cols) = (self.rows, self.cols);
+        Ok(match self.target.as_str() {
+            "white" => vec![("white", Target::White.board(rows, cols))],
+            "black" => vec![("black", Target::Black.board(rows, cols))],
+            "either" => {
+                vec![("white", Target::White.board(rows, cols)), ("black", Target::Black.board(rows, cols))]
+            }
+            board => {
+                let lines: Vec<String> = board.split('/').map(str::to_string).collect();
+                vec![("target", parse_grid(&lines, rows, cols)?)]
+            }
+        })
+    }
+}
+
+fn parse_grid(lines: &[String], rows: usize, cols: usize) -> Result<Grid, Error> {
+    let text = lines.join("\n") + "\n";
+    parse_boards(text.as_bytes(), "record", Some(rows), Some(cols))?
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::bad_input("record has no board"))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One target's search.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetSearch {
+    target: String,
+    nullity: usize,
+    reachable: bool,
+    /// The exhaustive search (absent when unreachable, or when the nullity
+    /// is above --max-nullity).
+    state: Option<SearchState>,
+}
+
+/// What a sharded run prints and a checkpoint holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Record {
+    lightsout: String,
+    version: u32,
+    hash: String,
+    problem: Problem,
+    searches: Vec<TargetSearch>,
+    /// Milliseconds spent searching, over every run that resumed this
+    /// record (whole numbers: a float would not survive the checksum's
+    /// round trip through JSON exactly).
+    milliseconds: u64,
+    /// SHA-256 of the record with this field empty: an edited or truncated
+    /// record is refused.
+    checksum: String,
+}
+
+/// A record that carries a checksum of itself.
+trait Sealed: Serialize + Clone {
+    fn checksum_mut(&mut self) -> &mut String;
+
+    /// The record with its checksum: SHA-256 of its JSON with the checksum
+    /// empty.
+    fn sealed(mut self) -> Self {
+        *self.checksum_mut() = String::new();
+        let digest = hex(&Sha256::digest(serde_json::to_string(&self).unwrap_or_default().as_bytes()));
+        *self.checksum_mut() = digest;
+        self
+    }
+
+    fn to_line(&self) -> String {
+        serde_json::to_string(&self.clone().sealed()).unwrap_or_default()
+    }
+
+    fn checksum_holds(&self) -> bool {
+        let mut copy = self.clone();
+        let claimed = std::mem::take(copy.checksum_mut());
+        *copy.sealed().checksum_mut() == claimed
+    }
+}
+
+impl Sealed for Record {
+    fn checksum_mut(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+/// Reads `text` as a record of kind `kind` (`search` or `table`), refusing
+/// another kind, another version, or a checksum that does not hold.
+fn parse_sealed<T: Sealed + serde::de::DeserializeOwned>(
+    text: &str,
+    source: &str,
+    kind: &str,
+) -> Result<T, Error> {
+    let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
+    let value: serde_json::Value =
+        serde_json::from_str(text.trim()).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
+    let (found, version) =
+        (value["lightsout"].as_str().unwrap_or("?"), value["version"].as_u64().unwrap_or(0));
+    if found != kind || version != u64::from(RECORD_VERSION) {
+        return Err(bad(format!(
+            "a record of kind '{found}' version {version}, expected '{kind}' version {RECORD_VERSION}"
+        )));
+    }
+    let record: T =
+        serde_json::from_value(value).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
+    if !record.checksum_holds() {
+        return Err(bad("checksum does not match: the record was edited or damaged".into()));
+    }
+    Ok(record)
+}
+
+impl Record {
+    /// Parses and checks a record read from `source`.
+    fn parse(text: &str, source: &str) -> Result<Record, Error> {
+        let record: Record = parse_sealed(text, source, "search")?;
+        if record.problem.hash() != record.hash {
+            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
+        }
+        Ok(record)
+    }
+}
+
+/// What a table's slice covers: everything that decides its numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TableProblem {
+    pub(super) rows: (usize, usize),
+    pub(super) cols: (usize, usize),
+    pub(super) topology: String,
+    pub(super) rule: String,
+}
+
+impl TableProblem {
+    fn hash(&self) -> String {
+        let text = serde_json::to_string(self).unwrap_or_default();
+        hex(&Sha256::digest(format!("lightsout-table/{RECORD_VERSION}/{text}").as_bytes()))
+    }
+}
+
+/// A slice of `lightsout table --shard K/N`: the nullity of some rows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableRecord {
+    lightsout: String,
+    version: u32,
+    hash: String,
+    problem: TableProblem,
+    shard: Shard,
+    /// The first row of the slice (rows follow on from it).
+    first_row: usize,
+    /// Per row of the slice, the nullity of each column.
+    nullity: Vec<Vec<usize>>,
+    checksum: String,
+}
+
+impl Sealed for TableRecord {
+    fn checksum_mut(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+/// The JSON line a table's slice prints.
+pub(super) fn table_record(
+    problem: TableProblem,
+    shard: Shard,
+    first_row: usize,
+    nullity: Vec<Vec<usize>>,
+) -> String {
+    let hash = problem.hash();
+    let record = TableRecord {
+        lightsout: "table".into(),
+        version: RECORD_VERSION,
+        hash,
+        problem,
+        shard,
+        first_row,
+        nullity,
+        checksum: String::new(),
+    };
+    record.to_line()
+}
+
+/// Writes `record` to `path` atomically: a temporary file beside it, then a
+/// rename, so a crash never leaves half a checkpoint.
+fn save(record: &Record, path: &Path) -> Result<(), Error> {
+    let fail =
+        |e: std::io::Error| Error::BadInput(format!("cannot write checkpoint {}: {e}", path.display()));
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    let mut file = std::fs::File::create(&temporary).map_err(fail)?;
+    writeln!(file, "{}", record.to_line()).map_err(fail)?;
+    file.sync_all().map_err(fail)?;
+    std::fs::rename(&temporary, path).map_err(fail)
+}
+
+/// A board's problem and the solver and cosets that search it.
+struct Search {
+    record: Record,
+    board: Grid,
+    solver: Solver,
+    /// Per target: its name, its board and, when reachable, its coset.
+    goals: Vec<(&'static str, Grid, Option<Reachable>)>,
+}
+
+/// A reachable target's particular solution and the coset around it.
+type Reachable = (Grid, Coset);
+
+impl Search {
+    /// Sets up the search of `problem`, fresh for `shard` when `fresh`.
+    fn new(problem: Problem, max_nullity: usize, max_memory: u64, shard: Shard) -> Result<Search, Error> {
+        let puzzle = problem.puzzle()?;
+        let board = problem.board()?;
+        let solver = Solver::with_memory_limit(&puzzle, problem.method()?, max_nullity, max_memory)?;
+        let nullity = solver.nullity();
+        let mut goals = Vec::new();
+        let mut searches = Vec::new();
+        for (name, goal) in problem.goals()? {
+            let coset = match solver.particular_to(&board, &goal)? {
+                Some(x) => {
+                    let coset = Coset::new(&x, solver.quiet_patterns());
+                    Some((x, coset))
+                }
+                None => None,
+            };
+            let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
+            let state = coset.as_ref().filter(|_| exhaustive).map(|(_, c)| SearchState::new(c, shard));
+            searches.push(TargetSearch { target: name.into(), nullity, reachable: coset.is_some(), state });
+            goals.push((name, goal, coset));
+        }
+        let record = Record {
+            lightsout: "search".into(),
+            version: RECORD_VERSION,
+            hash: problem.hash(),
+            problem,
+            searches,
+            milliseconds: 0,
+            checksum: String::new(),
+        };
+        Ok(Search { record, board, solver, goals })
+    }
+
+    /// Takes over the progress of `saved` (a checkpoint of this search).
+    fn resume(&mut self, saved: Record, source: &str) -> Result<(), Error> {
+        let bad = |why: &str| Error::BadInput(format!("{source}: {why}"));
+        if saved.hash != self.record.hash {
+            return Err(bad("checkpoint of another problem (board, rule, topology or target differ)"));
+        }
+        if saved.searches.len() != self.record.searches.len() {
+            return Err(bad("checkpoint does not match this search"));
+        }
+        for ((old, new), (_, _, coset)) in saved.searches.iter().zip(&self.record.searches).zip(&self.goals) {
+            let fits = match (&old.state, &new.state, coset) {
+                (Some(o), Some(n), Some((_, c))) => o.shard == n.shard && o.fits(c),
+                (None, None, _) => true,
+                _ => false,
+            };
+            if !fits || old.reachable != new.reachable || old.target != new.target {
+                return Err(bad("checkpoint of another slice, --max-nullity or version of this search"));
+            }
+        }
+        self.record.searches = saved.searches;
+        self.record.milliseconds = saved.milliseconds;
+        Ok(())
+    }
+}
+
+/// Solves one board as a long search: sharded, checkpointed or time-bounded.
+pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let search_args = &args.search;
+    if args.output.is_some() || args.picture.wanted() {
+        return Err(Error::bad_input(
+            "--output, --png and --svg do not go with --shard, --checkpoint or --time-limit",
+        )
+        .into());
+    }
+    let dense = matches!(args.method, super::MethodArg::Dense);
+    let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, io.stdin)?;
+    let mut all = boards(&input, &args.source);
+    let board = all.next().transpose()?.ok_or_else(|| Error::bad_input("no board in input"))?;
+    if all.next().is_some() {
+        return Err(Error::bad_input(
+            "--shard, --checkpoint and --time-limit search one board; the input has more",
+        )
+        .into());
+    }
+    drop(all);
+    let puzzle = args.puzzle.puzzle(board.nrows(), board.ncols())?;
+    let target = match args.target.resolve(args.max_memory)? {
+        Reach::Goal(goal) => match goal {
+            crate::Goal::White => "white".to_string(),
+            crate::Goal::Black => "black".to_string(),
+            crate::Goal::Either => "either".to_string(),
+        },
+        Reach::Board(goal) => grid_lines(&goal, 'b', 'w').join("/"),
+    };
+    let problem = Problem {
+        rows: board.nrows(),
+        cols: board.ncols(),
+        topology: topology_name(puzzle.topology()).into(),
+        rule: puzzle.rule().mask(),
+        board: grid_lines(&board, 'b', 'w'),
+        target,
+        method: format!("{:?}", args.method).to_lowercase(),
+    };
+    let shard = search_args.shard.unwrap_or(Shard::WHOLE);
+    let mut search = Search::new(problem, args.max_nullity, args.max_memory, shard)?;
+    if let Some(path) = search_args.checkpoint.as_ref().filter(|p| p.exists()) {
+        let source = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+        search.resume(Record::parse(&text, &source)?, &source)?;
+    }
+    let stopped = run(&mut search, search_args)?;
+    if let (Some(path), true) = (&search_args.checkpoint, stopped == Stop::Interrupted) {
+        let _ = writeln!(
+            io.stderr,
+            "lightsout: interrupted; the search is saved in {}: run the same command to go on",
+            path.display()
+        );
+        return Ok(130);
+    }
+    if search_args.shard.is_some() {
+        writeln!(io.stdout, "{}", search.record.to_line())?;
+        if stopped != Stop::Done {
+            let _ = writeln!(
+                io.stderr,
+                "lightsout: note: shard {shard} stopped before its end; `merge` needs it complete \
+                 (resume it with --checkpoint)"
+            );
+        }
+        return Ok(0);
+    }
+    answer(&search, args.format, args.show, search_args.time_limit, io)
+}
+
+/// Why a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    Done,
+    TimeLimit,
+    Interrupted,
+}
+
+/// Runs every target's exhaustive search on from its state, saving
+/// checkpoints as asked.
+fn run(search: &mut Search, args: &SearchArgs) -> Result<Stop, Error> {
+    let started = Instant::now();
+    let interrupted = Arc::new(AtomicBool::new(false));
+    if args.checkpoint.is_some() {
+        let flag = Arc::clone(&interrupted);
+        // A second handler cannot be set in one process (tests run many
+        // searches): the first one's flag then stays in charge.
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    }
+    let before = search.record.milliseconds;
+    let elapsed = |started: Instant| before + started.elapsed().as_millis() as u64;
+    let total: u64 =
+        search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.end - s.start).sum();
+    let done: u64 = search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.done).sum();
+    let bar = if total > 0 { terminal_bar(total, "blocks") } else { indicatif::ProgressBar::hidden() };
+    bar.set_position(done);
+    let mut last_save = Instant::now();
+    let mut stop = Stop::Done;
+    for index in 0..search.record.searches.len() {
+        let (Some(state), Some((_, coset))) =
+            (search.record.searches[index].state.clone(), search.goals[index].2.as_ref())
+        else {
+            continue;
+        };
+        let mut state = state;
+        let mut failure = None;
+        state.run(coset, false, &mut |s| {
+            bar.set_position(done_so_far(&search.record, index, s));
+            if interrupted.load(Ordering::SeqCst) {
+                stop = Stop::Interrupted;
+            } else if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
+                stop = Stop::TimeLimit;
+            }
+            let due = last_save.elapsed().as_secs_f64() >= args.checkpoint_every;
+            if let (Some(path), true) = (&args.checkpoint, due || stop != Stop::Done) {
+                let mut record = search.record.clone();
+                record.searches[index].state = Some(s.clone());
+                record.milliseconds = elapsed(started);
+                if let Err(e) = save(&record, path) {
+                    failure = Some(e);
+                    return ControlFlow::Break(());
+                }
+                last_save = Instant::now();
+            }
+            if stop == Stop::Done { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+        });
+        search.record.searches[index].state = Some(state);
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        if stop != Stop::Done {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    search.record.milliseconds = elapsed(started);
+    if let Some(path) = &args.checkpoint {
+        save(&search.record, path)?;
+    }
+    Ok(stop)
+}
+
+/// Blocks searched over all targets, with target `index` at `state`.
+fn done_so_far(record: &Record, index: usize, state: &SearchState) -> u64 {
+    record
+        .searches
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| if i == index { Some(state.done) } else { s.state.as_ref().map(|s| s.done) })
+        .sum()
+}
+
+/// Turns a finished (or stopped) search into the answer `solve` prints.
+fn answer(
+    search: &Search,
+    format: Format,
+    show: bool,
+    time_limit: Option<f64>,
+    io: &mut Streams,
+) -> Result<u8, Failure> {
+    let mut solutions = Vec::new();
+    let mut notes = Vec::new();
+    for (entry, (name, goal, coset)) in search.record.searches.iter().zip(&search.goals) {
+        let Some((particular, coset)) = coset else {
+            solutions.push((*name, None));
+            continue;
+        };
+        let (mask, proven, note) = match &entry.state {
+            Some(state) if state.is_complete() => (state.best.map_or(0, |b| b.mask), true, None),
+            state => {
+                // Stopped early, or beyond exhaustive reach: the best of the
+                // searched part and of a local search, with a lower bound.
+                let budget = Budget {
+                    time_limit: time_limit.map(|t| Duration::from_secs_f64(t.min(60.0) / 4.0)),
+                    ..Budget::default()
+                };
+                let local = improve(coset, &budget);
+                let best = crate::Best::better(state.as_ref().and_then(|s| s.best), Some(local.best))
+                    .unwrap_or(local.best);
+                let proven = best.weight <= local.lower_bound;
+                let searched = state.as_ref().map_or(0, |s| s.members_searched());
+                let note = format!(
+                    "{name}: {} presses, {}; searched {searched} of 2^{} members exhaustively, \
+                     lower bound {}",
+                    best.weight,
+                    if proven { "minimal (meets the lower bound)" } else { "not proven minimal" },
+                    coset.nullity(),
+                    local.lower_bound
+                );
+                (best.mask, proven, Some(note))
+            }
+        };
+        let presses = search.solver.presses_for_mask(&search.board, goal, particular, mask)?;
+        notes.extend(note);
+        solutions.push((*name, Some(Solution { presses, proven_minimal: proven })));
+    }
+    print_answer(search, &solutions, format, show, io)?;
+    for note in notes {
+        let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
+    }
+    Ok(0)
+}
+
+fn print_answer(
+    search: &Search,
+    solutions: &[(&'static str, Option<Solution>)],
+    format: Format,
+    show: bool,
+    io: &mut Streams,
+) -> Result<(), Failure> {
+    let entries: Entries = solutions.iter().map(|(name, s)| (*name, s)).collect();
+    let report = Report { index: 1, board: &search.board, solver: &search.solver, entries };
+    let text = match format {
+        Format::Poj => report.poj(show),
+        Format::Text => report.text(show),
+        Format::Json => report.json() + "\n",
+    };
+    io.stdout.write_all(text.as_bytes())?;
+    io.stdout.flush()?;
+    Ok(())
+}
+
+/// Arguments of `lightsout merge`.
+#[derive(Args, Debug)]
+pub(super) struct MergeArgs {
+    /// Partial results of `--shard K/N` runs (one JSON line each).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Output format: as solve's (poj, text, json) for searches, as
+    /// table's (text, csv, json) for tables.
+    #[arg(long, value_enum)]
+    format: Option<MergeFormat>,
+    /// Also print the press grid and the board reached.
+    #[arg(long)]
+    show: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum MergeFormat {
+    Poj,
+    Text,
+    Json,
+    Csv,
+}
+
+/// Combines shards into the proven minimum (or the whole table), or says
+/// which are missing.
+pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let mut texts = Vec::new();
+    for path in &args.files {
+        let source = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+        texts.push((source, text));
+    }
+    let kind = serde_json::from_str::<serde_json::Value>(texts[0].1.trim())
+        .ok()
+        .and_then(|v| v["lightsout"].as_str().map(str::to_string));
+    if kind.as_deref() == Some("table") {
+        return merge_tables(&texts, args.format, io);
+    }
+    let format = match args.format {
+        None | Some(MergeFormat::Poj) => Format::Poj,
+        Some(MergeFormat::Text) => Format::Text,
+        Some(MergeFormat::Json) => Format::Json,
+        Some(MergeFormat::Csv) => {
+            return Err(
+                Error::bad_input("--format csv is for tables; a search merges to poj, text or json").into()
+            );
+        }
+    };
+    let mut records = Vec::new();
+    for (source, text) in &texts {
+        records.push((source.clone(), Record::parse(text, source)?));
+    }
+    let (first_source, first) = &records[0];
+    let foreign: Vec<&str> =
+        records.iter().filter(|(_, r)| r.hash != first.hash).map(|(s, _)| s.as_str()).collect();
+    if !foreign.is_empty() {
+        return Err(Error::BadInput(format!(
+            "{} searched another problem than {first_source}",
+            foreign.join(", ")
+        ))
+        .into());
+    }
+    // The shard each record covers (the same for every target).
+    let shard_of = |r: &Record| r.searches.iter().find_map(|s| s.state.as_ref().map(|s| s.shard));
+    let search = Search::new(first.problem.clone(), MAX_EXHAUSTIVE_NULLITY, u64::MAX, Shard::WHOLE)?;
+    let mut solutions = Vec::new();
+    for (index, (name, goal, coset)) in search.goals.iter().enumerate() {
+        let Some((particular, coset)) = coset else {
+            solutions.push((*name, None));
+            continue;
+        };
+        let mut states = Vec::new();
+        for (source, record) in &records {
+            let state = record.searches.get(index).and_then(|s| s.state.as_ref()).ok_or_else(|| {
+                Error::BadInput(format!(
+                    "{source}: no exhaustive search of {name} to merge (nullity above --max-nullity)"
+                ))
+            })?;
+            if !state.fits(coset) {
+                return Err(Error::BadInput(format!("{source}: its slice does not fit this search")).into());
+            }
+            states.push(state);
+        }
+        let named: Vec<(String, Shard)> =
+            records.iter().filter_map(|(s, r)| Some((s.clone(), shard_of(r)?))).collect();
+        let best = merge(&states).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
+        let mask = best.map_or(0, |b| b.mask);
+        if let Some(b) = best.filter(|b| coset.weight(b.mask) != b.weight) {
+            return Err(Error::BadInput(format!(
+                "a record claims {} presses for a member that has more",
+                b.weight
+            ))
+            .into());
+        }
+        let presses = search.solver.presses_for_mask(&search.board, goal, particular, mask)?;
+        solutions.push((*name, Some(Solution { presses, proven_minimal: true })));
+    }
+    print_answer(&search, &solutions, format, args.show, io)?;
+    Ok(0)
+}
+
+/// Joins the slices of one table, each exactly once, and prints it.
+fn merge_tables(
+    texts: &[(String, String)],
+    format: Option<MergeFormat>,
+    io: &mut Streams,
+) -> Result<u8, Failure> {
+    let format = match format {
+        None | Some(MergeFormat::Text) => TableFormat::Text,
+        Some(MergeFormat::Csv) => TableFormat::Csv,
+        Some(MergeFormat::Json) => TableFormat::Json,
+        Some(MergeFormat::Poj) => {
+            return Err(Error::bad_input(
+                "--format poj is for searches; a table merges to text, csv or json",
+            )
+            .into());
+        }
+    };
+    let mut records: Vec<(String, TableRecord)> = Vec::new();
+    for (source, text) in texts {
+        let record: TableRecord = parse_sealed(text, source, "table")?;
+        if record.problem.hash() != record.hash {
+            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")).into());
+        }
+        records.push((source.clone(), record));
+    }
+    let (first_source, first) = &records[0];
+    let foreign: Vec<&str> =
+        records.iter().filter(|(_, r)| r.hash != first.hash).map(|(s, _)| s.as_str()).collect();
+    if !foreign.is_empty() {
+        return Err(Error::BadInput(format!(
+            "{} tabulated other sizes or rules than {first_source}",
+            foreign.join(", ")
+        ))
+        .into());
+    }
+    let shards: Vec<Shard> = records.iter().map(|(_, r)| r.shard).collect();
+    crate::check_coverage(&shards).map_err(|e| {
+        let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
+        Error::BadInput(coverage_error(&e, &named))
+    })?;
+    let ((r0, r1), (c0, c1)) = (first.problem.rows, first.problem.cols);
+    records.sort_by_key(|(_, r)| r.shard.index);
+    let mut table = Vec::new();
+    for (source, record) in &records {
+        let slice = record.shard.blocks((r1 - r0 + 1) as u64);
+        let fits = record.first_row == r0 + slice.start as usize
+            && record.nullity.len() == (slice.end - slice.start) as usize
+            && record.nullity.iter().all(|row| row.len() == c1 - c0 + 1);
+        if !fits {
+            return Err(Error::BadInput(format!("{source}: its rows do not fit its slice")).into());
+        }
+        table.extend(record.nullity.iter().cloned());
+    }
+    super::study::write_table(&table, (r0, r1), (c0, c1), format, io.stdout)?;
+    Ok(0)
+}
+
+fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
+    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    match e {
+        MergeError::Empty => "no shards to merge".into(),
+        MergeError::MixedCounts(counts) => format!("shards of different splits: N = {}", list(counts)),
+        MergeError::Duplicated(slices) => {
+            let files: Vec<&str> =
+                shards.iter().filter(|(_, s)| slices.contains(&s.index)).map(|(f, _)| f.as_str()).collect();
+            format!("slices given more than once: {} ({})", list(slices), files.join(", "))
+        }
+        MergeError::Missing(slices) => {
+            let count = shards.first().map_or(0, |(_, s)| s.count);
+            format!("slices missing: {} of {count}", list(slices))
+        }
+        MergeError::Incomplete(index) => {
+            format!("slice {index} was stopped before its end; resume it with --checkpoint")
+        }
+    }
+}

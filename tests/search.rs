@@ -1,0 +1,203 @@
+//! Long searches as a user runs them: shards and `merge`, checkpoints,
+//! time limits, and every way their files can be wrong.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+fn lightsout() -> Command {
+    Command::cargo_bin("lightsout").unwrap()
+}
+
+/// Runs in `dir`, returning (stdout, stderr, exit code).
+fn run(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = lightsout().current_dir(dir).args(args).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A fresh folder for one test's files.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lightsout-search-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// 47x47 all black to white: nullity 30, 971 presses (OEIS A075464).
+const PROBLEM: [&str; 7] = ["--generate", "all-black", "--rows", "47", "--cols", "47", "--target"];
+
+fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v: Vec<&str> = PROBLEM.to_vec();
+    v.push("white");
+    v.extend_from_slice(extra);
+    v
+}
+
+fn shards(dir: &Path, count: u64) -> Vec<String> {
+    (1..=count)
+        .map(|k| {
+            let shard = format!("{k}/{count}");
+            let (out, err, code) = run(dir, &args(&["--shard", &shard]));
+            assert_eq!((code, err.as_str()), (0, ""), "shard {shard}");
+            assert_eq!(out.lines().count(), 1, "one JSON line");
+            let name = format!("part-{k}-of-{count}.json");
+            std::fs::write(dir.join(&name), out).unwrap();
+            name
+        })
+        .collect()
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_answer() {
+    let dir = folder("merge");
+    let whole = run(&dir, &args(&["--format", "json"]));
+    assert_eq!(whole.2, 0);
+    assert!(whole.0.contains("\"presses\":971"), "{}", whole.0);
+    let parts = shards(&dir, 3);
+    let mut merge = vec!["merge"];
+    merge.extend(parts.iter().map(String::as_str));
+    merge.extend(["--format", "json"]);
+    assert_eq!(run(&dir, &merge), whole);
+    // The record names the problem, the slice and how much it searched.
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(&parts[1])).unwrap()).unwrap();
+    let state = &record["searches"][0]["state"];
+    assert_eq!((state["shard"]["index"].as_u64(), state["shard"]["count"].as_u64()), (Some(2), Some(3)));
+    assert_eq!(record["hash"].as_str().unwrap().len(), 64);
+    assert!(state["done"].as_u64().unwrap() > 0 && state["best"]["weight"].as_u64().unwrap() >= 971);
+}
+
+#[test]
+fn merge_names_missing_duplicated_foreign_and_damaged_shards() {
+    let dir = folder("merge-errors");
+    let parts = shards(&dir, 3);
+    let (a, b, c) = (parts[0].as_str(), parts[1].as_str(), parts[2].as_str());
+    // Another problem's shard: 47x47 to black instead of white.
+    let (other, _, _) = run(&dir, &[&PROBLEM[..], &["black", "--shard", "1/3"]].concat());
+    std::fs::write(dir.join("other.json"), other).unwrap();
+    // A shard of another split.
+    let (split, _, _) = run(&dir, &args(&["--shard", "1/2"]));
+    std::fs::write(dir.join("split.json"), split).unwrap();
+    let text = std::fs::read_to_string(dir.join(a)).unwrap();
+    std::fs::write(dir.join("edited.json"), text.replace("\"weight\":", "\"weight\":1")).unwrap();
+    std::fs::write(dir.join("truncated.json"), &text[..text.len() / 2]).unwrap();
+    std::fs::write(dir.join("empty.json"), "").unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (&[a, b], "slices missing: 3 of 3"),
+        (&[a, b, c, b], "slices given more than once: 2"),
+        (&[a, b, c, "other.json"], "other.json searched another problem"),
+        (&[a, b, c, "split.json"], "shards of different splits: N = 2, 3"),
+        (&["edited.json", b, c], "edited.json: checksum does not match"),
+        (&["truncated.json", b, c], "truncated.json: not a lightsout search record"),
+        (&["empty.json"], "empty.json: not a lightsout search record"),
+        (&["absent.json"], "cannot read absent.json"),
+    ];
+    for (files, expected) in cases {
+        let (out, err, code) = run(&dir, &[&["merge"], files].concat());
+        assert_eq!((code, out.as_str()), (2, ""), "{files:?}");
+        assert!(err.starts_with("lightsout: ") && err.contains(expected), "{files:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn bad_shards_are_refused() {
+    let dir = folder("bad-shards");
+    for shard in ["0/4", "5/4", "1/0", "x", "1/", "-1/4"] {
+        let flag = format!("--shard={shard}");
+        let (out, err, code) = run(&dir, &args(&[&flag]));
+        assert_eq!((code, out.as_str()), (2, ""), "{shard}");
+        assert!(err.contains("--shard") && err.lines().count() == 1, "{shard}: {err}");
+    }
+    // A shard is of one board.
+    let out = lightsout().args(["--shard", "1/2"]).write_stdin("bw\nwb\n\nbb\nbb\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("search one board"));
+}
+
+#[test]
+fn a_search_stopped_by_its_time_limit_resumes_from_its_checkpoint() {
+    let dir = folder("resume");
+    // 39x39 to white: nullity 32, 561 presses; a tenth of a second does not finish it.
+    let problem = ["--generate", "all-black", "--rows", "39", "--cols", "39", "--target", "white"];
+    fn with<'a>(problem: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [problem, extra].concat()
+    }
+    let (out, err, code) =
+        run(&dir, &with(&problem, &["--checkpoint", "cp.json", "--time-limit", "0.1", "--format", "json"]));
+    assert_eq!(code, 0);
+    assert!(out.contains("\"proven_minimal\":false"), "{out}");
+    assert!(err.contains("not proven minimal; searched") && err.contains("of 2^32 members"), "{err}");
+    let saved = std::fs::read_to_string(dir.join("cp.json")).unwrap();
+    // Another problem's run refuses the checkpoint and leaves it as it was.
+    let (_, err, code) =
+        run(&dir, &["--generate", "all-black", "--rows", "39", "--cols", "40", "--checkpoint", "cp.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cp.json: checkpoint of another problem"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("cp.json")).unwrap(), saved);
+    let (out, err, code) = run(&dir, &with(&problem, &["--checkpoint", "cp.json", "--format", "text"]));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("white: 561 presses (minimal)"), "{out}");
+}
+
+#[test]
+fn ctrl_c_and_sigterm_save_the_checkpoint_and_exit_130() {
+    for signal in ["-INT", "-TERM"] {
+        interrupt_saves_the_checkpoint(signal);
+    }
+}
+
+fn interrupt_saves_the_checkpoint(signal: &str) {
+    let dir = folder(&format!("interrupt{signal}"));
+    // 61x61: nullity 40, minutes of work; interrupted after a moment.
+    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+        .current_dir(&dir)
+        .args(["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"])
+        .args(["--max-nullity", "40", "--checkpoint", "cp.json"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = Process::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("run the same command to go on"));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("cp.json")).unwrap()).unwrap();
+    let state = &record["searches"][0]["state"];
+    assert!(state["done"].as_u64().unwrap() > 0 && state["done"].as_u64() < state["end"].as_u64());
+}
+
+#[test]
+fn table_slices_merge_into_the_whole_table() {
+    let dir = folder("table");
+    let ranges = ["--rows", "1..30", "--cols", "5..40"];
+    for (count, format) in [(1, "text"), (4, "csv"), (7, "json")] {
+        let mut files = Vec::new();
+        for k in 1..=count {
+            let shard = format!("{k}/{count}");
+            let (out, err, code) =
+                run(&dir, &[&["table"], &ranges[..], &["--torus", "--shard", &shard]].concat());
+            assert_eq!((code, err.as_str()), (0, ""));
+            let name = format!("table-{k}-of-{count}.json");
+            std::fs::write(dir.join(&name), out).unwrap();
+            files.push(name);
+        }
+        let whole = run(&dir, &[&["table"], &ranges[..], &["--torus", "--format", format]].concat());
+        let mut merge: Vec<&str> = vec!["merge", "--format", format];
+        merge.extend(files.iter().map(String::as_str));
+        assert_eq!(run(&dir, &merge), whole, "{count} slices, {format}");
+        if count > 1 {
+            let (_, err, code) = run(&dir, &merge[..merge.len() - 1]);
+            assert_eq!(code, 2);
+            assert!(err.contains(&format!("slices missing: {count} of {count}")), "{err}");
+        }
+    }
+}
