@@ -280,6 +280,29 @@ async fn malformed_requests_get_a_clear_400() {
 }
 
 #[tokio::test]
+async fn requests_for_other_host_names_are_refused() {
+    // A page of another site whose name was rebound to 127.0.0.1 sends
+    // its own name as the Host.
+    let request = |host: &str| {
+        Request::post("/api/solve")
+            .header(header::HOST, host)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(json!({"board": SAMPLE}).to_string()))
+            .unwrap()
+    };
+    for host in ["evil.example:8080", "evil.example", "127.0.0.1.evil.example:80", "localhost.:1"] {
+        let response = app().oneshot(request(host)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{host}");
+    }
+    for host in ["localhost:8080", "127.0.0.1:1234", "[::1]:80", "LOCALHOST", "127.0.0.1"] {
+        let response = app().oneshot(request(host)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{host}");
+    }
+    let open = router(Limits { local_names_only: false, ..Limits::default() });
+    assert_eq!(open.oneshot(request("lights.example:8080")).await.unwrap().status(), StatusCode::OK);
+}
+
+#[tokio::test]
 async fn the_page_and_its_assets_are_served_with_a_strict_policy() {
     let app = app();
     for (path, kind, contains) in [

@@ -21,6 +21,8 @@ pub(super) enum ApiError {
     BadRequest(String),
     /// The body is not declared as JSON (415).
     NotJson,
+    /// Addressed to a name that is not this machine's (403).
+    Forbidden(String),
     /// No such route (404).
     NotFound(String),
     /// A route that takes another method (405).
@@ -48,6 +50,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::WrongMethod(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Limit { limit: "body_bytes", .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -83,6 +86,7 @@ impl IntoResponse for ApiError {
                 json!({"error": "send the request body as JSON (Content-Type: application/json)"})
             }
             ApiError::BadRequest(m)
+            | ApiError::Forbidden(m)
             | ApiError::NotFound(m)
             | ApiError::WrongMethod(m)
             | ApiError::Busy(m) => {

@@ -94,6 +94,10 @@ pub struct Limits {
     pub time: Duration,
     /// Jobs running at once; more wait for a slot.
     pub jobs: usize,
+    /// Answer only requests addressed to `localhost`, `127.0.0.1` or
+    /// `[::1]` (a guard against DNS rebinding): on unless the server is
+    /// bound to an address other machines can reach.
+    pub local_names_only: bool,
 }
 
 impl Default for Limits {
@@ -108,6 +112,7 @@ impl Default for Limits {
             max_table_work: 1e10,
             time: Duration::from_secs(15),
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            local_names_only: true,
         }
     }
 }
@@ -137,7 +142,8 @@ pub fn run(args: &ServeArgs, stdout: &mut dyn Write) -> Result<u8, Error> {
             bound.port()
         );
         let _ = stdout.flush();
-        axum::serve(listener, router(Limits::default()))
+        let limits = Limits { local_names_only: args.bind.is_loopback(), ..Limits::default() };
+        axum::serve(listener, router(limits))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })
