@@ -17,7 +17,7 @@ pub(super) async fn solve(
     State(app): State<App>,
     ApiJson(req): ApiJson<SolveRequest>,
 ) -> Result<Response, ApiError> {
-    app.run(move |limits| solve_json(&req, limits)).await.map(json_response)
+    app.run(move |job| solve_json(&req, &job.limits)).await.map(json_response)
 }
 
 /// The board of a request, its puzzle and its target, checked.
@@ -63,7 +63,7 @@ pub(super) async fn check(
     State(app): State<App>,
     ApiJson(req): ApiJson<CheckRequest>,
 ) -> Result<Response, ApiError> {
-    app.run(move |limits| check_answer(&req, limits)).await.map(json_response)
+    app.run(move |job| check_answer(&req, &job.limits)).await.map(json_response)
 }
 
 fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError> {

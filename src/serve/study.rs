@@ -5,7 +5,7 @@ use axum::response::Response;
 
 use super::error::{ApiError, ApiJson};
 use super::request::{self, AnalyzeRequest, TableRequest};
-use super::work::App;
+use super::work::{App, Job, time_limit};
 use super::{Limits, json_response};
 use crate::cli::study::{analysis_json, table_entry_json};
 use crate::{analyze as analyse, nullity_table};
@@ -15,7 +15,7 @@ pub(super) async fn analyze(
     State(app): State<App>,
     ApiJson(req): ApiJson<AnalyzeRequest>,
 ) -> Result<Response, ApiError> {
-    app.run(move |limits| analysis(&req, limits)).await.map(json_response)
+    app.run(move |job| analysis(&req, &job.limits)).await.map(json_response)
 }
 
 fn analysis(req: &AnalyzeRequest, limits: &Limits) -> Result<String, ApiError> {
@@ -30,10 +30,15 @@ pub(super) async fn table(
     State(app): State<App>,
     ApiJson(req): ApiJson<TableRequest>,
 ) -> Result<Response, ApiError> {
-    app.run(move |limits| nullity_rows(&req, limits)).await.map(json_response)
+    app.run(move |job| nullity_rows(&req, job)).await.map(json_response)
 }
 
-fn nullity_rows(req: &TableRequest, limits: &Limits) -> Result<String, ApiError> {
+/// Rows of a table computed between two checks of [`Job::should_stop`]:
+/// enough for both cores, few enough that an abandoned table stops soon.
+const ROWS_PER_PART: usize = 4;
+
+fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
+    let limits = &*job.limits;
     let (r0, r1) = request::range("rows", &req.rows)?;
     let (c0, c1) = request::range("cols", &req.cols)?;
     let template = request::puzzle(r1, c1, req.rule.as_deref(), req.torus, limits)?;
@@ -63,7 +68,14 @@ fn nullity_rows(req: &TableRequest, limits: &Limits) -> Result<String, ApiError>
             ));
         }
     }
-    let table = nullity_table(r0..=r1, c0..=c1, &template, limits.max_memory, &|| {})?;
+    let mut table = Vec::with_capacity(r1 - r0 + 1);
+    for first in (r0..=r1).step_by(ROWS_PER_PART) {
+        if job.should_stop() {
+            return Err(time_limit(limits.time));
+        }
+        let last = (first + ROWS_PER_PART - 1).min(r1);
+        table.extend(nullity_table(first..=last, c0..=c1, &template, limits.max_memory, &|| {})?);
+    }
     let entries: Vec<_> = table
         .iter()
         .enumerate()
