@@ -416,67 +416,52 @@ fn an_address_in_use_is_a_one_line_error() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// Requests of the load test, and clients sending them at once.
-const LOAD_REQUESTS: usize = 1000;
+/// Clients sending requests at once in the load tests.
 const LOAD_CLIENTS: usize = 16;
 
-/// 1,000 requests from 16 concurrent clients over 127.0.0.1, a mix of
-/// sizes, rules and calls; every answer is compared with the CLI's (run
-/// in-process here, beforehand). Prints throughput and latency
-/// (docs/performance.md records them; run with `--nocapture`).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn load_test_every_answer_correct() {
-    // A pool of distinct requests with the CLI's answers.
-    let mut pool: Vec<(String, String, Value)> = Vec::new();
+/// Distinct requests with the CLI's answers to them (run in-process,
+/// beforehand): `count` random boards with sides from `sides`, the plus,
+/// neighbours and king rules, plane and torus, mostly `solve`, some
+/// `check`, and one `analyze`.
+fn request_pool(count: usize, sides: std::ops::Range<usize>) -> Vec<(String, String, Value)> {
+    let mut pool = Vec::new();
     let rules = ["plus", "neighbours", "king"];
-    for k in 0..48usize {
-        let side = 3 + k % 9;
-        let seed = k.to_string();
-        let (side_text, rule) = (side.to_string(), rules[k % 3]);
-        let torus = k % 4 == 1;
-        let mut args = vec![
-            "lightsout",
-            "generate",
-            "random",
-            "--rows",
-            &side_text,
-            "--cols",
-            &side_text,
-            "--seed",
-            &seed,
-        ];
-        let board = run_cli(&args, "");
-        let board_rows: Vec<&str> = board.lines().collect();
-        args = vec!["lightsout", "solve", "--format", "json", "--rule", rule];
+    for k in 0..count {
+        let side = (sides.start + k % sides.len()).to_string();
+        let (seed, rule, torus) = (k.to_string(), rules[k % 3], k % 4 == 1);
+        let board = run_cli(
+            &["lightsout", "generate", "random", "--rows", &side, "--cols", &side, "--seed", &seed],
+            "",
+        );
+        let command = if k % 8 == 3 { "check" } else { "solve" };
+        let mut args = vec!["lightsout", command, "--format", "json", "--rule", rule];
         if torus {
             args.push("--torus");
         }
-        if k % 8 == 3 {
-            let mut check = args.clone();
-            check[1] = "check";
-            let expected = serde_json::from_str(&run_cli(&check, &board)).unwrap();
-            pool.push((
-                "check".into(),
-                json!({"board": board_rows, "rule": rule, "torus": torus}).to_string(),
-                expected,
-            ));
-        } else {
-            let expected = serde_json::from_str(&run_cli(&args, &board)).unwrap();
-            pool.push((
-                "solve".into(),
-                json!({"board": board_rows, "rule": rule, "torus": torus}).to_string(),
-                expected,
-            ));
-        }
+        let expected = serde_json::from_str(&run_cli(&args, &board)).unwrap();
+        let rows: Vec<&str> = board.lines().collect();
+        pool.push((
+            command.into(),
+            json!({"board": rows, "rule": rule, "torus": torus}).to_string(),
+            expected,
+        ));
     }
-    let analyze = serde_json::from_str(&run_cli(
-        &["lightsout", "analyze", "--rows", "9", "--cols", "9", "--format", "json"],
-        "",
-    ))
-    .unwrap();
-    pool.push(("analyze".into(), json!({"rows": 9, "cols": 9}).to_string(), analyze));
-    let pool = Arc::new(pool);
+    let analyze = run_cli(&["lightsout", "analyze", "--rows", "9", "--cols", "9", "--format", "json"], "");
+    pool.push((
+        "analyze".into(),
+        json!({"rows": 9, "cols": 9}).to_string(),
+        serde_json::from_str(&analyze).unwrap(),
+    ));
+    pool
+}
 
+/// Sends `requests` requests from the pool, round robin, from
+/// [`LOAD_CLIENTS`] concurrent clients over 127.0.0.1 to a server with the
+/// default limits; checks every answer against the CLI's and prints
+/// throughput and latency (docs/performance.md records them; run with
+/// `--nocapture`).
+async fn load(name: &str, requests: usize, pool: Vec<(String, String, Value)>) {
+    let pool = Arc::new(pool);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}/api/", listener.local_addr().unwrap());
     let server = tokio::spawn(async move { axum::serve(listener, router(Limits::default())).await });
@@ -488,18 +473,15 @@ async fn load_test_every_answer_correct() {
             tokio::spawn(async move {
                 let client = client();
                 let mut latencies = Vec::new();
-                for i in (c..LOAD_REQUESTS).step_by(LOAD_CLIENTS) {
+                for i in (c..requests).step_by(LOAD_CLIENTS) {
                     let (path, body, expected) = &pool[i % pool.len()];
                     let sent = Instant::now();
                     let (status, answer) =
                         post_over_http(&client, &format!("{base}{path}"), body.clone()).await;
                     latencies.push(sent.elapsed());
                     assert_eq!(status, StatusCode::OK, "request {i}");
-                    assert_eq!(
-                        &serde_json::from_slice::<Value>(&answer).unwrap(),
-                        expected,
-                        "request {i}: {body}"
-                    );
+                    let answer: Value = serde_json::from_slice(&answer).unwrap();
+                    assert_eq!(&answer, expected, "request {i}: {body}");
                 }
                 latencies
             })
@@ -511,19 +493,31 @@ async fn load_test_every_answer_correct() {
     }
     let elapsed = started.elapsed();
     server.abort();
-    assert_eq!(latencies.len(), LOAD_REQUESTS);
+    assert_eq!(latencies.len(), requests);
     latencies.sort();
-    let at = |q: f64| latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)];
+    let ms = |q: f64| {
+        latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)].as_secs_f64() * 1e3
+    };
     println!(
-        "load: {LOAD_REQUESTS} requests from {LOAD_CLIENTS} clients in {:.2} s: {:.0} requests/s; latency p50 {:.2} ms, \
-         p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms; every answer equal to the CLI's",
+        "load ({name}): {requests} requests from {LOAD_CLIENTS} clients in {:.2} s: {:.0} requests/s; latency p50 \
+         {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms; every answer equal to the CLI's",
         elapsed.as_secs_f64(),
-        LOAD_REQUESTS as f64 / elapsed.as_secs_f64(),
-        at(0.5).as_secs_f64() * 1e3,
-        at(0.95).as_secs_f64() * 1e3,
-        at(0.99).as_secs_f64() * 1e3,
-        latencies[latencies.len() - 1].as_secs_f64() * 1e3,
+        requests as f64 / elapsed.as_secs_f64(),
+        ms(0.5),
+        ms(0.95),
+        ms(0.99),
+        ms(1.0),
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_test_small_boards_every_answer_correct() {
+    load("3x3 to 11x11", 1000, request_pool(48, 3..12)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_test_large_boards_every_answer_correct() {
+    load("64x64 to 127x127", 200, request_pool(16, 64..128)).await;
 }
 
 /// The CLI run in-process (the same code as the binary), its stdout.
