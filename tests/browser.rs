@@ -173,6 +173,21 @@ async fn drawn_board(client: &Client, rows: usize, cols: usize) -> Vec<String> {
     serde_json::from_value(client.execute(script, vec![json!(rows), json!(cols)]).await.unwrap()).unwrap()
 }
 
+/// The cells marked as the proof of impossibility: a white square in a
+/// black frame (dark a quarter of the way in, light in the middle).
+async fn drawn_proof(client: &Client, rows: usize, cols: usize) -> Vec<String> {
+    let script = "const [rows, cols] = arguments; const c = document.getElementById('board');
+        const g = c.getContext('2d'); const w = c.width / cols, h = c.height / rows; const out = [];
+        const red = (x, y) => g.getImageData(Math.floor(x), Math.floor(y), 1, 1).data[0];
+        for (let r = 0; r < rows; r++) { let line = '';
+          for (let k = 0; k < cols; k++) {
+            const frame = red((k + 0.25) * w, (r + 0.5) * h), middle = red((k + 0.5) * w, (r + 0.5) * h);
+            line += frame < 40 && middle > 200 ? 'x' : '.'; }
+          out.push(line); }
+        return out;";
+    serde_json::from_value(client.execute(script, vec![json!(rows), json!(cols)]).await.unwrap()).unwrap()
+}
+
 async fn screenshot(client: &Client, name: &str) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-shots");
     std::fs::create_dir_all(&dir).unwrap();
@@ -181,9 +196,17 @@ async fn screenshot(client: &Client, name: &str) {
 
 /// The CLI's answer for `board`: the best target and its press grid.
 fn cli_best(board: &[&str]) -> (String, Vec<String>) {
+    let answer = cli_json(&["solve", "--format", "json"], board);
+    let target = answer["best"]["target"].as_str().unwrap().to_string();
+    let grid = serde_json::from_value(answer[&target]["solution"].clone()).unwrap();
+    (target, grid)
+}
+
+/// What `lightsout ARGS` prints for `board`, as JSON.
+fn cli_json(args: &[&str], board: &[&str]) -> Value {
     let output = Command::cargo_bin("lightsout")
         .unwrap()
-        .args(["solve", "--format", "json"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -193,10 +216,7 @@ fn cli_best(board: &[&str]) -> (String, Vec<String>) {
             child.wait_with_output()
         })
         .unwrap();
-    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let target = answer["best"]["target"].as_str().unwrap().to_string();
-    let grid = serde_json::from_value(answer[&target]["solution"].clone()).unwrap();
-    (target, grid)
+    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 const BOARD: [&str; 5] = ["wbbww", "wwwwb", "wbbwb", "wbwbb", "bwbbb"];
@@ -261,6 +281,18 @@ async fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
         wait_for_text(&client, "status", &format!("Step {k} of {presses}.")).await;
     }
     wait_for_text(&client, "status", &format!("The board is all {target}.")).await;
+
+    // A board that cannot be cleared: one black corner. The page marks the
+    // pattern that proves it, the one `lightsout check` gives.
+    click(&client, "clear").await;
+    click_cell(&client, "board", (5, 5), (0, 0)).await;
+    click(&client, "solve").await;
+    wait_for_text(&client, "status", "Impossible: no presses make this board all white or all black").await;
+    let corner = ["bwwww", "wwwww", "wwwww", "wwwww", "wwwww"];
+    let proof = cli_json(&["check", "--format", "json", "--target", "white"], &corner);
+    let proof: Vec<String> = serde_json::from_value(proof["white"]["obstruction"].clone()).unwrap();
+    assert_eq!(drawn_proof(&client, 5, 5).await, proof);
+    screenshot(&client, "impossible-5x5.png").await;
 
     // A quiet pattern opens in a dialog.
     client.find(Locator::Css("#quiet button")).await.unwrap().click().await.unwrap();

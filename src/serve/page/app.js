@@ -20,6 +20,9 @@ const state = {
   // The last solution of the board as it was: presses in reading order,
   // how many of them were stepped through, and what was asked.
   solution: null,
+  // When the board cannot reach the target: the cells of a pattern that
+  // proves it (from /api/check).
+  proof: null,
   hint: -1,
 };
 
@@ -115,6 +118,7 @@ function press(i) {
 
 function forgetSolution() {
   state.solution = null;
+  state.proof = null;
   state.hint = -1;
   $("presses").textContent = "";
 }
@@ -207,6 +211,17 @@ function mark(g, i, size, fill) {
   g.stroke();
 }
 
+/** A small square, white in a black frame: a cell of the proof that a
+ *  board cannot reach its target. */
+function proofMark(g, i, size) {
+  const x = (i % state.cols) * size, y = Math.floor(i / state.cols) * size;
+  const side = Math.max(1, Math.round(size * 0.5)), inset = (size - side) / 2;
+  g.fillStyle = "#111";
+  g.fillRect(x + inset - 1, y + inset - 1, side + 2, side + 2);
+  g.fillStyle = "#fff";
+  g.fillRect(x + inset + 1, y + inset + 1, side - 2, side - 2);
+}
+
 /** A square outline around cell `i`: black inside white for the cursor;
  *  for the hint, thick black and white dashes along the cell's edge. */
 function outline(g, i, size, dashed) {
@@ -234,6 +249,7 @@ function drawBoard() {
   if (s) {
     for (const i of s.presses) mark(g, i, size, s.done.has(i) ? "#777" : "#e0a100");
   }
+  for (const i of state.proof || []) proofMark(g, i, size);
   if (state.hint >= 0) outline(g, state.hint, size, true);
   if (document.activeElement === canvas && size >= 4) outline(g, state.cursor, size, false);
 }
@@ -310,7 +326,13 @@ async function solve() {
   if (!entry || !entry.solvable) {
     forgetSolution();
     const goal = state.target === "either" ? "all white or all black" : `all ${state.target}`;
-    say(`Impossible: no presses make this board ${goal} (nullity ${answer.nullity}).`);
+    // The proof: a pattern that every press meets in an even number of
+    // cells, and the cells to flip in an odd number.
+    const colour = state.target === "black" ? "black" : "white";
+    const check = await api("/api/check", { board: boardRows(), target: colour, rule: ruleName(), torus: state.torus });
+    state.proof = gridBits(check[colour].obstruction).reduce((cells, bit, i) => (bit ? [...cells, i] : cells), []);
+    say(`Impossible: no presses make this board ${goal} (nullity ${answer.nullity}). ` +
+      `The squares mark the proof: every press flips an even number of them, but an odd number must change to reach all ${colour}.`);
     changed();
     return null;
   }
