@@ -355,6 +355,22 @@ async fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     client.execute("document.getElementById('heat-area').scrollIntoView()", vec![]).await.unwrap();
     screenshot(&client, "nullity-map.png").await;
 
+    // A long request shows its time and can be cancelled: the map of the
+    // torus for 1..64 x 1..64 takes seconds.
+    click(&client, "torus").await;
+    for (id, value) in [("heat-rows", "1..64"), ("heat-cols", "1..64")] {
+        let input = client.find(Locator::Id(id)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
+    }
+    click(&client, "heat").await;
+    wait_for_text(&client, "busy", "Working…").await;
+    screenshot(&client, "working.png").await;
+    click(&client, "cancel").await;
+    wait_for_text(&client, "heat-info", "Cancelled.").await;
+    let busy = client.find(Locator::Id("busy")).await.unwrap();
+    assert!(!busy.is_displayed().await.unwrap(), "the busy line stayed after the cancel");
+
     client.close().await.unwrap();
     server.abort();
     let _ = std::fs::remove_dir_all(&profile);

@@ -456,6 +456,7 @@ function parseRange(text) {
 async function drawHeat() {
   const [r0, r1] = parseRange($("heat-rows").value);
   const [c0, c1] = parseRange($("heat-cols").value);
+  $("heat-info").textContent = "Computing the map…";
   try {
     const entries = await api("/api/table", {
       rows: $("heat-rows").value, cols: $("heat-cols").value, rule: ruleName(), torus: state.torus,
