@@ -333,7 +333,9 @@ impl Search {
         for (name, goal) in problem.goals()? {
             let coset = match solver.particular_to(&board, &goal)? {
                 Some(x) => {
-                    let coset = Coset::new(&x, solver.quiet_patterns());
+                    let mut rhs = board.clone();
+                    rhs.xor_assign(&goal);
+                    let coset = Coset::for_problem(&puzzle, &rhs, &x, solver.quiet_patterns());
                     Some((x, coset))
                 }
                 None => None,
@@ -571,6 +573,7 @@ fn answer(
                 (best.mask, proven, Some(note))
             }
         };
+        let mask = coset.original_mask(mask);
         let presses = search.solver.presses_for_mask(&search.board, goal, particular, mask)?;
         notes.extend(note);
         solutions.push((*name, Some(Solution { presses, proven_minimal: proven })));
@@ -696,6 +699,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
             ))
             .into());
         }
+        let mask = coset.original_mask(mask);
         let presses = search.solver.presses_for_mask(&search.board, goal, particular, mask)?;
         solutions.push((*name, Some(Solution { presses, proven_minimal: true })));
     }

@@ -16,7 +16,7 @@ pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
 pub use minimal::{
     Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, MergeError, Progress, SearchState, Shard,
-    check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
+    check_coverage, improve, merge, minimize, minimize_problem, minimize_with_progress, search_blocks,
 };
 
 use crate::error::Error;
@@ -422,7 +422,7 @@ impl Solver {
         };
         let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
         let (presses, proven_minimal) =
-            minimize_with_progress(&particular, &self.quiet, self.max_nullity, progress);
+            minimize_problem(&self.puzzle, rhs, &particular, &self.quiet, self.max_nullity, progress);
         self.verify(board, &presses, reached)?;
         Ok(Some(Solution { presses, proven_minimal }))
     }

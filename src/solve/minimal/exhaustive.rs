@@ -20,8 +20,9 @@ use std::ops::Range;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::symmetry::{BlockOrbits, symmetric_basis};
 use super::transform::{self, Counter};
-use crate::model::Grid;
+use crate::model::{Grid, Puzzle};
 
 /// Most table bits: 2^13 rows of 64 bytes are 512 KiB, half the level-2
 /// cache of a core here; the bench group `table_bits` measures the choice
@@ -41,8 +42,11 @@ pub struct Coset {
     /// flip together, so at least that many of them are pressed.
     lower_bound: u64,
     /// Most table bits of the layout ([`MAX_TABLE_BITS`] unless changed
-    /// for a measurement).
+    /// for a measurement, or set by the symmetries).
     table_bits: usize,
+    /// For a symmetric search: how the symmetries move blocks, and what
+    /// each basis pattern is over the solver's quiet patterns.
+    symmetry: Option<(BlockOrbits, Vec<u64>)>,
 }
 
 impl Coset {
@@ -78,7 +82,61 @@ impl Coset {
             groups,
             lower_bound,
             table_bits: MAX_TABLE_BITS,
+            symmetry: None,
         }
+    }
+
+    /// The coset of the solutions of `puzzle` for the right-hand side `rhs`
+    /// (board plus target), `x + span(quiet)`, in a basis adapted to the
+    /// problem's symmetries when it has some and they pay (null spaces of
+    /// dimension 22 and more): the search then weighs one block per orbit.
+    /// Masks are over that basis; [`original_mask`](Self::original_mask)
+    /// turns them back into masks over `quiet`.
+    pub fn for_problem(puzzle: &Puzzle, rhs: &Grid, x: &Grid, quiet: &[Grid]) -> Coset {
+        let lane_bits = if x.nrows() * x.ncols() <= i16::MAX_CELLS {
+            <i16 as Counter>::LANE_BITS
+        } else {
+            <i32 as Counter>::LANE_BITS
+        };
+        // Worth it only with a real transform and enough outer bits to
+        // fold: a table of at least 2^8 rows and 16 blocks.
+        if (22..=super::MAX_KEY_BITS).contains(&quiet.len()) {
+            let inner = (quiet.len() - 4).min(MAX_TABLE_BITS + lane_bits);
+            let basis = symmetric_basis(puzzle, rhs, x, quiet, inner);
+            if let Some(sym) = basis.filter(|sym| sym.invariant >= lane_bits + 8) {
+                let mut coset = Coset::new(x, &sym.basis).with_table_bits(sym.invariant - lane_bits);
+                coset.symmetry = Some((sym.orbits, sym.to_original));
+                return coset;
+            }
+        }
+        Coset::new(x, quiet)
+    }
+
+    /// Bits of a mask spread across the lanes of a vector.
+    fn lane_bits(&self) -> usize {
+        if self.cells <= i16::MAX_CELLS { <i16 as Counter>::LANE_BITS } else { <i32 as Counter>::LANE_BITS }
+    }
+
+    /// The mask over the solver's quiet patterns that selects the same
+    /// member as `mask` over this coset's basis.
+    pub fn original_mask(&self, mask: u64) -> u64 {
+        match &self.symmetry {
+            None => mask,
+            Some((_, to_original)) => {
+                (0..to_original.len()).filter(|&k| mask >> k & 1 == 1).fold(0u64, |m, k| m ^ to_original[k])
+            }
+        }
+    }
+
+    /// Whether the search weighs block `outer` (with symmetries, only the
+    /// smallest block of each orbit).
+    pub fn weighs_block(&self, outer: u64) -> bool {
+        self.symmetry.as_ref().is_none_or(|(orbits, _)| orbits.is_canonical(outer))
+    }
+
+    /// The symmetries the search folds by (0 for a plain search).
+    pub fn symmetries(&self) -> usize {
+        self.symmetry.as_ref().map_or(0, |(orbits, _)| orbits.symmetries())
     }
 
     /// The same coset searched with at most `bits` table bits: for
@@ -121,14 +179,14 @@ impl Coset {
 
     /// How the exhaustive search splits this coset's masks.
     pub fn layout(&self) -> Layout {
-        let lane_bits = if self.cells <= i16::MAX_CELLS {
-            <i16 as Counter>::LANE_BITS
-        } else {
-            <i32 as Counter>::LANE_BITS
-        };
-        let lane_bits = lane_bits.min(self.nullity);
+        let lane_bits = self.lane_bits().min(self.nullity);
         let table_bits = (self.nullity - lane_bits).min(self.table_bits);
-        Layout { table_bits, lane_bits, outer_bits: self.nullity - lane_bits - table_bits }
+        Layout {
+            table_bits,
+            lane_bits,
+            outer_bits: self.nullity - lane_bits - table_bits,
+            symmetries: self.symmetries(),
+        }
     }
 }
 
@@ -143,6 +201,9 @@ pub struct Layout {
     pub lane_bits: usize,
     /// Bits of the mask walked one block at a time.
     pub outer_bits: usize,
+    /// Symmetries folded (besides the identity): a block is weighed only
+    /// if it is the smallest of its orbit.
+    pub symmetries: usize,
 }
 
 impl Layout {
@@ -254,6 +315,7 @@ fn search_typed<T: Counter, const L: usize>(
     let rows = 1usize << table_bits;
     blocks
         .into_par_iter()
+        .filter(|&outer| coset.weighs_block(outer))
         .fold(
             || (vec![[T::zero(); L]; rows], None::<Best>),
             |(mut table, best), outer| {

@@ -3,6 +3,7 @@
 mod exhaustive;
 mod local;
 mod search;
+mod symmetry;
 mod transform;
 
 pub use exhaustive::{Best, Coset, Layout, search_blocks};
@@ -10,7 +11,7 @@ pub use local::{Anytime, Budget, improve};
 pub use search::{MergeError, SearchState, Shard, check_coverage, merge};
 
 use crate::gf2::words;
-use crate::model::Grid;
+use crate::model::{Grid, Puzzle};
 
 /// The minimum-weight member of `x + span(quiet)`, and whether it is proven
 /// minimal.
@@ -65,22 +66,52 @@ pub fn minimize_with_progress(
         let proven = best.is_zero();
         return (best, proven);
     }
-    let coset = Coset::new(x, quiet);
-    if d > max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
-        let best = improve(&coset, &Budget::default());
-        return (combine(x, quiet, best.best.mask), best.proven());
+    minimize_coset(x, quiet, &Coset::new(x, quiet), max_nullity, progress)
+}
+
+/// [`minimize_with_progress`] for the solutions of `puzzle` with
+/// right-hand side `rhs` (board plus target): the same minimum, found
+/// faster when the problem is symmetric (see [`Coset::for_problem`]).
+pub fn minimize_problem(
+    puzzle: &Puzzle,
+    rhs: &Grid,
+    x: &Grid,
+    quiet: &[Grid],
+    max_nullity: usize,
+    progress: &Progress,
+) -> (Grid, bool) {
+    let d = quiet.len();
+    if !(TRANSFORM_FROM..=MAX_KEY_BITS).contains(&d) {
+        return minimize_with_progress(x, quiet, max_nullity, progress);
+    }
+    minimize_coset(x, quiet, &Coset::for_problem(puzzle, rhs, x, quiet), max_nullity, progress)
+}
+
+/// The lightest member of `coset` (over the basis `quiet`): exhaustive up
+/// to the budget, a local search beyond.
+fn minimize_coset(
+    x: &Grid,
+    quiet: &[Grid],
+    coset: &Coset,
+    max_nullity: usize,
+    progress: &Progress,
+) -> (Grid, bool) {
+    if quiet.len() > max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
+        let best = improve(coset, &Budget::default());
+        return (combine(x, quiet, coset.original_mask(best.best.mask)), best.proven());
     }
     let blocks = coset.layout().blocks();
     let mut best = None;
     for batch in batches(0..blocks) {
-        best = Best::better(best, search_blocks(&coset, batch.clone(), false));
+        best = Best::better(best, search_blocks(coset, batch.clone(), false));
         progress(batch.end, blocks);
     }
     let mask = best.map_or(0, |b| b.mask);
-    (combine(x, quiet, mask), true)
+    (combine(x, quiet, coset.original_mask(mask)), true)
 }
 
-/// The exhaustive search's own ceiling, whatever `max_nullity` says.
+/// The exhaustive search's own ceiling, whatever `max_nullity` says: a
+/// mask is one `u64`.
 pub const MAX_EXHAUSTIVE_NULLITY: usize = MAX_KEY_BITS;
 
 /// Most basis patterns a [`Coset`] keys cells by (a key is one `u64`).

@@ -1,0 +1,337 @@
+//! Symmetry: when a problem looks the same turned or mirrored, so does its
+//! set of solutions, and a search needs only one block per orbit.
+//!
+//! A symmetry `g` of the board (a turn or a mirror image) that maps the
+//! rule's flips onto themselves commutes with the flip matrix `A`. If it
+//! also fixes the right-hand side `b + t` (the all-black board to white
+//! always does), it maps every solution to a solution of the same weight.
+//! On masks it acts as an affine map `s ↦ M_g·s + c_g`. The search picks a
+//! basis whose first `m` patterns span a subspace `U` that every `M_g` maps
+//! onto itself: then `g` maps each block (a coset of `U`, one value of the
+//! outer bits) onto a whole block, the blocks fall into orbits of equal
+//! lightest weight, and only the smallest block of each orbit is weighed.
+
+use crate::model::{Grid, Puzzle};
+
+/// A turn or mirror image of the board: where cell (r, c) goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Motion {
+    Rotate90,
+    Rotate180,
+    Rotate270,
+    MirrorRows,
+    MirrorCols,
+    Transpose,
+    AntiTranspose,
+}
+
+impl Motion {
+    const ALL: [Motion; 7] = [
+        Motion::Rotate90,
+        Motion::Rotate180,
+        Motion::Rotate270,
+        Motion::MirrorRows,
+        Motion::MirrorCols,
+        Motion::Transpose,
+        Motion::AntiTranspose,
+    ];
+
+    /// Whether the motion maps a rows × cols board onto itself.
+    fn fits(self, rows: usize, cols: usize) -> bool {
+        matches!(self, Motion::Rotate180 | Motion::MirrorRows | Motion::MirrorCols) || rows == cols
+    }
+
+    fn apply(self, (r, c): (usize, usize), rows: usize, cols: usize) -> (usize, usize) {
+        let (last_r, last_c) = (rows - 1, cols - 1);
+        match self {
+            Motion::Rotate90 => (c, last_r - r),
+            Motion::Rotate180 => (last_r - r, last_c - c),
+            Motion::Rotate270 => (last_c - c, r),
+            Motion::MirrorRows => (last_r - r, c),
+            Motion::MirrorCols => (r, last_c - c),
+            Motion::Transpose => (c, r),
+            Motion::AntiTranspose => (last_c - c, last_r - r),
+        }
+    }
+
+    fn inverse(self) -> Motion {
+        match self {
+            Motion::Rotate90 => Motion::Rotate270,
+            Motion::Rotate270 => Motion::Rotate90,
+            other => other,
+        }
+    }
+
+    /// The grid moved: cell `g(r, c)` of the result holds cell (r, c).
+    fn grid(self, grid: &Grid) -> Grid {
+        let (rows, cols) = (grid.nrows(), grid.ncols());
+        let back = self.inverse();
+        Grid::from_fn(rows, cols, |r, c| {
+            let (r0, c0) = back.apply((r, c), rows, cols);
+            grid.get(r0, c0)
+        })
+    }
+
+    /// Whether pressing `g(cell)` flips exactly `g` of what pressing `cell` flips.
+    fn keeps_rule(self, puzzle: &Puzzle) -> bool {
+        let (rows, cols) = (puzzle.rows(), puzzle.cols());
+        (0..rows).all(|r| {
+            (0..cols).all(|c| {
+                let mut moved: Vec<(usize, usize)> =
+                    puzzle.flipped_by(r, c).into_iter().map(|cell| self.apply(cell, rows, cols)).collect();
+                moved.sort_unstable();
+                let (gr, gc) = self.apply((r, c), rows, cols);
+                moved == puzzle.flipped_by(gr, gc)
+            })
+        })
+    }
+}
+
+/// How the symmetries move the blocks of a search: for each symmetry, the
+/// affine map `o ↦ offset ⊕ Σ_(bit k of o) columns[k]` on outer values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockOrbits {
+    maps: Vec<(Vec<u64>, u64)>,
+}
+
+impl BlockOrbits {
+    /// Whether block `outer` is the smallest of its orbit (the one weighed).
+    pub fn is_canonical(&self, outer: u64) -> bool {
+        self.maps.iter().all(|(columns, offset)| {
+            let mut image = *offset;
+            let mut bits = outer;
+            while bits != 0 {
+                image ^= columns[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            image >= outer
+        })
+    }
+
+    /// How many symmetries besides the identity.
+    pub fn symmetries(&self) -> usize {
+        self.maps.len()
+    }
+}
+
+/// A basis of the quiet patterns adapted to the symmetries of a problem.
+pub struct SymmetricBasis {
+    /// The new basis: its first `invariant` patterns span the subspace
+    /// every symmetry maps onto itself.
+    pub basis: Vec<Grid>,
+    /// Dimension of that subspace.
+    pub invariant: usize,
+    /// `to_original[k]`: the mask over the original basis that equals new
+    /// pattern k.
+    pub to_original: Vec<u64>,
+    /// How the symmetries move blocks whose inner bits are the first
+    /// `invariant`.
+    pub orbits: BlockOrbits,
+}
+
+/// The basis for a symmetric search of `x + span(quiet)`, the solutions of
+/// `puzzle` for right-hand side `rhs`, with an invariant subspace of
+/// dimension at most `inner` (and as close to it as the orbits allow), or
+/// `None` when the problem has no symmetry to use (or more than 63
+/// patterns).
+pub fn symmetric_basis(
+    puzzle: &Puzzle,
+    rhs: &Grid,
+    x: &Grid,
+    quiet: &[Grid],
+    inner: usize,
+) -> Option<SymmetricBasis> {
+    let d = quiet.len();
+    if d == 0 || d > super::MAX_KEY_BITS || inner >= d {
+        return None;
+    }
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    let motions: Vec<Motion> = Motion::ALL
+        .into_iter()
+        .filter(|m| m.fits(rows, cols) && m.grid(rhs) == *rhs && m.keeps_rule(puzzle))
+        .collect();
+    if motions.is_empty() {
+        return None;
+    }
+    let (systematic, pivots, from_original) = systematic(quiet)?;
+    // Coordinates over the systematic basis: the values at the pivot cells.
+    let coordinates =
+        |v: &Grid| pivots.iter().enumerate().fold(0u64, |s, (j, &(r, c))| s | (v.get(r, c) as u64) << j);
+    // Linear part (columns) and offset of each motion on masks.
+    let actions: Vec<(Vec<u64>, u64)> = motions
+        .iter()
+        .map(|m| {
+            let columns = systematic.iter().map(|q| coordinates(&m.grid(q))).collect();
+            let mut moved = m.grid(x);
+            moved.xor_assign(x);
+            (columns, coordinates(&moved))
+        })
+        .collect();
+    let apply =
+        |columns: &[u64], v: u64| (0..d).filter(|&j| v >> j & 1 == 1).fold(0u64, |a, j| a ^ columns[j]);
+    // The invariant subspace: orbits' spans of unit vectors, added while
+    // they fit in `inner` dimensions.
+    let mut invariant = Span::default();
+    for j in 0..d {
+        if invariant.len() == inner {
+            break;
+        }
+        let mut trial = invariant.clone();
+        let mut pending = vec![1u64 << j];
+        while let Some(v) = pending.pop() {
+            if trial.insert(v) {
+                pending.extend(actions.iter().map(|(columns, _)| apply(columns, v)));
+            }
+        }
+        if trial.len() <= inner {
+            invariant = trial;
+        }
+    }
+    let m = invariant.len();
+    if m == 0 {
+        return None;
+    }
+    // New basis (as masks over the systematic one): the invariant span,
+    // then unit vectors completing it.
+    let mut columns: Vec<u64> = invariant.vectors.clone();
+    let mut full = invariant.clone();
+    for j in 0..d {
+        if full.insert(1u64 << j) {
+            columns.push(1u64 << j);
+        }
+    }
+    let inverse = invert(&columns)?;
+    // In new coordinates, motion g maps s to T⁻¹(M_g·T·s + c_g); its outer
+    // part depends only on the outer part of s.
+    let maps = actions
+        .iter()
+        .map(|(linear, offset)| {
+            let outer_columns = (m..d).map(|k| apply(&inverse, apply(linear, columns[k])) >> m).collect();
+            (outer_columns, apply(&inverse, *offset) >> m)
+        })
+        .collect();
+    let combine = |mask: u64, parts: &[Grid]| {
+        let mut g = Grid::zeros(rows, cols);
+        for (j, p) in parts.iter().enumerate() {
+            if mask >> j & 1 == 1 {
+                g.xor_assign(p);
+            }
+        }
+        g
+    };
+    let basis = columns.iter().map(|&t| combine(t, &systematic)).collect();
+    let to_original = columns.iter().map(|&t| apply(&from_original, t)).collect();
+    Some(SymmetricBasis { basis, invariant: m, to_original, orbits: BlockOrbits { maps } })
+}
+
+/// A basis in systematic form: the patterns, their pivot cells and, per
+/// pattern, its mask over the original basis.
+type Systematic = (Vec<Grid>, Vec<(usize, usize)>, Vec<u64>);
+
+/// The basis brought to systematic form: pattern j is 1 at pivot cell j
+/// and 0 at the other pivots (`None` if `quiet` is not independent).
+fn systematic(quiet: &[Grid]) -> Option<Systematic> {
+    let mut rows: Vec<(Grid, u64)> = quiet.iter().enumerate().map(|(j, q)| (q.clone(), 1u64 << j)).collect();
+    let mut pivots = Vec::with_capacity(quiet.len());
+    for i in 0..rows.len() {
+        let (r, c) = first_one(&rows[i].0)?;
+        for k in 0..rows.len() {
+            if k != i && rows[k].0.get(r, c) {
+                let (pattern, mask) = (rows[i].0.clone(), rows[i].1);
+                rows[k].0.xor_assign(&pattern);
+                rows[k].1 ^= mask;
+            }
+        }
+        pivots.push((r, c));
+    }
+    let (patterns, masks) = rows.into_iter().unzip();
+    Some((patterns, pivots, masks))
+}
+
+fn first_one(g: &Grid) -> Option<(usize, usize)> {
+    (0..g.nrows()).find_map(|r| (0..g.ncols()).find(|&c| g.get(r, c)).map(|c| (r, c)))
+}
+
+/// The inverse of the d×d matrix whose columns are `columns` (masks of d
+/// bits), as columns too; `None` if singular.
+fn invert(columns: &[u64]) -> Option<Vec<u64>> {
+    let d = columns.len();
+    // Rows of [T | I], reduced to [I | T⁻¹]: row i of T has bit k = bit i of column k.
+    let mut rows: Vec<(u64, u64)> =
+        (0..d).map(|i| ((0..d).fold(0u64, |a, k| a | (columns[k] >> i & 1) << k), 1u64 << i)).collect();
+    for col in 0..d {
+        let pivot = (col..d).find(|&i| rows[i].0 >> col & 1 == 1)?;
+        rows.swap(col, pivot);
+        for i in 0..d {
+            if i != col && rows[i].0 >> col & 1 == 1 {
+                rows[i].0 ^= rows[col].0;
+                rows[i].1 ^= rows[col].1;
+            }
+        }
+    }
+    // rows[i].1 is row i of T⁻¹; turn rows into columns.
+    Some((0..d).map(|k| (0..d).fold(0u64, |a, i| a | (rows[i].1 >> k & 1) << i)).collect())
+}
+
+/// A linear span of masks, kept in echelon form to test membership.
+#[derive(Clone, Debug, Default)]
+struct Span {
+    /// The vectors added, in order (a basis of the span).
+    vectors: Vec<u64>,
+    /// The same span reduced: (leading bit, vector).
+    echelon: Vec<(u32, u64)>,
+}
+
+impl Span {
+    fn len(&self) -> usize {
+        self.vectors.len()
+    }
+
+    /// Adds `v`; false if it was already in the span.
+    fn insert(&mut self, v: u64) -> bool {
+        let mut r = v;
+        for &(lead, e) in &self.echelon {
+            if r >> lead & 1 == 1 {
+                r ^= e;
+            }
+        }
+        if r == 0 {
+            return false;
+        }
+        let lead = 63 - r.leading_zeros();
+        for entry in &mut self.echelon {
+            if entry.1 >> lead & 1 == 1 {
+                entry.1 ^= r;
+            }
+        }
+        self.echelon.push((lead, r));
+        self.vectors.push(v);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn motions_and_inverses() {
+        let g = Grid::from_fn(3, 3, |r, c| r * 3 + c == 1 || r * 3 + c == 5);
+        for m in Motion::ALL {
+            assert_eq!(m.inverse().grid(&m.grid(&g)), g, "{m:?}");
+        }
+        let t = Grid::from_fn(2, 3, |r, c| r == 0 && c == 2);
+        assert_eq!(Motion::MirrorCols.grid(&t), Grid::from_fn(2, 3, |r, c| r == 0 && c == 0));
+    }
+
+    #[test]
+    fn inverse_of_a_matrix() {
+        let columns = vec![0b011u64, 0b110, 0b001];
+        let inverse = invert(&columns).unwrap();
+        let apply = |m: &[u64], v: u64| (0..3).filter(|&j| v >> j & 1 == 1).fold(0u64, |a, j| a ^ m[j]);
+        for v in 0..8u64 {
+            assert_eq!(apply(&inverse, apply(&columns, v)), v);
+        }
+        assert!(invert(&[0b01, 0b01]).is_none());
+    }
+}
