@@ -42,10 +42,10 @@ mod study;
 mod work;
 
 use std::io::Write;
-
-use axum::response::IntoResponse;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;
+
+use axum::response::IntoResponse;
 
 pub use router::router;
 
