@@ -100,12 +100,33 @@ fn nullity_above_the_budget_is_reported_not_proven() {
             "3",
             "--format",
             "text",
+            "--target",
+            "white",
         ],
         "",
     );
     assert_eq!(code, 0);
     assert!(out.contains("not proven minimal"), "{out}");
     assert!(err.contains("not proven minimal (nullity 8 is above --max-nullity 3)"), "{err}");
+}
+
+#[test]
+fn regression_no_note_about_a_target_nobody_asked_about() {
+    // Bug: with `--target either` (the default), a colour that was not the
+    // answer still got a stderr note ("white: 114 presses, not proven
+    // minimal") when the other colour answered with 0 presses. Fix: with
+    // `either`, only the answer given is noted; the text lines still mark
+    // both.
+    let in_memory = ["--generate", "all-black", "--rows", "16", "--cols", "16", "--max-nullity", "3"];
+    let streamed = ["--generate", "all-white", "--rows", "8193", "--cols", "8193"];
+    for args in [&in_memory[..], &streamed[..]] {
+        let (out, err, code) = run(&[args, &["--format", "text"]].concat(), "");
+        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+        assert!(
+            out.contains("presses (not proven minimal)") && out.contains(": 0 presses (minimal)"),
+            "{out}"
+        );
+    }
 }
 
 #[test]
@@ -126,7 +147,6 @@ fn bad_input_gets_one_line_exit_2_and_no_stdout() {
         (&["--max-nullity", "64"], "", "--max-nullity"),
         (&["--target", "grey"], "", "--target"),
         (&["--frobnicate"], "", "--frobnicate"),
-        (&["verify", "--rows", "6", "--cols", "5"], "", "at most 25 cells"),
     ];
     for (args, stdin, needle) in cases {
         let (out, err, code) = run(args, stdin);
@@ -156,6 +176,13 @@ fn verify_checks_every_board_against_bfs() {
     let (out, _, code) = run(&["verify", "--rows", "4", "--cols", "4"], "");
     assert_eq!(code, 0);
     assert!(out.starts_with("4x4: 65536 of 65536 boards agree"), "{out}");
+    // Every rule and topology, against a search built from the rule itself.
+    let (out, _, code) = run(&["verify", "--rows", "3", "--cols", "4", "--torus", "--rule", "king"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("3x4 torus, rule king: 4096 of 4096 boards agree"), "{out}");
+    let (out, _, code) = run(&["verify", "--rows", "4", "--cols", "3", "--rule", "neighbours"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("4x3 plane, rule neighbours: 4096 of 4096 boards agree"), "{out}");
 }
 
 #[test]
@@ -251,7 +278,7 @@ fn hostile_requests_are_refused_up_front_with_one_line() {
     let late_long_line = format!("bw\nwb\n{}\nbw\n", "b".repeat(1_100_000));
     let cases: &[(&[&str], &str, i32, &str)] = &[
         (
-            &["--generate", "all-black", "--rows", "100000", "--cols", "100000", "--method", "dense"],
+            &["--generate", "all-black", "--rows", "3000", "--cols", "3000", "--method", "dense"],
             "",
             3,
             "over --max-memory 1.0 GiB; try --method chase",
@@ -266,7 +293,7 @@ fn hostile_requests_are_refused_up_front_with_one_line() {
             &["--generate", "random", "--rows", "100000", "--cols", "100000", "--show"],
             "",
             3,
-            "press count only",
+            "only the press count is asked: drop --show",
         ),
         (
             &["--generate", "random", "--rows", "30000", "--cols", "60000"],
@@ -447,15 +474,28 @@ fn pictures_are_valid_png_and_svg() {
 /// Regression: `main` used to hold stderr locked for the whole run, so a
 /// progress bar drawn from a rayon worker (table, verify) waited for the
 /// lock forever, but only when stderr was a terminal, where bars are drawn.
-/// `script` gives the run a pseudo-terminal.
+/// `script` (util-linux) gives a run a pseudo-terminal. Its absence fails
+/// the tests that need one, rather than letting them pass unrun.
+fn require_script() {
+    let found = std::process::Command::new("script").arg("--version").output().is_ok();
+    assert!(found, "these tests need the `script` command (util-linux) to make a terminal");
+}
+
 #[test]
 fn progress_bars_on_a_terminal_do_not_deadlock() {
     use std::process::Command as Process;
-    if Process::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: no `script` command to make a terminal");
-        return;
-    }
+    require_script();
     let bin = env!("CARGO_BIN_EXE_lightsout");
+    // A streamed board of 1.6·10^9 cells shows its passes (it used to be
+    // silent for seconds to minutes).
+    let streamed = format!("{bin} --generate all-black --rows 40000 --cols 40000 --target white");
+    let out =
+        Process::new("timeout").args(["120", "script", "-qec", &streamed, "/dev/null"]).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && shown.contains("rows, ") && shown.contains("(pass 1 over the board)"),
+        "{shown}"
+    );
     for command in
         [format!("{bin} verify --rows 4 --cols 4"), format!("{bin} table --rows 1..300 --cols 1..300")]
     {
@@ -468,4 +508,350 @@ fn progress_bars_on_a_terminal_do_not_deadlock() {
             String::from_utf8_lossy(&out.stdout)
         );
     }
+}
+
+#[test]
+fn regression_a_target_file_takes_the_puzzles_shape_from_rows_and_cols() {
+    // Bug: the target file was read without --rows/--cols, so the rows
+    // `bw/wb/bb` became a square 2x2 board (the first row's width) and a
+    // 3x2 puzzle was refused with "target board is 2x2". Fix: the target
+    // is read with the puzzle's --rows/--cols, in solve and in check.
+    let target = temp("tall-target.txt");
+    std::fs::write(&target, "bw\nwb\nbb\n").unwrap();
+    let target = target.to_str().unwrap();
+    let board = "bw\nwb\nbb\n";
+    let shape = ["--rows", "3", "--cols", "2", "--target", target];
+    let (out, err, code) = run(&[&shape[..], &["--format", "text"]].concat(), board);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("board 1: 3x2") && out.contains("target: 0 presses (minimal)"), "{out}");
+    let (out, err, code) = run(&[&["check"][..], &shape[..]].concat(), board);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("target: solvable"), "{out}");
+    let (out, _, code) = run(&[&shape[..], &["--show"]].concat(), board);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("0\n") && out.ends_with("reached:\nbw\nwb\nbb\n"), "{out}");
+}
+
+#[test]
+fn regression_a_streamed_board_needing_no_presses_is_proven_minimal() {
+    // Bug: the streamed chase proved minimality only by weighing the coset,
+    // so an all-white 8193x8193 board (nullity above what a stream weighs)
+    // was "0 presses (not proven minimal)", with a note on stderr. Fix:
+    // zero presses cannot be beaten, whatever the nullity.
+    let args = ["--generate", "all-white", "--rows", "8193", "--cols", "8193", "--target", "white"];
+    let (out, err, code) = run(&[&args[..], &["--format", "text"]].concat(), "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("  white: 0 presses (minimal)\n"), "{out}");
+}
+
+#[test]
+fn regression_usage_errors_keep_what_clap_knew_on_one_line() {
+    // Bug: only clap's first line was kept, so missing arguments went
+    // unnamed ("were not provided: (see --help)"), its "similar argument"
+    // tip was lost, and `lightsout analyse` was read as a board file. Fix:
+    // the indented list and the tips join the one line; a first word near a
+    // command name that is no file is reported as a mistyped command.
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["analyze"],
+            "the following required arguments were not provided: --rows <R>, --cols <C> (see --help)",
+        ),
+        (&["analyze", "--rows", "5"], "were not provided: --cols <C> (see --help)"),
+        (&["table"], "were not provided: --rows <A..B>, --cols <C..D>"),
+        (&["--formt", "json"], "unexpected argument '--formt' found; a similar argument exists: '--format'"),
+        (&["--format", "jsn"], "[possible values: poj, text, json]"),
+        (
+            &["analyse", "--rows", "3", "--cols", "3"],
+            "no command or file 'analyse'; did you mean the command 'analyze'?",
+        ),
+        (&["tabel"], "did you mean the command 'table'?"),
+        (&["check", "--show"], "unexpected argument '--show' found (see --help)"),
+    ];
+    for (args, needle) in cases {
+        let (out, err, code) = run(args, "");
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(err.starts_with("lightsout: ") && err.lines().count() == 1, "{args:?}: {err:?}");
+    }
+    // A file that happens to be named like a command is still a file.
+    let file = temp("analyse");
+    std::fs::write(&file, SAMPLE).unwrap();
+    let (out, _, code) = lightsout_in(file.parent().unwrap(), &["analyse"]);
+    assert_eq!((out.as_str(), code), ("4\n", 0));
+}
+
+/// Runs in directory `dir` with empty stdin: (stdout, stderr, exit code).
+fn lightsout_in(dir: &std::path::Path, args: &[&str]) -> (String, String, i32) {
+    let out = lightsout().current_dir(dir).args(args).write_stdin("").output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn regression_every_hint_is_one_that_works() {
+    // Bug: a torus board too large for memory was told "try --method chase"
+    // (given already, and chasing cannot do the torus); `analyze` of a huge
+    // size was told to "ask for the press count only", which it has no way
+    // to do; `check` was told to drop --show, which it does not take. Fix:
+    // each command says what works for it.
+    let big = ["--generate", "all-black", "--rows", "100000", "--cols", "100000"];
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--torus", "--method", "chase"],
+            "the torus and other rules are solved in memory only; give a smaller board, or a larger --max-memory",
+        ),
+        (
+            &["--method", "dense"],
+            "7.3 PiB, over --max-memory 1.0 GiB; boards this large are streamed when only the press count is asked: drop --method dense",
+        ),
+        (
+            &["--show", "--png", "board.png"],
+            "streamed when only the press count is asked: drop --show, drop --png and --svg",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let (out, err, code) = run(&[&big[..], extra].concat(), "");
+        assert_eq!((code, out.as_str()), (3, ""), "{extra:?}");
+        assert!(err.contains(needle), "{extra:?}: {err}");
+    }
+    let (_, err, code) = run(&[&["check"][..], &big[..]].concat(), "");
+    assert_eq!(code, 3);
+    assert!(
+        err.ends_with("; give a smaller board, or a larger --max-memory if the machine has it\n"),
+        "{err}"
+    );
+    let (_, err, code) = run(&["analyze", "--rows", "1048576", "--cols", "1048576"], "");
+    assert_eq!(code, 3);
+    assert!(err.starts_with("lightsout: analysing a 1048576x1048576 board needs about"), "{err}");
+    assert!(!err.contains("press count"), "{err}");
+    // The hint given works: dropping --method dense streams the board.
+    let (out, _, code) = run(&big, "");
+    assert_eq!((out.as_str(), code), ("0\n", 0));
+}
+
+#[test]
+fn regression_verify_past_its_limit_is_a_stated_limit() {
+    // Bug: verify past 25 cells exited 2 (bad input) though the docs list
+    // it as a limit. Fix: exit 3, like every stated limit.
+    let (out, err, code) = run(&["verify", "--rows", "6", "--cols", "5"], "");
+    assert_eq!((out.as_str(), code), ("", 3));
+    assert_eq!(err, "lightsout: verify searches every board, so it takes at most 25 cells; 6x5 has 30\n");
+}
+
+#[test]
+fn regression_check_json_names_topology_and_rule_like_solve() {
+    // Bug: `check --format json` lacked the `topology` and `rule` fields
+    // that `solve` prints. Fix: the same fields, from the solver's puzzle.
+    let (out, _, code) = run(&["check", "--format", "json", "--torus", "--rule", "king"], "bbb\nbbb\nbbb\n");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((v["topology"].as_str(), v["rule"].as_str()), (Some("torus"), Some("king")));
+    let (solved, _, _) = run(&["--format", "json", "--torus", "--rule", "king"], "bbb\nbbb\nbbb\n");
+    let w: serde_json::Value = serde_json::from_str(solved.trim()).unwrap();
+    assert_eq!((&v["topology"], &v["rule"]), (&w["topology"], &w["rule"]));
+}
+
+#[test]
+fn regression_a_board_typed_at_a_terminal_is_answered_when_complete() {
+    // Bug: standard input was read to its end before the first answer, so a
+    // person typing boards saw nothing until Ctrl-D, and plain `lightsout`
+    // waited without a word. Fix: at a terminal, boards are read line by
+    // line and each is answered (and flushed) once complete, after a
+    // one-line hint on stderr. Here the first board's answer must arrive
+    // while the input is still open.
+    use std::io::{Read, Write};
+    use std::process::{Command as Process, Stdio};
+    require_script();
+    let bin = env!("CARGO_BIN_EXE_lightsout");
+    let mut child = Process::new("script")
+        .args(["-qec", bin, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut byte = [0u8; 1];
+        while stdout.read(&mut byte).unwrap_or(0) == 1 {
+            seen.push(byte[0]);
+            let _ = send.send(String::from_utf8_lossy(&seen).into_owned());
+        }
+    });
+    stdin.write_all(SAMPLE.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut seen = String::new();
+    while !seen.contains("\n4\r\n") {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match receive.recv_timeout(left) {
+            Ok(text) => seen = text,
+            Err(_) => panic!("no answer while the input was open; the terminal showed {seen:?}"),
+        }
+    }
+    assert!(seen.contains("lightsout: reading boards from the terminal"), "{seen:?}");
+    // A rectangle ends at a blank line; then end of input.
+    stdin.write_all(b"bbb\nwbw\n\n").unwrap();
+    drop(stdin);
+    reader.join().unwrap();
+    let seen: String = receive.try_iter().last().unwrap_or(seen);
+    assert!(child.wait().unwrap().success());
+    assert!(seen.contains("\n1\r\n"), "{seen:?}");
+}
+
+#[test]
+fn regression_flags_that_would_do_nothing_are_refused() {
+    // Bug: --seed and --density without --generate random, --output-pbm
+    // without --output and --show with JSON were accepted and ignored, so a
+    // user believed they had an effect. Fix: one line, exit 2, naming the
+    // flag and why.
+    let cases: &[(&[&str], &str)] = &[
+        (&["--seed", "3"], "--seed applies to --generate random only, not to a board read from input"),
+        (
+            &["--generate", "all-black", "--rows", "3", "--cols", "3", "--density", "0.2"],
+            "--density applies to --generate random only, not to an all-black board",
+        ),
+        (
+            &["--generate", "all-white", "--rows", "3", "--cols", "3", "--seed", "1"],
+            "not to an all-white board",
+        ),
+        (&["check", "--density", "0.5"], "--density applies to --generate random only"),
+        (
+            &["generate", "all-black", "--rows", "2", "--cols", "2", "--seed", "1"],
+            "--seed applies to random boards only",
+        ),
+        (&["--output-pbm", "plain"], "--output-pbm sets the format of --output FILE; give --output too"),
+        (&["--show", "--format", "json"], "--show adds grids to poj and text output"),
+    ];
+    for (args, needle) in cases {
+        let (out, err, code) = run(args, SAMPLE);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+        assert!(err.contains(needle) && err.lines().count() == 1, "{args:?}: {err:?} lacks {needle:?}");
+    }
+    // Where they do something they are still taken.
+    let random = ["--generate", "random", "--rows", "4", "--cols", "4", "--seed", "5", "--density", "0.25"];
+    assert_eq!(run(&random, "").2, 0);
+    assert_eq!(run(&["generate", "random", "--rows", "2", "--cols", "2", "--seed", "1"], "").2, 0);
+}
+
+#[test]
+fn regression_analyze_prints_huge_counts_compactly_and_no_empty_factorisation() {
+    // Bug: `analyze` spelled 2^2240 out in hundreds of digits, and printed
+    // "gcd(...) = 1 = 1" (a factorisation that says nothing). Fix: digits
+    // up to 2^64 only, and the factors only when they say more than the gcd.
+    let (out, _, code) = run(&["analyze", "--rows", "50", "--cols", "50", "--max-nullity", "0"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("solvable boards: 2^2492 of 2^2500 (1 in 2^8 = 256)\n"), "{out}");
+    assert!(out.contains("gcd(f_R(x), f_C(x+1)) = x^8 + x^2 + 1 = (x^4 + x + 1)^2\n"), "{out}");
+    let (out, _, _) = run(&["analyze", "--rows", "3", "--cols", "3"], "");
+    assert!(out.contains("gcd(f_R(x), f_C(x+1)) = 1\n"), "{out}");
+    let (out, _, _) = run(&["analyze", "--rows", "1", "--cols", "2"], "");
+    assert!(out.contains("gcd(f_R(x), f_C(x+1)) = x (irreducible)\n"), "{out}");
+    // JSON keeps every digit.
+    let (out, _, _) = run(&["analyze", "--rows", "8", "--cols", "9", "--format", "json"], "");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["solvable_boards_log2"], 71);
+    assert_eq!(v["solvable_boards"], "2361183241434822606848");
+}
+
+#[test]
+fn completions_and_a_man_page() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (out, err, code) = run(&["completions", shell], "");
+        assert_eq!((code, err.as_str()), (0, ""), "{shell}");
+        assert!(out.contains("lightsout") && out.contains("analyze") && out.contains("--rows"), "{shell}");
+    }
+    let (out, _, code) = run(&["completions", "tcsh"], "");
+    assert_eq!((code, out.as_str()), (2, ""));
+    let (out, err, code) = run(&["man"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains(".TH lightsout 1") && out.contains("analyze"), "{out}");
+}
+
+#[test]
+fn short_options_mean_their_long_ones() {
+    // `Cli::command().debug_assert()` (a unit test) refuses clashing shorts.
+    let pairs: &[(&[&str], &[&str])] = &[
+        (&["-r", "2", "-c", "3", "-t", "white"], &["--rows", "2", "--cols", "3", "--target", "white"]),
+        (&["-f", "json"], &["--format", "json"]),
+        (
+            &["-g", "all-black", "-r", "5", "-c", "5", "-t", "white"],
+            &["--generate", "all-black", "--rows", "5", "--cols", "5", "--target", "white"],
+        ),
+    ];
+    for (short, long) in pairs {
+        let (out, _, code) = run(short, "bbb\nwbw\n");
+        assert_eq!(code, 0, "{short:?}");
+        assert_eq!(out, run(long, "bbb\nwbw\n").0, "{short:?}");
+    }
+    let (out, _, _) = run(&["analyze", "-r", "4", "-c", "4", "-f", "json"], "");
+    assert!(out.contains("\"nullity\":4"), "{out}");
+    let (out, _, _) = run(&["table", "-r", "4", "-c", "3..5"], "");
+    assert_eq!(out, "  | 3 4 5\n4 | 0 4 0\n");
+    let (out, _, _) = run(&["check", "-f", "json", "-t", "white"], SAMPLE);
+    assert!(out.contains("\"white\":{\"solvable\":true"), "{out}");
+    let file = temp("short-output.pbm");
+    let (_, err, code) = run(&["-o", file.to_str().unwrap()], SAMPLE);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(std::fs::read(&file).unwrap().starts_with(b"P4\n4 4\n"));
+}
+
+#[test]
+fn text_output_lists_the_presses_as_coordinates() {
+    use lightsout::{Grid, Puzzle};
+    let board = "bbbww\nwbwbw\nwwbbb\n";
+    let (out, _, code) = run(&["--format", "text", "--target", "black"], board);
+    assert_eq!(code, 0);
+    let line = out.lines().find(|l| l.starts_with("  press (row,col): ")).unwrap();
+    let cells: Vec<(usize, usize)> = line["  press (row,col): ".len()..]
+        .split(' ')
+        .map(|cell| {
+            let (r, c) = cell.trim_matches(|ch| ch == '(' || ch == ')').split_once(',').unwrap();
+            (r.parse().unwrap(), c.parse().unwrap())
+        })
+        .collect();
+    assert!(out.contains(&format!("best: black, {} presses", cells.len())), "{out}");
+    // Pressing the listed cells (counted from 1) makes the board all black.
+    let presses = Grid::from_fn(3, 5, |r, c| cells.contains(&(r + 1, c + 1)));
+    let parsed = lightsout::parse_boards(board.as_bytes(), "board", None, None).unwrap().remove(0);
+    assert_eq!(Puzzle::new(3, 5).unwrap().apply(&parsed, &presses).count_ones(), 15);
+    // None, and too many to list.
+    let (out, _, _) = run(&["--format", "text"], "bbb\nbbb\nbbb\n");
+    assert!(out.contains("  press (row,col): none\n"), "{out}");
+    let (out, _, _) = run(&["-g", "random", "-r", "100", "-c", "100", "-f", "text"], "");
+    assert!(out.ends_with(
+        "  press (row,col): not listed above 256 presses (--output FILE writes them as an image)\n"
+    ));
+    let (out, _, _) = run(&["-g", "all-black", "-r", "8200", "-c", "8200", "-f", "text", "-t", "white"], "");
+    let streamed =
+        "  press (row,col): not listed for a streamed board (--output FILE writes them as an image)\n";
+    assert!(out.ends_with(streamed), "{out}");
+}
+
+#[test]
+fn several_files_are_answered_in_turn() {
+    let second = temp("second.txt");
+    std::fs::write(&second, "bbb\nbbb\n\nbw\nwb\n").unwrap();
+    let first = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/flip-game.txt");
+    let second = second.to_str().unwrap();
+    let (out, _, code) = run(&[first, second], "");
+    assert_eq!((out.as_str(), code), ("4\n0\n2\n", 0));
+    let (out, _, _) = run(&["--format", "json", first, second], "");
+    let boards: Vec<u64> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["board"].as_u64().unwrap())
+        .collect();
+    assert_eq!(boards, [1, 2, 3]);
+    // A file that cannot be read stops the run there, after the ones before.
+    let (out, err, code) = run(&[first, "/nonexistent/b.txt", second], "");
+    assert_eq!((out.as_str(), code), ("4\n", 2));
+    assert_eq!(err, "lightsout: cannot read /nonexistent/b.txt: No such file or directory (os error 2)\n");
+    let (_, err, code) = run(&[first, "-"], SAMPLE);
+    assert_eq!(code, 2);
+    assert!(err.contains("standard input (-) can only be read as the one FILE"), "{err}");
 }

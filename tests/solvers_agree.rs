@@ -70,6 +70,19 @@ fn all_black_minimum_presses_match_published_sequence_up_to_30() {
     }
 }
 
+/// n = 31..54, with nullities up to 32 (39x39): the exhaustive engine and
+/// its symmetric search against the published terms.
+#[test]
+fn all_black_minimum_presses_match_published_sequence_from_31_to_54() {
+    for (n, expected) in common::table("allblack_nxn_min_presses_31_54.txt") {
+        let n = n as usize;
+        let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 36).unwrap();
+        let solution = solver.solve_for(&Grid::ones(n, n), Target::White).unwrap().unwrap();
+        assert!(solution.proven_minimal, "n = {n}");
+        assert_eq!(solution.presses.count_ones(), expected as usize, "n = {n}");
+    }
+}
+
 #[test]
 fn large_board_all_black_to_white_is_exact() {
     // 200x200 has nullity 0 (published), so the unique solution is minimal.

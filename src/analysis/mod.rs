@@ -22,13 +22,14 @@ pub struct Analysis {
     pub puzzle: Puzzle,
     /// Dimension of the null space (quiet patterns).
     pub nullity: usize,
-    /// A basis of the quiet patterns.
+    /// A basis of the quiet patterns (empty when there are too many to hold
+    /// within the memory limit: see [`Solver::holds_quiet_patterns`]).
     pub quiet: Vec<Grid>,
     /// Whether every board that can be made all white can also be made all
     /// black (the all-black board is solvable).
     pub targets_interchangeable: bool,
     /// The lightest non-zero quiet pattern, and whether it is proven
-    /// lightest (`None` when the nullity is 0).
+    /// lightest (`None` when the nullity is 0 or the patterns are not held).
     pub lightest_quiet: Option<(Grid, bool)>,
     /// For the classic plane puzzle: `gcd(f_R(x), f_C(x+1))`, whose degree is
     /// the nullity, with its irreducible factors and multiplicities.
@@ -39,12 +40,6 @@ impl Analysis {
     /// Rank of the flip matrix: cells minus nullity.
     pub fn rank(&self) -> usize {
         self.puzzle.cells() - self.nullity
-    }
-
-    /// log₂ of the number of boards that can be made all white:
-    /// 2^(R·C − nullity).
-    pub fn solvable_log2(&self) -> usize {
-        self.rank()
     }
 }
 
@@ -70,21 +65,46 @@ pub fn analyze(puzzle: &Puzzle, max_nullity: usize, max_memory: u64) -> Result<A
     let solver = Solver::with_memory_limit(puzzle, Method::Auto, max_nullity, max_memory)?;
     let quiet = solver.quiet_patterns().to_vec();
     let all_black = Grid::ones(puzzle.rows(), puzzle.cols());
-    let targets_interchangeable = solver.obstruction(&all_black, crate::Target::White).is_none();
+    // Whether the all-black board can be cleared: a solve, not a test
+    // against every quiet pattern (which a huge null space would chase).
+    let targets_interchangeable =
+        solver.particular_to(&all_black, &Grid::zeros(puzzle.rows(), puzzle.cols()))?.is_some();
     let lightest_quiet = lightest(&quiet, max_nullity);
     let gcd = puzzle.is_classic().then(|| {
+        // The chase works on the tall orientation, C×R when R < C, and so
+        // holds gcd(f_C(x), f_R(x+1)); substituting x+1 for x (over GF(2),
+        // x+2 = x) turns it into the gcd(f_R(x), f_C(x+1)) this field names.
         let g = Chase::new(puzzle).gcd().clone();
+        let g = if puzzle.rows() < puzzle.cols() { shift_by_one(&g) } else { g };
         let factors = g.factor();
         (g, factors)
     });
     Ok(Analysis {
         puzzle: puzzle.clone(),
-        nullity: quiet.len(),
+        nullity: solver.nullity(),
         quiet,
         targets_interchangeable,
         lightest_quiet,
         gcd,
     })
+}
+
+/// Most cells × patterns whose lightest member a local search looks for
+/// (128x128 with 56 patterns is 917,504): beyond, the lightest basis
+/// pattern is reported, not proven lightest.
+const LOCAL_SEARCH_CELL_PATTERNS: usize = 1 << 21;
+
+/// `p(x+1)`, by Horner's rule.
+fn shift_by_one(p: &Poly) -> Poly {
+    let x_plus_one = Poly::from_exponents(&[1, 0]);
+    let mut shifted = Poly::zero();
+    for k in (0..=p.degree().unwrap_or(0)).rev() {
+        shifted = &shifted * &x_plus_one;
+        if p.coeff(k) {
+            shifted.toggle(0);
+        }
+    }
+    shifted
 }
 
 /// The lightest non-zero member of the span of `basis` (the null space's
@@ -110,6 +130,11 @@ fn lightest(basis: &[Grid], max_nullity: usize) -> Option<(Grid, bool)> {
         let coset = Coset::new(&Grid::zeros(rows, cols), basis);
         let best = search_blocks(&coset, 0..coset.layout().blocks(), true)?;
         return Some((combine(best.mask), true));
+    }
+    if rows * cols * d > LOCAL_SEARCH_CELL_PATTERNS {
+        // Too large to search at all in a moment: the lightest pattern of
+        // the basis, an upper bound only.
+        return basis.iter().min_by_key(|q| q.count_ones()).map(|q| (q.clone(), false));
     }
     // A quarter of a search's default work, shared by the d cosets.
     let budget = Budget { work: Budget::default().work / 4 / d as u64, ..Budget::default() };

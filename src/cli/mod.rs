@@ -7,7 +7,7 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
@@ -20,8 +20,8 @@ use crate::picture;
 use crate::solve::limits;
 use crate::{
     Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_EXHAUSTIVE_NULLITY, MAX_SIDE,
-    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, TextBoards, bfs,
-    grid_lines, is_pbm, read_pbm, write_pbm,
+    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target,
+    TextBoards, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
 };
 
 /// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
@@ -59,8 +59,20 @@ enum Command {
     /// Combine the partial results of `--shard K/N` runs into the proven
     /// minimum (every slice of one problem exactly once).
     Merge(search::MergeArgs),
+    /// Print a shell completion script, e.g. `lightsout completions bash >
+    /// ~/.local/share/bash-completion/completions/lightsout`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), e.g. `lightsout man > lightsout.1`.
+    Man,
     /// Serve the explorer page and its JSON API (on 127.0.0.1 unless --bind).
     Serve(crate::serve::ServeArgs),
+}
+
+#[derive(Args, Debug)]
+struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
@@ -69,17 +81,17 @@ struct GenerateArgs {
     #[arg(value_enum)]
     kind: GenerateArg,
     /// Rows of the board.
-    #[arg(long, value_name = "R")]
+    #[arg(short, long, value_name = "R")]
     rows: usize,
     /// Columns of the board.
-    #[arg(long, value_name = "C")]
+    #[arg(short, long, value_name = "C")]
     cols: usize,
-    /// Seed for random.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Fraction of black cells for random, in [0, 1].
-    #[arg(long, default_value_t = 0.5, value_parser = parse_density)]
-    density: f64,
+    /// Seed for random (default 0).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Fraction of black cells for random, in [0, 1] (default 0.5).
+    #[arg(long, value_parser = parse_density)]
+    density: Option<f64>,
     /// Write a PBM image instead of `b`/`w` text.
     #[arg(long, value_enum, value_name = "KIND")]
     pbm: Option<PbmArg>,
@@ -91,7 +103,7 @@ struct SolveArgs {
     source: BoardArgs,
     /// What to reach: white, black, either (the fewer presses), or a board
     /// file to reach.
-    #[arg(long, default_value = "either", value_parser = study::parse_target, value_name = "TARGET")]
+    #[arg(short, long, default_value = "either", value_parser = study::parse_target, value_name = "TARGET")]
     target: TargetArg,
     #[command(flatten)]
     puzzle: PuzzleArgs,
@@ -102,7 +114,7 @@ struct SolveArgs {
     #[arg(long)]
     show: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Poj)]
+    #[arg(short, long, value_enum, default_value_t = Format::Poj)]
     format: Format,
     /// Largest nullity whose 2^d solutions are all searched for the minimum;
     /// beyond it the answer is marked "not proven minimal".
@@ -113,11 +125,11 @@ struct SolveArgs {
     method: MethodArg,
     /// Write the press grid of the best target as a PBM image (one image
     /// per solvable board; black pixel = press).
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// PBM flavour for --output.
-    #[arg(long, value_enum, default_value_t = PbmArg::Raw)]
-    output_pbm: PbmArg,
+    /// PBM flavour for --output (default raw).
+    #[arg(long, value_enum, value_name = "KIND")]
+    output_pbm: Option<PbmArg>,
     /// Refuse work estimated to need more memory than this (e.g. 512M, 4G),
     /// and input larger than it.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
@@ -127,27 +139,59 @@ struct SolveArgs {
     search: search::SearchArgs,
 }
 
-/// Where boards come from: a file, standard input, or a generator.
+/// Where boards come from: files, standard input, or a generator.
 #[derive(Args, Debug, Clone)]
 pub(super) struct BoardArgs {
-    /// Board file (text of `b`/`w` rows, or PBM); standard input when absent
-    /// or `-`.
-    file: Option<PathBuf>,
+    /// Board files (text of `b`/`w` rows, or PBM), answered in turn;
+    /// standard input when absent or `-`.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
     /// Rows per board (otherwise inferred from the input).
-    #[arg(long, value_name = "R")]
+    #[arg(short, long, value_name = "R")]
     rows: Option<usize>,
     /// Columns per board (otherwise inferred from the input).
-    #[arg(long, value_name = "C")]
+    #[arg(short, long, value_name = "C")]
     cols: Option<usize>,
     /// Make the board instead of reading one (needs --rows and --cols).
-    #[arg(long, value_enum, value_name = "KIND")]
+    #[arg(short, long, value_enum, value_name = "KIND")]
     generate: Option<GenerateArg>,
-    /// Seed for --generate random.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Fraction of black cells for --generate random, in [0, 1].
-    #[arg(long, default_value_t = 0.5, value_parser = parse_density)]
-    density: f64,
+    /// Seed for --generate random (default 0).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Fraction of black cells for --generate random, in [0, 1] (default 0.5).
+    #[arg(long, value_parser = parse_density)]
+    density: Option<f64>,
+}
+
+impl BoardArgs {
+    /// Refuses `--seed` and `--density` where they would change nothing.
+    fn refuse_unused(&self) -> Result<(), Error> {
+        unused_random_flags(self.generate, self.seed, self.density, "--generate random")
+    }
+}
+
+/// `--seed` and `--density` shape random boards only: given for another
+/// kind (or none), they would be ignored without a word.
+fn unused_random_flags(
+    kind: Option<GenerateArg>,
+    seed: Option<u64>,
+    density: Option<f64>,
+    random: &str,
+) -> Result<(), Error> {
+    if kind == Some(GenerateArg::Random) {
+        return Ok(());
+    }
+    for (flag, given) in [("--seed", seed.is_some()), ("--density", density.is_some())] {
+        if given {
+            let what = match kind {
+                Some(GenerateArg::AllBlack) => "an all-black board",
+                Some(GenerateArg::AllWhite) => "an all-white board",
+                _ => "a board read from input",
+            };
+            return Err(Error::BadInput(format!("{flag} applies to {random} only, not to {what}")));
+        }
+    }
+    Ok(())
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -170,11 +214,13 @@ impl From<PbmArg> for PbmKind {
 #[derive(Args, Debug)]
 struct VerifyArgs {
     /// Rows of the board.
-    #[arg(long, value_name = "R")]
+    #[arg(short, long, value_name = "R")]
     rows: usize,
     /// Columns of the board.
-    #[arg(long, value_name = "C")]
+    #[arg(short, long, value_name = "C")]
     cols: usize,
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
     /// How to solve the linear system.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     method: MethodArg,
@@ -243,11 +289,34 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    run_from(args, stdin, false, stdout, stderr)
+}
+
+/// As [`run`], saying whether `stdin` is a person at a terminal: then each
+/// board is answered as soon as it is typed, after a one-line hint on
+/// stderr. The binary passes the real answer; [`run`] says no (files,
+/// pipes, a test's buffer).
+pub fn run_from<I, T>(
+    args: I,
+    stdin: &mut dyn Read,
+    stdin_is_terminal: bool,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    if let Some(message) = mistyped_command(&args) {
+        let _ = writeln!(stderr, "lightsout: {message}");
+        return 2;
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e, stdout, stderr),
     };
-    let mut io = Streams { stdin, stdout, stderr };
+    let mut io = Streams { stdin, stdin_is_terminal, stdout, stderr };
     let result = match cli.command {
         None => solve(cli.solve, &mut io),
         Some(Command::Solve(args)) => solve(args, &mut io),
@@ -256,6 +325,8 @@ where
         Some(Command::Analyze(args)) => study::analyze(args, &mut io),
         Some(Command::Check(args)) => study::check(args, &mut io),
         Some(Command::Table(args)) => study::table(args, &mut io),
+        Some(Command::Completions(args)) => completions(args, &mut io),
+        Some(Command::Man) => man_page(&mut io),
         Some(Command::Merge(args)) => search::merge_command(args, &mut io),
         Some(Command::Serve(args)) => crate::serve::run(&args, io.stdout).map_err(Failure::from),
     };
@@ -270,23 +341,82 @@ where
 }
 
 /// Help and version go to stdout (exit 0); a usage error becomes one line
-/// on stderr (exit 2), with the possible values when clap lists them.
+/// on stderr (exit 2) that keeps what clap knew: the missing arguments by
+/// name, its "similar argument" tip, the possible values.
 fn usage_error(e: &clap::Error, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
     let text = e.render().to_string();
     if !e.use_stderr() {
         let _ = stdout.write_all(text.as_bytes());
         return 0;
     }
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
-    let values = lines.find(|l| l.starts_with("[possible values")).map_or(String::new(), |v| format!(" {v}"));
-    let _ = writeln!(stderr, "lightsout: {first}{values} (see --help)");
+    let _ = writeln!(stderr, "lightsout: {} (see --help)", one_line(&text));
     2
+}
+
+/// Clap's several-line error as one line: the first line, the indented list
+/// it introduces (`--rows <R>, --cols <C>`), then tips and possible values.
+fn one_line(text: &str) -> String {
+    let mut lines = text.lines().map(str::trim_end);
+    let mut line = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ").to_string();
+    let mut rest = lines.peekable();
+    if line.ends_with(':') {
+        let mut items = Vec::new();
+        while let Some(item) = rest.next_if(|l| l.starts_with("  ")) {
+            items.push(item.trim());
+        }
+        line = format!("{line} {}", items.join(", "));
+    }
+    for extra in rest.map(str::trim) {
+        // "To pass '--show' as a value, use '-- --show'" would make it a
+        // board file's name: not what someone who typed a flag meant.
+        if let Some(tip) = extra.strip_prefix("tip: ").filter(|tip| !tip.starts_with("to pass")) {
+            line += &format!("; {tip}");
+        } else if extra.starts_with("[possible values") {
+            line += &format!(" {extra}");
+        }
+    }
+    line
+}
+
+/// A first argument that is no subcommand and no file, but a typing slip
+/// away from a subcommand (`analyse`): the user meant the command, not a
+/// board file to read.
+fn mistyped_command(args: &[std::ffi::OsString]) -> Option<String> {
+    let word = args.get(1)?.to_str()?;
+    if word.starts_with('-') || std::path::Path::new(word).exists() {
+        return None;
+    }
+    let command = Cli::command();
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    if names.contains(&word) {
+        return None;
+    }
+    // One slip in a short name, two in a longer one (`analyse`, `tabel`).
+    let near =
+        names.into_iter().find(|name| edit_distance(word, name) <= if name.len() <= 3 { 1 } else { 2 })?;
+    Some(format!("no command or file '{word}'; did you mean the command '{near}'? (see --help)"))
+}
+
+/// Levenshtein distance, for the short words of command names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(ca != *cb);
+            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 /// The process's streams, or a test's buffers.
 struct Streams<'a> {
     stdin: &'a mut dyn Read,
+    /// Whether `stdin` is a person typing at a terminal.
+    stdin_is_terminal: bool,
     stdout: &'a mut dyn Write,
     stderr: &'a mut dyn Write,
 }
@@ -314,12 +444,31 @@ impl From<io::Error> for Failure {
     }
 }
 
+fn completions(args: CompletionsArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "lightsout", &mut script);
+    io.stdout.write_all(&script)?;
+    io.stdout.flush()?;
+    Ok(0)
+}
+
+fn man_page(io: &mut Streams) -> Result<u8, Failure> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+    io.stdout.write_all(&page)?;
+    io.stdout.flush()?;
+    Ok(0)
+}
+
 fn generate(args: GenerateArgs, io: &mut Streams) -> Result<u8, Failure> {
+    unused_random_flags(Some(args.kind), args.seed, args.density, "random boards")?;
     Puzzle::new(args.rows, args.cols)?;
     let recipe = match args.kind {
         GenerateArg::AllBlack => Generate::AllBlack,
         GenerateArg::AllWhite => Generate::AllWhite,
-        GenerateArg::Random => Generate::Random { seed: args.seed, density: args.density },
+        GenerateArg::Random => {
+            Generate::Random { seed: args.seed.unwrap_or(0), density: args.density.unwrap_or(0.5) }
+        }
     };
     let mut rows = GeneratedRows::new(recipe, args.cols);
     let mut row = vec![0u64; args.cols.div_ceil(64)];
@@ -355,7 +504,32 @@ fn generate(args: GenerateArgs, io: &mut Streams) -> Result<u8, Failure> {
 /// (streamed) when only the press count, or a PBM of the presses, is asked.
 const STREAM_ABOVE_CELLS: usize = 1 << 26;
 
+impl SolveArgs {
+    fn output_kind(&self) -> PbmKind {
+        self.output_pbm.unwrap_or(PbmArg::Raw).into()
+    }
+
+    /// Refuses flags that would do nothing in this combination: silence
+    /// would let the user believe they did something.
+    fn refuse_unused(&self) -> Result<(), Error> {
+        self.source.refuse_unused()?;
+        if self.output_pbm.is_some() && self.output.is_none() {
+            return Err(Error::BadInput(
+                "--output-pbm sets the format of --output FILE; give --output too".into(),
+            ));
+        }
+        if self.show && self.format == Format::Json {
+            return Err(Error::BadInput(
+                "--show adds grids to poj and text output; JSON already holds the press grid (\"solution\")"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    args.refuse_unused()?;
     if args.search.wanted() {
         return search::solve(&args, io);
     }
@@ -363,15 +537,25 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         return Ok(code);
     }
     let dense = matches!(args.method, MethodArg::Dense);
-    let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, io.stdin)?;
-    let reach = args.target.resolve(args.max_memory)?;
+    let too_big = |puzzle: &Puzzle| too_big_to_solve(&args, puzzle);
+    let mut input = read_input(
+        &args.source,
+        &args.puzzle,
+        dense,
+        args.max_memory,
+        &too_big,
+        io.stdin,
+        io.stdin_is_terminal,
+    )?;
+    let typed = input.announce_typing(io.stderr);
+    let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
         None => None,
     };
     let mut solvers = Solvers::new(&args.puzzle, args.method.into(), args.max_nullity, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
-    for (index, board) in boards(&input, &args.source).enumerate() {
+    for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         if index == 1 && args.picture.wanted() {
@@ -404,9 +588,11 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             Format::Json => report.json() + "\n",
         };
         out.write_all(text.as_bytes())?;
+        if typed {
+            out.flush()?;
+        }
         if let (Some(file), Some((_, best))) = (output.as_mut(), report.best()) {
-            write_pbm(&mut *file, args.output_pbm.into(), &best.presses)
-                .map_err(|e| output_error(&args, e))?;
+            write_pbm(&mut *file, args.output_kind(), &best.presses).map_err(|e| output_error(&args, e))?;
         }
         if index == 1 && args.picture.wanted() {
             let title = format!("{}x{} board, {}", shape.0, shape.1, report.best_summary());
@@ -418,6 +604,45 @@ fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         file.flush().map_err(|e| output_error(&args, e))?;
     }
     Ok(0)
+}
+
+/// A smaller board or more memory: the hint that always works.
+const SMALLER_OR_MORE_MEMORY: &str = "give a smaller board, or a larger --max-memory if the machine has it";
+
+/// What to change so that a generated board too large to solve in memory
+/// is solved: only changes that work (the streamed path's conditions are
+/// those of [`solve_streamed`]).
+fn too_big_to_solve(args: &SolveArgs, puzzle: &Puzzle) -> String {
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    if !puzzle.is_classic() {
+        return format!("the torus and other rules are solved in memory only; {SMALLER_OR_MORE_MEMORY}");
+    }
+    let dense = matches!(args.method, MethodArg::Dense);
+    if rows.saturating_mul(cols) > STREAM_ABOVE_CELLS {
+        let uniform =
+            args.source.generate.is_some_and(|kind| generate_recipe(&args.source, kind).is_uniform());
+        let changes: Vec<&str> = [
+            (dense, "drop --method dense"),
+            (args.show, "drop --show"),
+            (args.format == Format::Json, "use --format poj or text"),
+            (args.picture.wanted(), "drop --png and --svg"),
+            (matches!(args.target, TargetArg::Board(_)), "give --target a colour"),
+            (rows < cols && (!uniform || args.output.is_some()), "give the longer side as --rows"),
+        ]
+        .into_iter()
+        .filter_map(|(applies, change)| applies.then_some(change))
+        .collect();
+        if !changes.is_empty() {
+            return format!(
+                "boards this large are streamed when only the press count is asked: {}",
+                changes.join(", ")
+            );
+        }
+    }
+    if dense && limits::solve_bytes(puzzle, false) <= args.max_memory {
+        return "try --method chase".into();
+    }
+    SMALLER_OR_MORE_MEMORY.into()
 }
 
 fn create(path: &std::path::Path) -> Result<std::fs::File, Error> {
@@ -455,7 +680,7 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
     let puzzle = Puzzle::new(rows, cols)?;
     let chase = Chase::new(&puzzle);
     let max_nullity = args.max_nullity.min(MAX_STREAMED_NULLITY);
-    let mut stream = GeneratedRows::new(recipe, cols);
+    let mut stream = RowsShown::new(GeneratedRows::new(recipe, cols), rows, cols);
     let mut counts = Vec::new();
     let TargetArg::Goal(goal) = args.target else {
         return Ok(None);
@@ -468,13 +693,16 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
     if let (Some(path), Some((target, _))) = (&args.output, best) {
         let file = io::BufWriter::new(create(path)?);
         let mut pbm =
-            PbmWriter::new(file, args.output_pbm.into(), rows, cols).map_err(|e| output_error(args, e))?;
+            PbmWriter::new(file, args.output_kind(), rows, cols).map_err(|e| output_error(args, e))?;
         chase.solve_streamed(&mut stream, target, max_nullity, &mut |row| {
             pbm.write_row(row).map_err(|e| output_error(args, e))
         })?;
         pbm.finish().map_err(|e| output_error(args, e))?;
     }
-    for &(target, result) in &counts {
+    stream.bar.finish_and_clear();
+    // With `either`, only the answer given is noted (see `warn_if_not_proven`).
+    let answered = |target: Target| counts.len() == 1 || best.is_some_and(|(best, _)| best == target);
+    for &(target, result) in counts.iter().filter(|(target, _)| answered(*target)) {
         if let Some((presses, false)) = result {
             let _ = writeln!(
                 io.stderr,
@@ -495,7 +723,8 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
             for &(target, result) in &counts {
                 text += &target_line(target.name(), result);
             }
-            text + &best_line(best)
+            let presses = best.map_or(String::new(), |(_, count)| press_line(None, count));
+            text + &best_line(best) + &presses
         }
     };
     io.stdout.write_all(text.as_bytes())?;
@@ -503,30 +732,105 @@ fn solve_streamed(args: &SolveArgs, io: &mut Streams) -> Result<Option<u8>, Fail
     Ok(Some(0))
 }
 
+/// Streamed boards of at least this many cells show their passes on a
+/// terminal progress bar: each pass takes seconds from here on.
+const SHOWN_STREAM_CELLS: usize = 1 << 30;
+
+/// A streamed board's rows, counted on a progress bar as the solver reads
+/// them; each restart is a new pass over the board.
+struct RowsShown {
+    rows: GeneratedRows,
+    bar: indicatif::ProgressBar,
+    passes: usize,
+}
+
+impl RowsShown {
+    fn new(rows: GeneratedRows, count: usize, cols: usize) -> Self {
+        let bar = match count.saturating_mul(cols) >= SHOWN_STREAM_CELLS {
+            true => study::terminal_bar(count as u64, "rows"),
+            false => indicatif::ProgressBar::hidden(),
+        };
+        RowsShown { rows, bar, passes: 0 }
+    }
+}
+
+impl RowStream for RowsShown {
+    fn cols(&self) -> usize {
+        self.rows.cols()
+    }
+
+    fn restart(&mut self) {
+        self.rows.restart();
+        self.passes += 1;
+        self.bar.set_position(0);
+        self.bar.set_message(format!(" (pass {} over the board)", self.passes));
+    }
+
+    fn next_row(&mut self, out: &mut [u64]) {
+        self.rows.next_row(out);
+        self.bar.inc(1);
+    }
+}
+
 fn generate_recipe(args: &BoardArgs, kind: GenerateArg) -> Generate {
     match kind {
         GenerateArg::AllBlack => Generate::AllBlack,
         GenerateArg::AllWhite => Generate::AllWhite,
-        GenerateArg::Random => Generate::Random { seed: args.seed, density: args.density },
+        GenerateArg::Random => {
+            Generate::Random { seed: args.seed.unwrap_or(0), density: args.density.unwrap_or(0.5) }
+        }
     }
 }
 
 /// Where the boards come from.
-enum Input {
+enum Input<'r> {
     Generated(Grid),
-    Bytes { data: Vec<u8>, source: String },
+    Bytes {
+        data: Vec<u8>,
+        source: String,
+    },
+    /// A person typing at a terminal: each board is answered as soon as it
+    /// is complete, not at the end of input.
+    Typed(io::BufReader<&'r mut dyn Read>),
+    /// Several files, read one at a time when their turn comes (each within
+    /// `max_memory`); their boards are numbered on from file to file.
+    Files {
+        paths: Vec<PathBuf>,
+        max_memory: u64,
+    },
 }
 
+impl Input<'_> {
+    /// Whether the boards are typed at a terminal (then answers are flushed
+    /// board by board); if so, tells the person on stderr, in one line.
+    fn announce_typing(&self, stderr: &mut dyn Write) -> bool {
+        let typed = matches!(self, Input::Typed(_));
+        if typed {
+            let _ = writeln!(stderr, "{TYPING_HINT}");
+        }
+        typed
+    }
+}
+
+/// The one-line hint a person at a terminal gets when `lightsout` waits for
+/// boards there (plain `lightsout`, no file).
+const TYPING_HINT: &str = "lightsout: reading boards from the terminal: type rows of b and w; each board is answered \
+     when complete (--rows rows, a square, or a blank line); Ctrl-D ends";
+
 /// Makes the board, or reads the whole file or standard input.
-fn read_input(
+/// `too_big` says what to change when a generated board is too large to
+/// solve in memory: each command knows what works for it.
+fn read_input<'r>(
     args: &BoardArgs,
     puzzle: &PuzzleArgs,
     dense: bool,
     max_memory: u64,
-    stdin: &mut dyn Read,
-) -> Result<Input, Error> {
+    too_big: &dyn Fn(&Puzzle) -> String,
+    stdin: &'r mut dyn Read,
+    stdin_is_terminal: bool,
+) -> Result<Input<'r>, Error> {
     if let Some(kind) = args.generate {
-        if args.file.is_some() {
+        if !args.files.is_empty() {
             return Err(Error::BadInput("--generate makes the board; do not give a file too".into()));
         }
         let (Some(rows), Some(cols)) = (args.rows, args.cols) else {
@@ -534,18 +838,11 @@ fn read_input(
         };
         let puzzle = puzzle.puzzle(rows, cols)?;
         let dense = dense || !puzzle.is_classic();
-        let hint = if dense {
-            "try --method chase"
-        } else if rows < cols && !generate_recipe(args, kind).is_uniform() {
-            "streaming needs rows >= cols: give the longer side as --rows, and drop --show and JSON"
-        } else {
-            "ask for the press count only (drop --show and --format json: large boards are then streamed)"
-        };
         limits::check(
             limits::solve_bytes(&puzzle, dense),
             max_memory,
             &format!("solving a {rows}x{cols} board in memory"),
-            hint,
+            &too_big(&puzzle),
         )?;
         return Ok(Input::Generated(generate_recipe(args, kind).board(rows, cols)));
     }
@@ -554,20 +851,33 @@ fn read_input(
             return Err(Error::BadInput(format!("{name} must be at least 1, got 0")));
         }
     }
-    match &args.file {
-        Some(path) if path.as_os_str() != "-" => {
-            let source = path.display().to_string();
-            let mut file = std::fs::File::open(path)
-                .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
-            let data = read_limited(&mut file, &source, max_memory)?;
+    match args.files.as_slice() {
+        [_, _, ..] => {
+            if args.files.iter().any(|path| path.as_os_str() == "-") {
+                return Err(Error::BadInput("standard input (-) can only be read as the one FILE".into()));
+            }
+            Ok(Input::Files { paths: args.files.clone(), max_memory })
+        }
+        [path] if path.as_os_str() != "-" => {
+            let (data, source) = read_file(path, max_memory)?;
             Ok(Input::Bytes { data, source })
         }
+        _ if stdin_is_terminal => Ok(Input::Typed(io::BufReader::new(stdin))),
         _ => {
             let source = "<stdin>".to_string();
             let data = read_limited(stdin, &source, max_memory)?;
             Ok(Input::Bytes { data, source })
         }
     }
+}
+
+/// The whole of the board file `path`, and its name for messages.
+fn read_file(path: &std::path::Path, max_memory: u64) -> Result<(Vec<u8>, String), Error> {
+    let source = path.display().to_string();
+    let mut file =
+        std::fs::File::open(path).map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+    let data = read_limited(&mut file, &source, max_memory)?;
+    Ok((data, source))
 }
 
 /// Longest text line accepted: a row of [`MAX_SIDE`] cells with room for
@@ -625,10 +935,26 @@ fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<V
 
 /// The boards of the input, in order. Text is parsed lazily, so a batch
 /// stops at its first bad board after answering the ones before it.
-fn boards<'a>(input: &'a Input, args: &'a BoardArgs) -> Box<dyn Iterator<Item = Result<Grid, Error>> + 'a> {
+fn boards<'a, 'r: 'a>(
+    input: &'a mut Input<'r>,
+    args: &'a BoardArgs,
+) -> Box<dyn Iterator<Item = Result<Grid, Error>> + 'a> {
     let (data, source) = match input {
         Input::Generated(board) => return Box::new(std::iter::once(Ok(board.clone()))),
-        Input::Bytes { data, source } => (data, source),
+        Input::Bytes { data, source } => (&*data, &*source),
+        Input::Typed(reader) => return Box::new(TypedBoards::new(reader, args.rows, args.cols)),
+        Input::Files { paths, max_memory } => {
+            let max_memory = *max_memory;
+            return Box::new(paths.iter().flat_map(move |path| {
+                // Each file's boards are parsed before its first is answered:
+                // the file's bytes cannot outlive this step of the iterator.
+                let boards: Vec<_> = match read_file(path, max_memory) {
+                    Ok((data, source)) => boards(&mut Input::Bytes { data, source }, args).collect(),
+                    Err(e) => vec![Err(e)],
+                };
+                boards
+            }));
+        }
     };
     if !is_pbm(data) {
         return Box::new(TextBoards::new(data, source, args.rows, args.cols));
@@ -651,6 +977,116 @@ fn boards<'a>(input: &'a Input, args: &'a BoardArgs) -> Box<dyn Iterator<Item = 
         }
         Ok(board)
     }))
+}
+
+/// Boards typed at a terminal, each handed out as soon as its last row is
+/// in: after `--rows` rows, at a blank line, or when it is square (the rows
+/// of a board without blank lines, as in a batch). Each board's lines are
+/// parsed by [`TextBoards`] as a batch would be, with the lines before it
+/// left blank so that errors name the line the user typed.
+struct TypedBoards<'a, 'r> {
+    reader: &'a mut io::BufReader<&'r mut dyn Read>,
+    rows: Option<usize>,
+    cols: Option<usize>,
+    /// The lines of the board being typed, after as many newlines as lines
+    /// came before it.
+    board: Vec<u8>,
+    /// Rows in `board`, and the width of its first.
+    typed_rows: usize,
+    width: usize,
+    lines_read: usize,
+    answered: usize,
+    parsed: std::collections::VecDeque<Result<Grid, Error>>,
+    done: bool,
+}
+
+impl<'a, 'r> TypedBoards<'a, 'r> {
+    fn new(
+        reader: &'a mut io::BufReader<&'r mut dyn Read>,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Self {
+        TypedBoards {
+            reader,
+            rows,
+            cols,
+            board: Vec::new(),
+            typed_rows: 0,
+            width: 0,
+            lines_read: 0,
+            answered: 0,
+            parsed: Default::default(),
+            done: false,
+        }
+    }
+
+    /// Parses the board typed so far and starts the next one.
+    fn finish_board(&mut self) {
+        let source = "<stdin>";
+        self.parsed.extend(TextBoards::new(&self.board, source, self.rows, self.cols));
+        self.board = vec![b'\n'; self.lines_read];
+        self.typed_rows = 0;
+    }
+}
+
+impl Iterator for TypedBoards<'_, '_> {
+    type Item = Result<Grid, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        use io::BufRead;
+        loop {
+            if let Some(board) = self.parsed.pop_front() {
+                self.answered += 1;
+                if board.is_err() {
+                    self.done = true;
+                    self.parsed.clear();
+                }
+                return Some(board);
+            }
+            if self.done {
+                return None;
+            }
+            let mut line = Vec::new();
+            match self.reader.read_until(b'\n', &mut line) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(Error::BadInput(format!("cannot read <stdin>: {e}"))));
+                }
+                // The end: a board cut short is parsed as it is (and one
+                // never begun is "no board in input" when none came before).
+                Ok(0) => {
+                    self.done = true;
+                    if self.typed_rows > 0 || self.answered == 0 {
+                        self.finish_board();
+                    }
+                }
+                Ok(_) => {
+                    self.lines_read += 1;
+                    let cells = line.trim_ascii();
+                    if cells.is_empty() {
+                        if self.typed_rows > 0 {
+                            self.finish_board();
+                        } else {
+                            self.board.push(b'\n');
+                        }
+                        continue;
+                    }
+                    if self.typed_rows == 0 {
+                        self.width = cells.len();
+                    }
+                    self.typed_rows += 1;
+                    self.board.extend_from_slice(&line);
+                    if !line.ends_with(b"\n") {
+                        self.board.push(b'\n');
+                    }
+                    if self.typed_rows == self.rows.or(self.cols).unwrap_or(self.width) {
+                        self.finish_board();
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The POJ answer: the fewest presses, or `Impossible`.
@@ -679,6 +1115,31 @@ fn best_line(best: Option<(&str, u64)>) -> String {
     best.map_or("  best: impossible\n".to_string(), |(name, presses)| {
         format!("  best: {name}, {presses} presses\n")
     })
+}
+
+/// Most presses the text output lists by coordinates: more would bury the
+/// answer (`--show` draws any number, `--output` writes them as an image).
+const LISTED_PRESSES: usize = 256;
+
+/// The text answer's line of presses as (row,col) from (1,1) at the top
+/// left: `None` when they are not at hand (a streamed board).
+fn press_line(presses: Option<&Grid>, count: u64) -> String {
+    match presses {
+        _ if count == 0 => "  press (row,col): none\n".into(),
+        Some(grid) if count <= LISTED_PRESSES as u64 => {
+            let cells: Vec<String> = (0..grid.nrows())
+                .flat_map(|r| grid.iter_ones_in_row(r).map(move |c| format!("({},{})", r + 1, c + 1)))
+                .collect();
+            format!("  press (row,col): {}\n", cells.join(" "))
+        }
+        Some(_) => format!(
+            "  press (row,col): not listed above {LISTED_PRESSES} presses (--output FILE writes them as an image)\n"
+        ),
+        None => {
+            "  press (row,col): not listed for a streamed board (--output FILE writes them as an image)\n"
+                .into()
+        }
+    }
 }
 
 /// One board's answers, named by target, ready to print (and, as JSON, to
@@ -712,8 +1173,20 @@ impl Report<'_> {
         }
     }
 
+    /// Notes on stderr a press count not proven minimal: of the target
+    /// asked for, or with `either`, of the answer given (a note on the other
+    /// colour would be about a question nobody asked).
     fn warn_if_not_proven(&self, stderr: &mut dyn Write, max_nullity: usize) {
-        for (name, s) in &self.entries {
+        let answered: Entries = match self.entries.len() {
+            1 => self.entries.clone(),
+            _ => self
+                .entries
+                .iter()
+                .filter(|(name, _)| self.best().is_some_and(|(best, _)| best == *name))
+                .copied()
+                .collect(),
+        };
+        for (name, s) in &answered {
             if let Some(s) = s.as_ref().filter(|s| !s.proven_minimal) {
                 let nullity = self.solver.nullity();
                 let why = if nullity > max_nullity {
@@ -748,6 +1221,9 @@ impl Report<'_> {
             text += &target_line(name, s.as_ref().map(|s| (s.presses.count_ones() as u64, s.proven_minimal)));
         }
         text += &best_line(self.best().map(|(name, s)| (name, s.presses.count_ones() as u64)));
+        if let Some((_, s)) = self.best() {
+            text += &press_line(Some(&s.presses), s.presses.count_ones() as u64);
+        }
         if let (true, Some((name, s))) = (show, self.best()) {
             text += &self.grids(name, s);
         }
@@ -811,9 +1287,9 @@ impl Report<'_> {
 
 fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     let (rows, cols) = (args.rows, args.cols);
-    let puzzle = Puzzle::new(rows, cols)?;
+    let puzzle = args.puzzle.puzzle(rows, cols)?;
     if puzzle.cells() > bfs::MAX_CELLS {
-        return Err(Error::BadInput(format!(
+        return Err(Error::Limit(format!(
             "verify searches every board, so it takes at most {} cells; {rows}x{cols} has {}",
             bfs::MAX_CELLS,
             puzzle.cells()
@@ -822,8 +1298,9 @@ fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     }
     let solver = Solver::new(&puzzle, args.method.into(), DEFAULT_MAX_NULLITY)?;
     let (white, black) = bfs::uniform_states(rows, cols);
-    let to_white = bfs::distances(rows, cols, &[white]);
-    let to_black = bfs::distances(rows, cols, &[black]);
+    // The two searches are independent: one a core.
+    let (to_white, to_black) =
+        rayon::join(|| bfs::distances(&puzzle, &[white]), || bfs::distances(&puzzle, &[black]));
     let presses =
         |s: &Option<Solution>| s.as_ref().map_or(bfs::UNREACHABLE, |s| s.presses.count_ones() as u8);
     let states = 1u32 << puzzle.cells();
@@ -848,9 +1325,14 @@ fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     bar.finish_and_clear();
     let out = &mut *io.stdout;
     let agreed = states as usize - disagreements.len();
+    // The classic puzzle keeps its short name; other shapes say theirs.
+    let shape = match puzzle.is_classic() {
+        true => format!("{rows}x{cols}"),
+        false => format!("{rows}x{cols} {}, rule {}", study::topology_name(puzzle.topology()), puzzle.rule()),
+    };
     writeln!(
         out,
-        "{rows}x{cols}: {agreed} of {states} boards agree with breadth-first search \
+        "{shape}: {agreed} of {states} boards agree with breadth-first search \
          (fewest presses to all white and to all black; nullity {})",
         solver.nullity()
     )?;
@@ -871,7 +1353,6 @@ fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn clap_definition_is_consistent() {

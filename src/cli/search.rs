@@ -261,9 +261,8 @@ struct TableRecord {
     hash: String,
     problem: TableProblem,
     shard: Shard,
-    /// The first row of the slice (rows follow on from it).
-    first_row: usize,
-    /// Per row of the slice, the nullity of each column.
+    /// Per row of the slice (every N-th row from row K of the range), the
+    /// nullity of each column.
     nullity: Vec<Vec<usize>>,
     checksum: String,
 }
@@ -275,12 +274,7 @@ impl Sealed for TableRecord {
 }
 
 /// The JSON line a table's slice prints.
-pub(super) fn table_record(
-    problem: TableProblem,
-    shard: Shard,
-    first_row: usize,
-    nullity: Vec<Vec<usize>>,
-) -> String {
+pub(super) fn table_record(problem: TableProblem, shard: Shard, nullity: Vec<Vec<usize>>) -> String {
     let hash = problem.hash();
     let record = TableRecord {
         lightsout: "table".into(),
@@ -288,7 +282,6 @@ pub(super) fn table_record(
         hash,
         problem,
         shard,
-        first_row,
         nullity,
         checksum: String::new(),
     };
@@ -392,8 +385,12 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         .into());
     }
     let dense = matches!(args.method, super::MethodArg::Dense);
-    let input = read_input(&args.source, &args.puzzle, dense, args.max_memory, io.stdin)?;
-    let mut all = boards(&input, &args.source);
+    // A long search holds its one board in memory (no streaming), and reads
+    // its input whole even at a terminal: it must know there is one board.
+    let too_big = |_: &crate::Puzzle| super::SMALLER_OR_MORE_MEMORY.to_string();
+    let mut input =
+        read_input(&args.source, &args.puzzle, dense, args.max_memory, &too_big, io.stdin, false)?;
+    let mut all = boards(&mut input, &args.source);
     let board = all.next().transpose()?.ok_or_else(|| Error::bad_input("no board in input"))?;
     if all.next().is_some() {
         return Err(Error::bad_input(
@@ -403,7 +400,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     }
     drop(all);
     let puzzle = args.puzzle.puzzle(board.nrows(), board.ncols())?;
-    let target = match args.target.resolve(args.max_memory)? {
+    let target = match args.target.resolve(&args.source, args.max_memory)? {
         Reach::Goal(goal) => match goal {
             crate::Goal::White => "white".to_string(),
             crate::Goal::Black => "black".to_string(),
@@ -472,8 +469,7 @@ fn run(search: &mut Search, args: &SearchArgs) -> Result<Stop, Error> {
     }
     let before = search.record.milliseconds;
     let elapsed = |started: Instant| before + started.elapsed().as_millis() as u64;
-    let total: u64 =
-        search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.end - s.start).sum();
+    let total: u64 = search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.blocks).sum();
     let done: u64 = search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.done).sum();
     let bar = if total > 0 { terminal_bar(total, "blocks") } else { indicatif::ProgressBar::hidden() };
     bar.set_position(done);
@@ -748,17 +744,17 @@ fn merge_tables(
         Error::BadInput(coverage_error(&e, &named))
     })?;
     let ((r0, r1), (c0, c1)) = (first.problem.rows, first.problem.cols);
-    records.sort_by_key(|(_, r)| r.shard.index);
-    let mut table = Vec::new();
+    let total = (r1 - r0 + 1) as u64;
+    let mut table = vec![Vec::new(); total as usize];
     for (source, record) in &records {
-        let slice = record.shard.blocks((r1 - r0 + 1) as u64);
-        let fits = record.first_row == r0 + slice.start as usize
-            && record.nullity.len() == (slice.end - slice.start) as usize
+        let fits = record.nullity.len() as u64 == record.shard.len(total)
             && record.nullity.iter().all(|row| row.len() == c1 - c0 + 1);
         if !fits {
             return Err(Error::BadInput(format!("{source}: its rows do not fit its slice")).into());
         }
-        table.extend(record.nullity.iter().cloned());
+        for (i, row) in record.nullity.iter().enumerate() {
+            table[record.shard.block(i as u64) as usize] = row.clone();
+        }
     }
     super::study::write_table(&table, (r0, r1), (c0, c1), format, io.stdout)?;
     Ok(0)

@@ -1,6 +1,7 @@
 //! The study commands (`analyze`, `check`, `table`) and what they share with
 //! `solve`: the topology and rule flags, board targets, pictures.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -8,7 +9,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use super::{BoardArgs, Failure, Streams, boards, read_input, read_limited};
+use super::{BoardArgs, Failure, SMALLER_OR_MORE_MEMORY, Streams, boards, read_input, read_limited};
 use crate::analysis::Analysis;
 use crate::picture::{self, Scene};
 use crate::solve::limits;
@@ -85,17 +86,19 @@ pub(super) enum Reach {
 }
 
 impl TargetArg {
-    /// Reads the target board's file, if the target is a board.
-    pub(super) fn resolve(&self, max_memory: u64) -> Result<Reach, Error> {
+    /// Reads the target board's file, if the target is a board. A text
+    /// target takes the puzzle's shape from `--rows`/`--cols` (`source`),
+    /// like the boards it is paired with.
+    pub(super) fn resolve(&self, source: &BoardArgs, max_memory: u64) -> Result<Reach, Error> {
         match self {
-            TargetArg::Board(path) => read_target(path, max_memory).map(Reach::Board),
+            TargetArg::Board(path) => read_target(path, source, max_memory).map(Reach::Board),
             TargetArg::Goal(goal) => Ok(Reach::Goal(*goal)),
         }
     }
 }
 
 /// The first board of a target file (text or PBM).
-fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
+fn read_target(path: &Path, shape: &BoardArgs, max_memory: u64) -> Result<Grid, Error> {
     let source = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| {
         Error::BadInput(format!(
@@ -106,7 +109,7 @@ fn read_target(path: &Path, max_memory: u64) -> Result<Grid, Error> {
     let first = if is_pbm(&data) {
         read_pbm(&data, &source)?.into_iter().next()
     } else {
-        TextBoards::new(&data, &source, None, None).next().transpose()?
+        TextBoards::new(&data, &source, shape.rows, shape.cols).next().transpose()?
     };
     first.ok_or_else(|| Error::BadInput(format!("{source}: no board in input")))
 }
@@ -118,7 +121,7 @@ pub(super) fn terminal_bar(len: u64, unit: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left");
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left{{msg}}");
     bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
     bar
 }
@@ -242,15 +245,15 @@ const ANALYZE_MAX_NULLITY: usize = 28;
 #[derive(Args, Debug)]
 pub(super) struct AnalyzeArgs {
     /// Rows of the board.
-    #[arg(long, value_name = "R")]
+    #[arg(short, long, value_name = "R")]
     rows: usize,
     /// Columns of the board.
-    #[arg(long, value_name = "C")]
+    #[arg(short, long, value_name = "C")]
     cols: usize,
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
+    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
     /// Largest nullity searched exhaustively for the lightest quiet pattern
     /// (2^28 patterns take about a tenth of a second; beyond, a local search
@@ -270,6 +273,14 @@ const PRINTED_PATTERNS: usize = 64;
 
 pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
     let puzzle = args.puzzle.puzzle(args.rows, args.cols)?;
+    // The analysis eliminates in memory: no streamed way round, so the
+    // solver's own hint (streaming a generated board) would mislead.
+    limits::check(
+        limits::solve_bytes(&puzzle, !puzzle.is_classic()),
+        args.max_memory,
+        &format!("analysing a {}x{} board", args.rows, args.cols),
+        SMALLER_OR_MORE_MEMORY,
+    )?;
     let a = analyse(&puzzle, args.max_nullity, args.max_memory)?;
     let title = format!(
         "{}x{} {}, rule {}: {} quiet patterns",
@@ -317,11 +328,17 @@ fn power_of_two(k: usize) -> Option<String> {
     Some(text)
 }
 
+/// Largest power of two whose digits the text output spells out (20
+/// digits); beyond it `2^k` says all (2^2240 has 675 digits). JSON keeps
+/// the digits.
+const SPELLED_OUT_POWER: usize = 64;
+
+/// `2^k` for reading: `8`, `2^12 = 4096`, or `2^2240` alone.
 fn count(k: usize) -> String {
     match power_of_two(k) {
-        Some(n) if k > 3 => format!("2^{k} = {n}"),
-        Some(n) => n,
-        None => format!("2^{k}"),
+        Some(n) if k <= 3 => n,
+        Some(n) if k <= SPELLED_OUT_POWER => format!("2^{k} = {n}"),
+        _ => format!("2^{k}"),
     }
 }
 
@@ -349,10 +366,23 @@ fn analysis_text(a: &Analysis) -> String {
         "all white and all black: not interchangeable (the all-black board cannot be cleared)\n"
     };
     if let Some((g, factors)) = &a.gcd {
-        t += &format!("gcd(f_R(x), f_C(x+1)) = {g} = {}\n", factors_text(factors));
+        // The factorisation is shown when it says more than `g` itself.
+        let factored = match factors.as_slice() {
+            [] => String::new(),
+            [(_, 1)] => " (irreducible)".into(),
+            _ => format!(" = {}", factors_text(factors)),
+        };
+        t += &format!("gcd(f_R(x), f_C(x+1)) = {g}{factored}\n");
     }
     match &a.lightest_quiet {
-        None => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
+        None if a.nullity == 0 => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
+        None => {
+            t += &format!(
+                "quiet patterns: {} of {} cells each, too many to hold within --max-memory: none listed, the \
+                 lightest not searched (raise --max-memory to list them)\n",
+                a.nullity, cells
+            )
+        }
         Some((q, proven)) => {
             let how = if *proven {
                 String::new()
@@ -394,7 +424,8 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
         "solvable_boards": power_of_two(a.rank()),
         "solutions_per_solvable_board_log2": a.nullity,
         "targets_interchangeable": a.targets_interchangeable,
-        "quiet_patterns": a.quiet.iter().map(|q| grid_lines(q, 'x', '.')).collect::<Vec<_>>(),
+        "quiet_patterns": (a.quiet.len() == a.nullity)
+            .then(|| a.quiet.iter().map(|q| grid_lines(q, 'x', '.')).collect::<Vec<_>>()),
         "lightest_quiet_pattern": a.lightest_quiet.as_ref().map(|(q, proven)| json!({
             "presses": q.count_ones(),
             "proven": proven,
@@ -420,10 +451,10 @@ pub(super) struct CheckArgs {
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// What to reach: white, black, either (both are checked), or a board file.
-    #[arg(long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
+    #[arg(short, long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
     target: TargetArg,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = StudyFormat::Text)]
+    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
     /// Refuse work estimated to need more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
@@ -431,15 +462,26 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let input = read_input(&args.source, &args.puzzle, false, args.max_memory, io.stdin)?;
-    let reach = args.target.resolve(args.max_memory)?;
+    args.source.refuse_unused()?;
+    let too_big = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
+    let mut input = read_input(
+        &args.source,
+        &args.puzzle,
+        false,
+        args.max_memory,
+        &too_big,
+        io.stdin,
+        io.stdin_is_terminal,
+    )?;
+    let typed = input.announce_typing(io.stderr);
+    let reach = args.target.resolve(&args.source, args.max_memory)?;
     let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, args.max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
-    for (index, board) in boards(&input, &args.source).enumerate() {
+    for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         let solver = solvers.for_board(board)?;
-        let verdicts: Vec<(&str, Option<&Grid>)> = match &reach {
+        let verdicts: Vec<(&str, Option<std::borrow::Cow<Grid>>)> = match &reach {
             Reach::Board(goal) => {
                 if (goal.nrows(), goal.ncols()) != shape {
                     return Err(Error::BadInput(format!(
@@ -479,6 +521,9 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
             StudyFormat::Json => check_json(index, solver, &verdicts) + "\n",
         };
         out.write_all(text.as_bytes())?;
+        if typed {
+            out.flush()?;
+        }
     }
     out.flush()?;
     Ok(0)
@@ -486,14 +531,15 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
 
 /// One board's verdicts as a JSON object (also what `lightsout serve`
 /// answers): for each target, solvable or the pattern that proves it is not.
-pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Option<&Grid>)]) -> String {
-    let p = solver.puzzle();
-    let mut v = json!({"board": index, "rows": p.rows(), "cols": p.cols(), "nullity": solver.nullity(),
-        "white": null, "black": null});
+pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Option<Cow<Grid>>)]) -> String {
+    let puzzle = solver.puzzle();
+    let mut v = json!({"board": index, "rows": puzzle.rows(), "cols": puzzle.cols(),
+        "topology": topology_name(puzzle.topology()), "rule": puzzle.rule().to_string(),
+        "nullity": solver.nullity(), "white": null, "black": null});
     for (name, obstruction) in verdicts {
         v[*name] = json!({
             "solvable": obstruction.is_none(),
-            "obstruction": obstruction.map(|y| grid_lines(y, 'x', '.')),
+            "obstruction": obstruction.as_ref().map(|y| grid_lines(y, 'x', '.')),
         });
     }
     v.to_string()
@@ -507,16 +553,16 @@ pub(crate) fn table_entry_json(rows: usize, cols: usize, nullity: usize) -> serd
 #[derive(Args, Debug)]
 pub(super) struct TableArgs {
     /// Rows: a range A..B (inclusive) or one number.
-    #[arg(long, value_parser = parse_range, value_name = "A..B")]
+    #[arg(short, long, value_parser = parse_range, value_name = "A..B")]
     rows: (usize, usize),
     /// Columns: a range C..D (inclusive) or one number.
-    #[arg(long, value_parser = parse_range, value_name = "C..D")]
+    #[arg(short, long, value_parser = parse_range, value_name = "C..D")]
     cols: (usize, usize),
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// Output format: text (a grid), csv (rows,cols,nullity) or json (one
     /// object per size, one per line).
-    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    #[arg(short, long, value_enum, default_value_t = TableFormat::Text)]
     format: TableFormat,
     /// Refuse a size whose elimination needs more memory than this.
     #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
@@ -550,20 +596,20 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
                 Error::bad_input("--png and --svg do not go with --shard: draw the merged table").into()
             );
         }
-        let slice = shard.blocks((r1 - r0 + 1) as u64);
-        let (first, last) = (r0 + slice.start as usize, r0 + slice.end as usize);
-        let nullity = if first < last {
-            nullity_table(first..=last - 1, c0..=c1, &template, args.max_memory, &|| {})?
-        } else {
-            Vec::new()
-        };
+        // Every N-th row: late rows cost more, so interleaved slices share
+        // the work evenly.
+        let mut nullity = Vec::new();
+        for i in 0..shard.len((r1 - r0 + 1) as u64) {
+            let row = r0 + shard.block(i) as usize;
+            nullity.extend(nullity_table(row..=row, c0..=c1, &template, args.max_memory, &|| {})?);
+        }
         let problem = super::search::TableProblem {
             rows: args.rows,
             cols: args.cols,
             topology: topology_name(template.topology()).into(),
             rule: template.rule().mask(),
         };
-        writeln!(io.stdout, "{}", super::search::table_record(problem, shard, first, nullity))?;
+        writeln!(io.stdout, "{}", super::search::table_record(problem, shard, nullity))?;
         return Ok(0);
     }
     if args.picture.wanted() {

@@ -160,11 +160,6 @@ impl Echelon {
         self.ncols - self.rank()
     }
 
-    /// Pivot columns, increasing.
-    pub fn pivots(&self) -> Vec<usize> {
-        self.pivots.iter().map(|p| p.0).collect()
-    }
-
     /// A solution of `A · x = b`, or `None` when the system is inconsistent.
     ///
     /// # Panics

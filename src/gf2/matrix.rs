@@ -120,33 +120,6 @@ impl BitMatrix {
         self.bits.as_raw_mut_slice()
     }
 
-    /// `row[dst] ^= row[src]`, from word `from_word` on (the words before it
-    /// are known to be zero in `src`).
-    #[inline]
-    pub fn xor_row_into(&mut self, src: usize, dst: usize, from_word: usize) {
-        let s = self.stride;
-        let data = self.bits.as_raw_mut_slice();
-        let (src_row, dst_row) = if src < dst {
-            let (lo, hi) = data.split_at_mut(dst * s);
-            (&lo[src * s..(src + 1) * s], &mut hi[..s])
-        } else {
-            let (lo, hi) = data.split_at_mut(src * s);
-            (&hi[..s], &mut lo[dst * s..(dst + 1) * s])
-        };
-        words::xor_into(&mut dst_row[from_word..], &src_row[from_word..]);
-    }
-
-    /// Exchanges rows `a` and `b`.
-    pub fn swap_rows(&mut self, a: usize, b: usize) {
-        if a == b {
-            return;
-        }
-        let s = self.stride;
-        let data = self.bits.as_raw_mut_slice();
-        let (lo, hi) = data.split_at_mut(a.max(b) * s);
-        lo[a.min(b) * s..(a.min(b) + 1) * s].swap_with_slice(&mut hi[..s]);
-    }
-
     /// Number of one entries.
     pub fn count_ones(&self) -> usize {
         words::count_ones(self.as_words())
@@ -272,15 +245,5 @@ mod tests {
             x.not_in_place();
             assert_eq!(x.count_ones() + m.count_ones(), r * c);
         }
-    }
-
-    #[test]
-    fn row_operations() {
-        let mut m = BitMatrix::from_fn(3, 100, |i, j| j == i || j == 99);
-        m.xor_row_into(0, 2, 0);
-        assert_eq!(m.iter_ones_in_row(2).collect::<Vec<_>>(), vec![0, 2]);
-        m.swap_rows(0, 2);
-        assert_eq!(m.iter_ones_in_row(0).collect::<Vec<_>>(), vec![0, 2]);
-        assert_eq!(m.iter_ones_in_row(2).collect::<Vec<_>>(), vec![0, 99]);
     }
 }

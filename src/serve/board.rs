@@ -1,5 +1,7 @@
 //! The handlers that take a board: `/api/solve` and `/api/check`.
 
+use std::borrow::Cow;
+
 use axum::extract::State;
 use axum::response::Response;
 
@@ -71,7 +73,7 @@ fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError>
         read(&req.board, req.target.as_ref(), req.rule.as_deref(), req.torus, limits)?;
     // As `lightsout check`: solvability needs no minimisation.
     let solver = Solver::with_memory_limit(&puzzle, Method::Auto, 0, limits.max_memory)?;
-    let verdicts: Vec<(&str, Option<&Grid>)> = match &reach {
+    let verdicts: Vec<(&str, Option<Cow<Grid>>)> = match &reach {
         Reach::Board(goal) => vec![("target", solver.obstruction_to(&board, goal))],
         Reach::Goal(goal) => {
             goal.targets().iter().map(|&t| (t.name(), solver.obstruction(&board, t))).collect()

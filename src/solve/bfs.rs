@@ -2,12 +2,13 @@
 //!
 //! Deliberately independent of the rest of the crate: a board of at most
 //! [`MAX_CELLS`] cells is a `u32` (bit `r·cols + c`), a press is an XOR with
-//! a mask built here from the rule's definition, and the search knows
-//! nothing of matrices. Since every press is its own inverse, the distance
-//! from a board to a target equals the distance from the target to the board,
-//! so one search from the targets answers every board at once.
+//! a mask built here from the rule's offsets and the topology (any rule, the
+//! plane or the torus), and the search knows nothing of matrices. Since
+//! every press is its own inverse, the distance from a board to a target
+//! equals the distance from the target to the board, so one search from the
+//! targets answers every board at once.
 
-use crate::model::Grid;
+use crate::model::{Grid, Puzzle, Topology};
 
 /// Largest board (in cells) the search handles: 2^25 states.
 pub const MAX_CELLS: usize = 25;
@@ -15,26 +16,32 @@ pub const MAX_CELLS: usize = 25;
 /// Distance of a state that no press sequence reaches.
 pub const UNREACHABLE: u8 = u8::MAX;
 
-/// The flip mask of every press on a plane `rows × cols` board with the
-/// classic rule, indexed by `r·cols + c`.
-pub fn press_masks(rows: usize, cols: usize) -> Vec<u32> {
-    let mut masks = Vec::with_capacity(rows * cols);
+/// The flip mask of every press of `puzzle`, indexed by `r·cols + c`, from
+/// the definition of its rule and topology: each offset of the rule from
+/// the pressed cell, wrapped around on a torus and dropped past the edge of
+/// a plane. A cell that two offsets reach (a torus narrower than the rule)
+/// is flipped once, as a press flips a set of cells.
+///
+/// # Panics
+/// If the board has more than [`MAX_CELLS`] cells.
+pub fn press_masks(puzzle: &Puzzle) -> Vec<u32> {
+    let (rows, cols) = (puzzle.rows() as isize, puzzle.cols() as isize);
+    assert!(puzzle.cells() <= MAX_CELLS, "BFS handles at most {MAX_CELLS} cells, got {}", puzzle.cells());
+    let torus = puzzle.topology() == Topology::Torus;
+    let mut masks = Vec::with_capacity(puzzle.cells());
     for r in 0..rows {
         for c in 0..cols {
-            let mut m = 1u32 << (r * cols + c);
-            if r > 0 {
-                m |= 1 << ((r - 1) * cols + c);
+            let mut mask = 0u32;
+            for &(dr, dc) in puzzle.rule().offsets() {
+                let (mut nr, mut nc) = (r + dr, c + dc);
+                if torus {
+                    (nr, nc) = (nr.rem_euclid(rows), nc.rem_euclid(cols));
+                }
+                if (0..rows).contains(&nr) && (0..cols).contains(&nc) {
+                    mask |= 1 << (nr * cols + nc);
+                }
             }
-            if r + 1 < rows {
-                m |= 1 << ((r + 1) * cols + c);
-            }
-            if c > 0 {
-                m |= 1 << (r * cols + c - 1);
-            }
-            if c + 1 < cols {
-                m |= 1 << (r * cols + c + 1);
-            }
-            masks.push(m);
+            masks.push(mask);
         }
     }
     masks
@@ -49,11 +56,22 @@ pub fn press_masks(rows: usize, cols: usize) -> Vec<u32> {
 ///
 /// # Complexity
 /// O(2^(R·C) · R·C) time, 2^(R·C) · 5 bytes of memory.
-pub fn distances(rows: usize, cols: usize, sources: &[u32]) -> Vec<u8> {
-    let cells = rows * cols;
-    assert!(cells <= MAX_CELLS, "BFS handles at most {MAX_CELLS} cells, got {cells}");
-    let states = 1usize << cells;
-    let masks = press_masks(rows, cols);
+///
+/// # Example
+/// ```
+/// use lightsout::{Puzzle, Rule, Topology, bfs};
+///
+/// // 2x2, classic rule: all black needs all four presses to become white.
+/// let (white, black) = bfs::uniform_states(2, 2);
+/// assert_eq!(bfs::distances(&Puzzle::new(2, 2)?, &[white])[black as usize], 4);
+/// // With the king rule one press flips the whole board.
+/// let king = Puzzle::new(2, 2)?.with_rule(Rule::king()).with_topology(Topology::Torus);
+/// assert_eq!(bfs::distances(&king, &[white])[black as usize], 1);
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+pub fn distances(puzzle: &Puzzle, sources: &[u32]) -> Vec<u8> {
+    let masks = press_masks(puzzle);
+    let states = 1usize << puzzle.cells();
     let mut visited = vec![0u64; states.div_ceil(64)];
     let mut distance = vec![UNREACHABLE; states];
     let mut queue: Vec<u32> = Vec::new();
@@ -82,19 +100,6 @@ pub fn distances(rows: usize, cols: usize, sources: &[u32]) -> Vec<u8> {
     distance
 }
 
-/// The state number of a board of at most [`MAX_CELLS`] cells.
-///
-/// # Panics
-/// If the board is larger.
-pub fn encode(board: &Grid) -> u32 {
-    let cols = board.ncols();
-    assert!(board.nrows() * cols <= MAX_CELLS, "board too large for BFS");
-    (0..board.nrows())
-        .flat_map(|r| (0..cols).map(move |c| (r, c)))
-        .filter(|&(r, c)| board.get(r, c))
-        .fold(0u32, |s, (r, c)| s | 1 << (r * cols + c))
-}
-
 /// The board of a state number.
 pub fn decode(rows: usize, cols: usize, state: u32) -> Grid {
     Grid::from_fn(rows, cols, |r, c| state >> (r * cols + c) & 1 == 1)
@@ -116,7 +121,7 @@ mod tests {
         // ../shared/data/flipgame_4x4_distribution.txt, checked here without
         // any algebra: the BFS must stand on its own.
         let (white, black) = uniform_states(4, 4);
-        let d = distances(4, 4, &[white, black]);
+        let d = distances(&Puzzle::new(4, 4).unwrap(), &[white, black]);
         let mut counts = std::collections::BTreeMap::new();
         for &x in &d {
             *counts.entry(x).or_insert(0) += 1;

@@ -227,7 +227,16 @@ impl Chase {
                 std::mem::swap(&mut board_row, &mut next_board_row);
             }
         }
-        Ok(Some((presses, proven)))
+        // No presses at all cannot be beaten, whatever the nullity.
+        Ok(Some((presses, proven || presses == 0)))
+    }
+
+    /// Quiet pattern `i` of the basis that [`quiet_patterns`](Self::quiet_patterns)
+    /// gives, chased on its own (memory of one board).
+    pub fn quiet_pattern(&self, i: usize) -> Grid {
+        let cofactor = self.modulus.div_rem(&self.gcd).0;
+        let first = self.poly_to_vector(&cofactor.shifted(i));
+        self.orient(&self.chase(None, &first)).into_owned()
     }
 
     /// A basis of the quiet patterns: the chases of the first rows

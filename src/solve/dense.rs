@@ -1,4 +1,7 @@
-//! Solving by Gauss–Jordan elimination of the full flip matrix.
+//! Solving by elimination of the full flip matrix, one unknown per cell:
+//! Gaussian elimination to echelon form, then back substitution per board.
+//! "Dense" as against light chasing's C×C system; the elimination itself
+//! exploits the band of the flip matrix (`gf2::Echelon`).
 
 use crate::gf2::Echelon;
 use crate::model::{Grid, Puzzle};

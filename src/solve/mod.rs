@@ -148,6 +148,9 @@ enum System {
 pub struct Solver {
     puzzle: Puzzle,
     system: System,
+    nullity: usize,
+    /// A basis of the quiet patterns, when it fits the memory limit (else
+    /// empty: a chasing solver then chases a pattern when asked).
     quiet: Vec<Grid>,
     /// A basis of the left null space of `A` (patterns `y` with `yᵀ·A = 0`):
     /// a board can reach a target exactly when the cells it must flip are
@@ -173,7 +176,7 @@ impl Solver {
     }
 
     /// As [`new`](Self::new), but first estimates the memory the work needs
-    /// (see [`limits`]) and refuses it with [`Error::Limit`] when it is over
+    /// (see `solve::limits`) and refuses it with [`Error::Limit`] when it is over
     /// `max_memory` bytes: before factoring, from the size, and again for
     /// the quiet patterns once the nullity is known.
     ///
@@ -210,23 +213,32 @@ impl Solver {
             System::Dense(d) => d.nullity(),
             System::Chase(c) => c.nullity(),
         };
-        limits::check(
-            solve_bytes.saturating_add(limits::quiet_bytes(puzzle, nullity, max_nullity)),
-            max_memory,
-            &format!("{size} with its {nullity} quiet patterns"),
-            "raise --max-memory",
-        )?;
+        let with_quiet = solve_bytes.saturating_add(limits::quiet_bytes(puzzle, nullity, max_nullity));
+        // Chasing keeps its null space compact (d first rows) and chases a
+        // pattern when it is asked for, so a null space too large to hold
+        // is no reason to refuse the board; elimination has no such form.
+        let hold_quiet = with_quiet <= max_memory;
+        if !chase {
+            limits::check(
+                with_quiet,
+                max_memory,
+                &format!("{size} with its {nullity} quiet patterns"),
+                "raise --max-memory",
+            )?;
+        }
         let (quiet, obstructions) = match &system {
             System::Dense(d) => (d.quiet_patterns(), d.obstructions()),
             // Chasing serves only the classic rule, whose flip matrix is
             // symmetric: the left null space is the null space.
-            System::Chase(c) => (c.quiet_patterns(), None),
+            System::Chase(c) if hold_quiet => (c.quiet_patterns(), None),
+            System::Chase(_) => (Vec::new(), None),
         };
         let obstruction_is_odd =
             obstructions.as_ref().unwrap_or(&quiet).iter().map(|y| y.count_ones() % 2 == 1).collect();
         Ok(Solver {
             puzzle: puzzle.clone(),
             system,
+            nullity,
             quiet,
             obstructions,
             obstruction_is_odd,
@@ -248,12 +260,35 @@ impl Solver {
 
     /// Dimension of the null space of the flip matrix.
     pub fn nullity(&self) -> usize {
-        self.quiet.len()
+        self.nullity
     }
 
-    /// A basis of the quiet patterns (press sets that flip nothing).
+    /// A basis of the quiet patterns (press sets that flip nothing), when
+    /// the solver holds it: see [`holds_quiet_patterns`](Self::holds_quiet_patterns).
     pub fn quiet_patterns(&self) -> &[Grid] {
         &self.quiet
+    }
+
+    /// Whether the basis of quiet patterns fits the memory limit and is
+    /// held. A chasing solver whose `d` patterns of R·C cells would not fit
+    /// keeps only their first rows: it still answers every board (a press
+    /// set, not proven minimal), and [`quiet_pattern`](Self::quiet_pattern)
+    /// chases any one of them.
+    pub fn holds_quiet_patterns(&self) -> bool {
+        self.quiet.len() == self.nullity
+    }
+
+    /// Quiet pattern `i` of the basis (`i < nullity`), held or chased now.
+    ///
+    /// # Panics
+    /// If `i` is not below the nullity.
+    pub fn quiet_pattern(&self, i: usize) -> std::borrow::Cow<'_, Grid> {
+        assert!(i < self.nullity, "quiet pattern {i} of {}", self.nullity);
+        match (&self.system, self.quiet.get(i)) {
+            (_, Some(q)) => std::borrow::Cow::Borrowed(q),
+            (System::Chase(c), None) => std::borrow::Cow::Owned(c.quiet_pattern(i)),
+            (System::Dense(d), None) => std::borrow::Cow::Owned(d.quiet_patterns().swap_remove(i)),
+        }
     }
 
     /// A basis of the patterns `y` with `yᵀ·A = 0`; a board reaches a target
@@ -269,21 +304,30 @@ impl Solver {
     ///
     /// # Panics
     /// If the board's shape is not the puzzle's.
-    pub fn obstruction(&self, board: &Grid, target: Target) -> Option<&Grid> {
+    pub fn obstruction(&self, board: &Grid, target: Target) -> Option<std::borrow::Cow<'_, Grid>> {
         assert_eq!((board.nrows(), board.ncols()), (self.puzzle.rows(), self.puzzle.cols()));
+        if !self.holds_quiet_patterns() {
+            return self.obstruction_to(board, &target.board(self.puzzle.rows(), self.puzzle.cols()));
+        }
         let flip = target == Target::Black;
         self.obstructions().iter().zip(&self.obstruction_is_odd).find_map(|(y, &y_is_odd)| {
             // (board + all ones) · y = board · y + weight(y).
-            (words::dot(y.as_words(), board.as_words()) ^ (flip && y_is_odd)).then_some(y)
+            (words::dot(y.as_words(), board.as_words()) ^ (flip && y_is_odd))
+                .then_some(std::borrow::Cow::Borrowed(y))
         })
     }
 
     /// The first pattern that proves `goal` unreachable from `board` (any
     /// target board of the same shape), if any.
-    pub fn obstruction_to(&self, board: &Grid, goal: &Grid) -> Option<&Grid> {
-        self.obstructions()
-            .iter()
-            .find(|y| words::dot(y.as_words(), board.as_words()) ^ words::dot(y.as_words(), goal.as_words()))
+    pub fn obstruction_to(&self, board: &Grid, goal: &Grid) -> Option<std::borrow::Cow<'_, Grid>> {
+        let odd =
+            |y: &Grid| words::dot(y.as_words(), board.as_words()) ^ words::dot(y.as_words(), goal.as_words());
+        if !self.holds_quiet_patterns() {
+            // Patterns chased one at a time (a chasing solver's left null
+            // space is its null space): memory of one board, not d.
+            return (0..self.nullity).map(|i| self.quiet_pattern(i)).find(|y| odd(y));
+        }
+        self.obstructions().iter().find(|y| odd(y)).map(std::borrow::Cow::Borrowed)
     }
 
     /// The fewest presses turning `board` into the board `goal`, or `None`
@@ -294,7 +338,7 @@ impl Solver {
     pub fn solve_to(&self, board: &Grid, goal: &Grid) -> Result<Option<Solution>, Error> {
         self.check_shape(board, "board")?;
         self.check_shape(goal, "target board")?;
-        if self.obstruction_to(board, goal).is_some() {
+        if self.holds_quiet_patterns() && self.obstruction_to(board, goal).is_some() {
             return Ok(None);
         }
         let mut rhs = board.clone();
@@ -323,7 +367,7 @@ impl Solver {
     pub fn particular_to(&self, board: &Grid, goal: &Grid) -> Result<Option<Grid>, Error> {
         self.check_shape(board, "board")?;
         self.check_shape(goal, "target board")?;
-        if self.obstruction_to(board, goal).is_some() {
+        if self.holds_quiet_patterns() && self.obstruction_to(board, goal).is_some() {
             return Ok(None);
         }
         let mut rhs = board.clone();
@@ -332,7 +376,12 @@ impl Solver {
             System::Dense(d) => d.particular(&rhs),
             System::Chase(c) => c.particular(&rhs),
         };
-        particular.map(Some).ok_or_else(|| Error::Internal("a solvable system gave no solution".into()))
+        match particular {
+            None if self.holds_quiet_patterns() => {
+                Err(Error::Internal("a solvable system gave no solution".into()))
+            }
+            found => Ok(found),
+        }
     }
 
     /// `particular` plus the quiet patterns picked by `mask`, re-applied to
@@ -381,7 +430,7 @@ impl Solver {
     /// As [`solve`](Self::solve).
     pub fn solve_for(&self, board: &Grid, target: Target) -> Result<Option<Solution>, Error> {
         self.check_shape(board, "board")?;
-        if self.obstruction(board, target).is_some() {
+        if self.holds_quiet_patterns() && self.obstruction(board, target).is_some() {
             return Ok(None);
         }
         // The presses must flip exactly the cells that differ from the target.
@@ -416,13 +465,23 @@ impl Solver {
             System::Chase(c) => c.particular(rhs),
         };
         let Some(particular) = particular else {
+            if !self.holds_quiet_patterns() {
+                // No obstruction was tested: no solution means unreachable.
+                return Ok(None);
+            }
             return Err(Error::Internal(format!(
                 "a {rows}x{cols} board passed the solvability test but the system has no solution"
             )));
         };
-        let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
-        let (presses, proven_minimal) =
-            minimize_problem(&self.puzzle, rhs, &particular, &self.quiet, self.max_nullity, progress);
+        let (presses, proven_minimal) = if self.holds_quiet_patterns() {
+            let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
+            minimize_problem(&self.puzzle, rhs, &particular, &self.quiet, self.max_nullity, progress)
+        } else {
+            // Too many patterns to hold, let alone to search: the press set
+            // found, proven only when it is empty.
+            let proven = particular.is_zero();
+            (particular, proven)
+        };
         self.verify(board, &presses, reached)?;
         Ok(Some(Solution { presses, proven_minimal }))
     }

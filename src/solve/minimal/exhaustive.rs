@@ -20,6 +20,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::search::Shard;
 use super::symmetry::{BlockOrbits, symmetric_basis};
 use super::transform::{self, Counter};
 use crate::model::{Grid, Puzzle};
@@ -51,7 +52,7 @@ pub struct Coset {
 
 impl Coset {
     /// Groups the cells of `x` by their keys over `basis`; only the first
-    /// [`MAX_KEY_BITS`](super::MAX_KEY_BITS) patterns count.
+    /// 63 patterns count (a key is one `u64`).
     pub fn new(x: &Grid, basis: &[Grid]) -> Coset {
         let basis = &basis[..basis.len().min(super::MAX_KEY_BITS)];
         let mut keyed: Vec<(u64, i32)> = Vec::with_capacity(x.nrows() * x.ncols());
@@ -248,10 +249,26 @@ impl Best {
 /// Per block: `2^table_bits · (table_bits + 2)` row operations of one vector
 /// each, plus one scaled add per group.
 pub fn search_blocks(coset: &Coset, blocks: Range<u64>, skip_zero: bool) -> Option<Best> {
+    search_strided(coset, blocks, 1, 0, skip_zero)
+}
+
+/// [`search_blocks`] over the blocks `shard.block(i)`, `i` in `indices`.
+pub fn search_slice(coset: &Coset, shard: Shard, indices: Range<u64>, skip_zero: bool) -> Option<Best> {
+    search_strided(coset, indices, shard.count, shard.index - 1, skip_zero)
+}
+
+/// The blocks `i · stride + offset`, `i` in `indices`.
+fn search_strided(
+    coset: &Coset,
+    indices: Range<u64>,
+    stride: u64,
+    offset: u64,
+    skip_zero: bool,
+) -> Option<Best> {
     if coset.cells <= i16::MAX_CELLS {
-        search_typed::<i16, 32>(coset, blocks, skip_zero)
+        search_typed::<i16, 32>(coset, indices, stride, offset, skip_zero)
     } else {
-        search_typed::<i32, 16>(coset, blocks, skip_zero)
+        search_typed::<i32, 16>(coset, indices, stride, offset, skip_zero)
     }
 }
 
@@ -293,7 +310,9 @@ impl Kernel {
 
 fn search_typed<T: Counter, const L: usize>(
     coset: &Coset,
-    blocks: Range<u64>,
+    indices: Range<u64>,
+    stride: u64,
+    offset: u64,
     skip_zero: bool,
 ) -> Option<Best> {
     let layout = coset.layout();
@@ -313,8 +332,9 @@ fn search_typed<T: Counter, const L: usize>(
         .collect();
     let prepared = Prepared::<T, L> { layout, groups, patterns, kernel: Kernel::detect() };
     let rows = 1usize << table_bits;
-    blocks
+    indices
         .into_par_iter()
+        .map(|i| i * stride + offset)
         .filter(|&outer| coset.weighs_block(outer))
         .fold(
             || (vec![[T::zero(); L]; rows], None::<Best>),

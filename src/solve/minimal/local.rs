@@ -18,8 +18,8 @@ use super::exhaustive::{Best, Coset};
 pub struct Budget {
     /// Descents (each from a kicked copy of the best so far).
     pub descents: u64,
-    /// Work, in group-and-pattern steps (about a nanosecond each): no new
-    /// descent starts past it. The first descent always runs.
+    /// Work, in group-and-pattern steps (about a nanosecond each): the
+    /// search stops once past it (a descent finishes its current step).
     pub work: u64,
     /// Stop once this much time has passed, whatever `descents` says.
     pub time_limit: Option<Duration>,
@@ -65,7 +65,7 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
     let d = coset.nullity();
     let mut rng = ChaCha8Rng::seed_from_u64(budget.seed);
     let mut walk = Walk::new(coset, 0);
-    walk.descend();
+    walk.descend(budget.work);
     let mut best = walk.best();
     let mut descents = 1;
     while descents < budget.descents
@@ -80,7 +80,7 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
             start ^= 1u64 << rng.random_range(0..d);
         }
         walk = Walk::new(coset, start).spent(walk.work);
-        walk.descend();
+        walk.descend(budget.work);
         best = Best::better(Some(best), Some(walk.best())).unwrap_or(best);
         descents += 1;
     }
@@ -144,9 +144,10 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Steepest descent by single flips, then by pairs, until neither helps.
-    fn descend(&mut self) {
-        loop {
+    /// Steepest descent by single flips, then by pairs, until neither helps
+    /// or the work passes `limit`.
+    fn descend(&mut self, limit: u64) {
+        while self.work < limit {
             let gains = self.gains();
             let steepest = gains.iter().enumerate().max_by_key(|&(j, &g)| (g, std::cmp::Reverse(j)));
             if let Some((j, _)) = steepest.filter(|&(_, &g)| g > 0) {

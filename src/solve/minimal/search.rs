@@ -11,10 +11,13 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
-use super::exhaustive::{Best, Coset, Layout, search_blocks};
+use super::exhaustive::{Best, Coset, Layout, search_slice};
 
-/// Slice `index` of `count` (1-based) of a search's blocks: the slices of
-/// one count are disjoint and together cover every block.
+/// Slice `index` of `count` (1-based) of a search's blocks: every
+/// `count`-th block from block `index − 1`. The slices of one count are
+/// disjoint and together cover every block; interleaved, they share the
+/// work evenly even where it is not even along the blocks (a symmetric
+/// search weighs mostly small blocks, a table's late rows cost more).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Shard {
     /// Which slice, from 1 to `count`.
@@ -46,10 +49,20 @@ impl Shard {
         }
     }
 
-    /// This slice of `total` blocks.
-    pub fn blocks(&self, total: u64) -> std::ops::Range<u64> {
-        let at = |k: u64| (u128::from(total) * u128::from(k) / u128::from(self.count)) as u64;
-        at(self.index - 1)..at(self.index)
+    /// How many of `total` blocks this slice holds.
+    pub fn len(&self, total: u64) -> u64 {
+        let first = self.index - 1;
+        if total > first { (total - first).div_ceil(self.count) } else { 0 }
+    }
+
+    /// Whether this slice of `total` blocks holds none.
+    pub fn is_empty(&self, total: u64) -> bool {
+        self.len(total) == 0
+    }
+
+    /// The block that is the slice's `i`-th.
+    pub fn block(&self, i: u64) -> u64 {
+        i * self.count + self.index - 1
     }
 }
 
@@ -67,11 +80,9 @@ pub struct SearchState {
     pub layout: Layout,
     /// The slice searched.
     pub shard: Shard,
-    /// First block of the slice.
-    pub start: u64,
-    /// One past the last block of the slice.
-    pub end: u64,
-    /// Blocks of the slice searched so far, from `start`.
+    /// Blocks in the slice.
+    pub blocks: u64,
+    /// Blocks of the slice searched so far (its first `done`).
     pub done: u64,
     /// The lightest member of the blocks searched.
     pub best: Option<Best>,
@@ -81,13 +92,12 @@ impl SearchState {
     /// A fresh search of `shard` of `coset`.
     pub fn new(coset: &Coset, shard: Shard) -> SearchState {
         let layout = coset.layout();
-        let range = shard.blocks(layout.blocks());
-        SearchState { layout, shard, start: range.start, end: range.end, done: 0, best: None }
+        SearchState { layout, shard, blocks: shard.len(layout.blocks()), done: 0, best: None }
     }
 
     /// Whether every block of the slice has been searched.
     pub fn is_complete(&self) -> bool {
-        self.start + self.done >= self.end
+        self.done >= self.blocks
     }
 
     /// Members weighed so far.
@@ -99,8 +109,7 @@ impl SearchState {
     /// its slice bounds are the ones `coset` gives).
     pub fn fits(&self, coset: &Coset) -> bool {
         let fresh = SearchState::new(coset, self.shard);
-        (fresh.layout, fresh.start, fresh.end) == (self.layout, self.start, self.end)
-            && self.done <= self.end - self.start
+        (fresh.layout, fresh.blocks) == (self.layout, self.blocks) && self.done <= self.blocks
     }
 
     /// Searches on from where the state stands until the slice is done or
@@ -112,9 +121,9 @@ impl SearchState {
         skip_zero: bool,
         after_batch: &mut dyn FnMut(&SearchState) -> ControlFlow<()>,
     ) {
-        for batch in super::batches(self.start + self.done..self.end) {
-            self.best = Best::better(self.best, search_blocks(coset, batch.clone(), skip_zero));
-            self.done = batch.end - self.start;
+        for batch in super::batches(self.done..self.blocks) {
+            self.best = Best::better(self.best, search_slice(coset, self.shard, batch.clone(), skip_zero));
+            self.done = batch.end;
             if after_batch(self).is_break() {
                 return;
             }
@@ -193,13 +202,14 @@ mod tests {
     fn shards_cover_every_block_once() {
         for total in [0u64, 1, 5, 64, 1000] {
             for count in 1..=9u64 {
-                let mut next = 0;
+                let mut seen = vec![0; total as usize];
                 for index in 1..=count {
-                    let r = Shard { index, count }.blocks(total);
-                    assert_eq!(r.start, next);
-                    next = r.end;
+                    let shard = Shard { index, count };
+                    for i in 0..shard.len(total) {
+                        seen[shard.block(i) as usize] += 1;
+                    }
                 }
-                assert_eq!(next, total);
+                assert!(seen.iter().all(|&n| n == 1), "{total} blocks in {count}");
             }
         }
     }
