@@ -9,6 +9,7 @@
 //! `target/tmp/browser-shots/`.
 
 use std::net::TcpListener as StdListener;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -22,7 +23,7 @@ use serde_json::{Value, json};
 
 /// The flags every Chromium run of this project uses: no sandbox (CI runs
 /// as root), no GPU, and nothing that reaches out to the network.
-const CHROMIUM_FLAGS: [&str; 8] = [
+const CHROMIUM_FLAGS: [&str; 9] = [
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
@@ -31,6 +32,8 @@ const CHROMIUM_FLAGS: [&str; 8] = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    // No crash reporter processes outliving the browser.
+    "--disable-breakpad",
 ];
 
 fn on_path(name: &str) -> Option<PathBuf> {
@@ -59,13 +62,21 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
     found
 }
 
-/// A child process killed when the test ends, however it ends.
-struct Killed(Child);
+/// chromedriver, in a process group of its own with the browser it starts,
+/// all killed when the test ends, however it ends (a failed assertion must
+/// not leave a browser running), and the browser's fresh profile removed.
+struct Driver {
+    process: Child,
+    profile: PathBuf,
+}
 
-impl Drop for Killed {
+impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let group = format!("-{}", self.process.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
@@ -73,17 +84,20 @@ fn free_port() -> u16 {
     StdListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// Starts chromedriver and a fresh headless Chromium session.
-async fn start_browser(chromium: &Path, chromedriver: &Path, profile: &Path) -> (Client, Killed) {
+/// Starts chromedriver and a headless Chromium session with a fresh
+/// profile.
+async fn start_browser(chromium: &Path, chromedriver: &Path) -> (Client, Driver) {
+    let profile = std::env::temp_dir().join(format!("lightsout-chromium-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
     let port = free_port();
-    let driver = Killed(
-        Command::new(chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let process = Command::new(chromedriver)
+        .arg(format!("--port={port}"))
+        .process_group(0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let driver = Driver { process, profile: profile.clone() };
     let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
     args.push(format!("--user-data-dir={}", profile.display()));
     args.push("--window-size=1200,1500".into());
@@ -227,9 +241,7 @@ async fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}/", listener.local_addr().unwrap());
     let server = tokio::spawn(async move { axum::serve(listener, router(Limits::default())).await });
-    let profile = std::env::temp_dir().join(format!("lightsout-chromium-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile);
-    let (client, _driver) = start_browser(&chromium, &chromedriver, &profile).await;
+    let (client, _driver) = start_browser(&chromium, &chromedriver).await;
 
     // A white 5x5 board; set the black cells by clicking them.
     client.goto(&format!("{base}#rows=5&cols=5")).await.unwrap();
@@ -373,5 +385,4 @@ async fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
 
     client.close().await.unwrap();
     server.abort();
-    let _ = std::fs::remove_dir_all(&profile);
 }
