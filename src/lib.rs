@@ -9,7 +9,8 @@
 //! The layers, bottom to top: [`gf2`] (bit vectors, matrices, elimination),
 //! the puzzle model ([`Puzzle`], [`Grid`], parsing), the solvers ([`Solver`],
 //! [`Dense`], [`Chase`], [`minimize`], and the reference [`bfs`]), and the
-//! command line ([`cli`]) on top, which the `lightsout` binary only calls.
+//! command line ([`cli`]) on top, which the `lightsout` binary only calls, beside the
+//! explorer's HTTP server ([`serve`]), which answers JSON as the command line does.
 //!
 //! # Solve the POJ 1753 sample
 //! ```
@@ -47,6 +48,7 @@ mod error;
 pub mod gf2;
 mod model;
 pub mod picture;
+pub mod serve;
 mod solve;
 
 pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 mod search;
-mod study;
+pub(crate) mod study;
 
 use study::{AnalyzeArgs, CheckArgs, PictureArgs, PuzzleArgs, Reach, Solvers, TableArgs, TargetArg};
 
@@ -64,6 +64,8 @@ enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff), e.g. `lightsout man > lightsout.1`.
     Man,
+    /// Serve the explorer page and its JSON API (on 127.0.0.1 unless --bind).
+    Serve(crate::serve::ServeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -326,6 +328,7 @@ where
         Some(Command::Completions(args)) => completions(args, &mut io),
         Some(Command::Man) => man_page(&mut io),
         Some(Command::Merge(args)) => search::merge_command(args, &mut io),
+        Some(Command::Serve(args)) => crate::serve::run(&args, io.stdout).map_err(Failure::from),
     };
     match result {
         Ok(code) => code,
@@ -1139,19 +1142,20 @@ fn press_line(presses: Option<&Grid>, count: u64) -> String {
     }
 }
 
-/// One board's answers, named by target, ready to print.
-struct Report<'a> {
-    index: usize,
-    board: &'a Grid,
-    solver: &'a Solver,
+/// One board's answers, named by target, ready to print (and, as JSON, to
+/// serve: `lightsout serve` answers with [`Report::json`] too).
+pub(crate) struct Report<'a> {
+    pub(crate) index: usize,
+    pub(crate) board: &'a Grid,
+    pub(crate) solver: &'a Solver,
     /// (target name, fewest presses or `None` when unreachable), in the
     /// order asked.
-    entries: Entries<'a>,
+    pub(crate) entries: Entries<'a>,
 }
 
 /// At most two targets per board, kept inline and borrowed: a batch of
 /// 65,536 boards should not pay an allocation or a copy each for them.
-type Entries<'a> = arrayvec::ArrayVec<(&'static str, &'a Option<Solution>), 2>;
+pub(crate) type Entries<'a> = arrayvec::ArrayVec<(&'static str, &'a Option<Solution>), 2>;
 
 impl Report<'_> {
     /// The reachable target needing the fewest presses (the first on a tie).
@@ -1242,7 +1246,7 @@ impl Report<'_> {
         text
     }
 
-    fn json(&self) -> String {
+    pub(crate) fn json(&self) -> String {
         let entry = |solution: &Option<Solution>| -> Value {
             match solution {
                 None => {

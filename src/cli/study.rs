@@ -1,6 +1,7 @@
 //! The study commands (`analyze`, `check`, `table`) and what they share with
 //! `solve`: the topology and rule flags, board targets, pictures.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -44,7 +45,7 @@ impl PuzzleArgs {
     }
 }
 
-fn parse_rule(s: &str) -> Result<Rule, String> {
+pub(crate) fn parse_rule(s: &str) -> Result<Rule, String> {
     match s {
         "plus" => Ok(Rule::plus()),
         "neighbours" | "neighbors" => Ok(Rule::neighbours()),
@@ -54,7 +55,7 @@ fn parse_rule(s: &str) -> Result<Rule, String> {
 }
 
 /// `plane` or `torus`.
-pub(super) fn topology_name(t: Topology) -> &'static str {
+pub(crate) fn topology_name(t: Topology) -> &'static str {
     match t {
         Topology::Plane => "plane",
         Topology::Torus => "torus",
@@ -410,7 +411,7 @@ fn analysis_text(a: &Analysis) -> String {
     t
 }
 
-fn analysis_json(a: &Analysis) -> String {
+pub(crate) fn analysis_json(a: &Analysis) -> String {
     let p = &a.puzzle;
     let mut v = json!({
         "rows": p.rows(),
@@ -517,19 +518,7 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
                 }
                 t
             }
-            StudyFormat::Json => {
-                let puzzle = solver.puzzle();
-                let mut v = json!({"board": index, "rows": shape.0, "cols": shape.1,
-                    "topology": topology_name(puzzle.topology()), "rule": puzzle.rule().to_string(),
-                    "nullity": solver.nullity(), "white": null, "black": null});
-                for (name, obstruction) in &verdicts {
-                    v[*name] = json!({
-                        "solvable": obstruction.is_none(),
-                        "obstruction": obstruction.as_ref().map(|y| grid_lines(y, 'x', '.')),
-                    });
-                }
-                v.to_string() + "\n"
-            }
+            StudyFormat::Json => check_json(index, solver, &verdicts) + "\n",
         };
         out.write_all(text.as_bytes())?;
         if typed {
@@ -538,6 +527,27 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     }
     out.flush()?;
     Ok(0)
+}
+
+/// One board's verdicts as a JSON object (also what `lightsout serve`
+/// answers): for each target, solvable or the pattern that proves it is not.
+pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Option<Cow<Grid>>)]) -> String {
+    let puzzle = solver.puzzle();
+    let mut v = json!({"board": index, "rows": puzzle.rows(), "cols": puzzle.cols(),
+        "topology": topology_name(puzzle.topology()), "rule": puzzle.rule().to_string(),
+        "nullity": solver.nullity(), "white": null, "black": null});
+    for (name, obstruction) in verdicts {
+        v[*name] = json!({
+            "solvable": obstruction.is_none(),
+            "obstruction": obstruction.as_ref().map(|y| grid_lines(y, 'x', '.')),
+        });
+    }
+    v.to_string()
+}
+
+/// One size of a nullity table as a JSON object (a line of `--format json`).
+pub(crate) fn table_entry_json(rows: usize, cols: usize, nullity: usize) -> serde_json::Value {
+    json!({"rows": rows, "cols": cols, "nullity": nullity})
 }
 
 #[derive(Args, Debug)]
@@ -566,7 +576,7 @@ pub(super) struct TableArgs {
     shard: Option<crate::Shard>,
 }
 
-fn parse_range(s: &str) -> Result<(usize, usize), String> {
+pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("expected a size or a range like 1..100, got '{s}'");
     let (a, b) = s.split_once("..").unwrap_or((s, s));
     let a: usize = a.trim().parse().map_err(|_| bad())?;
@@ -658,7 +668,7 @@ pub(super) fn write_table(
         TableFormat::Json => {
             for (i, row) in table.iter().enumerate() {
                 for (j, n) in row.iter().enumerate() {
-                    writeln!(out, "{}", json!({"rows": r0 + i, "cols": c0 + j, "nullity": n}))?;
+                    writeln!(out, "{}", table_entry_json(r0 + i, c0 + j, *n))?;
                 }
             }
         }

@@ -1,0 +1,213 @@
+//! The API's request bodies and how their fields become library values,
+//! checked against the [`Limits`] on the way.
+//!
+//! Every body is `deny_unknown_fields`: a misspelt option is a 400 naming
+//! it, never silently ignored.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Limits;
+use super::error::ApiError;
+use crate::cli::study::{parse_range, parse_rule};
+use crate::{Goal, Grid, Puzzle, TextBoards, Topology};
+
+/// `POST /api/solve`: the fewest presses, as `lightsout solve --format json`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SolveRequest {
+    /// Rows of `b`/`w` (or `1`/`0`, `#`/`.`), top first.
+    pub(super) board: Vec<String>,
+    /// `"white"`, `"black"`, `"either"` (default) or a board (rows) to reach.
+    #[serde(default)]
+    pub(super) target: Option<Value>,
+    /// `"plus"` (default), `"neighbours"`, `"king"` or a mask like `010/111/010`.
+    #[serde(default)]
+    pub(super) rule: Option<String>,
+    #[serde(default)]
+    pub(super) torus: bool,
+    /// Largest nullity searched exhaustively (default and at most the
+    /// server's limit).
+    #[serde(default)]
+    pub(super) max_nullity: Option<usize>,
+}
+
+/// `POST /api/check`: reachable or not, with the proof, as `lightsout check --format json`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CheckRequest {
+    pub(super) board: Vec<String>,
+    #[serde(default)]
+    pub(super) target: Option<Value>,
+    #[serde(default)]
+    pub(super) rule: Option<String>,
+    #[serde(default)]
+    pub(super) torus: bool,
+}
+
+/// `POST /api/analyze`: one size described, as `lightsout analyze --format json`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AnalyzeRequest {
+    pub(super) rows: usize,
+    pub(super) cols: usize,
+    #[serde(default)]
+    pub(super) rule: Option<String>,
+    #[serde(default)]
+    pub(super) torus: bool,
+    #[serde(default)]
+    pub(super) max_nullity: Option<usize>,
+}
+
+/// `POST /api/table`: the nullity of ranges of sizes, as the lines of
+/// `lightsout table --format json` in an array.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TableRequest {
+    /// `"1..64"` or a number.
+    pub(super) rows: Value,
+    pub(super) cols: Value,
+    #[serde(default)]
+    pub(super) rule: Option<String>,
+    #[serde(default)]
+    pub(super) torus: bool,
+}
+
+/// What to reach: a colour (or either), or a given board.
+pub(super) enum Reach {
+    Goal(Goal),
+    Board(Grid),
+}
+
+/// Refuses a side over [`Limits::max_side`].
+pub(super) fn check_side(name: &str, value: usize, limits: &Limits) -> Result<(), ApiError> {
+    if value > limits.max_side {
+        return Err(ApiError::limit(
+            "side",
+            format!("{name} is {value}; this server takes at most {} rows and columns", limits.max_side),
+        ));
+    }
+    Ok(())
+}
+
+/// The board given as rows, named `what` in messages.
+pub(super) fn board(rows: &[String], what: &str, limits: &Limits) -> Result<Grid, ApiError> {
+    if rows.is_empty() {
+        return Err(ApiError::bad(format!("{what} has no rows")));
+    }
+    check_side(&format!("the height of {what}"), rows.len(), limits)?;
+    for (i, row) in rows.iter().enumerate() {
+        // Counted in characters, and before parsing: a huge row is refused
+        // without being looked at twice.
+        check_side(&format!("the width of {what} row {}", i + 1), row.chars().count(), limits)?;
+        if row.trim().is_empty() {
+            return Err(ApiError::bad(format!("{what} row {} is empty", i + 1)));
+        }
+        if row.contains(['\n', '\r']) {
+            return Err(ApiError::bad(format!(
+                "{what} row {} contains a line break; give one string per row",
+                i + 1
+            )));
+        }
+    }
+    let text = rows.join("\n");
+    // Every row is non-blank, so with the height given the rows are one board.
+    let mut boards = TextBoards::new(text.as_bytes(), what, Some(rows.len()), None);
+    match boards.next() {
+        Some(board) => Ok(board?),
+        None => Err(ApiError::bad(format!("{what} has no rows"))),
+    }
+}
+
+/// The puzzle of the given size, rule and topology.
+pub(super) fn puzzle(
+    rows: usize,
+    cols: usize,
+    rule: Option<&str>,
+    torus: bool,
+    limits: &Limits,
+) -> Result<Puzzle, ApiError> {
+    check_side("rows", rows, limits)?;
+    check_side("cols", cols, limits)?;
+    let rule = parse_rule(rule.unwrap_or("plus")).map_err(|e| ApiError::bad(format!("rule: {e}")))?;
+    let topology = if torus { Topology::Torus } else { Topology::Plane };
+    Ok(Puzzle::new(rows, cols)?.with_topology(topology).with_rule(rule))
+}
+
+/// The target: `"white"`, `"black"`, `"either"` (also when absent) or a
+/// board of rows of the same shape as `shape`.
+pub(super) fn target(
+    value: Option<&Value>,
+    shape: (usize, usize),
+    limits: &Limits,
+) -> Result<Reach, ApiError> {
+    let rows = match value {
+        None => return Ok(Reach::Goal(Goal::Either)),
+        Some(Value::String(s)) => {
+            return match s.as_str() {
+                "white" => Ok(Reach::Goal(Goal::White)),
+                "black" => Ok(Reach::Goal(Goal::Black)),
+                "either" => Ok(Reach::Goal(Goal::Either)),
+                other => Err(ApiError::bad(format!(
+                    "target: expected white, black, either or a board (a list of rows), got '{other}'"
+                ))),
+            };
+        }
+        Some(Value::Array(rows)) => rows,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "target: expected white, black, either or a board (a list of rows), got {other}"
+            )));
+        }
+    };
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            r.as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| ApiError::bad("target: each row of a target board is a string"))
+        })
+        .collect::<Result<_, _>>()?;
+    let goal = board(&rows, "target", limits)?;
+    if (goal.nrows(), goal.ncols()) != shape {
+        return Err(ApiError::bad(format!(
+            "the target board is {}x{} but the board is {}x{}",
+            goal.nrows(),
+            goal.ncols(),
+            shape.0,
+            shape.1
+        )));
+    }
+    Ok(Reach::Board(goal))
+}
+
+/// The enumeration budget asked for: the server's limit when absent,
+/// refused above it.
+pub(super) fn max_nullity(asked: Option<usize>, limits: &Limits) -> Result<usize, ApiError> {
+    match asked {
+        None => Ok(limits.max_nullity),
+        Some(d) if d <= limits.max_nullity => Ok(d),
+        Some(d) => Err(ApiError::limit(
+            "max_nullity",
+            format!(
+                "max_nullity {d} asks to search 2^{d} solutions; this server searches at most 2^{} (answers above \
+                 it are marked not proven minimal)",
+                limits.max_nullity
+            ),
+        )),
+    }
+}
+
+/// A range of sizes: `"A..B"`, `"N"` or a number.
+pub(super) fn range(name: &str, value: &Value) -> Result<(usize, usize), ApiError> {
+    let text = match value {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        other => {
+            return Err(ApiError::bad(format!(
+                "{name}: expected a size or a range like \"1..64\", got {other}"
+            )));
+        }
+    };
+    parse_range(&text).map_err(|e| ApiError::bad(format!("{name}: {e}")))
+}

@@ -1,0 +1,85 @@
+//! The handlers that take sizes: `/api/analyze` and `/api/table`.
+
+use axum::extract::State;
+use axum::response::Response;
+
+use super::error::{ApiError, ApiJson};
+use super::request::{self, AnalyzeRequest, TableRequest};
+use super::work::{App, Job, time_limit};
+use super::{Limits, json_response};
+use crate::cli::study::{analysis_json, table_entry_json};
+use crate::{analyze as analyse, nullity_table};
+
+/// `POST /api/analyze`: the object `lightsout analyze --format json` prints.
+pub(super) async fn analyze(
+    State(app): State<App>,
+    ApiJson(req): ApiJson<AnalyzeRequest>,
+) -> Result<Response, ApiError> {
+    app.run(move |job| analysis(&req, &job.limits)).await.map(json_response)
+}
+
+fn analysis(req: &AnalyzeRequest, limits: &Limits) -> Result<String, ApiError> {
+    let puzzle = request::puzzle(req.rows, req.cols, req.rule.as_deref(), req.torus, limits)?;
+    let max_nullity = request::max_nullity(req.max_nullity, limits)?;
+    Ok(analysis_json(&analyse(&puzzle, max_nullity, limits.max_memory)?))
+}
+
+/// `POST /api/table`: the objects `lightsout table --format json` prints,
+/// one per size, in an array (rows, then columns, ascending).
+pub(super) async fn table(
+    State(app): State<App>,
+    ApiJson(req): ApiJson<TableRequest>,
+) -> Result<Response, ApiError> {
+    app.run(move |job| nullity_rows(&req, job)).await.map(json_response)
+}
+
+/// Rows of a table computed between two checks of [`Job::should_stop`]:
+/// enough for both cores, few enough that an abandoned table stops soon.
+const ROWS_PER_PART: usize = 4;
+
+fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
+    let limits = &*job.limits;
+    let (r0, r1) = request::range("rows", &req.rows)?;
+    let (c0, c1) = request::range("cols", &req.cols)?;
+    let template = request::puzzle(r1, c1, req.rule.as_deref(), req.torus, limits)?;
+    let sizes = (r1 - r0 + 1) * (c1 - c0 + 1);
+    if sizes > limits.max_table_sizes {
+        return Err(ApiError::limit(
+            "table_sizes",
+            format!(
+                "a table of {sizes} sizes is more than the {} this server tabulates at once",
+                limits.max_table_sizes
+            ),
+        ));
+    }
+    if !template.is_classic() {
+        // Each size is factored by elimination: cells × (2·band)² / 64 word
+        // operations (the library's own estimate, with a server's budget).
+        let band = 2.0 * c1 as f64 + 64.0;
+        let work = sizes as f64 * (r1 * c1) as f64 * band * band / 64.0;
+        if work > limits.max_table_work {
+            return Err(ApiError::limit(
+                "table_work",
+                format!(
+                    "a table of {sizes} sizes up to {r1}x{c1} with this rule needs about {work:.1e} word operations, \
+                     more than the {:.1e} this server spends on one; narrow the ranges",
+                    limits.max_table_work
+                ),
+            ));
+        }
+    }
+    let mut table = Vec::with_capacity(r1 - r0 + 1);
+    for first in (r0..=r1).step_by(ROWS_PER_PART) {
+        if job.should_stop() {
+            return Err(time_limit(limits.time));
+        }
+        let last = (first + ROWS_PER_PART - 1).min(r1);
+        table.extend(nullity_table(first..=last, c0..=c1, &template, limits.max_memory, &|| {})?);
+    }
+    let entries: Vec<_> = table
+        .iter()
+        .enumerate()
+        .flat_map(|(i, row)| row.iter().enumerate().map(move |(j, &n)| table_entry_json(r0 + i, c0 + j, n)))
+        .collect();
+    Ok(serde_json::Value::from(entries).to_string())
+}

@@ -1,0 +1,106 @@
+//! Where the work runs: on tokio's blocking pool, at most [`Limits::jobs`]
+//! jobs at once, each answered within [`Limits::time`].
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tokio::sync::Semaphore;
+use tokio::time::{Instant, timeout_at};
+
+use super::Limits;
+use super::error::ApiError;
+
+/// The server's shared state: its limits and its job slots.
+#[derive(Clone)]
+pub(super) struct App {
+    pub(super) limits: Arc<Limits>,
+    slots: Arc<Semaphore>,
+}
+
+/// What a job is given: the limits, and a way to learn that its answer is
+/// no longer wanted.
+pub(super) struct Job {
+    pub(super) limits: Arc<Limits>,
+    deadline: std::time::Instant,
+    abandoned: Arc<AtomicBool>,
+}
+
+impl Job {
+    /// Whether to stop: the time limit has passed, or the request is gone
+    /// (its client disconnected, or the page aborted its fetch). Work long
+    /// enough to need it checks between its parts.
+    pub(super) fn should_stop(&self) -> bool {
+        self.abandoned.load(Ordering::Relaxed) || std::time::Instant::now() >= self.deadline
+    }
+}
+
+/// Marks the job abandoned when the request's future ends, whether it was
+/// answered, timed out or dropped with its connection.
+struct AbandonOnDrop(Arc<AtomicBool>);
+
+impl Drop for AbandonOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+impl App {
+    pub(super) fn new(limits: Limits) -> Self {
+        let slots = Arc::new(Semaphore::new(limits.jobs.max(1)));
+        App { limits: Arc::new(limits), slots }
+    }
+
+    /// Runs `job` on the blocking pool once a slot is free, so that the
+    /// async workers keep answering other requests meanwhile.
+    ///
+    /// The request is answered within the time limit: if no slot frees up
+    /// in time, with 503; if the job is still running then, with a 422
+    /// naming the `time` limit. The job keeps its slot until it returns,
+    /// so abandoned work never makes more than `jobs` run at once: long
+    /// work (tables) stops at its next check of [`Job::should_stop`], the
+    /// rest is short by the limits checked before it started.
+    pub(super) async fn run<T, F>(&self, job: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&Job) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let time = self.limits.time;
+        let deadline = Instant::now() + time;
+        let abandoned = AbandonOnDrop(Arc::new(AtomicBool::new(false)));
+        let slot = match timeout_at(deadline, self.slots.clone().acquire_owned()).await {
+            Ok(Ok(slot)) => slot,
+            Ok(Err(_)) => return Err(ApiError::Internal("the job slots were closed".into())),
+            Err(_) => {
+                return Err(ApiError::Busy(format!(
+                    "the server stayed busy with other requests for {} s; try again",
+                    time.as_secs_f64()
+                )));
+            }
+        };
+        let context = Job {
+            limits: self.limits.clone(),
+            deadline: deadline.into_std(),
+            abandoned: abandoned.0.clone(),
+        };
+        let handle = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            job(&context)
+        });
+        match timeout_at(deadline, handle).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(e)) => Err(ApiError::Internal(format!("the work failed: {e}"))),
+            Err(_) => Err(time_limit(time)),
+        }
+    }
+}
+
+/// The answer to work that ran past the time limit.
+pub(super) fn time_limit(time: std::time::Duration) -> ApiError {
+    ApiError::limit(
+        "time",
+        format!(
+            "the work took longer than the server's time limit of {} s; ask for a smaller size or a lower max_nullity",
+            time.as_secs_f64()
+        ),
+    )
+}

@@ -1,0 +1,529 @@
+//! `lightsout serve`: every API call against the CLI's `--format json` for
+//! the same request, every limit, malformed bodies, the page's assets, the
+//! binary started as a user would, and a bounded load test.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::http::{Method, Request, StatusCode, header};
+use http_body_util::{BodyExt, Full};
+use lightsout::serve::{Limits, router};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+fn app() -> Router {
+    router(Limits::default())
+}
+
+/// Sends one request through the router in-process; the status and the
+/// body parsed as JSON.
+async fn send(
+    app: &Router,
+    method: Method,
+    path: &str,
+    content_type: Option<&str>,
+    body: &str,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(t) = content_type {
+        request = request.header(header::CONTENT_TYPE, t);
+    }
+    let response = app.clone().oneshot(request.body(Body::from(body.to_owned())).unwrap()).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("{path} answered non-JSON ({e}): {bytes:?}"));
+    (status, value)
+}
+
+async fn post(app: &Router, path: &str, body: &Value) -> (StatusCode, Value) {
+    send(app, Method::POST, path, Some("application/json"), &body.to_string()).await
+}
+
+/// What the `lightsout` binary prints with `args` and `stdin`, as JSON
+/// values, one per line.
+fn cli_json(args: &[&str], stdin: &str) -> Vec<Value> {
+    let output = Command::cargo_bin("lightsout")
+        .unwrap()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(output.status.success(), "lightsout {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn rows(board: &[&str]) -> String {
+    board.join("\n") + "\n"
+}
+
+const SAMPLE: [&str; 4] = ["bwwb", "bbwb", "bwwb", "bwww"];
+const FIVE: [&str; 5] = ["bbwbw", "wbbwb", "bwwbb", "wbwbw", "bbbww"];
+
+#[tokio::test]
+async fn solve_answers_as_the_cli_does() {
+    let app = app();
+    let target_file = std::env::temp_dir().join(format!("lightsout-serve-target-{}.txt", std::process::id()));
+    std::fs::write(&target_file, rows(&["bwbwb", "wbwbw", "bwbwb", "wbwbw", "bwbwb"])).unwrap();
+    let target_path = target_file.to_str().unwrap();
+    let cases: Vec<(Value, Vec<&str>, &[&str])> = vec![
+        (json!({"board": SAMPLE}), vec![], &SAMPLE),
+        (json!({"board": FIVE, "target": "white"}), vec!["--target", "white"], &FIVE),
+        (json!({"board": FIVE, "target": "black"}), vec!["--target", "black"], &FIVE),
+        (json!({"board": FIVE, "rule": "king", "torus": true}), vec!["--rule", "king", "--torus"], &FIVE),
+        (json!({"board": FIVE, "rule": "010/101/010"}), vec!["--rule", "010/101/010"], &FIVE),
+        (json!({"board": FIVE, "max_nullity": 0}), vec!["--max-nullity", "0"], &FIVE),
+        (
+            json!({"board": FIVE, "target": ["bwbwb", "wbwbw", "bwbwb", "wbwbw", "bwbwb"]}),
+            vec!["--target", target_path],
+            &FIVE,
+        ),
+        // Impossible to either colour (the POJ 1753 sample's twin).
+        (json!({"board": ["bwbw", "wwww", "bbwb", "bwwb"]}), vec![], &["bwbw", "wwww", "bbwb", "bwwb"]),
+    ];
+    for (request, flags, board) in cases {
+        let (status, answer) = post(&app, "/api/solve", &request).await;
+        assert_eq!(status, StatusCode::OK, "{request}: {answer}");
+        let mut args = vec!["solve", "--format", "json"];
+        args.extend(&flags);
+        assert_eq!(cli_json(&args, &rows(board)), vec![answer], "{request}");
+    }
+    std::fs::remove_file(target_file).unwrap();
+}
+
+#[tokio::test]
+async fn check_analyze_and_table_answer_as_the_cli_does() {
+    let app = app();
+    for (request, flags) in [
+        (json!({"board": SAMPLE}), vec![]),
+        (json!({"board": ["bwbw", "wwww", "bbwb", "bwwb"], "target": "black"}), vec!["--target", "black"]),
+        (
+            json!({"board": FIVE, "rule": "neighbours", "torus": true}),
+            vec!["--rule", "neighbours", "--torus"],
+        ),
+    ] {
+        let (status, answer) = post(&app, "/api/check", &request).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let board: Vec<&str> =
+            request["board"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+        let mut args = vec!["check", "--format", "json"];
+        args.extend(&flags);
+        assert_eq!(cli_json(&args, &rows(&board)), vec![answer], "{request}");
+    }
+    for (request, args) in [
+        (json!({"rows": 5, "cols": 5}), vec!["--rows", "5", "--cols", "5"]),
+        (
+            json!({"rows": 4, "cols": 6, "rule": "neighbours", "torus": true}),
+            vec!["--rows", "4", "--cols", "6", "--rule", "neighbours", "--torus"],
+        ),
+        (
+            json!({"rows": 9, "cols": 9, "max_nullity": 3}),
+            vec!["--rows", "9", "--cols", "9", "--max-nullity", "3"],
+        ),
+    ] {
+        let (status, answer) = post(&app, "/api/analyze", &request).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let mut cli = vec!["analyze", "--format", "json"];
+        cli.extend(&args);
+        assert_eq!(cli_json(&cli, ""), vec![answer], "{request}");
+    }
+    for (request, args) in [
+        (json!({"rows": "1..6", "cols": "3..5"}), vec!["--rows", "1..6", "--cols", "3..5"]),
+        (json!({"rows": 7, "cols": "1..9", "torus": true}), vec!["--rows", "7", "--cols", "1..9", "--torus"]),
+    ] {
+        let (status, answer) = post(&app, "/api/table", &request).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let mut cli = vec!["table", "--format", "json"];
+        cli.extend(&args);
+        assert_eq!(Value::from(cli_json(&cli, "")), answer, "{request}");
+    }
+}
+
+/// Asserts a 4xx JSON error naming `limit` (or none), whose message
+/// contains `says`.
+fn assert_refused(answer: &(StatusCode, Value), status: StatusCode, limit: Option<&str>, says: &str) {
+    let (got, body) = answer;
+    assert_eq!(*got, status, "{body}");
+    assert_eq!(body["limit"].as_str(), limit, "{body}");
+    let message = body["error"].as_str().unwrap_or_else(|| panic!("no error message: {body}"));
+    assert!(message.contains(says), "{message:?} should say {says:?}");
+}
+
+#[tokio::test]
+async fn every_limit_is_a_4xx_json_error_naming_it() {
+    let app = app();
+    let unprocessable = StatusCode::UNPROCESSABLE_ENTITY;
+    let wide = "b".repeat(257);
+    let cases = [
+        (json!({"board": [wide]}), "/api/solve", "side", "the width of board row 1 is 257"),
+        (json!({"board": vec!["b"; 257]}), "/api/check", "side", "the height of board is 257"),
+        (json!({"rows": 300, "cols": 5}), "/api/analyze", "side", "rows is 300"),
+        (json!({"rows": "1..4", "cols": "1..1000"}), "/api/table", "side", "cols is 1000"),
+        (json!({"board": SAMPLE, "max_nullity": 25}), "/api/solve", "max_nullity", "max_nullity 25"),
+        (json!({"rows": 4, "cols": 4, "max_nullity": 60}), "/api/analyze", "max_nullity", "2^60"),
+        (
+            json!({"rows": "1..256", "cols": "1..256", "torus": true}),
+            "/api/table",
+            "table_work",
+            "word operations",
+        ),
+    ];
+    for (request, path, limit, says) in cases {
+        assert_refused(&post(&app, path, &request).await, unprocessable, Some(limit), says);
+    }
+
+    let small =
+        router(Limits { max_memory: 1 << 20, max_table_sizes: 100, body_bytes: 1000, ..Limits::default() });
+    let memory = post(&small, "/api/analyze", &json!({"rows": 200, "cols": 200, "rule": "king"})).await;
+    assert_refused(&memory, unprocessable, Some("memory"), "over the server's memory limit 1.0 MiB");
+    let sizes = post(&small, "/api/table", &json!({"rows": "1..11", "cols": "1..10"})).await;
+    assert_refused(&sizes, unprocessable, Some("table_sizes"), "110 sizes");
+    let body = post(&small, "/api/solve", &json!({"board": vec!["bwbwbwbwbw"; 100]})).await;
+    assert_refused(&body, StatusCode::PAYLOAD_TOO_LARGE, Some("body_bytes"), "larger than 1000 bytes");
+}
+
+#[tokio::test]
+async fn the_time_limit_answers_in_time_and_a_busy_server_says_so() {
+    // One job slot and a short time limit: an analysis of 247x247 (nullity
+    // 160, about half a second, not interruptible) is cut off at the
+    // limit, and a request queued behind it finds no free slot in time.
+    let app = router(Limits { jobs: 1, time: Duration::from_millis(100), ..Limits::default() });
+    let started = Instant::now();
+    let first = tokio::spawn({
+        let app = app.clone();
+        async move { post(&app, "/api/analyze", &json!({"rows": 247, "cols": 247})).await }
+    });
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let second = post(&app, "/api/solve", &json!({"board": SAMPLE})).await;
+    let first = first.await.unwrap();
+    assert!(started.elapsed() < Duration::from_millis(400), "answered after {:?}", started.elapsed());
+    assert_refused(&first, StatusCode::UNPROCESSABLE_ENTITY, Some("time"), "time limit of 0.1 s");
+    assert_refused(&second, StatusCode::SERVICE_UNAVAILABLE, None, "busy");
+}
+
+/// The 64x64 torus table takes about 5 s here; stopped, it gives its job
+/// slot back within a part of 4 rows.
+const LONG_TABLE: (&str, &str) = ("1..64", "1..64");
+
+/// How long the next request waits for the only job slot.
+async fn next_answer_after(app: &Router) -> Duration {
+    let started = Instant::now();
+    let (status, _) = post(app, "/api/solve", &json!({"board": SAMPLE})).await;
+    assert_eq!(status, StatusCode::OK);
+    started.elapsed()
+}
+
+#[tokio::test]
+async fn a_table_past_its_time_limit_stops_and_frees_its_slot() {
+    // Had the table gone on, the next request would find the slot taken
+    // for seconds and be answered 503 (busy) at its own time limit.
+    let app = router(Limits { jobs: 1, time: Duration::from_secs(1), ..Limits::default() });
+    let long = json!({"rows": LONG_TABLE.0, "cols": LONG_TABLE.1, "torus": true});
+    let answer = post(&app, "/api/table", &long).await;
+    assert_refused(&answer, StatusCode::UNPROCESSABLE_ENTITY, Some("time"), "time limit of 1 s");
+    let waited = next_answer_after(&app).await;
+    assert!(waited < Duration::from_secs(1), "the slot came free after {waited:?}");
+}
+
+#[tokio::test]
+async fn a_table_whose_client_went_away_stops_and_frees_its_slot() {
+    let app = router(Limits { jobs: 1, ..Limits::default() });
+    let long = json!({"rows": LONG_TABLE.0, "cols": LONG_TABLE.1, "torus": true});
+    // The client gives up (the page's Cancel aborts its fetch the same way).
+    let gave_up = tokio::time::timeout(Duration::from_millis(300), post(&app, "/api/table", &long)).await;
+    assert!(gave_up.is_err(), "the table was answered in 0.3 s: too short to test with");
+    let waited = next_answer_after(&app).await;
+    assert!(waited < Duration::from_secs(2), "the slot came free after {waited:?}");
+}
+
+#[tokio::test]
+async fn short_requests_are_answered_while_a_long_one_runs() {
+    let app = router(Limits { jobs: 2, ..Limits::default() });
+    let long = tokio::spawn({
+        let app = app.clone();
+        async move {
+            let started = Instant::now();
+            let answer =
+                post(&app, "/api/table", &json!({"rows": "1..48", "cols": "1..48", "torus": true})).await;
+            (answer, started.elapsed())
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let started = Instant::now();
+    for _ in 0..20 {
+        let (status, answer) = post(&app, "/api/solve", &json!({"board": SAMPLE})).await;
+        assert_eq!((status, answer["best"]["presses"].as_u64()), (StatusCode::OK, Some(4)));
+    }
+    let short = started.elapsed();
+    let ((status, _), long) = long.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert!(short < long, "20 small requests took {short:?}, longer than the long one ({long:?})");
+}
+
+#[tokio::test]
+async fn malformed_requests_get_a_clear_400() {
+    let app = app();
+    let bad = StatusCode::BAD_REQUEST;
+    let json_type = Some("application/json");
+    let cases: [(&str, &str, &str); 14] = [
+        ("/api/solve", "{\"board\": [\"bw\"", "EOF while parsing"),
+        ("/api/solve", "not json", "expected ident"),
+        ("/api/solve", "{}", "missing field `board`"),
+        ("/api/solve", "{\"board\": 5}", "invalid type: integer `5`, expected a sequence"),
+        ("/api/solve", "{\"board\": [\"bw\"], \"colour\": \"white\"}", "unknown field `colour`"),
+        ("/api/solve", "{\"board\": [\"bw\", \"b%\"]}", "invalid character '%' at line 2, column 2"),
+        ("/api/solve", "{\"board\": [\"bw\", \"bww\"]}", "board"),
+        ("/api/solve", "{\"board\": []}", "board has no rows"),
+        ("/api/solve", "{\"board\": [\"bw\", \"  \"]}", "board row 2 is empty"),
+        ("/api/solve", "{\"board\": [\"bw\"], \"rule\": \"queen\"}", "rule: "),
+        (
+            "/api/solve",
+            "{\"board\": [\"bw\"], \"target\": \"grey\"}",
+            "target: expected white, black, either",
+        ),
+        (
+            "/api/check",
+            "{\"board\": [\"bw\"], \"target\": [\"bww\"]}",
+            "the target board is 1x3 but the board is 1x2",
+        ),
+        ("/api/analyze", "{\"rows\": -1, \"cols\": 2}", "invalid value: integer `-1`"),
+        ("/api/table", "{\"rows\": \"5..2\", \"cols\": 2}", "rows: a range runs from 1 or more up"),
+    ];
+    for (path, body, says) in cases {
+        let answer = send(&app, Method::POST, path, json_type, body).await;
+        assert_refused(&answer, bad, None, says);
+    }
+    let untyped = send(&app, Method::POST, "/api/solve", None, "{\"board\": [\"bw\"]}").await;
+    assert_refused(&untyped, StatusCode::UNSUPPORTED_MEDIA_TYPE, None, "Content-Type: application/json");
+    let form = send(&app, Method::POST, "/api/solve", Some("text/plain"), "{\"board\": [\"bw\"]}").await;
+    assert_eq!(form.0, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let missing = send(&app, Method::GET, "/api/nothing", None, "").await;
+    assert_refused(&missing, StatusCode::NOT_FOUND, None, "no such page or API call: /api/nothing");
+}
+
+#[tokio::test]
+async fn requests_for_other_host_names_are_refused() {
+    // A page of another site whose name was rebound to 127.0.0.1 sends
+    // its own name as the Host.
+    let request = |host: &str| {
+        Request::post("/api/solve")
+            .header(header::HOST, host)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(json!({"board": SAMPLE}).to_string()))
+            .unwrap()
+    };
+    for host in ["evil.example:8080", "evil.example", "127.0.0.1.evil.example:80", "localhost.:1"] {
+        let response = app().oneshot(request(host)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{host}");
+    }
+    for host in ["localhost:8080", "127.0.0.1:1234", "[::1]:80", "LOCALHOST", "127.0.0.1"] {
+        let response = app().oneshot(request(host)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{host}");
+    }
+    let open = router(Limits { local_names_only: false, ..Limits::default() });
+    assert_eq!(open.oneshot(request("lights.example:8080")).await.unwrap().status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served_with_a_strict_policy() {
+    let app = app();
+    for (path, kind, contains) in [
+        ("/", "text/html", "<script type=\"module\" src=\"/app.js\">"),
+        ("/app.js", "text/javascript", "/api/solve"),
+        ("/app.css", "text/css", "--ink"),
+    ] {
+        let response = app.clone().oneshot(Request::get(path).body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let headers = response.headers();
+        assert!(headers[header::CONTENT_TYPE].to_str().unwrap().starts_with(kind));
+        assert!(headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap().starts_with("default-src 'self'"));
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        assert!(String::from_utf8_lossy(&body).contains(contains), "{path}");
+    }
+    let wrong_method = send(&app, Method::GET, "/api/solve", None, "").await;
+    assert_refused(&wrong_method, StatusCode::METHOD_NOT_ALLOWED, None, "/api/solve does not take GET");
+}
+
+/// An HTTP/1 client over real sockets.
+type Client =
+    hyper_util::client::legacy::Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
+
+fn client() -> Client {
+    hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new()).build_http()
+}
+
+async fn post_over_http(client: &Client, url: &str, body: String) -> (StatusCode, Bytes) {
+    let request = Request::post(url)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body)))
+        .unwrap();
+    let response = client.request(request).await.unwrap();
+    let status = response.status();
+    (status, response.into_body().collect().await.unwrap().to_bytes())
+}
+
+#[test]
+fn the_binary_serves_on_loopback_and_prints_its_url() {
+    let mut child = Command::cargo_bin("lightsout")
+        .unwrap()
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).map(str::to_owned);
+    let answer = url.as_ref().map(|url| {
+        assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(post_over_http(
+            &client(),
+            &format!("{url}api/solve"),
+            json!({"board": SAMPLE}).to_string(),
+        ))
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (status, body) = answer.unwrap_or_else(|| panic!("no URL in {line:?}"));
+    assert_eq!(status, StatusCode::OK);
+    let expected = cli_json(&["--format", "json"], &rows(&SAMPLE));
+    assert_eq!(vec![serde_json::from_slice::<Value>(&body).unwrap()], expected);
+}
+
+#[test]
+fn an_address_in_use_is_a_one_line_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let output = Command::cargo_bin("lightsout").unwrap().args(["serve", "--port", &port]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.starts_with(&format!("lightsout: cannot listen on 127.0.0.1:{port}: ")), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let bad =
+        Command::cargo_bin("lightsout").unwrap().args(["serve", "--bind", "localhost:80"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+/// Clients sending requests at once in the load tests.
+const LOAD_CLIENTS: usize = 16;
+
+/// Distinct requests with the CLI's answers to them (run in-process,
+/// beforehand): `count` random boards with sides from `sides`, the plus,
+/// neighbours and king rules, plane and torus, mostly `solve`, some
+/// `check`, and one `analyze`.
+fn request_pool(count: usize, sides: std::ops::Range<usize>) -> Vec<(String, String, Value)> {
+    let mut pool = Vec::new();
+    let rules = ["plus", "neighbours", "king"];
+    for k in 0..count {
+        let side = (sides.start + k % sides.len()).to_string();
+        let (seed, rule, torus) = (k.to_string(), rules[k % 3], k % 4 == 1);
+        let board = run_cli(
+            &["lightsout", "generate", "random", "--rows", &side, "--cols", &side, "--seed", &seed],
+            "",
+        );
+        let command = if k % 8 == 3 { "check" } else { "solve" };
+        let mut args = vec!["lightsout", command, "--format", "json", "--rule", rule];
+        if torus {
+            args.push("--torus");
+        }
+        let expected = serde_json::from_str(&run_cli(&args, &board)).unwrap();
+        let rows: Vec<&str> = board.lines().collect();
+        pool.push((
+            command.into(),
+            json!({"board": rows, "rule": rule, "torus": torus}).to_string(),
+            expected,
+        ));
+    }
+    let analyze = run_cli(&["lightsout", "analyze", "--rows", "9", "--cols", "9", "--format", "json"], "");
+    pool.push((
+        "analyze".into(),
+        json!({"rows": 9, "cols": 9}).to_string(),
+        serde_json::from_str(&analyze).unwrap(),
+    ));
+    pool
+}
+
+/// Sends `requests` requests from the pool, round robin, from
+/// [`LOAD_CLIENTS`] concurrent clients over 127.0.0.1 to a server with the
+/// default limits; checks every answer against the CLI's and prints
+/// throughput and latency (docs/performance.md records them; run with
+/// `--nocapture`).
+async fn load(name: &str, requests: usize, pool: Vec<(String, String, Value)>) {
+    let pool = Arc::new(pool);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}/api/", listener.local_addr().unwrap());
+    let server = tokio::spawn(async move { axum::serve(listener, router(Limits::default())).await });
+
+    let started = Instant::now();
+    let clients: Vec<_> = (0..LOAD_CLIENTS)
+        .map(|c| {
+            let (pool, base) = (pool.clone(), base.clone());
+            tokio::spawn(async move {
+                let client = client();
+                let mut latencies = Vec::new();
+                for i in (c..requests).step_by(LOAD_CLIENTS) {
+                    let (path, body, expected) = &pool[i % pool.len()];
+                    let sent = Instant::now();
+                    let (status, answer) =
+                        post_over_http(&client, &format!("{base}{path}"), body.clone()).await;
+                    latencies.push(sent.elapsed());
+                    assert_eq!(status, StatusCode::OK, "request {i}");
+                    let answer: Value = serde_json::from_slice(&answer).unwrap();
+                    assert_eq!(&answer, expected, "request {i}: {body}");
+                }
+                latencies
+            })
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    for client in clients {
+        latencies.extend(client.await.unwrap());
+    }
+    let elapsed = started.elapsed();
+    server.abort();
+    assert_eq!(latencies.len(), requests);
+    latencies.sort();
+    let ms = |q: f64| {
+        latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)].as_secs_f64() * 1e3
+    };
+    println!(
+        "load ({name}): {requests} requests from {LOAD_CLIENTS} clients in {:.2} s: {:.0} requests/s; latency p50 \
+         {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms; every answer equal to the CLI's",
+        elapsed.as_secs_f64(),
+        requests as f64 / elapsed.as_secs_f64(),
+        ms(0.5),
+        ms(0.95),
+        ms(0.99),
+        ms(1.0),
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_test_small_boards_every_answer_correct() {
+    load("3x3 to 11x11", 1000, request_pool(48, 3..12)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_test_large_boards_every_answer_correct() {
+    load("64x64 to 127x127", 200, request_pool(16, 64..128)).await;
+}
+
+/// The CLI run in-process (the same code as the binary), its stdout.
+fn run_cli(args: &[&str], stdin: &str) -> String {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = lightsout::cli::run(args, &mut stdin.as_bytes(), &mut out, &mut err);
+    assert_eq!(code, 0, "{args:?}: {}", String::from_utf8_lossy(&err));
+    String::from_utf8(out).unwrap()
+}
