@@ -133,7 +133,10 @@ fn a_search_stopped_by_its_time_limit_resumes_from_its_checkpoint() {
         run(&dir, &with(&problem, &["--checkpoint", "cp.json", "--time-limit", "0.1", "--format", "json"]));
     assert_eq!(code, 0);
     assert!(out.contains("\"proven_minimal\":false"), "{out}");
-    assert!(err.contains("not proven minimal; searched") && err.contains("of 2^32 members"), "{err}");
+    assert!(
+        err.contains("not proven minimal; the exhaustive search covered") && err.contains("of 2^32 members"),
+        "{err}"
+    );
     let saved = std::fs::read_to_string(dir.join("cp.json")).unwrap();
     // Another problem's run refuses the checkpoint and leaves it as it was.
     let (_, err, code) =

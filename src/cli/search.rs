@@ -315,12 +315,21 @@ struct Search {
 type Reachable = (Grid, Coset);
 
 impl Search {
-    /// Sets up the search of `problem`, fresh for `shard` when `fresh`.
+    /// Sets up a fresh search of slice `shard` of `problem`.
     fn new(problem: Problem, max_nullity: usize, max_memory: u64, shard: Shard) -> Result<Search, Error> {
         let puzzle = problem.puzzle()?;
         let board = problem.board()?;
         let solver = Solver::with_memory_limit(&puzzle, problem.method()?, max_nullity, max_memory)?;
         let nullity = solver.nullity();
+        if !solver.holds_quiet_patterns() {
+            return Err(Error::Limit(format!(
+                "a search weighs the {nullity} quiet patterns of this {}x{} board, which do not fit \
+                 --max-memory {}; raise it",
+                problem.rows,
+                problem.cols,
+                crate::solve::limits::format_bytes(max_memory)
+            )));
+        }
         let mut goals = Vec::new();
         let mut searches = Vec::new();
         for (name, goal) in problem.goals()? {
@@ -559,8 +568,8 @@ fn answer(
                 let proven = best.weight <= local.lower_bound;
                 let searched = state.as_ref().map_or(0, |s| s.members_searched());
                 let note = format!(
-                    "{name}: {} presses, {}; searched {searched} of 2^{} members exhaustively, \
-                     lower bound {}",
+                    "{name}: {} presses, {}; the exhaustive search covered {searched} of 2^{} \
+                     members, lower bound {}",
                     best.weight,
                     if proven { "minimal (meets the lower bound)" } else { "not proven minimal" },
                     coset.nullity(),
