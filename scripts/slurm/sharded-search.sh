@@ -2,7 +2,7 @@
 # A sharded minimum-weight search as a Slurm job array, checked against the
 # single-process answer, on a throwaway one-node cluster (start-cluster.sh).
 #
-#   scripts/slurm/sharded-search.sh [ROWS [COLS [SHARDS]]]     (default 62 64 4)
+#   scripts/slurm/sharded-search.sh [ROWS [COLS [SHARDS]]]     (default 61 61 4)
 #
 # 1. builds lightsout (cargo build --release);
 # 2. starts munged, slurmctld and slurmd (installing slurm-wlm and munge if
@@ -14,12 +14,13 @@
 # 4. the same for `lightsout table --rows TABLE_ROWS --cols TABLE_COLS`
 #    (default 1..1000 each), merged and compared with the unsharded table
 #    (JSON, one line per size).
+# MAX_NULLITY (default 63: every null space a mask holds) is passed as --max-nullity.
 # Exits 1 if any answer differs. Needs root (slurmd). Not part of CI.
 # LIGHTSOUT=path uses that binary instead of building one.
 set -Eeuo pipefail
 cd "$(dirname "$0")/../.."
-rows=${1:-62}
-cols=${2:-64}
+rows=${1:-61}
+cols=${2:-61}
 shards=${3:-4}
 table_rows=${TABLE_ROWS:-1..1000}
 table_cols=${TABLE_COLS:-1..1000}
@@ -110,7 +111,7 @@ best_presses() {
 }
 
 sinfo
-search=(--generate all-black --rows "$rows" --cols "$cols" --target white)
+search=(--generate all-black --rows "$rows" --cols "$cols" --target white --max-nullity "${MAX_NULLITY:-63}")
 run_array "$work/search" "${search[@]}"
 run "$bin" merge "$work"/search/part-*.json >"$work/merged.txt"
 run "$bin" merge --format json "$work"/search/part-*.json >"$work/merged.json"
