@@ -107,7 +107,10 @@ fn nullity_above_the_budget_is_reported_not_proven() {
     );
     assert_eq!(code, 0);
     assert!(out.contains("not proven minimal"), "{out}");
-    assert!(err.contains("not proven minimal (nullity 8 is above --max-nullity 3)"), "{err}");
+    assert!(
+        err.contains("not proven minimal (nullity 8 is above --max-nullity 3; a local search found it)"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -1189,8 +1189,12 @@ impl Report<'_> {
         for (name, s) in &answered {
             if let Some(s) = s.as_ref().filter(|s| !s.proven_minimal) {
                 let nullity = self.solver.nullity();
-                let why = if nullity > max_nullity {
-                    format!("nullity {nullity} is above --max-nullity {max_nullity}")
+                let why = if !self.solver.holds_quiet_patterns() {
+                    format!(
+                        "its {nullity} quiet patterns do not fit --max-memory, so the press set was not minimised"
+                    )
+                } else if nullity > max_nullity {
+                    format!("nullity {nullity} is above --max-nullity {max_nullity}; a local search found it")
                 } else {
                     format!(
                         "nullity {nullity} is above the exhaustive search's limit of {MAX_EXHAUSTIVE_NULLITY}"

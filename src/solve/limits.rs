@@ -42,13 +42,19 @@ pub fn solve_bytes(puzzle: &Puzzle, dense: bool) -> u64 {
 }
 
 /// Upper bound for the quiet patterns of a null space of dimension
-/// `nullity`, and the minimiser's tables over them.
-pub fn quiet_bytes(puzzle: &Puzzle, nullity: usize, max_nullity: usize) -> u64 {
+/// `nullity`, and the minimiser's work space over them: cells grouped by
+/// key (the sort holds one 16-byte entry per cell, then the groups), and
+/// per thread one transform table of at most 2^`MAX_TABLE_BITS` rows of
+/// 64 bytes.
+pub fn quiet_bytes(puzzle: &Puzzle, nullity: usize) -> u64 {
     let patterns = grid_bytes(puzzle.rows(), puzzle.cols()).saturating_mul(nullity as u64);
-    let searched = if nullity <= max_nullity { nullity.min(22) } else { 0 };
-    let table = (1u64 << searched) * 4;
-    let groups = (puzzle.cells() as u64).min(1 << searched) * 48;
-    patterns.saturating_add(table).saturating_add(groups)
+    // Past a mask's 63 bits no coset is keyed (a descent over whole patterns).
+    if nullity == 0 || nullity > super::minimal::MAX_KEY_BITS {
+        return patterns;
+    }
+    let keys = (puzzle.cells() as u64).saturating_mul(32);
+    let tables = (rayon::current_num_threads() as u64) << (super::minimal::MAX_TABLE_BITS + 6);
+    patterns.saturating_add(keys).saturating_add(tables)
 }
 
 /// Refuses `needed` bytes over `limit`, explaining what was asked and how

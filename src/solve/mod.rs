@@ -213,7 +213,7 @@ impl Solver {
             System::Dense(d) => d.nullity(),
             System::Chase(c) => c.nullity(),
         };
-        let with_quiet = solve_bytes.saturating_add(limits::quiet_bytes(puzzle, nullity, max_nullity));
+        let with_quiet = solve_bytes.saturating_add(limits::quiet_bytes(puzzle, nullity));
         // Chasing keeps its null space compact (d first rows) and chases a
         // pattern when it is asked for, so a null space too large to hold
         // is no reason to refuse the board; elimination has no such form.

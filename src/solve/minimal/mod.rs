@@ -6,7 +6,7 @@ mod search;
 mod symmetry;
 mod transform;
 
-pub use exhaustive::{Best, Coset, Layout, search_blocks};
+pub use exhaustive::{Best, Coset, Layout, MAX_TABLE_BITS, search_blocks};
 pub use local::{Anytime, Budget, improve};
 pub use search::{MergeError, SearchState, Shard, check_coverage, merge};
 
