@@ -43,11 +43,14 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 mod analysis;
+#[cfg(feature = "cli")]
 pub mod cli;
 mod error;
 pub mod gf2;
 mod model;
+#[cfg(feature = "cli")]
 pub mod picture;
+#[cfg(feature = "cli")]
 pub mod serve;
 mod solve;
 

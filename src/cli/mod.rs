@@ -132,7 +132,7 @@ struct SolveArgs {
     output_pbm: Option<PbmArg>,
     /// Refuse work estimated to need more memory than this (e.g. 512M, 4G),
     /// and input larger than it.
-    #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
+    #[arg(long, default_value = "1G", value_parser = parse_bytes, value_name = "SIZE")]
     max_memory: u64,
     /// Long searches of one board.
     #[command(flatten)]
@@ -1354,9 +1354,38 @@ fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     Ok(0)
 }
 
+/// Parses `512M`, `2G`, `1.5GiB`, `1000000` (bytes) into bytes.
+pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        _ => return Err(format!("expected a size like 512M or 2G, got '{text}'")),
+    };
+    match number.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 && v * (scale as f64) < u64::MAX as f64 => {
+            Ok((v * scale as f64) as u64)
+        }
+        _ => Err(format!("expected a size like 512M or 2G, got '{text}'")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert!(parse_bytes("lots").is_err() && parse_bytes("-1G").is_err() && parse_bytes("").is_err());
+    }
 
     #[test]
     fn clap_definition_is_consistent() {

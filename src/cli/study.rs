@@ -261,7 +261,7 @@ pub(super) struct AnalyzeArgs {
     #[arg(long, default_value_t = ANALYZE_MAX_NULLITY, value_parser = super::parse_max_nullity)]
     max_nullity: usize,
     /// Refuse work estimated to need more memory than this.
-    #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
+    #[arg(long, default_value = "1G", value_parser = super::parse_bytes, value_name = "SIZE")]
     max_memory: u64,
     /// Pictures of the quiet patterns, a panel each.
     #[command(flatten)]
@@ -457,7 +457,7 @@ pub(super) struct CheckArgs {
     #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
     format: StudyFormat,
     /// Refuse work estimated to need more memory than this.
-    #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
+    #[arg(long, default_value = "1G", value_parser = super::parse_bytes, value_name = "SIZE")]
     max_memory: u64,
 }
 
@@ -565,7 +565,7 @@ pub(super) struct TableArgs {
     #[arg(short, long, value_enum, default_value_t = TableFormat::Text)]
     format: TableFormat,
     /// Refuse a size whose elimination needs more memory than this.
-    #[arg(long, default_value = "1G", value_parser = limits::parse_bytes, value_name = "SIZE")]
+    #[arg(long, default_value = "1G", value_parser = super::parse_bytes, value_name = "SIZE")]
     max_memory: u64,
     /// Pictures of the table as a heat map.
     #[command(flatten)]
