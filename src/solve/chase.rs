@@ -141,64 +141,87 @@ impl Chase {
                 "a streamed board can enumerate a nullity of at most {MAX_STREAMED_NULLITY}"
             )));
         }
-        let stride = words::words_for(self.cols);
         let target_row = match target {
-            Target::White => vec![0u64; stride],
+            Target::White => vec![0u64; words::words_for(self.cols)],
             Target::Black => Grid::ones(1, self.cols).row(0).to_vec(),
         };
-        // Pass 1: the residual of an empty first row.
+        let Some(mut first) = self.streamed_first_row(board, &target_row) else {
+            return Ok(None);
+        };
+        // Weighing costs 2^d row walks per row; past the budget the
+        // particular solution is reported, not proven minimal.
+        let nullity = self.nullity();
+        let work = (1u64 << nullity.min(63)).saturating_mul((self.rows * self.cols / 64) as u64);
+        let proven = nullity <= max_nullity && work <= STREAMED_WORK;
+        if nullity > 0 && proven {
+            self.lighten_streamed(board, &target_row, &mut first);
+        }
+        let presses = self.chase_streamed(board, &target_row, first, sink)?;
+        // No presses at all cannot be beaten, whatever the nullity.
+        Ok(Some((presses, proven || presses == 0)))
+    }
+
+    /// Pass 1 of a streamed solve: the first row that clears the board to
+    /// `target_row`, from the residual of an empty first row (`None` if the
+    /// target cannot be reached).
+    fn streamed_first_row(&self, board: &mut dyn RowStream, target_row: &[u64]) -> Option<Vec<u64>> {
+        let stride = target_row.len();
         let mut chase = Stream::new(stride, vec![0u64; stride]);
         let mut row = vec![0u64; stride];
         board.restart();
         for _ in 0..self.rows {
             board.next_row(&mut row);
-            words::xor_into(&mut row, &target_row);
+            words::xor_into(&mut row, target_row);
             chase.step(&row, self.cols);
         }
-        let Some(mut first) = self.first_row(&chase.current) else {
-            return Ok(None);
-        };
-        // Pass 2: weigh every member of the coset, a row at a time.
-        let nullity = self.nullity();
-        // Weighing costs 2^d row walks per row; past the budget the
-        // particular solution is reported, not proven minimal.
-        let work = (1u64 << nullity.min(63)).saturating_mul((self.rows * self.cols / 64) as u64);
-        let proven = nullity <= max_nullity && work <= STREAMED_WORK;
-        if nullity > 0 && proven {
-            let cofactor = self.modulus.div_rem(&self.gcd).0;
-            let mut quiet: Vec<Stream> = (0..nullity)
-                .map(|i| Stream::new(stride, self.poly_to_vector(&cofactor.shifted(i))))
-                .collect();
-            let mut chase = Stream::new(stride, first.clone());
-            let mut totals = vec![0u64; 1 << nullity];
-            let mut combination = vec![0u64; stride];
-            let empty = vec![0u64; stride];
-            board.restart();
-            for _ in 0..self.rows {
-                // Weigh the press rows the chases hold now, then advance them.
-                combination.copy_from_slice(&chase.current);
-                totals[0] += words::count_ones(&combination) as u64;
-                for step in 1usize..1 << nullity {
-                    words::xor_into(&mut combination, &quiet[step.trailing_zeros() as usize].current);
-                    totals[step ^ (step >> 1)] += words::count_ones(&combination) as u64;
-                }
-                board.next_row(&mut row);
-                words::xor_into(&mut row, &target_row);
-                chase.step(&row, self.cols);
-                for q in &mut quiet {
-                    q.step(&empty, self.cols);
-                }
+        self.first_row(&chase.current)
+    }
+
+    /// Pass 2: weighs every member of the coset, a row at a time (2^d
+    /// counters), and moves `first` to the lightest member's first row.
+    fn lighten_streamed(&self, board: &mut dyn RowStream, target_row: &[u64], first: &mut [u64]) {
+        let (stride, nullity) = (target_row.len(), self.nullity());
+        let cofactor = self.modulus.div_rem(&self.gcd).0;
+        let mut quiet: Vec<Stream> =
+            (0..nullity).map(|i| Stream::new(stride, self.poly_to_vector(&cofactor.shifted(i)))).collect();
+        let mut chase = Stream::new(stride, first.to_vec());
+        let mut totals = vec![0u64; 1 << nullity];
+        let (mut combination, mut row, empty) = (vec![0u64; stride], vec![0u64; stride], vec![0u64; stride]);
+        board.restart();
+        for _ in 0..self.rows {
+            // Weigh the press rows the chases hold now, then advance them.
+            combination.copy_from_slice(&chase.current);
+            totals[0] += words::count_ones(&combination) as u64;
+            for step in 1usize..1 << nullity {
+                words::xor_into(&mut combination, &quiet[step.trailing_zeros() as usize].current);
+                totals[step ^ (step >> 1)] += words::count_ones(&combination) as u64;
             }
-            let best = (0..totals.len()).min_by_key(|&s| totals[s]).unwrap_or(0);
-            for (i, q) in cofactor_first_rows(self, &cofactor).iter().enumerate() {
-                if best >> i & 1 == 1 {
-                    words::xor_into(&mut first, q);
-                }
+            board.next_row(&mut row);
+            words::xor_into(&mut row, target_row);
+            chase.step(&row, self.cols);
+            for q in &mut quiet {
+                q.step(&empty, self.cols);
             }
         }
-        // Pass 3: chase the chosen first row, re-apply every press row to
-        // the board as it goes (row i is final once row i+1 is known), and
-        // hand the rows out.
+        let best = (0..totals.len()).min_by_key(|&s| totals[s]).unwrap_or(0);
+        for (i, q) in cofactor_first_rows(self, &cofactor).iter().enumerate() {
+            if best >> i & 1 == 1 {
+                words::xor_into(first, q);
+            }
+        }
+    }
+
+    /// Pass 3: chases `first`, re-applies every press row to the board as
+    /// it goes (row i is final once row i+1 is known), hands the rows to
+    /// `sink`, and returns how many presses there were.
+    fn chase_streamed(
+        &self,
+        board: &mut dyn RowStream,
+        target_row: &[u64],
+        first: Vec<u64>,
+        sink: &mut dyn FnMut(&[u64]) -> Result<(), Error>,
+    ) -> Result<u64, Error> {
+        let stride = target_row.len();
         let mut presses = 0u64;
         let mut chase = Stream::new(stride, first);
         let (mut board_row, mut next_board_row) = (vec![0u64; stride], vec![0u64; stride]);
@@ -209,7 +232,7 @@ impl Chase {
             presses += words::count_ones(&chase.current) as u64;
             sink(&chase.current)?;
             rhs.copy_from_slice(&board_row);
-            words::xor_into(&mut rhs, &target_row);
+            words::xor_into(&mut rhs, target_row);
             chase.step(&rhs, self.cols);
             // After the step the chase holds row i's presses as `above`, the
             // row before as `lights` (its spare buffer) and row i+1's as
@@ -227,8 +250,7 @@ impl Chase {
                 std::mem::swap(&mut board_row, &mut next_board_row);
             }
         }
-        // No presses at all cannot be beaten, whatever the nullity.
-        Ok(Some((presses, proven || presses == 0)))
+        Ok(presses)
     }
 
     /// Quiet pattern `i` of the basis that [`quiet_patterns`](Self::quiet_patterns)
