@@ -204,3 +204,75 @@ fn table_slices_merge_into_the_whole_table() {
         }
     }
 }
+
+/// Found by review: a shard of a board whose nullity is above
+/// --max-nullity held no search at all, exited 0, and only `merge` failed.
+/// Now the shard itself refuses, naming the flag that would make it work.
+#[test]
+fn regression_a_shard_beyond_max_nullity_is_refused_up_front() {
+    let dir = folder("beyond");
+    let big = ["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"];
+    for extra in [&["--shard", "1/2"][..], &["--checkpoint", "cp.json"][..]] {
+        let (out, err, code) = run(&dir, &[&big[..], extra].concat());
+        assert_eq!((code, out.as_str()), (3, ""), "{extra:?}");
+        assert!(err.contains("give --max-nullity 40"), "{err}");
+    }
+    assert!(!dir.join("cp.json").exists());
+}
+
+/// Found by review: an unwritable checkpoint path was found only after the
+/// search, and its answer was lost. It is now written before any work.
+#[test]
+fn regression_an_unwritable_checkpoint_is_refused_before_searching() {
+    let dir = folder("unwritable");
+    let (out, err, code) = run(&dir, &args(&["--checkpoint", "no/such/folder/cp.json"]));
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("cannot write checkpoint no/such/folder/cp.json"), "{err}");
+}
+
+/// Found by review: with no target reachable, `merge` skipped its coverage
+/// check and answered `Impossible` from one slice of two.
+#[test]
+fn regression_merge_checks_coverage_even_when_nothing_is_reachable() {
+    let dir = folder("impossible");
+    let impossible = "bwbw\nwwww\nbbwb\nbwwb\n";
+    std::fs::write(dir.join("board.txt"), impossible).unwrap();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let (out, _, code) = run(&dir, &["board.txt", "--shard", &shard]);
+        assert_eq!(code, 0);
+        std::fs::write(dir.join(format!("i{k}.json")), out).unwrap();
+    }
+    let (_, err, code) = run(&dir, &["merge", "i1.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("slices missing: 2 of 2"), "{err}");
+    assert_eq!(run(&dir, &["merge", "i1.json", "i2.json"]), ("Impossible\n".into(), String::new(), 0));
+}
+
+/// Found by review: `--shard 1/100000000` was accepted and its `merge`
+/// printed a 150 MB error line. Splits are bounded, and long lists cut.
+#[test]
+fn regression_huge_splits_are_refused_and_lists_are_short() {
+    let dir = folder("huge-split");
+    let (_, err, code) = run(&dir, &args(&["--shard", "1/100000000"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("N at most 1048576"), "{err}");
+    let (out, _, _) = run(&dir, &args(&["--shard", "1/1000"]));
+    std::fs::write(dir.join("one.json"), out).unwrap();
+    let (_, err, code) = run(&dir, &["merge", "one.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("slices missing: 2, 3, 4") && err.contains("(999 in all) of 1000"), "{err}");
+    assert!(err.len() < 200, "{err}");
+}
+
+/// Found by review: a target board of the wrong size named a "record" and
+/// flags the user never gave.
+#[test]
+fn regression_a_wrong_size_target_with_a_shard_names_the_target() {
+    let dir = folder("target-size");
+    std::fs::write(dir.join("board.txt"), "bwwb\nbbwb\nbwwb\nbwww\n").unwrap();
+    std::fs::write(dir.join("t.txt"), "bw\nwb\n").unwrap();
+    let (_, err, code) = run(&dir, &["board.txt", "--target", "t.txt", "--shard", "1/2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("target board is 2x2 but the puzzle is 4x4"), "{err}");
+}

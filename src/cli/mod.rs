@@ -117,7 +117,8 @@ struct SolveArgs {
     #[arg(short, long, value_enum, default_value_t = Format::Poj)]
     format: Format,
     /// Largest nullity whose 2^d solutions are all searched for the minimum;
-    /// beyond it the answer is marked "not proven minimal".
+    /// beyond it a local search answers, marked "not proven minimal" unless
+    /// it meets its lower bound.
     #[arg(long, default_value_t = DEFAULT_MAX_NULLITY, value_parser = parse_max_nullity)]
     max_nullity: usize,
     /// How to solve the linear system.

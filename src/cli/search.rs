@@ -1,7 +1,8 @@
 //! Long searches for one board: `--shard`, `--checkpoint`, `--time-limit`,
 //! and `lightsout merge`.
 //!
-//! A run keeps one [`Record`]: the problem (board, rule, topology, target),
+//! A run keeps one [`Record`]: the problem (board, rule, topology, target,
+//! method),
 //! its hash, and per target the [`SearchState`] of the exhaustive search.
 //! A checkpoint is that record written atomically; a shard prints it as one
 //! JSON line; `merge` reads records back and claims a proven minimum only
@@ -25,6 +26,9 @@ use crate::{
     Solution, Solver, Target, Topology, grid_lines, improve, merge, parse_boards,
 };
 
+/// Seconds between checkpoints unless --checkpoint-every says otherwise.
+const CHECKPOINT_EVERY: f64 = 60.0;
+
 /// Version of the record format; a record of another version is refused.
 const RECORD_VERSION: u32 = 1;
 
@@ -39,9 +43,9 @@ pub(super) struct SearchArgs {
     /// seconds and on Ctrl-C or SIGTERM; the same command resumes from it.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoints.
-    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = parse_seconds)]
-    checkpoint_every: f64,
+    /// Seconds between checkpoints (default 60; needs --checkpoint).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    checkpoint_every: Option<f64>,
     /// Stop searching after this many seconds and report the best found,
     /// marked not proven minimal unless it is.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -51,7 +55,10 @@ pub(super) struct SearchArgs {
 impl SearchArgs {
     /// Whether the run is a long search rather than a plain solve.
     pub(super) fn wanted(&self) -> bool {
-        self.shard.is_some() || self.checkpoint.is_some() || self.time_limit.is_some()
+        self.shard.is_some()
+            || self.checkpoint.is_some()
+            || self.time_limit.is_some()
+            || self.checkpoint_every.is_some()
     }
 }
 
@@ -159,6 +166,8 @@ struct Record {
     version: u32,
     hash: String,
     problem: Problem,
+    /// The slice this record covers (the same for every target).
+    shard: Shard,
     searches: Vec<TargetSearch>,
     /// Milliseconds spent searching, over every run that resumed this
     /// record (whole numbers: a float would not survive the checksum's
@@ -228,6 +237,11 @@ impl Record {
     /// Parses and checks a record read from `source`.
     fn parse(text: &str, source: &str) -> Result<Record, Error> {
         let record: Record = parse_sealed(text, source, "search")?;
+        let shards = std::iter::once(record.shard)
+            .chain(record.searches.iter().filter_map(|t| t.state.as_ref().map(|s| s.shard)));
+        if shards.clone().any(|shard| !shard.is_valid() || shard != record.shard) {
+            return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
+        }
         if record.problem.hash() != record.hash {
             return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
         }
@@ -316,11 +330,30 @@ type Reachable = (Grid, Coset);
 
 impl Search {
     /// Sets up a fresh search of slice `shard` of `problem`.
-    fn new(problem: Problem, max_nullity: usize, max_memory: u64, shard: Shard) -> Result<Search, Error> {
+    fn new(
+        problem: Problem,
+        max_nullity: usize,
+        max_memory: u64,
+        shard: Shard,
+        exhaustive_only: bool,
+    ) -> Result<Search, Error> {
         let puzzle = problem.puzzle()?;
         let board = problem.board()?;
         let solver = Solver::with_memory_limit(&puzzle, problem.method()?, max_nullity, max_memory)?;
         let nullity = solver.nullity();
+        if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
+            return Err(Error::Limit(format!(
+                "an exhaustive search weighs at most {MAX_EXHAUSTIVE_NULLITY} quiet patterns (a mask is 64 bits); \
+                 this {}x{} board has {nullity}: solve it without --shard or --checkpoint",
+                problem.rows, problem.cols
+            )));
+        }
+        if nullity > max_nullity && exhaustive_only {
+            return Err(Error::Limit(format!(
+                "nullity {nullity} is above --max-nullity {max_nullity}, so there is nothing to shard or \
+                 checkpoint: give --max-nullity {nullity} to search all 2^{nullity} members"
+            )));
+        }
         if !solver.holds_quiet_patterns() {
             return Err(Error::Limit(format!(
                 "a search weighs the {nullity} quiet patterns of this {}x{} board, which do not fit \
@@ -352,6 +385,7 @@ impl Search {
             version: RECORD_VERSION,
             hash: problem.hash(),
             problem,
+            shard,
             searches,
             milliseconds: 0,
             checksum: String::new(),
@@ -363,7 +397,9 @@ impl Search {
     fn resume(&mut self, saved: Record, source: &str) -> Result<(), Error> {
         let bad = |why: &str| Error::BadInput(format!("{source}: {why}"));
         if saved.hash != self.record.hash {
-            return Err(bad("checkpoint of another problem (board, rule, topology or target differ)"));
+            return Err(bad(
+                "checkpoint of another problem (board, rule, topology, target or method differ)",
+            ));
         }
         if saved.searches.len() != self.record.searches.len() {
             return Err(bad("checkpoint does not match this search"));
@@ -387,6 +423,17 @@ impl Search {
 /// Solves one board as a long search: sharded, checkpointed or time-bounded.
 pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let search_args = &args.search;
+    if search_args.checkpoint_every.is_some() && search_args.checkpoint.is_none() {
+        return Err(Error::bad_input("--checkpoint-every needs --checkpoint FILE").into());
+    }
+    // The record is JSON whatever --format says (json is accepted as a
+    // matter of course); text and the grids belong to the merged answer.
+    if search_args.shard.is_some() && (args.format == Format::Text || args.show) {
+        return Err(Error::bad_input(
+            "--shard prints its partial result as one JSON line; --format text and --show go with `lightsout merge`",
+        )
+        .into());
+    }
     if args.output.is_some() || args.picture.wanted() {
         return Err(Error::bad_input(
             "--output, --png and --svg do not go with --shard, --checkpoint or --time-limit",
@@ -415,7 +462,19 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             crate::Goal::Black => "black".to_string(),
             crate::Goal::Either => "either".to_string(),
         },
-        Reach::Board(goal) => grid_lines(&goal, 'b', 'w').join("/"),
+        Reach::Board(goal) => {
+            if (goal.nrows(), goal.ncols()) != (board.nrows(), board.ncols()) {
+                return Err(Error::BadInput(format!(
+                    "target board is {}x{} but the puzzle is {}x{}",
+                    goal.nrows(),
+                    goal.ncols(),
+                    board.nrows(),
+                    board.ncols()
+                ))
+                .into());
+            }
+            grid_lines(&goal, 'b', 'w').join("/")
+        }
     };
     let problem = Problem {
         rows: board.nrows(),
@@ -427,12 +486,18 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         method: format!("{:?}", args.method).to_lowercase(),
     };
     let shard = search_args.shard.unwrap_or(Shard::WHOLE);
-    let mut search = Search::new(problem, args.max_nullity, args.max_memory, shard)?;
+    let exhaustive_only = search_args.shard.is_some() || search_args.checkpoint.is_some();
+    let mut search = Search::new(problem, args.max_nullity, args.max_memory, shard, exhaustive_only)?;
     if let Some(path) = search_args.checkpoint.as_ref().filter(|p| p.exists()) {
         let source = path.display().to_string();
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
         search.resume(Record::parse(&text, &source)?, &source)?;
+    }
+    if let Some(path) = &search_args.checkpoint {
+        // Saved once before any work: a path that cannot be written is
+        // found now, not after the search.
+        save(&search.record, path)?;
     }
     let stopped = run(&mut search, search_args)?;
     if let (Some(path), true) = (&search_args.checkpoint, stopped == Stop::Interrupted) {
@@ -499,7 +564,7 @@ fn run(search: &mut Search, args: &SearchArgs) -> Result<Stop, Error> {
             } else if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
                 stop = Stop::TimeLimit;
             }
-            let due = last_save.elapsed().as_secs_f64() >= args.checkpoint_every;
+            let due = last_save.elapsed().as_secs_f64() >= args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
             if let (Some(path), true) = (&args.checkpoint, due || stop != Stop::Done) {
                 let mut record = search.record.clone();
                 record.searches[index].state = Some(s.clone());
@@ -558,21 +623,39 @@ fn answer(
             state => {
                 // Stopped early, or beyond exhaustive reach: the best of the
                 // searched part and of a local search, with a lower bound.
-                let budget = Budget {
-                    time_limit: time_limit.map(|t| Duration::from_secs_f64(t.min(60.0) / 4.0)),
-                    ..Budget::default()
+                // Beyond exhaustive reach the whole --time-limit goes to the
+                // local search; after a stopped exhaustive search, its usual
+                // fraction of a second.
+                let budget = match (state, time_limit) {
+                    (None, Some(t)) => Budget {
+                        descents: u64::MAX,
+                        work: u64::MAX,
+                        time_limit: Some(Duration::from_secs_f64(t)),
+                        ..Budget::default()
+                    },
+                    _ => Budget::default(),
                 };
                 let local = improve(coset, &budget);
                 let best = crate::Best::better(state.as_ref().and_then(|s| s.best), Some(local.best))
                     .unwrap_or(local.best);
                 let proven = best.weight <= local.lower_bound;
                 let searched = state.as_ref().map_or(0, |s| s.members_searched());
+                let how = match state {
+                    Some(_) => format!(
+                        "the exhaustive search covered {searched} of 2^{} members (orbits included) before \
+                         its time limit",
+                        coset.nullity()
+                    ),
+                    None => format!(
+                        "nullity {} is above --max-nullity: {} descents of a local search",
+                        coset.nullity(),
+                        local.descents
+                    ),
+                };
                 let note = format!(
-                    "{name}: {} presses, {}; the exhaustive search covered {searched} of 2^{} \
-                     members, lower bound {}",
+                    "{name}: {} presses, {}; {how}; lower bound {}",
                     best.weight,
                     if proven { "minimal (meets the lower bound)" } else { "not proven minimal" },
-                    coset.nullity(),
                     local.lower_bound
                 );
                 (best.mask, proven, Some(note))
@@ -646,6 +729,9 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         .ok()
         .and_then(|v| v["lightsout"].as_str().map(str::to_string));
     if kind.as_deref() == Some("table") {
+        if args.show {
+            return Err(Error::bad_input("--show is for searches; a table has no press grid").into());
+        }
         return merge_tables(&texts, args.format, io);
     }
     let format = match args.format {
@@ -672,9 +758,17 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         ))
         .into());
     }
-    // The shard each record covers (the same for every target).
-    let shard_of = |r: &Record| r.searches.iter().find_map(|s| s.state.as_ref().map(|s| s.shard));
-    let search = Search::new(first.problem.clone(), MAX_EXHAUSTIVE_NULLITY, u64::MAX, Shard::WHOLE)?;
+    // Every slice exactly once, whatever the targets hold (even when none
+    // is reachable and there is nothing to weigh).
+    let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
+    let shards: Vec<Shard> = named.iter().map(|&(_, shard)| shard).collect();
+    crate::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
+    if args.show && format == Format::Json {
+        return Err(
+            Error::bad_input("--show prints grids beside text; JSON already holds the press grid").into()
+        );
+    }
+    let search = Search::new(first.problem.clone(), MAX_EXHAUSTIVE_NULLITY, u64::MAX, Shard::WHOLE, false)?;
     let mut solutions = Vec::new();
     for (index, (name, goal, coset)) in search.goals.iter().enumerate() {
         let Some((particular, coset)) = coset else {
@@ -685,16 +779,15 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         for (source, record) in &records {
             let state = record.searches.get(index).and_then(|s| s.state.as_ref()).ok_or_else(|| {
                 Error::BadInput(format!(
-                    "{source}: no exhaustive search of {name} to merge (nullity above --max-nullity)"
+                    "{source}: holds no exhaustive search of {name} to merge (it ran with a --max-nullity \
+                     below the nullity)"
                 ))
             })?;
-            if !state.fits(coset) {
+            if !state.fits(coset) || state.shard != record.shard {
                 return Err(Error::BadInput(format!("{source}: its slice does not fit this search")).into());
             }
             states.push(state);
         }
-        let named: Vec<(String, Shard)> =
-            records.iter().filter_map(|(s, r)| Some((s.clone(), shard_of(r)?))).collect();
         let best = merge(&states).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
         let mask = best.map_or(0, |b| b.mask);
         if let Some(b) = best.filter(|b| coset.weight(b.mask) != b.weight) {
@@ -732,6 +825,9 @@ fn merge_tables(
     let mut records: Vec<(String, TableRecord)> = Vec::new();
     for (source, text) in texts {
         let record: TableRecord = parse_sealed(text, source, "table")?;
+        if !record.shard.is_valid() {
+            return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")).into());
+        }
         if record.problem.hash() != record.hash {
             return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")).into());
         }
@@ -770,13 +866,25 @@ fn merge_tables(
 }
 
 fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
-    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    // At most ten slices by number, then how many in all.
+    let list = |v: &[u64]| {
+        let shown: Vec<String> = v.iter().take(10).map(u64::to_string).collect();
+        if v.len() > 10 {
+            format!("{}, … ({} in all)", shown.join(", "), v.len())
+        } else {
+            shown.join(", ")
+        }
+    };
     match e {
         MergeError::Empty => "no shards to merge".into(),
         MergeError::MixedCounts(counts) => format!("shards of different splits: N = {}", list(counts)),
         MergeError::Duplicated(slices) => {
-            let files: Vec<&str> =
-                shards.iter().filter(|(_, s)| slices.contains(&s.index)).map(|(f, _)| f.as_str()).collect();
+            let files: Vec<&str> = shards
+                .iter()
+                .filter(|(_, s)| slices.contains(&s.index))
+                .map(|(f, _)| f.as_str())
+                .take(10)
+                .collect();
             format!("slices given more than once: {} ({})", list(slices), files.join(", "))
         }
         MergeError::Missing(slices) => {
@@ -784,7 +892,11 @@ fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
             format!("slices missing: {} of {count}", list(slices))
         }
         MergeError::Incomplete(index) => {
-            format!("slice {index} was stopped before its end; resume it with --checkpoint")
+            let file = shards.iter().find(|(_, s)| s.index == *index).map_or("?", |(f, _)| f.as_str());
+            format!(
+                "{file}: slice {index} was stopped before its end; run its command again (with the \
+                 --checkpoint it saved, if any) to finish it"
+            )
         }
     }
 }

@@ -387,12 +387,17 @@ fn analysis_text(a: &Analysis) -> String {
             let how = if *proven {
                 String::new()
             } else if a.nullity > crate::MAX_EXHAUSTIVE_NULLITY {
-                format!(" (found by local search, not proven lightest: nullity {} is above 63)", a.nullity)
-            } else {
                 format!(
-                    " (found by local search, not proven lightest: --max-nullity {} or more searches all 2^{0})",
+                    " (not proven lightest: nullity {} is above 63, past an exhaustive search)",
                     a.nullity
                 )
+            } else if a.nullity <= 42 {
+                format!(
+                    " (not proven lightest: nullity {0} is above --max-nullity; --max-nullity {0} searches all 2^{0})",
+                    a.nullity
+                )
+            } else {
+                format!(" (not proven lightest: nullity {} is above --max-nullity)", a.nullity)
             };
             t += &format!("lightest quiet pattern: {} presses{how}\n", q.count_ones());
             t += &format!("quiet patterns (a basis of {}; x = press):\n", a.nullity);
@@ -595,6 +600,12 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
             return Err(
                 Error::bad_input("--png and --svg do not go with --shard: draw the merged table").into()
             );
+        }
+        if args.format == TableFormat::Csv {
+            return Err(Error::bad_input(
+                "--shard prints its slice as one JSON line; --format csv goes with `lightsout merge`",
+            )
+            .into());
         }
         // Every N-th row: late rows cost more, so interleaved slices share
         // the work evenly.

@@ -248,7 +248,7 @@ impl Solver {
     }
 
     /// Reports the progress of long minimisations (null spaces of dimension
-    /// above 22) to `progress`, as `(done, total)`.
+    /// of 12 and more, searched by blocks) to `progress`, as `(done, total)`.
     pub fn set_progress(&mut self, progress: Box<Progress>) {
         self.progress = Some(progress);
     }

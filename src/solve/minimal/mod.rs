@@ -25,7 +25,8 @@ use crate::model::{Grid, Puzzle};
 ///
 /// Beyond the budget the result is the best that a local search finds
 /// (see [`improve`]); it is reported as proven only when it meets a lower
-/// bound (0 presses always does).
+/// bound (0 presses always does). Past 63 patterns (a mask's width) it is
+/// a greedy descent over whole patterns, proven only when it is empty.
 ///
 /// # Complexity
 /// Gray code: O(2^d · R·C / 64) word operations. Transform: O(2^d · t / L)

@@ -26,6 +26,10 @@ pub struct Shard {
     pub count: u64,
 }
 
+/// Most slices a search or a table is cut into (a slice list, a merge's
+/// coverage table, stay small).
+pub const MAX_SHARDS: u64 = 1 << 20;
+
 impl Shard {
     /// The whole search as one slice.
     pub const WHOLE: Shard = Shard { index: 1, count: 1 };
@@ -42,11 +46,20 @@ impl Shard {
         let parsed =
             text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
         match parsed {
+            Some((_, count)) if count > MAX_SHARDS => {
+                Err(format!("expected K/N with N at most {MAX_SHARDS}, got '{text}'"))
+            }
             Some((index, count)) if count >= 1 && (1..=count).contains(&index) => Ok(Shard { index, count }),
             Some((_, 0)) => Err(format!("expected K/N with N at least 1, got '{text}'")),
             Some((_, count)) => Err(format!("expected K/N with K from 1 to {count}, got '{text}'")),
             None => Err(format!("expected K/N such as 3/8, got '{text}'")),
         }
+    }
+
+    /// Whether `1 <= index <= count <= MAX_SHARDS` (as [`parse`](Self::parse)
+    /// makes sure; a record read back is checked with this).
+    pub fn is_valid(&self) -> bool {
+        (1..=self.count).contains(&self.index) && self.count <= MAX_SHARDS
     }
 
     /// How many of `total` blocks this slice holds.
@@ -173,7 +186,7 @@ pub fn check_coverage(shards: &[Shard]) -> Result<(), MergeError> {
     if counts.len() > 1 {
         return Err(MergeError::MixedCounts(counts));
     }
-    let mut seen = vec![0u32; first.count.min(1 << 24) as usize];
+    let mut seen = vec![0u32; first.count.min(MAX_SHARDS) as usize];
     for s in shards {
         if let Some(n) = seen.get_mut((s.index - 1) as usize) {
             *n += 1;
