@@ -1,0 +1,321 @@
+//! Where boards come from: a generator, files, standard input (whole, or
+//! board by board as it is typed), text or PBM.
+
+use super::*;
+
+pub(super) fn generate_recipe(args: &BoardArgs, kind: GenerateArg) -> Generate {
+    match kind {
+        GenerateArg::AllBlack => Generate::AllBlack,
+        GenerateArg::AllWhite => Generate::AllWhite,
+        GenerateArg::Random => {
+            Generate::Random { seed: args.seed.unwrap_or(0), density: args.density.unwrap_or(0.5) }
+        }
+    }
+}
+
+/// Where the boards come from.
+pub(super) enum Input<'r> {
+    Generated(Grid),
+    Bytes {
+        data: Vec<u8>,
+        source: String,
+    },
+    /// A person typing at a terminal: each board is answered as soon as it
+    /// is complete, not at the end of input.
+    Typed(io::BufReader<&'r mut dyn Read>),
+    /// Several files, read one at a time when their turn comes (each within
+    /// `max_memory`); their boards are numbered on from file to file.
+    Files {
+        paths: Vec<PathBuf>,
+        max_memory: u64,
+    },
+}
+
+impl Input<'_> {
+    /// Whether the boards are typed at a terminal (then answers are flushed
+    /// board by board); if so, tells the person on stderr, in one line.
+    pub(super) fn announce_typing(&self, stderr: &mut dyn Write) -> bool {
+        let typed = matches!(self, Input::Typed(_));
+        if typed {
+            let _ = writeln!(stderr, "{TYPING_HINT}");
+        }
+        typed
+    }
+}
+
+/// The one-line hint a person at a terminal gets when `lightsout` waits for
+/// boards there (plain `lightsout`, no file).
+pub(super) const TYPING_HINT: &str = "lightsout: reading boards from the terminal: type rows of b and w; each board is answered \
+     when complete (--rows rows, a square, or a blank line); Ctrl-D ends";
+
+/// Makes the board, or reads the whole file or standard input.
+/// `too_big` says what to change when a generated board is too large to
+/// solve in memory: each command knows what works for it.
+pub(super) fn read_input<'r>(
+    args: &BoardArgs,
+    puzzle: &PuzzleArgs,
+    dense: bool,
+    max_memory: u64,
+    too_big: &dyn Fn(&Puzzle) -> String,
+    stdin: &'r mut dyn Read,
+    stdin_is_terminal: bool,
+) -> Result<Input<'r>, Error> {
+    if let Some(kind) = args.generate {
+        if !args.files.is_empty() {
+            return Err(Error::BadInput("--generate makes the board; do not give a file too".into()));
+        }
+        let (Some(rows), Some(cols)) = (args.rows, args.cols) else {
+            return Err(Error::BadInput("--generate needs --rows and --cols".into()));
+        };
+        let puzzle = puzzle.puzzle(rows, cols)?;
+        let dense = dense || !puzzle.is_classic();
+        limits::check(
+            limits::solve_bytes(&puzzle, dense),
+            max_memory,
+            &format!("solving a {rows}x{cols} board in memory"),
+            &too_big(&puzzle),
+        )?;
+        return Ok(Input::Generated(generate_recipe(args, kind).board(rows, cols)));
+    }
+    for (name, value) in [("--rows", args.rows), ("--cols", args.cols)] {
+        if value == Some(0) {
+            return Err(Error::BadInput(format!("{name} must be at least 1, got 0")));
+        }
+    }
+    match args.files.as_slice() {
+        [_, _, ..] => {
+            if args.files.iter().any(|path| path.as_os_str() == "-") {
+                return Err(Error::BadInput("standard input (-) can only be read as the one FILE".into()));
+            }
+            Ok(Input::Files { paths: args.files.clone(), max_memory })
+        }
+        [path] if path.as_os_str() != "-" => {
+            let (data, source) = read_file(path, max_memory)?;
+            Ok(Input::Bytes { data, source })
+        }
+        _ if stdin_is_terminal => Ok(Input::Typed(io::BufReader::new(stdin))),
+        _ => {
+            let source = "<stdin>".to_string();
+            let data = read_limited(stdin, &source, max_memory)?;
+            Ok(Input::Bytes { data, source })
+        }
+    }
+}
+
+/// The whole of the board file `path`, and its name for messages.
+pub(super) fn read_file(path: &std::path::Path, max_memory: u64) -> Result<(Vec<u8>, String), Error> {
+    let source = path.display().to_string();
+    let mut file =
+        std::fs::File::open(path).map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+    let data = read_limited(&mut file, &source, max_memory)?;
+    Ok((data, source))
+}
+
+/// Longest text line accepted: a row of [`MAX_SIDE`] cells with room for
+/// spaces around it.
+pub(super) const MAX_LINE: usize = MAX_SIDE + 4096;
+
+/// Reads all of `reader`, refusing more than `max_bytes` in all and, for
+/// text, any line longer than [`MAX_LINE`], as soon as either is seen (a
+/// 2 GB line is not read to its end).
+pub(super) fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<Vec<u8>, Error> {
+    let mut data = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut line_length = 0usize;
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => return Ok(data),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::BadInput(format!("cannot read {source}: {e}"))),
+        };
+        if (data.len() + n) as u64 > max_bytes {
+            return Err(Error::Limit(format!(
+                "{source} is larger than --max-memory {}",
+                limits::format_bytes(max_bytes)
+            )));
+        }
+        data.extend_from_slice(&chunk[..n]);
+        // PBM pixels are binary: only text has lines to bound.
+        if is_pbm(&data) {
+            continue;
+        }
+        // A line inside the chunk is shorter than the chunk, far below the
+        // limit: only the lines that run across chunks need counting.
+        let chunk = &chunk[..n];
+        let too_long = match (memchr::memchr(b'\n', chunk), memchr::memrchr(b'\n', chunk)) {
+            (Some(first), Some(last)) => {
+                let crossing = line_length + first;
+                line_length = n - last - 1;
+                crossing > MAX_LINE
+            }
+            _ => {
+                line_length += n;
+                line_length > MAX_LINE
+            }
+        };
+        if too_long {
+            // The line that is too long began before this chunk.
+            let line = memchr::memchr_iter(b'\n', &data[..data.len() - n]).count() + 1;
+            return Err(Error::BadInput(format!(
+                "{source}: line {line} is longer than {MAX_LINE} bytes (a row has at most {MAX_SIDE} cells)"
+            )));
+        }
+    }
+}
+
+/// The boards of the input, in order. Text is parsed lazily, so a batch
+/// stops at its first bad board after answering the ones before it.
+pub(super) fn boards<'a, 'r: 'a>(
+    input: &'a mut Input<'r>,
+    args: &'a BoardArgs,
+) -> Box<dyn Iterator<Item = Result<Grid, Error>> + 'a> {
+    let (data, source) = match input {
+        Input::Generated(board) => return Box::new(std::iter::once(Ok(board.clone()))),
+        Input::Bytes { data, source } => (&*data, &*source),
+        Input::Typed(reader) => return Box::new(TypedBoards::new(reader, args.rows, args.cols)),
+        Input::Files { paths, max_memory } => {
+            let max_memory = *max_memory;
+            return Box::new(paths.iter().flat_map(move |path| {
+                // Each file's boards are parsed before its first is answered:
+                // the file's bytes cannot outlive this step of the iterator.
+                let boards: Vec<_> = match read_file(path, max_memory) {
+                    Ok((data, source)) => boards(&mut Input::Bytes { data, source }, args).collect(),
+                    Err(e) => vec![Err(e)],
+                };
+                boards
+            }));
+        }
+    };
+    if !is_pbm(data) {
+        return Box::new(TextBoards::new(data, source, args.rows, args.cols));
+    }
+    let images = match read_pbm(data, source) {
+        Ok(images) => images,
+        Err(e) => return Box::new(std::iter::once(Err(e))),
+    };
+    Box::new(images.into_iter().map(move |board| {
+        for (name, given, actual) in
+            [("--rows", args.rows, board.nrows()), ("--cols", args.cols, board.ncols())]
+        {
+            if let Some(given) = given.filter(|&g| g != actual) {
+                return Err(Error::BadInput(format!(
+                    "{source}: the PBM image is {}x{} but {name} is {given}",
+                    board.nrows(),
+                    board.ncols()
+                )));
+            }
+        }
+        Ok(board)
+    }))
+}
+
+/// Boards typed at a terminal, each handed out as soon as its last row is
+/// in: after `--rows` rows, at a blank line, or when it is square (the rows
+/// of a board without blank lines, as in a batch). Each board's lines are
+/// parsed by [`TextBoards`] as a batch would be, with the lines before it
+/// left blank so that errors name the line the user typed.
+pub(super) struct TypedBoards<'a, 'r> {
+    pub(super) reader: &'a mut io::BufReader<&'r mut dyn Read>,
+    pub(super) rows: Option<usize>,
+    pub(super) cols: Option<usize>,
+    /// The lines of the board being typed, after as many newlines as lines
+    /// came before it.
+    pub(super) board: Vec<u8>,
+    /// Rows in `board`, and the width of its first.
+    pub(super) typed_rows: usize,
+    pub(super) width: usize,
+    pub(super) lines_read: usize,
+    pub(super) answered: usize,
+    pub(super) parsed: std::collections::VecDeque<Result<Grid, Error>>,
+    pub(super) done: bool,
+}
+
+impl<'a, 'r> TypedBoards<'a, 'r> {
+    pub(super) fn new(
+        reader: &'a mut io::BufReader<&'r mut dyn Read>,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Self {
+        TypedBoards {
+            reader,
+            rows,
+            cols,
+            board: Vec::new(),
+            typed_rows: 0,
+            width: 0,
+            lines_read: 0,
+            answered: 0,
+            parsed: Default::default(),
+            done: false,
+        }
+    }
+
+    /// Parses the board typed so far and starts the next one.
+    pub(super) fn finish_board(&mut self) {
+        let source = "<stdin>";
+        self.parsed.extend(TextBoards::new(&self.board, source, self.rows, self.cols));
+        self.board = vec![b'\n'; self.lines_read];
+        self.typed_rows = 0;
+    }
+}
+
+impl Iterator for TypedBoards<'_, '_> {
+    type Item = Result<Grid, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        use io::BufRead;
+        loop {
+            if let Some(board) = self.parsed.pop_front() {
+                self.answered += 1;
+                if board.is_err() {
+                    self.done = true;
+                    self.parsed.clear();
+                }
+                return Some(board);
+            }
+            if self.done {
+                return None;
+            }
+            let mut line = Vec::new();
+            match self.reader.read_until(b'\n', &mut line) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(Error::BadInput(format!("cannot read <stdin>: {e}"))));
+                }
+                // The end: a board cut short is parsed as it is (and one
+                // never begun is "no board in input" when none came before).
+                Ok(0) => {
+                    self.done = true;
+                    if self.typed_rows > 0 || self.answered == 0 {
+                        self.finish_board();
+                    }
+                }
+                Ok(_) => {
+                    self.lines_read += 1;
+                    let cells = line.trim_ascii();
+                    if cells.is_empty() {
+                        if self.typed_rows > 0 {
+                            self.finish_board();
+                        } else {
+                            self.board.push(b'\n');
+                        }
+                        continue;
+                    }
+                    if self.typed_rows == 0 {
+                        self.width = cells.len();
+                    }
+                    self.typed_rows += 1;
+                    self.board.extend_from_slice(&line);
+                    if !line.ends_with(b"\n") {
+                        self.board.push(b'\n');
+                    }
+                    if self.typed_rows == self.rows.or(self.cols).unwrap_or(self.width) {
+                        self.finish_board();
+                    }
+                }
+            }
+        }
+    }
+}

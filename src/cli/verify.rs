@@ -1,0 +1,68 @@
+//! `lightsout verify`: every board of a size against breadth-first search.
+
+use super::*;
+
+pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let (rows, cols) = (args.rows, args.cols);
+    let puzzle = args.puzzle.puzzle(rows, cols)?;
+    if puzzle.cells() > bfs::MAX_CELLS {
+        return Err(Error::Limit(format!(
+            "verify searches every board, so it takes at most {} cells; {rows}x{cols} has {}",
+            bfs::MAX_CELLS,
+            puzzle.cells()
+        ))
+        .into());
+    }
+    let solver = Solver::new(&puzzle, args.method.into(), DEFAULT_MAX_NULLITY)?;
+    let (white, black) = bfs::uniform_states(rows, cols);
+    // The two searches are independent: one a core.
+    let (to_white, to_black) =
+        rayon::join(|| bfs::distances(&puzzle, &[white]), || bfs::distances(&puzzle, &[black]));
+    let presses =
+        |s: &Option<Solution>| s.as_ref().map_or(bfs::UNREACHABLE, |s| s.presses.count_ones() as u8);
+    let states = 1u32 << puzzle.cells();
+    let bar = study::terminal_bar(u64::from(states), "boards");
+    let disagreements: Vec<u32> = (0..states)
+        .into_par_iter()
+        .map(|state| -> Result<Option<u32>, Error> {
+            if state % 4096 == 0 {
+                bar.inc(4096);
+            }
+            let board = bfs::decode(rows, cols, state);
+            let answer = solver.solve(&board, Goal::Either)?;
+            let w = answer.white.as_ref().map_or(bfs::UNREACHABLE, presses);
+            let b = answer.black.as_ref().map_or(bfs::UNREACHABLE, presses);
+            let agree = w == to_white[state as usize] && b == to_black[state as usize];
+            Ok((!agree).then_some(state))
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    bar.finish_and_clear();
+    let out = &mut *io.stdout;
+    let agreed = states as usize - disagreements.len();
+    // The classic puzzle keeps its short name; other shapes say theirs.
+    let shape = match puzzle.is_classic() {
+        true => format!("{rows}x{cols}"),
+        false => format!("{rows}x{cols} {}, rule {}", study::topology_name(puzzle.topology()), puzzle.rule()),
+    };
+    writeln!(
+        out,
+        "{shape}: {agreed} of {states} boards agree with breadth-first search \
+         (fewest presses to all white and to all black; nullity {})",
+        solver.nullity()
+    )?;
+    if let Some(&state) = disagreements.first() {
+        let board = bfs::decode(rows, cols, state);
+        writeln!(
+            out,
+            "first disagreement: board {} (bfs: white {}, black {})",
+            grid_lines(&board, 'b', 'w').join("/"),
+            to_white[state as usize],
+            to_black[state as usize]
+        )?;
+        return Ok(1);
+    }
+    Ok(0)
+}
