@@ -748,21 +748,14 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
     for (source, text) in &texts {
         records.push((source.clone(), Record::parse(text, source)?));
     }
-    let (first_source, first) = &records[0];
-    let foreign: Vec<&str> =
-        records.iter().filter(|(_, r)| r.hash != first.hash).map(|(s, _)| s.as_str()).collect();
-    if !foreign.is_empty() {
-        return Err(Error::BadInput(format!(
-            "{} searched another problem than {first_source}",
-            foreign.join(", ")
-        ))
-        .into());
-    }
     // Every slice exactly once, whatever the targets hold (even when none
     // is reachable and there is nothing to weigh).
+    let parts: Vec<(&str, &str, Shard)> =
+        records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
+    check_one_split(&parts, "searched another problem")?;
+    let first = &records[0].1;
+    // For naming an unfinished slice's file.
     let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
-    let shards: Vec<Shard> = named.iter().map(|&(_, shard)| shard).collect();
-    crate::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
     if args.show && format == Format::Json {
         return Err(
             Error::bad_input("--show prints grids beside text; JSON already holds the press grid").into()
@@ -833,21 +826,10 @@ fn merge_tables(
         }
         records.push((source.clone(), record));
     }
-    let (first_source, first) = &records[0];
-    let foreign: Vec<&str> =
-        records.iter().filter(|(_, r)| r.hash != first.hash).map(|(s, _)| s.as_str()).collect();
-    if !foreign.is_empty() {
-        return Err(Error::BadInput(format!(
-            "{} tabulated other sizes or rules than {first_source}",
-            foreign.join(", ")
-        ))
-        .into());
-    }
-    let shards: Vec<Shard> = records.iter().map(|(_, r)| r.shard).collect();
-    crate::check_coverage(&shards).map_err(|e| {
-        let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
-        Error::BadInput(coverage_error(&e, &named))
-    })?;
+    let parts: Vec<(&str, &str, Shard)> =
+        records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
+    check_one_split(&parts, "tabulated other sizes or rules")?;
+    let first = &records[0].1;
     let ((r0, r1), (c0, c1)) = (first.problem.rows, first.problem.cols);
     let total = (r1 - r0 + 1) as u64;
     let mut table = vec![Vec::new(); total as usize];
@@ -863,6 +845,23 @@ fn merge_tables(
     }
     super::study::write_table(&table, (r0, r1), (c0, c1), format, io.stdout)?;
     Ok(0)
+}
+
+/// Refuses parts (source, problem hash, slice) of another problem than the
+/// first (`differs` says how) or that are not every slice of one split
+/// exactly once.
+fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), Error> {
+    let Some(&(first_source, first_hash, _)) = parts.first() else {
+        return Err(Error::bad_input("no shards to merge"));
+    };
+    let foreign: Vec<&str> = parts.iter().filter(|p| p.1 != first_hash).map(|p| p.0).collect();
+    if !foreign.is_empty() {
+        return Err(Error::BadInput(format!("{} {differs} than {first_source}", foreign.join(", "))));
+    }
+    let named: Vec<(String, Shard)> =
+        parts.iter().map(|&(source, _, shard)| (source.to_string(), shard)).collect();
+    let shards: Vec<Shard> = parts.iter().map(|p| p.2).collect();
+    crate::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))
 }
 
 fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {

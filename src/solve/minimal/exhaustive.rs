@@ -249,26 +249,16 @@ impl Best {
 /// Per block: `2^table_bits · (table_bits + 2)` row operations of one vector
 /// each, plus one scaled add per group.
 pub fn search_blocks(coset: &Coset, blocks: Range<u64>, skip_zero: bool) -> Option<Best> {
-    search_strided(coset, blocks, 1, 0, skip_zero)
+    // The whole search as one slice: its i-th block is block i.
+    search_slice(coset, Shard::WHOLE, blocks, skip_zero)
 }
 
 /// [`search_blocks`] over the blocks `shard.block(i)`, `i` in `indices`.
 pub fn search_slice(coset: &Coset, shard: Shard, indices: Range<u64>, skip_zero: bool) -> Option<Best> {
-    search_strided(coset, indices, shard.count, shard.index - 1, skip_zero)
-}
-
-/// The blocks `i · stride + offset`, `i` in `indices`.
-fn search_strided(
-    coset: &Coset,
-    indices: Range<u64>,
-    stride: u64,
-    offset: u64,
-    skip_zero: bool,
-) -> Option<Best> {
     if coset.cells <= i16::MAX_CELLS {
-        search_typed::<i16, 32>(coset, indices, stride, offset, skip_zero)
+        search_typed::<i16, 32>(coset, shard, indices, skip_zero)
     } else {
-        search_typed::<i32, 16>(coset, indices, stride, offset, skip_zero)
+        search_typed::<i32, 16>(coset, shard, indices, skip_zero)
     }
 }
 
@@ -310,9 +300,8 @@ impl Kernel {
 
 fn search_typed<T: Counter, const L: usize>(
     coset: &Coset,
+    shard: Shard,
     indices: Range<u64>,
-    stride: u64,
-    offset: u64,
     skip_zero: bool,
 ) -> Option<Best> {
     let layout = coset.layout();
@@ -334,7 +323,7 @@ fn search_typed<T: Counter, const L: usize>(
     let rows = 1usize << table_bits;
     indices
         .into_par_iter()
-        .map(|i| i * stride + offset)
+        .map(|i| shard.block(i))
         .filter(|&outer| coset.weighs_block(outer))
         .fold(
             || (vec![[T::zero(); L]; rows], None::<Best>),

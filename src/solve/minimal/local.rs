@@ -18,7 +18,7 @@ use super::exhaustive::{Best, Coset};
 pub struct Budget {
     /// Descents (each from a kicked copy of the best so far).
     pub descents: u64,
-    /// Work, in group-and-pattern steps (about a nanosecond each): the
+    /// Work, in group-and-pattern steps (one signed count updated): the
     /// search stops once past it (a descent finishes its current step).
     pub work: u64,
     /// Stop once this much time has passed, whatever `descents` says.
@@ -33,7 +33,7 @@ impl Default for Budget {
     }
 }
 
-/// Default work of a local search: a fraction of a second.
+/// Default work of a local search (all-black 61x61 takes 0.03 s with it here).
 pub const DEFAULT_WORK: u64 = 200_000_000;
 
 /// What a local search found.

@@ -57,17 +57,7 @@ pub fn minimize_with_progress(
     max_nullity: usize,
     progress: &Progress,
 ) -> (Grid, bool) {
-    let d = quiet.len();
-    if d < TRANSFORM_FROM && d <= max_nullity {
-        return (combine(x, quiet, gray_walk(x, quiet)), true);
-    }
-    if d > MAX_KEY_BITS {
-        // Keys of more than 64 bits: a plain descent over whole patterns.
-        let best = greedy(x, quiet);
-        let proven = best.is_zero();
-        return (best, proven);
-    }
-    minimize_coset(x, quiet, &Coset::new(x, quiet), max_nullity, progress)
+    minimize_with(x, quiet, max_nullity, progress, || Coset::new(x, quiet))
 }
 
 /// [`minimize_with_progress`] for the solutions of `puzzle` with
@@ -81,11 +71,29 @@ pub fn minimize_problem(
     max_nullity: usize,
     progress: &Progress,
 ) -> (Grid, bool) {
+    minimize_with(x, quiet, max_nullity, progress, || Coset::for_problem(puzzle, rhs, x, quiet))
+}
+
+/// The Gray-code walk for small null spaces, a descent past a mask's
+/// width, and otherwise the coset that `coset` builds, searched.
+fn minimize_with(
+    x: &Grid,
+    quiet: &[Grid],
+    max_nullity: usize,
+    progress: &Progress,
+    coset: impl FnOnce() -> Coset,
+) -> (Grid, bool) {
     let d = quiet.len();
-    if !(TRANSFORM_FROM..=MAX_KEY_BITS).contains(&d) {
-        return minimize_with_progress(x, quiet, max_nullity, progress);
+    if d < TRANSFORM_FROM && d <= max_nullity {
+        return (combine(x, quiet, gray_walk(x, quiet)), true);
     }
-    minimize_coset(x, quiet, &Coset::for_problem(puzzle, rhs, x, quiet), max_nullity, progress)
+    if d > MAX_KEY_BITS {
+        // Keys of more than 64 bits: a plain descent over whole patterns.
+        let best = greedy(x, quiet);
+        let proven = best.is_zero();
+        return (best, proven);
+    }
+    minimize_coset(x, quiet, &coset(), max_nullity, progress)
 }
 
 /// The lightest member of `coset` (over the basis `quiet`): exhaustive up

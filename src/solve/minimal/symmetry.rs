@@ -324,6 +324,23 @@ mod tests {
         assert_eq!(Motion::MirrorCols.grid(&t), Grid::from_fn(2, 3, |r, c| r == 0 && c == 0));
     }
 
+    /// The plus rule is kept by every turn and mirror of a square; a rule
+    /// with one corner added, only by the mirror through that corner's
+    /// diagonal (27x35 with it has nullity 5, too small for an integration
+    /// test to reach this check).
+    #[test]
+    fn motions_keep_a_rule_only_when_it_is_symmetric() {
+        let plus = Puzzle::new(6, 6).unwrap();
+        assert!(Motion::ALL.iter().all(|m| m.keeps_rule(&plus)));
+        let skew =
+            Puzzle::new(6, 6).unwrap().with_rule(crate::model::Rule::from_mask("110/111/010").unwrap());
+        let kept: Vec<Motion> = Motion::ALL.into_iter().filter(|m| m.keeps_rule(&skew)).collect();
+        assert_eq!(kept, vec![Motion::Transpose]);
+        // The torus keeps the same motions as the plane.
+        let torus = Puzzle::new(6, 6).unwrap().with_topology(crate::model::Topology::Torus);
+        assert!(Motion::ALL.iter().all(|m| m.keeps_rule(&torus)));
+    }
+
     #[test]
     fn inverse_of_a_matrix() {
         let columns = vec![0b011u64, 0b110, 0b001];
