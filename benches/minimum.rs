@@ -17,7 +17,7 @@ use std::hint::black_box;
 fn all_black_coset(n: usize) -> Coset {
     let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 0).unwrap();
     let board = Grid::ones(n, n);
-    let particular = solver.particular_to(&board, &Grid::zeros(n, n)).unwrap().unwrap();
+    let particular = solver.particular_to(&board, &Target::White).unwrap().unwrap();
     Coset::new(&particular, solver.quiet_patterns())
 }
 
@@ -44,7 +44,7 @@ fn symmetry(c: &mut Criterion) {
     let puzzle = Puzzle::new(n, n).unwrap();
     let solver = Solver::new(&puzzle, Method::Auto, 0).unwrap();
     let board = Grid::ones(n, n);
-    let x = solver.particular_to(&board, &Grid::zeros(n, n)).unwrap().unwrap();
+    let x = solver.particular_to(&board, &Target::White).unwrap().unwrap();
     let plain = Coset::new(&x, solver.quiet_patterns());
     let folded = Coset::for_problem(&puzzle, &board, &x, solver.quiet_patterns());
     for (name, coset) in [("plain", &plain), ("folded", &folded)] {
@@ -62,7 +62,7 @@ fn minimize(c: &mut Criterion) {
         let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 40).unwrap();
         let board = Grid::ones(n, n);
         group.bench_with_input(BenchmarkId::new("all_black", n), &n, |b, _| {
-            b.iter(|| solver.solve_for(black_box(&board), Target::White).unwrap())
+            b.iter(|| solver.solve_for(black_box(&board), &Target::White).unwrap())
         });
     }
     group.finish();

@@ -7,7 +7,7 @@
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
-use lightsout::{Goal, Grid, Method, Puzzle, Solver, Target, parse_boards};
+use lightsout::{Grid, Method, Puzzle, Solver, Target, parse_boards};
 use std::hint::black_box;
 
 /// Factor and solve together, to all white: what one board of a new size
@@ -23,7 +23,7 @@ fn factor_and_solve(
     group.bench_function(id, |b| {
         b.iter(|| {
             let solver = Solver::new(puzzle, method, max_nullity).unwrap();
-            solver.solve_for(black_box(board), Target::White).unwrap()
+            solver.solve_for(black_box(board), &Target::White).unwrap()
         })
     });
 }
@@ -33,10 +33,11 @@ fn flip_game_4x4(c: &mut Criterion) {
     let solver = Solver::new(&Puzzle::new(4, 4).unwrap(), Method::Auto, 32).unwrap();
     let solvable = parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "bench", None, None).unwrap().remove(0);
     let impossible = parse_boards(b"bwbw\nwwww\nbbwb\nbwwb\n", "bench", None, None).unwrap().remove(0);
-    group
-        .bench_function("solvable", |b| b.iter(|| solver.solve(black_box(&solvable), Goal::Either).unwrap()));
+    group.bench_function("solvable", |b| {
+        b.iter(|| solver.solve(black_box(&solvable), Target::EITHER).unwrap())
+    });
     group.bench_function("impossible", |b| {
-        b.iter(|| solver.solve(black_box(&impossible), Goal::Either).unwrap())
+        b.iter(|| solver.solve(black_box(&impossible), Target::EITHER).unwrap())
     });
     group.finish();
 }
@@ -83,7 +84,7 @@ fn per_board_4x4(c: &mut Criterion) {
     for method in [Method::Chase, Method::Dense] {
         let solver = Solver::new(&Puzzle::new(4, 4).unwrap(), method, 32).unwrap();
         group.bench_function(format!("{method:?}").to_lowercase(), |b| {
-            b.iter(|| solver.solve(black_box(&board), Goal::Either).unwrap())
+            b.iter(|| solver.solve(black_box(&board), Target::EITHER).unwrap())
         });
     }
     group.finish();

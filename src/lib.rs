@@ -14,11 +14,12 @@
 //!
 //! # Solve the POJ 1753 sample
 //! ```
-//! use lightsout::{parse_boards, Goal, Method, Puzzle, Solver};
+//! use lightsout::{parse_boards, Method, Puzzle, Solver, Target};
 //!
 //! let board = &parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "sample", None, None)?[0];
 //! let solver = Solver::new(&Puzzle::new(4, 4)?, Method::Auto, 32)?;
-//! let (_, best) = solver.solve(board, Goal::Either)?.best().map(|(t, s)| (t, s.clone())).unwrap();
+//! let answer = solver.solve(board, Target::EITHER)?;
+//! let (_, best) = answer.best().expect("the sample is solvable");
 //! assert_eq!(best.presses.count_ones(), 4);
 //! assert!(best.proven_minimal);
 //! # Ok::<(), lightsout::Error>(())
@@ -61,7 +62,7 @@ pub use model::{
     Topology, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
 pub use solve::{
-    Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Goal, Layout,
-    MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, MergeError, Method, Progress, SearchState, Shard, Solution,
-    Solver, Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
+    Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY,
+    MAX_STREAMED_NULLITY, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,
+    Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };

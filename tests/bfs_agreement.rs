@@ -2,7 +2,7 @@
 
 mod common;
 
-use lightsout::{Goal, Grid, Method, Puzzle, Rule, Solver, Topology, bfs};
+use lightsout::{Answer, Grid, Method, Puzzle, Rule, Solver, Target, Topology, bfs};
 
 /// Compares the `boards` given against BFS, for both targets and for
 /// "either", with both methods. (It returns nothing: a count of the boards
@@ -19,16 +19,23 @@ fn agree_with_bfs(rows: usize, cols: usize, boards: impl Iterator<Item = u32>) {
     }
 }
 
+/// The press counts of an answer for [`Target::EITHER`] (white, then
+/// black), `bfs::UNREACHABLE` where a colour cannot be reached.
+fn presses_to_white_and_black(answer: &Answer) -> (u8, u8) {
+    let count = |target: &Target| {
+        let outcome = answer.get(target).expect("both colours are asked");
+        outcome.solution.as_ref().map_or(bfs::UNREACHABLE, |s| s.presses.count_ones() as u8)
+    };
+    (count(&Target::White), count(&Target::Black))
+}
+
 fn check_method(puzzle: &Puzzle, method: Method, boards: &[u32], to_white: &[u8], to_black: &[u8]) {
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
     let solver = Solver::new(puzzle, method, 32).unwrap();
-    let count = |s: &Option<lightsout::Solution>| {
-        s.as_ref().map_or(bfs::UNREACHABLE, |s| s.presses.count_ones() as u8)
-    };
     for &state in boards {
         let board = bfs::decode(rows, cols, state);
-        let answer = solver.solve(&board, Goal::Either).unwrap();
-        let (w, b) = (count(answer.white.as_ref().unwrap()), count(answer.black.as_ref().unwrap()));
+        let answer = solver.solve(&board, Target::EITHER).unwrap();
+        let (w, b) = presses_to_white_and_black(&answer);
         let s = state as usize;
         assert_eq!((w, b), (to_white[s], to_black[s]), "{rows}x{cols} {method:?} board {state:#x}");
         let best = answer.best().map_or(bfs::UNREACHABLE, |(_, s)| s.presses.count_ones() as u8);
@@ -48,7 +55,7 @@ fn flip_game_distribution_matches_published_table() {
     let solver = Solver::new(&Puzzle::new(4, 4).unwrap(), Method::Auto, 32).unwrap();
     let mut counts = std::collections::BTreeMap::new();
     for state in 0..1u32 << 16 {
-        let answer = solver.solve(&bfs::decode(4, 4, state), Goal::Either).unwrap();
+        let answer = solver.solve(&bfs::decode(4, 4, state), Target::EITHER).unwrap();
         let k = answer.best().map_or(-1, |(_, s)| s.presses.count_ones() as i64);
         *counts.entry(k).or_insert(0u64) += 1;
     }
@@ -95,7 +102,7 @@ fn rectangles_with_up_to_25_cells_agree_on_random_boards() {
     }
     // Uniform boards are both solved: the target itself costs nothing.
     let solver = Solver::new(&Puzzle::new(5, 5).unwrap(), Method::Auto, 32).unwrap();
-    let answer = solver.solve(&Grid::ones(5, 5), Goal::Either).unwrap();
+    let answer = solver.solve(&Grid::ones(5, 5), Target::EITHER).unwrap();
     assert_eq!(answer.best().unwrap().1.presses.count_ones(), 0);
 }
 
@@ -105,9 +112,6 @@ fn rectangles_with_up_to_25_cells_agree_on_random_boards() {
 #[test]
 fn every_rule_and_topology_agrees_with_bfs_on_every_small_board() {
     let rules = [Rule::plus(), Rule::neighbours(), Rule::king(), Rule::from_mask("010/101/010").unwrap()];
-    let count = |s: &Option<lightsout::Solution>| {
-        s.as_ref().map_or(bfs::UNREACHABLE, |s| s.presses.count_ones() as u8)
-    };
     for topology in [Topology::Plane, Topology::Torus] {
         for rule in &rules {
             for rows in 1..=12 {
@@ -119,9 +123,8 @@ fn every_rule_and_topology_agrees_with_bfs_on_every_small_board() {
                     let to_black = bfs::distances(&puzzle, &[black]);
                     let solver = Solver::new(&puzzle, Method::Auto, 32).unwrap();
                     for state in 0..1u32 << (rows * cols) {
-                        let answer = solver.solve(&bfs::decode(rows, cols, state), Goal::Either).unwrap();
-                        let (w, b) =
-                            (count(answer.white.as_ref().unwrap()), count(answer.black.as_ref().unwrap()));
+                        let answer = solver.solve(&bfs::decode(rows, cols, state), Target::EITHER).unwrap();
+                        let (w, b) = presses_to_white_and_black(&answer);
                         let s = state as usize;
                         assert_eq!(
                             (w, b),

@@ -4,11 +4,11 @@
 
 mod common;
 
-use lightsout::{Generate, Goal, Grid, Method, Puzzle, Solver, Target};
+use lightsout::{Generate, Grid, Method, Puzzle, Solver, Target};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn presses(solver: &Solver, board: &Grid, target: Target) -> Option<usize> {
+fn presses(solver: &Solver, board: &Grid, target: &Target) -> Option<usize> {
     solver.solve_for(board, target).unwrap().map(|s| {
         assert!(s.proven_minimal);
         s.presses.count_ones()
@@ -34,8 +34,8 @@ fn dense_and_chase_agree_on_random_boards_up_to_17x17() {
         for board in &boards {
             for target in [Target::White, Target::Black] {
                 assert_eq!(
-                    presses(&dense, board, target),
-                    presses(&chase, board, target),
+                    presses(&dense, board, &target),
+                    presses(&chase, board, &target),
                     "{rows}x{cols} {target:?}"
                 );
             }
@@ -64,9 +64,9 @@ fn all_black_minimum_presses_match_published_sequence_up_to_30() {
         let n = n as usize;
         let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 32).unwrap();
         let board = Grid::ones(n, n);
-        assert_eq!(presses(&solver, &board, Target::White), Some(expected as usize), "n = {n}");
+        assert_eq!(presses(&solver, &board, &Target::White), Some(expected as usize), "n = {n}");
         // By symmetry, all white to all black costs the same.
-        assert_eq!(presses(&solver, &Grid::zeros(n, n), Target::Black), Some(expected as usize));
+        assert_eq!(presses(&solver, &Grid::zeros(n, n), &Target::Black), Some(expected as usize));
     }
 }
 
@@ -77,7 +77,7 @@ fn all_black_minimum_presses_match_published_sequence_from_31_to_54() {
     for (n, expected) in common::table("allblack_nxn_min_presses_31_54.txt") {
         let n = n as usize;
         let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 36).unwrap();
-        let solution = solver.solve_for(&Grid::ones(n, n), Target::White).unwrap().unwrap();
+        let solution = solver.solve_for(&Grid::ones(n, n), &Target::White).unwrap().unwrap();
         assert!(solution.proven_minimal, "n = {n}");
         assert_eq!(solution.presses.count_ones(), expected as usize, "n = {n}");
     }
@@ -87,8 +87,8 @@ fn all_black_minimum_presses_match_published_sequence_from_31_to_54() {
 fn large_board_all_black_to_white_is_exact() {
     // 200x200 has nullity 0 (published), so the unique solution is minimal.
     let solver = Solver::new(&Puzzle::new(200, 200).unwrap(), Method::Auto, 32).unwrap();
-    let answer = solver.solve(&Grid::ones(200, 200), Goal::White).unwrap();
-    let s = answer.white.unwrap().unwrap();
+    let answer = solver.solve(&Grid::ones(200, 200), &[Target::White]).unwrap();
+    let s = answer.outcomes[0].solution.clone().unwrap();
     assert!(s.proven_minimal);
     assert!(solver.puzzle().apply(&Grid::ones(200, 200), &s.presses).is_zero());
 }
@@ -101,7 +101,7 @@ fn above_the_nullity_budget_the_answer_is_marked_not_proven() {
     let full = Solver::new(&puzzle, Method::Auto, 32).unwrap();
     let capped = Solver::new(&puzzle, Method::Auto, 4).unwrap();
     for target in [Target::White, Target::Black] {
-        match (full.solve_for(&board, target).unwrap(), capped.solve_for(&board, target).unwrap()) {
+        match (full.solve_for(&board, &target).unwrap(), capped.solve_for(&board, &target).unwrap()) {
             (Some(exact), Some(rough)) => {
                 assert!(exact.proven_minimal && !rough.proven_minimal);
                 assert!(rough.presses.count_ones() >= exact.presses.count_ones());
@@ -116,10 +116,10 @@ fn above_the_nullity_budget_the_answer_is_marked_not_proven() {
 fn a_corrupted_press_set_is_caught_by_the_recheck() {
     let solver = Solver::new(&Puzzle::new(4, 4).unwrap(), Method::Auto, 32).unwrap();
     let board = Grid::ones(4, 4);
-    let mut presses = solver.solve_for(&board, Target::White).unwrap().unwrap().presses;
-    assert!(solver.check(&board, &presses, Target::White).is_ok());
+    let mut presses = solver.solve_for(&board, &Target::White).unwrap().unwrap().presses;
+    assert!(solver.check(&board, &presses, &Target::White).is_ok());
     presses.toggle(1, 2);
-    let err = solver.check(&board, &presses, Target::White).unwrap_err();
+    let err = solver.check(&board, &presses, &Target::White).unwrap_err();
     assert_eq!(err.exit_code(), 70);
 }
 
@@ -138,10 +138,10 @@ fn streamed_solves_match_in_memory_solves() {
         {
             let board = recipe.board(rows, cols);
             for target in [Target::White, Target::Black] {
-                let expected = solver.solve_for(&board, target).unwrap();
+                let expected = solver.solve_for(&board, &target).unwrap();
                 let mut streamed_rows = Vec::new();
                 let got = chase
-                    .solve_streamed(&mut GeneratedRows::new(recipe, cols), target, 20, &mut |row| {
+                    .solve_streamed(&mut GeneratedRows::new(recipe, cols), &target, 20, &mut |row| {
                         streamed_rows.push(row.to_vec());
                         Ok(())
                     })
@@ -154,7 +154,7 @@ fn streamed_solves_match_in_memory_solves() {
                     for (r, row) in streamed_rows.iter().enumerate() {
                         presses.row_mut(r).copy_from_slice(row);
                     }
-                    assert!(solver.check(&board, &presses, target).is_ok());
+                    assert!(solver.check(&board, &presses, &target).is_ok());
                 }
             }
         }
@@ -178,7 +178,7 @@ fn methods_agree_on_every_size_up_to_40_and_random_sizes_up_to_300() {
             for board in &boards {
                 for target in [Target::White, Target::Black] {
                     let (a, b) =
-                        (chase.solve_for(board, target).unwrap(), dense.solve_for(board, target).unwrap());
+                        (chase.solve_for(board, &target).unwrap(), dense.solve_for(board, &target).unwrap());
                     assert_eq!(a.is_some(), b.is_some(), "{rows}x{cols}");
                     if let (Some(a), Some(b)) = (a, b)
                         && a.proven_minimal
@@ -199,8 +199,8 @@ fn methods_agree_on_every_size_up_to_40_and_random_sizes_up_to_300() {
         assert_eq!(chase.nullity(), dense.nullity(), "{rows}x{cols}");
         let board = Generate::Random { seed: rng.random(), density: 0.5 }.board(rows, cols);
         let (a, b) = (
-            chase.solve_for(&board, Target::White).unwrap(),
-            dense.solve_for(&board, Target::White).unwrap(),
+            chase.solve_for(&board, &Target::White).unwrap(),
+            dense.solve_for(&board, &Target::White).unwrap(),
         );
         assert_eq!(a.map(|s| s.presses.count_ones()), b.map(|s| s.presses.count_ones()), "{rows}x{cols}");
     }
@@ -212,9 +212,9 @@ fn methods_agree_on_every_size_up_to_40_and_random_sizes_up_to_300() {
 fn the_exhaustive_search_has_its_own_ceiling() {
     let solver = Solver::new(&Puzzle::new(79, 79).unwrap(), Method::Auto, 63).unwrap();
     assert_eq!(solver.nullity(), 64);
-    let s = solver.solve_for(&Grid::ones(79, 79), Target::White).unwrap().unwrap();
+    let s = solver.solve_for(&Grid::ones(79, 79), &Target::White).unwrap().unwrap();
     assert!(!s.proven_minimal);
     // Zero presses needs no search to be proven minimal.
-    let s = solver.solve_for(&Grid::ones(79, 79), Target::Black).unwrap().unwrap();
+    let s = solver.solve_for(&Grid::ones(79, 79), &Target::Black).unwrap().unwrap();
     assert!(s.proven_minimal && s.presses.is_zero());
 }

@@ -65,15 +65,16 @@ fn check_agrees_with_solve_for_every_rule_and_target() {
             let solver = Solver::new(&puzzle, Method::Auto, 20).unwrap();
             for seed in 0..8 {
                 let board = Generate::Random { seed, density: 0.5 }.board(rows, cols);
-                let goal = Generate::Random { seed: seed + 100, density: 0.5 }.board(rows, cols);
+                let goal =
+                    Target::Board(Generate::Random { seed: seed + 100, density: 0.5 }.board(rows, cols));
                 for target in [Target::White, Target::Black] {
-                    let solved = solver.solve_for(&board, target).unwrap();
-                    assert_eq!(solver.obstruction(&board, target).is_none(), solved.is_some(), "{puzzle:?}");
+                    let solved = solver.solve_for(&board, &target).unwrap();
+                    assert_eq!(solver.obstruction(&board, &target).is_none(), solved.is_some(), "{puzzle:?}");
                 }
-                let solved = solver.solve_to(&board, &goal).unwrap();
-                assert_eq!(solver.obstruction_to(&board, &goal).is_none(), solved.is_some());
+                let solved = solver.solve_for(&board, &goal).unwrap();
+                assert_eq!(solver.obstruction(&board, &goal).is_none(), solved.is_some());
                 if let Some(s) = solved {
-                    assert_eq!(puzzle.apply(&board, &s.presses), goal);
+                    assert_eq!(Target::Board(puzzle.apply(&board, &s.presses)), goal);
                 }
                 // An obstruction really is one: orthogonal to every press.
                 for y in solver.obstructions() {

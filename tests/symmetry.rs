@@ -1,7 +1,7 @@
 //! The symmetric search (one block per orbit of the board's turns and
 //! mirror images) must find exactly the weight the plain search finds.
 
-use lightsout::{Coset, Generate, Grid, Method, Puzzle, Solver, Topology, search_blocks};
+use lightsout::{Coset, Generate, Grid, Method, Puzzle, Solver, Target, Topology, search_blocks};
 
 /// Lightest weight of a coset over all its blocks.
 fn lightest(coset: &Coset) -> u64 {
@@ -11,14 +11,15 @@ fn lightest(coset: &Coset) -> u64 {
 /// (plain weight, symmetric weight, symmetries folded) for `board` → `goal`.
 fn both(puzzle: &Puzzle, board: &Grid, goal: &Grid) -> (u64, u64, usize) {
     let solver = Solver::new(puzzle, Method::Auto, 0).unwrap();
-    let x = solver.particular_to(board, goal).unwrap().unwrap();
+    let target = Target::Board(goal.clone());
+    let x = solver.particular_to(board, &target).unwrap().unwrap();
     let mut rhs = board.clone();
     rhs.xor_assign(goal);
     let plain = Coset::new(&x, solver.quiet_patterns());
     let symmetric = Coset::for_problem(puzzle, &rhs, &x, solver.quiet_patterns());
     // The member found is a real member of the coset: re-check it.
     let best = search_blocks(&symmetric, 0..symmetric.layout().blocks(), false).unwrap();
-    let presses = solver.presses_for_mask(board, goal, &x, symmetric.original_mask(best.mask)).unwrap();
+    let presses = solver.presses_for_mask(board, &target, &x, symmetric.original_mask(best.mask)).unwrap();
     assert_eq!(presses.count_ones() as u64, best.weight);
     (lightest(&plain), best.weight, symmetric.symmetries())
 }
@@ -53,7 +54,7 @@ fn a_board_with_fewer_symmetries_folds_by_those_only() {
     let puzzle = Puzzle::new(r, c).unwrap();
     let solver = Solver::new(&puzzle, Method::Auto, 0).unwrap();
     for goal in [Grid::zeros(r, c), Grid::ones(r, c)] {
-        if solver.obstruction_to(&board, &goal).is_some() {
+        if solver.obstruction(&board, &Target::Board(goal.clone())).is_some() {
             continue;
         }
         let (plain, symmetric, folded) = both(&puzzle, &board, &goal);

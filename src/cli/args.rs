@@ -37,7 +37,7 @@ pub(super) enum Command {
     Table(TableArgs),
     /// Combine the partial results of `--shard K/N` runs into the proven
     /// minimum (every slice of one problem exactly once).
-    Merge(search::MergeArgs),
+    Merge(MergeArgs),
     /// Print a shell completion script, e.g. `lightsout completions bash >
     /// ~/.local/share/bash-completion/completions/lightsout`.
     Completions(CompletionsArgs),
@@ -59,18 +59,10 @@ pub(super) struct GenerateArgs {
     /// What board to make.
     #[arg(value_enum)]
     pub(super) kind: GenerateArg,
-    /// Rows of the board.
-    #[arg(short, long, value_name = "R")]
-    pub(super) rows: usize,
-    /// Columns of the board.
-    #[arg(short, long, value_name = "C")]
-    pub(super) cols: usize,
-    /// Seed for random (default 0).
-    #[arg(long)]
-    pub(super) seed: Option<u64>,
-    /// Fraction of black cells for random, in [0, 1] (default 0.5).
-    #[arg(long, value_parser = parse_density)]
-    pub(super) density: Option<f64>,
+    #[command(flatten)]
+    pub(super) size: SizeArgs,
+    #[command(flatten)]
+    pub(super) random: RandomArgs,
     /// Write a PBM image instead of `b`/`w` text.
     #[arg(long, value_enum, value_name = "KIND")]
     pub(super) pbm: Option<PbmArg>,
@@ -82,7 +74,7 @@ pub(super) struct SolveArgs {
     pub(super) source: BoardArgs,
     /// What to reach: white, black, either (the fewer presses), or a board
     /// file to reach.
-    #[arg(short, long, default_value = "either", value_parser = study::parse_target, value_name = "TARGET")]
+    #[arg(short, long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
     pub(super) target: TargetArg,
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
@@ -110,13 +102,11 @@ pub(super) struct SolveArgs {
     /// PBM flavour for --output (default raw).
     #[arg(long, value_enum, value_name = "KIND")]
     pub(super) output_pbm: Option<PbmArg>,
-    /// Refuse work estimated to need more memory than this (e.g. 512M, 4G),
-    /// and input larger than it.
-    #[arg(long, default_value = "1G", value_parser = parse_bytes, value_name = "SIZE")]
-    pub(super) max_memory: u64,
+    #[command(flatten)]
+    pub(super) memory: MemoryArgs,
     /// Long searches of one board.
     #[command(flatten)]
-    pub(super) search: search::SearchArgs,
+    pub(super) search: SearchArgs,
 }
 
 /// Where boards come from: files, standard input, or a generator.
@@ -135,43 +125,145 @@ pub(super) struct BoardArgs {
     /// Make the board instead of reading one (needs --rows and --cols).
     #[arg(short, long, value_enum, value_name = "KIND")]
     pub(super) generate: Option<GenerateArg>,
-    /// Seed for --generate random (default 0).
-    #[arg(long)]
-    pub(super) seed: Option<u64>,
-    /// Fraction of black cells for --generate random, in [0, 1] (default 0.5).
-    #[arg(long, value_parser = parse_density)]
-    pub(super) density: Option<f64>,
+    #[command(flatten)]
+    pub(super) random: RandomArgs,
 }
 
 impl BoardArgs {
     /// Refuses `--seed` and `--density` where they would change nothing.
     pub(super) fn refuse_unused(&self) -> Result<(), Error> {
-        unused_random_flags(self.generate, self.seed, self.density, "--generate random")
+        self.random.refuse_unused(self.generate, "--generate random")
+    }
+
+    /// The generator's recipe, when the board is made rather than read.
+    pub(super) fn recipe(&self) -> Option<Generate> {
+        self.generate.map(|kind| self.random.recipe(kind))
     }
 }
 
-/// `--seed` and `--density` shape random boards only: given for another
-/// kind (or none), they would be ignored without a word.
-pub(super) fn unused_random_flags(
-    kind: Option<GenerateArg>,
-    seed: Option<u64>,
-    density: Option<f64>,
-    random: &str,
-) -> Result<(), Error> {
-    if kind == Some(GenerateArg::Random) {
-        return Ok(());
-    }
-    for (flag, given) in [("--seed", seed.is_some()), ("--density", density.is_some())] {
-        if given {
-            let what = match kind {
-                Some(GenerateArg::AllBlack) => "an all-black board",
-                Some(GenerateArg::AllWhite) => "an all-white board",
-                _ => "a board read from input",
-            };
-            return Err(Error::BadInput(format!("{flag} applies to {random} only, not to {what}")));
+/// The size of one board: `--rows` and `--cols`, both required.
+#[derive(Args, Debug, Clone, Copy)]
+pub(super) struct SizeArgs {
+    /// Rows of the board.
+    #[arg(short, long, value_name = "R")]
+    pub(super) rows: usize,
+    /// Columns of the board.
+    #[arg(short, long, value_name = "C")]
+    pub(super) cols: usize,
+}
+
+/// How a random board is drawn.
+#[derive(Args, Debug, Clone, Copy)]
+pub(super) struct RandomArgs {
+    /// Seed of a random board (default 0).
+    #[arg(long)]
+    pub(super) seed: Option<u64>,
+    /// Fraction of black cells of a random board, in [0, 1] (default 0.5).
+    #[arg(long, value_parser = parse_density)]
+    pub(super) density: Option<f64>,
+}
+
+impl RandomArgs {
+    /// The recipe of a board of `kind`.
+    pub(super) fn recipe(&self, kind: GenerateArg) -> Generate {
+        match kind {
+            GenerateArg::AllBlack => Generate::AllBlack,
+            GenerateArg::AllWhite => Generate::AllWhite,
+            GenerateArg::Random => {
+                Generate::Random { seed: self.seed.unwrap_or(0), density: self.density.unwrap_or(0.5) }
+            }
         }
     }
-    Ok(())
+
+    /// `--seed` and `--density` shape random boards only: given for
+    /// another kind (or none), they would be ignored without a word.
+    pub(super) fn refuse_unused(&self, kind: Option<GenerateArg>, random: &str) -> Result<(), Error> {
+        if kind == Some(GenerateArg::Random) {
+            return Ok(());
+        }
+        for (flag, given) in [("--seed", self.seed.is_some()), ("--density", self.density.is_some())] {
+            if given {
+                let what = match kind {
+                    Some(GenerateArg::AllBlack) => "an all-black board",
+                    Some(GenerateArg::AllWhite) => "an all-white board",
+                    _ => "a board read from input",
+                };
+                return Err(Error::BadInput(format!("{flag} applies to {random} only, not to {what}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The memory a run may use.
+#[derive(Args, Debug, Clone, Copy)]
+pub(super) struct MemoryArgs {
+    /// Refuse work estimated to need more memory than this (e.g. 512M, 4G),
+    /// and input larger than it.
+    #[arg(long, default_value = "1G", value_parser = parse_bytes, value_name = "SIZE")]
+    pub(super) max_memory: u64,
+}
+
+/// The shape of the puzzle besides its size: edges and press rule.
+#[derive(Args, Debug, Clone)]
+pub(super) struct PuzzleArgs {
+    /// Wrap rows and columns around (a torus). On a torus narrower than the
+    /// rule, a cell reached twice by one press is flipped once.
+    #[arg(long)]
+    pub(super) torus: bool,
+    /// What a press flips: plus (the cell and its 4 neighbours), neighbours
+    /// (the 4 neighbours only), king (the 3x3 block), or a mask of 0/1 rows
+    /// like 010/111/010 (odd sides; the centre is the pressed cell).
+    #[arg(long, default_value = "plus", value_parser = parse_rule)]
+    pub(super) rule: Rule,
+}
+
+impl PuzzleArgs {
+    /// The puzzle of this shape and size.
+    pub(super) fn puzzle(&self, rows: usize, cols: usize) -> Result<Puzzle, Error> {
+        let topology = if self.torus { Topology::Torus } else { Topology::Plane };
+        Ok(Puzzle::new(rows, cols)?.with_topology(topology).with_rule(self.rule.clone()))
+    }
+
+    /// Whether this is the classic rule on the plane.
+    pub(super) fn is_classic(&self) -> bool {
+        !self.torus && self.rule.is_plus()
+    }
+}
+
+/// Where to draw a command's picture.
+#[derive(Args, Debug, Clone)]
+pub(super) struct PictureArgs {
+    /// Write the picture as a PNG image.
+    #[arg(long, value_name = "FILE")]
+    pub(super) png: Option<PathBuf>,
+    /// Write the picture as an SVG image.
+    #[arg(long, value_name = "FILE")]
+    pub(super) svg: Option<PathBuf>,
+}
+
+impl PictureArgs {
+    pub(super) fn wanted(&self) -> bool {
+        self.png.is_some() || self.svg.is_some()
+    }
+}
+
+/// What `--target` names: colours, or a board file read once the boards'
+/// shape is known.
+#[derive(Clone, Debug)]
+pub(super) enum TargetArg {
+    Colours(&'static [Target]),
+    File(PathBuf),
+}
+
+pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
+    Ok(match s {
+        "white" => TargetArg::Colours(&[Target::White]),
+        "black" => TargetArg::Colours(&[Target::Black]),
+        "either" => TargetArg::Colours(Target::EITHER),
+        "" => return Err("expected white, black, either or a board file".into()),
+        path => TargetArg::File(PathBuf::from(path)),
+    })
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -193,12 +285,8 @@ impl From<PbmArg> for PbmKind {
 
 #[derive(Args, Debug)]
 pub(super) struct VerifyArgs {
-    /// Rows of the board.
-    #[arg(short, long, value_name = "R")]
-    pub(super) rows: usize,
-    /// Columns of the board.
-    #[arg(short, long, value_name = "C")]
-    pub(super) cols: usize,
+    #[command(flatten)]
+    pub(super) size: SizeArgs,
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
     /// How to solve the linear system.
@@ -273,4 +361,163 @@ pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
         }
         _ => Err(format!("expected a size like 512M or 2G, got '{text}'")),
     }
+}
+
+pub(crate) fn parse_rule(s: &str) -> Result<Rule, String> {
+    match s {
+        "plus" => Ok(Rule::plus()),
+        "neighbours" | "neighbors" => Ok(Rule::neighbours()),
+        "king" => Ok(Rule::king()),
+        mask => Rule::from_mask(mask),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum StudyFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum TableFormat {
+    Text,
+    Csv,
+    Json,
+}
+
+/// Default --max-nullity of `analyze`: keeps it under a second on every
+/// size up to 128x128.
+pub(super) const ANALYZE_MAX_NULLITY: usize = 28;
+
+#[derive(Args, Debug)]
+pub(super) struct AnalyzeArgs {
+    #[command(flatten)]
+    pub(super) size: SizeArgs,
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArgs,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
+    pub(super) format: StudyFormat,
+    /// Largest nullity searched exhaustively for the lightest quiet pattern
+    /// (2^28 patterns take about a tenth of a second; beyond, a local search
+    /// gives a light one, not proven lightest).
+    #[arg(long, default_value_t = ANALYZE_MAX_NULLITY, value_parser = parse_max_nullity)]
+    pub(super) max_nullity: usize,
+    #[command(flatten)]
+    pub(super) memory: MemoryArgs,
+    /// Pictures of the quiet patterns, a panel each.
+    #[command(flatten)]
+    pub(super) picture: PictureArgs,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct CheckArgs {
+    #[command(flatten)]
+    pub(super) source: BoardArgs,
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArgs,
+    /// What to reach: white, black, either (both are checked), or a board file.
+    #[arg(short, long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
+    pub(super) target: TargetArg,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
+    pub(super) format: StudyFormat,
+    #[command(flatten)]
+    pub(super) memory: MemoryArgs,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct TableArgs {
+    /// Rows: a range A..B (inclusive) or one number.
+    #[arg(short, long, value_parser = parse_range, value_name = "A..B")]
+    pub(super) rows: (usize, usize),
+    /// Columns: a range C..D (inclusive) or one number.
+    #[arg(short, long, value_parser = parse_range, value_name = "C..D")]
+    pub(super) cols: (usize, usize),
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArgs,
+    /// Output format: text (a grid), csv (rows,cols,nullity) or json (one
+    /// object per size, one per line).
+    #[arg(short, long, value_enum, default_value_t = TableFormat::Text)]
+    pub(super) format: TableFormat,
+    #[command(flatten)]
+    pub(super) memory: MemoryArgs,
+    /// Pictures of the table as a heat map.
+    #[command(flatten)]
+    pub(super) picture: PictureArgs,
+    /// Compute only slice K of N of the rows (1 <= K <= N) and print it as
+    /// one JSON line, for `lightsout merge`.
+    #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
+    pub(super) shard: Option<crate::Shard>,
+}
+
+pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a size or a range like 1..100, got '{s}'");
+    let (a, b) = s.split_once("..").unwrap_or((s, s));
+    let a: usize = a.trim().parse().map_err(|_| bad())?;
+    let b: usize = b.trim().trim_start_matches('=').parse().map_err(|_| bad())?;
+    if a == 0 || a > b {
+        return Err(format!("a range runs from 1 or more up, got '{s}'"));
+    }
+    Ok((a, b))
+}
+
+/// Options of a long search (solve with one board).
+#[derive(Args, Debug, Clone, Default)]
+pub(super) struct SearchArgs {
+    /// Search only slice K of N of the null space (1 <= K <= N) and print
+    /// the partial result as one JSON line, for `lightsout merge`.
+    #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
+    pub(super) shard: Option<crate::Shard>,
+    /// Save the search's state to FILE at least every --checkpoint-every
+    /// seconds and on Ctrl-C or SIGTERM; the same command resumes from it.
+    #[arg(long, value_name = "FILE")]
+    pub(super) checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints (default 60; needs --checkpoint).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub(super) checkpoint_every: Option<f64>,
+    /// Stop searching after this many seconds and report the best found,
+    /// marked not proven minimal unless it is.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub(super) time_limit: Option<f64>,
+}
+
+impl SearchArgs {
+    /// Whether the run is a long search rather than a plain solve.
+    pub(super) fn wanted(&self) -> bool {
+        self.shard.is_some()
+            || self.checkpoint.is_some()
+            || self.time_limit.is_some()
+            || self.checkpoint_every.is_some()
+    }
+}
+
+pub(super) fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("expected a number of seconds above 0, got '{s}'")),
+    }
+}
+
+/// Arguments of `lightsout merge`.
+#[derive(Args, Debug)]
+pub(super) struct MergeArgs {
+    /// Partial results of `--shard K/N` runs (one JSON line each).
+    #[arg(required = true, value_name = "FILE")]
+    pub(super) files: Vec<PathBuf>,
+    /// Output format: as solve's (poj, text, json) for searches, as
+    /// table's (text, csv, json) for tables.
+    #[arg(long, value_enum)]
+    pub(super) format: Option<MergeFormat>,
+    /// Also print the press grid and the board reached.
+    #[arg(long)]
+    pub(super) show: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum MergeFormat {
+    Poj,
+    Text,
+    Json,
+    Csv,
 }

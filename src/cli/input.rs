@@ -3,16 +3,6 @@
 
 use super::*;
 
-pub(super) fn generate_recipe(args: &BoardArgs, kind: GenerateArg) -> Generate {
-    match kind {
-        GenerateArg::AllBlack => Generate::AllBlack,
-        GenerateArg::AllWhite => Generate::AllWhite,
-        GenerateArg::Random => {
-            Generate::Random { seed: args.seed.unwrap_or(0), density: args.density.unwrap_or(0.5) }
-        }
-    }
-}
-
 /// Where the boards come from.
 pub(super) enum Input<'r> {
     Generated(Grid),
@@ -60,7 +50,7 @@ pub(super) fn read_input<'r>(
     stdin: &'r mut dyn Read,
     stdin_is_terminal: bool,
 ) -> Result<Input<'r>, Error> {
-    if let Some(kind) = args.generate {
+    if let Some(recipe) = args.recipe() {
         if !args.files.is_empty() {
             return Err(Error::BadInput("--generate makes the board; do not give a file too".into()));
         }
@@ -75,7 +65,7 @@ pub(super) fn read_input<'r>(
             &format!("solving a {rows}x{cols} board in memory"),
             &too_big(&puzzle),
         )?;
-        return Ok(Input::Generated(generate_recipe(args, kind).board(rows, cols)));
+        return Ok(Input::Generated(recipe.board(rows, cols)));
     }
     for (name, value) in [("--rows", args.rows), ("--cols", args.cols)] {
         if value == Some(0) {

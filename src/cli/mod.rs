@@ -11,9 +11,14 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+// The floor, by what each file does: the arguments clap parses, the plan
+// resolved from them once, where boards come from, how answers are printed
+// and drawn, progress bars, and one file per command.
 mod args;
 mod generate;
 mod input;
+mod plan;
+mod progress;
 mod render;
 mod search;
 mod solve;
@@ -21,21 +26,22 @@ pub(crate) mod study;
 mod verify;
 
 use args::*;
+pub(crate) use args::{parse_range, parse_rule};
 use generate::generate;
 use input::*;
+use plan::*;
+use progress::*;
 use render::*;
-pub(crate) use render::{Entries, Report};
+pub(crate) use render::{Report, topology_name};
 use solve::*;
 use verify::verify;
 
-use study::{AnalyzeArgs, CheckArgs, PictureArgs, PuzzleArgs, Reach, Solvers, TableArgs, TargetArg};
-
-use crate::picture;
+use crate::picture::{self, Scene};
 use crate::solve::limits;
 use crate::{
-    Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Goal, Grid, MAX_EXHAUSTIVE_NULLITY, MAX_SIDE,
-    MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Solution, Solver, Target,
-    TextBoards, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
+    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY,
+    MAX_SIDE, MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Rule, Solution, Solver,
+    Target, TextBoards, Topology, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
 };
 
 /// Runs the command line `args` (program name first) against the given

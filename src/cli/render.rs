@@ -1,5 +1,5 @@
 //! How answers are printed: the POJ line, the text lines and the JSON
-//! object of one board (shared with `lightsout serve`).
+//! object of one board (shared with `lightsout serve`), and pictures drawn.
 
 use super::*;
 
@@ -56,28 +56,19 @@ pub(crate) fn press_line(presses: Option<&Grid>, count: u64) -> String {
     }
 }
 
-/// One board's answers, named by target, ready to print (and, as JSON, to
-/// serve: `lightsout serve` answers with [`Report::json`] too).
+/// One board's answer, ready to print (and, as JSON, to serve: `lightsout
+/// serve` answers with [`Report::json`] too).
 pub(crate) struct Report<'a> {
     pub(crate) index: usize,
     pub(crate) board: &'a Grid,
     pub(crate) solver: &'a Solver,
-    /// (target name, fewest presses or `None` when unreachable), in the
-    /// order asked.
-    pub(crate) entries: Entries<'a>,
+    pub(crate) answer: &'a Answer,
 }
 
-/// At most two targets per board, kept inline and borrowed: a batch of
-/// 65,536 boards should not pay an allocation or a copy each for them.
-pub(crate) type Entries<'a> = arrayvec::ArrayVec<(&'static str, &'a Option<Solution>), 2>;
-
 impl Report<'_> {
-    /// The reachable target needing the fewest presses (the first on a tie).
+    /// The reachable target needing the fewest presses, by name.
     pub(crate) fn best(&self) -> Option<(&'static str, &Solution)> {
-        self.entries
-            .iter()
-            .filter_map(|(name, s)| Some((*name, s.as_ref()?)))
-            .min_by_key(|(_, s)| s.presses.count_ones())
+        self.answer.best().map(|(target, s)| (target.name(), s))
     }
 
     pub(crate) fn best_summary(&self) -> String {
@@ -91,17 +82,13 @@ impl Report<'_> {
     /// asked for, or with `either`, of the answer given (a note on the other
     /// colour would be about a question nobody asked).
     pub(crate) fn warn_if_not_proven(&self, stderr: &mut dyn Write, max_nullity: usize) {
-        let answered: Entries = match self.entries.len() {
-            1 => self.entries.clone(),
-            _ => self
-                .entries
-                .iter()
-                .filter(|(name, _)| self.best().is_some_and(|(best, _)| best == *name))
-                .copied()
-                .collect(),
-        };
-        for (name, s) in &answered {
-            if let Some(s) = s.as_ref().filter(|s| !s.proven_minimal) {
+        let outcomes = &self.answer.outcomes;
+        let answered = outcomes
+            .iter()
+            .filter(|o| outcomes.len() == 1 || self.best().is_some_and(|(best, _)| best == o.target.name()));
+        for outcome in answered {
+            let name = outcome.target.name();
+            if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
                 let nullity = self.solver.nullity();
                 let why = if !self.solver.holds_quiet_patterns() {
                     format!(
@@ -135,8 +122,9 @@ impl Report<'_> {
     pub(crate) fn text(&self, show: bool) -> String {
         let (rows, cols) = (self.board.nrows(), self.board.ncols());
         let mut text = header_line(self.index, rows, cols, self.solver.nullity());
-        for (name, s) in &self.entries {
-            text += &target_line(name, s.as_ref().map(|s| (s.presses.count_ones() as u64, s.proven_minimal)));
+        for o in &self.answer.outcomes {
+            let result = o.solution.as_ref().map(|s| (s.presses.count_ones() as u64, s.proven_minimal));
+            text += &target_line(o.target.name(), result);
         }
         text += &best_line(self.best().map(|(name, s)| (name, s.presses.count_ones() as u64)));
         if let Some((_, s)) = self.best() {
@@ -178,8 +166,10 @@ impl Report<'_> {
                 }),
             }
         };
-        let named =
-            |name: &str| self.entries.iter().find(|(n, _)| *n == name).map_or(Value::Null, |(_, s)| entry(s));
+        let named = |name: &str| {
+            let outcome = self.answer.outcomes.iter().find(|o| o.target.name() == name);
+            outcome.map_or(Value::Null, |o| entry(&o.solution))
+        };
         let best = match self.best() {
             None => json!({"target": null, "presses": null}),
             Some((name, s)) => json!({"target": name, "presses": s.presses.count_ones()}),
@@ -189,16 +179,58 @@ impl Report<'_> {
             "board": self.index,
             "rows": self.board.nrows(),
             "cols": self.board.ncols(),
-            "topology": study::topology_name(puzzle.topology()),
+            "topology": topology_name(puzzle.topology()),
             "rule": puzzle.rule().to_string(),
             "nullity": self.solver.nullity(),
             "white": named("white"),
             "black": named("black"),
         });
-        if self.entries.iter().any(|(n, _)| *n == "target") {
+        if self.answer.outcomes.iter().any(|o| matches!(o.target, Target::Board(_))) {
             object["target"] = named("target");
         }
         object["best"] = best;
         object.to_string()
+    }
+}
+
+/// `plane` or `torus`.
+pub(crate) fn topology_name(t: Topology) -> &'static str {
+    match t {
+        Topology::Plane => "plane",
+        Topology::Torus => "torus",
+    }
+}
+
+/// Most cells a picture draws (each is a shape until it is written).
+const MAX_PICTURE_CELLS: usize = 1 << 22;
+
+impl PictureArgs {
+    /// Refuses pictures of more than [`MAX_PICTURE_CELLS`] cells: they would
+    /// take gigabytes to draw and show nothing a smaller one does not.
+    pub(super) fn check_size(&self, cells: usize) -> Result<(), Error> {
+        if cells > MAX_PICTURE_CELLS {
+            return Err(Error::Limit(format!(
+                "a picture of {cells} cells is too large to draw (at most {MAX_PICTURE_CELLS}); draw a smaller board \
+                 or range"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Writes `scene` to the PNG and SVG files asked for.
+    pub(super) fn write(&self, scene: &Scene) -> Result<(), Error> {
+        let fail = |path: &std::path::Path, e: io::Error| {
+            Error::BadInput(format!("cannot write {}: {e}", path.display()))
+        };
+        if let Some(path) = &self.png {
+            let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
+            scene.write_png(io::BufWriter::new(file)).map_err(|e| fail(path, e))?;
+        }
+        if let Some(path) = &self.svg {
+            let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
+            let mut out = io::BufWriter::new(file);
+            scene.write_svg(&mut out).and_then(|_| out.flush()).map_err(|e| fail(path, e))?;
+        }
+        Ok(())
     }
 }

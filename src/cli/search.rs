@@ -15,59 +15,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use clap::Args;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::study::{Reach, TableFormat, terminal_bar, topology_name};
-use super::{Entries, Failure, Format, Report, SolveArgs, Streams, boards, read_input};
-use crate::{
-    Budget, Coset, Error, Grid, MAX_EXHAUSTIVE_NULLITY, MergeError, Method, Puzzle, Rule, SearchState, Shard,
-    Solution, Solver, Target, Topology, grid_lines, improve, merge, parse_boards,
-};
+use super::*;
+use crate::{Budget, Coset, MergeError, Outcome, SearchState, Shard, improve, merge, parse_boards};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
 
 /// Version of the record format; a record of another version is refused.
 const RECORD_VERSION: u32 = 1;
-
-/// Options of a long search (solve with one board).
-#[derive(Args, Debug, Clone, Default)]
-pub(super) struct SearchArgs {
-    /// Search only slice K of N of the null space (1 <= K <= N) and print
-    /// the partial result as one JSON line, for `lightsout merge`.
-    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
-    shard: Option<Shard>,
-    /// Save the search's state to FILE at least every --checkpoint-every
-    /// seconds and on Ctrl-C or SIGTERM; the same command resumes from it.
-    #[arg(long, value_name = "FILE")]
-    checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoints (default 60; needs --checkpoint).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
-    checkpoint_every: Option<f64>,
-    /// Stop searching after this many seconds and report the best found,
-    /// marked not proven minimal unless it is.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
-    time_limit: Option<f64>,
-}
-
-impl SearchArgs {
-    /// Whether the run is a long search rather than a plain solve.
-    pub(super) fn wanted(&self) -> bool {
-        self.shard.is_some()
-            || self.checkpoint.is_some()
-            || self.time_limit.is_some()
-            || self.checkpoint_every.is_some()
-    }
-}
-
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
-        _ => Err(format!("expected a number of seconds above 0, got '{s}'")),
-    }
-}
 
 /// What is searched: everything that decides the answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,18 +75,15 @@ impl Problem {
         parse_grid(&self.board, self.rows, self.cols)
     }
 
-    /// The target boards by name, in the order they are answered.
-    fn goals(&self) -> Result<Vec<(&'static str, Grid)>, Error> {
-        let (rows, cols) = (self.rows, self.cols);
+    /// The targets, in the order they are answered.
+    fn targets(&self) -> Result<Vec<Target>, Error> {
         Ok(match self.target.as_str() {
-            "white" => vec![("white", Target::White.board(rows, cols))],
-            "black" => vec![("black", Target::Black.board(rows, cols))],
-            "either" => {
-                vec![("white", Target::White.board(rows, cols)), ("black", Target::Black.board(rows, cols))]
-            }
+            "white" => vec![Target::White],
+            "black" => vec![Target::Black],
+            "either" => Target::EITHER.to_vec(),
             board => {
                 let lines: Vec<String> = board.split('/').map(str::to_string).collect();
-                vec![("target", parse_grid(&lines, rows, cols)?)]
+                vec![Target::Board(parse_grid(&lines, self.rows, self.cols)?)]
             }
         })
     }
@@ -321,8 +276,8 @@ struct Search {
     record: Record,
     board: Grid,
     solver: Solver,
-    /// Per target: its name, its board and, when reachable, its coset.
-    goals: Vec<(&'static str, Grid, Option<Reachable>)>,
+    /// Per target: the target and, when reachable, its coset.
+    goals: Vec<(Target, Option<Reachable>)>,
 }
 
 /// A reachable target's particular solution and the coset around it.
@@ -365,11 +320,11 @@ impl Search {
         }
         let mut goals = Vec::new();
         let mut searches = Vec::new();
-        for (name, goal) in problem.goals()? {
-            let coset = match solver.particular_to(&board, &goal)? {
+        for target in problem.targets()? {
+            let coset = match solver.particular_to(&board, &target)? {
                 Some(x) => {
                     let mut rhs = board.clone();
-                    rhs.xor_assign(&goal);
+                    rhs.xor_assign(&target.grid(board.nrows(), board.ncols()));
                     let coset = Coset::for_problem(&puzzle, &rhs, &x, solver.quiet_patterns());
                     Some((x, coset))
                 }
@@ -377,8 +332,13 @@ impl Search {
             };
             let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
             let state = coset.as_ref().filter(|_| exhaustive).map(|(_, c)| SearchState::new(c, shard));
-            searches.push(TargetSearch { target: name.into(), nullity, reachable: coset.is_some(), state });
-            goals.push((name, goal, coset));
+            searches.push(TargetSearch {
+                target: target.name().into(),
+                nullity,
+                reachable: coset.is_some(),
+                state,
+            });
+            goals.push((target, coset));
         }
         let record = Record {
             lightsout: "search".into(),
@@ -404,7 +364,7 @@ impl Search {
         if saved.searches.len() != self.record.searches.len() {
             return Err(bad("checkpoint does not match this search"));
         }
-        for ((old, new), (_, _, coset)) in saved.searches.iter().zip(&self.record.searches).zip(&self.goals) {
+        for ((old, new), (_, coset)) in saved.searches.iter().zip(&self.record.searches).zip(&self.goals) {
             let fits = match (&old.state, &new.state, coset) {
                 (Some(o), Some(n), Some((_, c))) => o.shard == n.shard && o.fits(c),
                 (None, None, _) => true,
@@ -421,31 +381,14 @@ impl Search {
 }
 
 /// Solves one board as a long search: sharded, checkpointed or time-bounded.
-pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Result<u8, Failure> {
     let search_args = &args.search;
-    if search_args.checkpoint_every.is_some() && search_args.checkpoint.is_none() {
-        return Err(Error::bad_input("--checkpoint-every needs --checkpoint FILE").into());
-    }
-    // The record is JSON whatever --format says (json is accepted as a
-    // matter of course); text and the grids belong to the merged answer.
-    if search_args.shard.is_some() && (args.format == Format::Text || args.show) {
-        return Err(Error::bad_input(
-            "--shard prints its partial result as one JSON line; --format text and --show go with `lightsout merge`",
-        )
-        .into());
-    }
-    if args.output.is_some() || args.picture.wanted() {
-        return Err(Error::bad_input(
-            "--output, --png and --svg do not go with --shard, --checkpoint or --time-limit",
-        )
-        .into());
-    }
     let dense = matches!(args.method, super::MethodArg::Dense);
     // A long search holds its one board in memory (no streaming), and reads
     // its input whole even at a terminal: it must know there is one board.
     let too_big = |_: &crate::Puzzle| super::SMALLER_OR_MORE_MEMORY.to_string();
-    let mut input =
-        read_input(&args.source, &args.puzzle, dense, args.max_memory, &too_big, io.stdin, false)?;
+    let max_memory = args.memory.max_memory;
+    let mut input = read_input(&args.source, &args.puzzle, dense, max_memory, &too_big, io.stdin, false)?;
     let mut all = boards(&mut input, &args.source);
     let board = all.next().transpose()?.ok_or_else(|| Error::bad_input("no board in input"))?;
     if all.next().is_some() {
@@ -456,25 +399,21 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     }
     drop(all);
     let puzzle = args.puzzle.puzzle(board.nrows(), board.ncols())?;
-    let target = match args.target.resolve(&args.source, args.max_memory)? {
-        Reach::Goal(goal) => match goal {
-            crate::Goal::White => "white".to_string(),
-            crate::Goal::Black => "black".to_string(),
-            crate::Goal::Either => "either".to_string(),
-        },
-        Reach::Board(goal) => {
-            if (goal.nrows(), goal.ncols()) != (board.nrows(), board.ncols()) {
-                return Err(Error::BadInput(format!(
-                    "target board is {}x{} but the puzzle is {}x{}",
-                    goal.nrows(),
-                    goal.ncols(),
-                    board.nrows(),
-                    board.ncols()
-                ))
-                .into());
-            }
-            grid_lines(&goal, 'b', 'w').join("/")
+    let target = match targets {
+        [Target::Board(goal)] if (goal.nrows(), goal.ncols()) != (board.nrows(), board.ncols()) => {
+            return Err(Error::BadInput(format!(
+                "target board is {}x{} but the puzzle is {}x{}",
+                goal.nrows(),
+                goal.ncols(),
+                board.nrows(),
+                board.ncols()
+            ))
+            .into());
         }
+        [Target::Board(goal)] => grid_lines(goal, 'b', 'w').join("/"),
+        [Target::White, Target::Black] => "either".into(),
+        [colour] => colour.name().into(),
+        _ => return Err(Error::Internal("a search has one target, or the two colours".into()).into()),
     };
     let problem = Problem {
         rows: board.nrows(),
@@ -487,7 +426,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     };
     let shard = search_args.shard.unwrap_or(Shard::WHOLE);
     let exhaustive_only = search_args.shard.is_some() || search_args.checkpoint.is_some();
-    let mut search = Search::new(problem, args.max_nullity, args.max_memory, shard, exhaustive_only)?;
+    let mut search = Search::new(problem, args.max_nullity, max_memory, shard, exhaustive_only)?;
     if let Some(path) = search_args.checkpoint.as_ref().filter(|p| p.exists()) {
         let source = path.display().to_string();
         let text = std::fs::read_to_string(path)
@@ -551,7 +490,7 @@ fn run(search: &mut Search, args: &SearchArgs) -> Result<Stop, Error> {
     let mut stop = Stop::Done;
     for index in 0..search.record.searches.len() {
         let (Some(state), Some((_, coset))) =
-            (search.record.searches[index].state.clone(), search.goals[index].2.as_ref())
+            (search.record.searches[index].state.clone(), search.goals[index].1.as_ref())
         else {
             continue;
         };
@@ -611,13 +550,14 @@ fn answer(
     time_limit: Option<f64>,
     io: &mut Streams,
 ) -> Result<u8, Failure> {
-    let mut solutions = Vec::new();
+    let mut answer = Answer::default();
     let mut notes = Vec::new();
-    for (entry, (name, goal, coset)) in search.record.searches.iter().zip(&search.goals) {
+    for (entry, (target, coset)) in search.record.searches.iter().zip(&search.goals) {
         let Some((particular, coset)) = coset else {
-            solutions.push((*name, None));
+            answer.outcomes.push(Outcome { target: target.clone(), solution: None });
             continue;
         };
+        let name = target.name();
         let (mask, proven, note) = match &entry.state {
             Some(state) if state.is_complete() => (state.best.map_or(0, |b| b.mask), true, None),
             state => {
@@ -662,11 +602,12 @@ fn answer(
             }
         };
         let mask = coset.original_mask(mask);
-        let presses = search.solver.presses_for_mask(&search.board, goal, particular, mask)?;
+        let presses = search.solver.presses_for_mask(&search.board, target, particular, mask)?;
         notes.extend(note);
-        solutions.push((*name, Some(Solution { presses, proven_minimal: proven })));
+        let solution = Some(Solution { presses, proven_minimal: proven });
+        answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
-    print_answer(search, &solutions, format, show, io)?;
+    print_answer(search, &answer, format, show, io)?;
     for note in notes {
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
@@ -675,13 +616,12 @@ fn answer(
 
 fn print_answer(
     search: &Search,
-    solutions: &[(&'static str, Option<Solution>)],
+    answer: &Answer,
     format: Format,
     show: bool,
     io: &mut Streams,
 ) -> Result<(), Failure> {
-    let entries: Entries = solutions.iter().map(|(name, s)| (*name, s)).collect();
-    let report = Report { index: 1, board: &search.board, solver: &search.solver, entries };
+    let report = Report { index: 1, board: &search.board, solver: &search.solver, answer };
     let text = match format {
         Format::Poj => report.poj(show),
         Format::Text => report.text(show),
@@ -690,29 +630,6 @@ fn print_answer(
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;
     Ok(())
-}
-
-/// Arguments of `lightsout merge`.
-#[derive(Args, Debug)]
-pub(super) struct MergeArgs {
-    /// Partial results of `--shard K/N` runs (one JSON line each).
-    #[arg(required = true, value_name = "FILE")]
-    files: Vec<PathBuf>,
-    /// Output format: as solve's (poj, text, json) for searches, as
-    /// table's (text, csv, json) for tables.
-    #[arg(long, value_enum)]
-    format: Option<MergeFormat>,
-    /// Also print the press grid and the board reached.
-    #[arg(long)]
-    show: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(super) enum MergeFormat {
-    Poj,
-    Text,
-    Json,
-    Csv,
 }
 
 /// Combines shards into the proven minimum (or the whole table), or says
@@ -762,10 +679,11 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         );
     }
     let search = Search::new(first.problem.clone(), MAX_EXHAUSTIVE_NULLITY, u64::MAX, Shard::WHOLE, false)?;
-    let mut solutions = Vec::new();
-    for (index, (name, goal, coset)) in search.goals.iter().enumerate() {
+    let mut answer = Answer::default();
+    for (index, (target, coset)) in search.goals.iter().enumerate() {
+        let name = target.name();
         let Some((particular, coset)) = coset else {
-            solutions.push((*name, None));
+            answer.outcomes.push(Outcome { target: target.clone(), solution: None });
             continue;
         };
         let mut states = Vec::new();
@@ -791,10 +709,11 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
             .into());
         }
         let mask = coset.original_mask(mask);
-        let presses = search.solver.presses_for_mask(&search.board, goal, particular, mask)?;
-        solutions.push((*name, Some(Solution { presses, proven_minimal: true })));
+        let presses = search.solver.presses_for_mask(&search.board, target, particular, mask)?;
+        let solution = Some(Solution { presses, proven_minimal: true });
+        answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
-    print_answer(&search, &solutions, format, args.show, io)?;
+    print_answer(&search, &answer, format, args.show, io)?;
     Ok(0)
 }
 

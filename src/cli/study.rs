@@ -1,291 +1,31 @@
-//! The study commands (`analyze`, `check`, `table`) and what they share with
-//! `solve`: the topology and rule flags, board targets, pictures.
+//! The study commands: `analyze` (a size's null space), `check` (which
+//! targets a board can reach, and why not), `table` (nullity over ranges).
 
 use std::borrow::Cow;
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use super::{BoardArgs, Failure, SMALLER_OR_MORE_MEMORY, Streams, boards, read_input, read_limited};
+use super::*;
 use crate::analysis::Analysis;
-use crate::picture::{self, Scene};
-use crate::solve::limits;
-use crate::{
-    Error, Goal, Grid, Method, Puzzle, Rule, Solver, TextBoards, Topology, analyze as analyse, grid_lines,
-    is_pbm, nullity_table, read_pbm,
-};
-
-/// The shape of the puzzle besides its size: edges and press rule.
-#[derive(Args, Debug, Clone)]
-pub(super) struct PuzzleArgs {
-    /// Wrap rows and columns around (a torus). On a torus narrower than the
-    /// rule, a cell reached twice by one press is flipped once.
-    #[arg(long)]
-    torus: bool,
-    /// What a press flips: plus (the cell and its 4 neighbours), neighbours
-    /// (the 4 neighbours only), king (the 3x3 block), or a mask of 0/1 rows
-    /// like 010/111/010 (odd sides; the centre is the pressed cell).
-    #[arg(long, default_value = "plus", value_parser = parse_rule)]
-    rule: Rule,
-}
-
-impl PuzzleArgs {
-    /// The puzzle of this shape and size.
-    pub(super) fn puzzle(&self, rows: usize, cols: usize) -> Result<Puzzle, Error> {
-        let topology = if self.torus { Topology::Torus } else { Topology::Plane };
-        Ok(Puzzle::new(rows, cols)?.with_topology(topology).with_rule(self.rule.clone()))
-    }
-
-    /// Whether this is the classic rule on the plane.
-    pub(super) fn is_classic(&self) -> bool {
-        !self.torus && self.rule.is_plus()
-    }
-}
-
-pub(crate) fn parse_rule(s: &str) -> Result<Rule, String> {
-    match s {
-        "plus" => Ok(Rule::plus()),
-        "neighbours" | "neighbors" => Ok(Rule::neighbours()),
-        "king" => Ok(Rule::king()),
-        mask => Rule::from_mask(mask),
-    }
-}
-
-/// `plane` or `torus`.
-pub(crate) fn topology_name(t: Topology) -> &'static str {
-    match t {
-        Topology::Plane => "plane",
-        Topology::Torus => "torus",
-    }
-}
-
-/// What to reach: a colour (or either), or a given board.
-#[derive(Clone, Debug)]
-pub(super) enum TargetArg {
-    Goal(Goal),
-    Board(PathBuf),
-}
-
-pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
-    Ok(match s {
-        "white" => TargetArg::Goal(Goal::White),
-        "black" => TargetArg::Goal(Goal::Black),
-        "either" => TargetArg::Goal(Goal::Either),
-        "" => return Err("expected white, black, either or a board file".into()),
-        path => TargetArg::Board(PathBuf::from(path)),
-    })
-}
-
-/// A target ready to use: a colour goal, or the board read from its file.
-pub(super) enum Reach {
-    Goal(Goal),
-    Board(Grid),
-}
-
-impl TargetArg {
-    /// Reads the target board's file, if the target is a board. A text
-    /// target takes the puzzle's shape from `--rows`/`--cols` (`source`),
-    /// like the boards it is paired with.
-    pub(super) fn resolve(&self, source: &BoardArgs, max_memory: u64) -> Result<Reach, Error> {
-        match self {
-            TargetArg::Board(path) => read_target(path, source, max_memory).map(Reach::Board),
-            TargetArg::Goal(goal) => Ok(Reach::Goal(*goal)),
-        }
-    }
-}
-
-/// The first board of a target file (text or PBM).
-fn read_target(path: &Path, shape: &BoardArgs, max_memory: u64) -> Result<Grid, Error> {
-    let source = path.display().to_string();
-    let mut file = std::fs::File::open(path).map_err(|e| {
-        Error::BadInput(format!(
-            "--target {source} is not white, black or either, nor a readable board file: {e}"
-        ))
-    })?;
-    let data = read_limited(&mut file, &source, max_memory)?;
-    let first = if is_pbm(&data) {
-        read_pbm(&data, &source)?.into_iter().next()
-    } else {
-        TextBoards::new(&data, &source, shape.rows, shape.cols).next().transpose()?
-    };
-    first.ok_or_else(|| Error::BadInput(format!("{source}: no board in input")))
-}
-
-/// A progress bar of `len` steps on stderr, drawn only when stderr is a
-/// terminal: never in pipes, files or JSON.
-pub(super) fn terminal_bar(len: u64, unit: &str) -> ProgressBar {
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left{{msg}}");
-    bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
-    bar
-}
-
-/// Most cells a picture draws (each is a shape until it is written).
-const MAX_PICTURE_CELLS: usize = 1 << 22;
-
-/// Where to draw a command's picture.
-#[derive(Args, Debug, Clone)]
-pub(super) struct PictureArgs {
-    /// Write the picture as a PNG image.
-    #[arg(long, value_name = "FILE")]
-    png: Option<PathBuf>,
-    /// Write the picture as an SVG image.
-    #[arg(long, value_name = "FILE")]
-    svg: Option<PathBuf>,
-}
-
-impl PictureArgs {
-    pub(super) fn wanted(&self) -> bool {
-        self.png.is_some() || self.svg.is_some()
-    }
-
-    /// Refuses pictures of more than [`MAX_PICTURE_CELLS`] cells: they would
-    /// take gigabytes to draw and show nothing a smaller one does not.
-    pub(super) fn check_size(&self, cells: usize) -> Result<(), Error> {
-        if cells > MAX_PICTURE_CELLS {
-            return Err(Error::Limit(format!(
-                "a picture of {cells} cells is too large to draw (at most {MAX_PICTURE_CELLS}); draw a smaller board \
-                 or range"
-            )));
-        }
-        Ok(())
-    }
-
-    /// Writes `scene` to the PNG and SVG files asked for.
-    pub(super) fn write(&self, scene: &Scene) -> Result<(), Error> {
-        let fail =
-            |path: &Path, e: io::Error| Error::BadInput(format!("cannot write {}: {e}", path.display()));
-        if let Some(path) = &self.png {
-            let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
-            scene.write_png(io::BufWriter::new(file)).map_err(|e| fail(path, e))?;
-        }
-        if let Some(path) = &self.svg {
-            let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
-            let mut out = io::BufWriter::new(file);
-            scene.write_svg(&mut out).and_then(|_| out.flush()).map_err(|e| fail(path, e))?;
-        }
-        Ok(())
-    }
-}
-
-/// One factored solver per board shape, made on first use. Batches are
-/// usually of one shape, so a short list beats hashing.
-pub(super) struct Solvers<'a> {
-    puzzle: &'a PuzzleArgs,
-    method: Method,
-    max_nullity: usize,
-    max_memory: u64,
-    made: Vec<((usize, usize), Solver)>,
-}
-
-/// Reports a long minimisation on a terminal progress bar, one per board.
-fn minimisation_bar(nullity: usize) -> Box<crate::Progress> {
-    let bar = std::sync::Mutex::new(None::<ProgressBar>);
-    Box::new(move |done, total| {
-        let Ok(mut bar) = bar.lock() else { return };
-        let current =
-            bar.get_or_insert_with(|| terminal_bar(total, &format!("parts of 2^{nullity} solutions")));
-        current.set_position(done);
-        if done == total {
-            current.finish_and_clear();
-            *bar = None;
-        }
-    })
-}
-
-impl<'a> Solvers<'a> {
-    pub(super) fn new(puzzle: &'a PuzzleArgs, method: Method, max_nullity: usize, max_memory: u64) -> Self {
-        Solvers { puzzle, method, max_nullity, max_memory, made: Vec::new() }
-    }
-
-    /// The solver for boards of `board`'s shape.
-    pub(super) fn for_board(&mut self, board: &Grid) -> Result<&Solver, Error> {
-        let shape = (board.nrows(), board.ncols());
-        let index = match self.made.iter().position(|(s, _)| *s == shape) {
-            Some(i) => i,
-            None => {
-                let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
-                let mut solver =
-                    Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)?;
-                // Minimising over more than 2^30 solutions takes a second or more.
-                if solver.nullity() > 30 && solver.nullity() <= self.max_nullity {
-                    solver.set_progress(minimisation_bar(solver.nullity()));
-                }
-                self.made.push((shape, solver));
-                self.made.len() - 1
-            }
-        };
-        Ok(&self.made[index].1)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(super) enum StudyFormat {
-    Text,
-    Json,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(super) enum TableFormat {
-    Text,
-    Csv,
-    Json,
-}
-
-/// Default --max-nullity of `analyze`: keeps it under a second on every
-/// size up to 128x128.
-const ANALYZE_MAX_NULLITY: usize = 28;
-
-#[derive(Args, Debug)]
-pub(super) struct AnalyzeArgs {
-    /// Rows of the board.
-    #[arg(short, long, value_name = "R")]
-    rows: usize,
-    /// Columns of the board.
-    #[arg(short, long, value_name = "C")]
-    cols: usize,
-    #[command(flatten)]
-    puzzle: PuzzleArgs,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
-    format: StudyFormat,
-    /// Largest nullity searched exhaustively for the lightest quiet pattern
-    /// (2^28 patterns take about a tenth of a second; beyond, a local search
-    /// gives a light one, not proven lightest).
-    #[arg(long, default_value_t = ANALYZE_MAX_NULLITY, value_parser = super::parse_max_nullity)]
-    max_nullity: usize,
-    /// Refuse work estimated to need more memory than this.
-    #[arg(long, default_value = "1G", value_parser = super::parse_bytes, value_name = "SIZE")]
-    max_memory: u64,
-    /// Pictures of the quiet patterns, a panel each.
-    #[command(flatten)]
-    picture: PictureArgs,
-}
+use crate::{analyze as analyse, nullity_table};
 
 /// Quiet patterns printed as grids in text output (all are in JSON).
 const PRINTED_PATTERNS: usize = 64;
 
 pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let puzzle = args.puzzle.puzzle(args.rows, args.cols)?;
+    let SizeArgs { rows, cols } = args.size;
+    let puzzle = args.puzzle.puzzle(rows, cols)?;
     // The analysis eliminates in memory: no streamed way round, so the
     // solver's own hint (streaming a generated board) would mislead.
     limits::check(
         limits::solve_bytes(&puzzle, !puzzle.is_classic()),
-        args.max_memory,
-        &format!("analysing a {}x{} board", args.rows, args.cols),
+        args.memory.max_memory,
+        &format!("analysing a {rows}x{cols} board"),
         SMALLER_OR_MORE_MEMORY,
     )?;
-    let a = analyse(&puzzle, args.max_nullity, args.max_memory)?;
+    let a = analyse(&puzzle, args.max_nullity, args.memory.max_memory)?;
     let title = format!(
-        "{}x{} {}, rule {}: {} quiet patterns",
-        args.rows,
-        args.cols,
+        "{rows}x{cols} {}, rule {}: {} quiet patterns",
         topology_name(puzzle.topology()),
         puzzle.rule(),
         a.nullity
@@ -449,61 +189,36 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
     v.to_string()
 }
 
-#[derive(Args, Debug)]
-pub(super) struct CheckArgs {
-    #[command(flatten)]
-    source: BoardArgs,
-    #[command(flatten)]
-    puzzle: PuzzleArgs,
-    /// What to reach: white, black, either (both are checked), or a board file.
-    #[arg(short, long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
-    target: TargetArg,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
-    format: StudyFormat,
-    /// Refuse work estimated to need more memory than this.
-    #[arg(long, default_value = "1G", value_parser = super::parse_bytes, value_name = "SIZE")]
-    max_memory: u64,
-}
-
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.source.refuse_unused()?;
     let too_big = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
-    let mut input = read_input(
-        &args.source,
-        &args.puzzle,
-        false,
-        args.max_memory,
-        &too_big,
-        io.stdin,
-        io.stdin_is_terminal,
-    )?;
+    let max_memory = args.memory.max_memory;
+    let targets = args.target.resolve(&args.source, max_memory)?;
+    let mut input =
+        read_input(&args.source, &args.puzzle, false, max_memory, &too_big, io.stdin, io.stdin_is_terminal)?;
     let typed = input.announce_typing(io.stderr);
-    let reach = args.target.resolve(&args.source, args.max_memory)?;
-    let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, args.max_memory);
+    let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         let solver = solvers.for_board(board)?;
-        let verdicts: Vec<(&str, Option<std::borrow::Cow<Grid>>)> = match &reach {
-            Reach::Board(goal) => {
-                if (goal.nrows(), goal.ncols()) != shape {
-                    return Err(Error::BadInput(format!(
-                        "the target board is {}x{} but board {index} is {}x{}",
-                        goal.nrows(),
-                        goal.ncols(),
-                        shape.0,
-                        shape.1
-                    ))
-                    .into());
-                }
-                vec![("target", solver.obstruction_to(board, goal))]
+        for target in &targets {
+            if let Target::Board(goal) = target
+                && (goal.nrows(), goal.ncols()) != shape
+            {
+                return Err(Error::BadInput(format!(
+                    "the target board is {}x{} but board {index} is {}x{}",
+                    goal.nrows(),
+                    goal.ncols(),
+                    shape.0,
+                    shape.1
+                ))
+                .into());
             }
-            Reach::Goal(goal) => {
-                goal.targets().iter().map(|&t| (t.name(), solver.obstruction(board, t))).collect()
-            }
-        };
+        }
+        let verdicts: Vec<(&str, Option<Cow<Grid>>)> =
+            targets.iter().map(|t| (t.name(), solver.obstruction(board, t))).collect();
         let text = match args.format {
             StudyFormat::Text => {
                 let mut t = format!("board {index}: {}x{}, nullity {}\n", shape.0, shape.1, solver.nullity());
@@ -555,45 +270,9 @@ pub(crate) fn table_entry_json(rows: usize, cols: usize, nullity: usize) -> serd
     json!({"rows": rows, "cols": cols, "nullity": nullity})
 }
 
-#[derive(Args, Debug)]
-pub(super) struct TableArgs {
-    /// Rows: a range A..B (inclusive) or one number.
-    #[arg(short, long, value_parser = parse_range, value_name = "A..B")]
-    rows: (usize, usize),
-    /// Columns: a range C..D (inclusive) or one number.
-    #[arg(short, long, value_parser = parse_range, value_name = "C..D")]
-    cols: (usize, usize),
-    #[command(flatten)]
-    puzzle: PuzzleArgs,
-    /// Output format: text (a grid), csv (rows,cols,nullity) or json (one
-    /// object per size, one per line).
-    #[arg(short, long, value_enum, default_value_t = TableFormat::Text)]
-    format: TableFormat,
-    /// Refuse a size whose elimination needs more memory than this.
-    #[arg(long, default_value = "1G", value_parser = super::parse_bytes, value_name = "SIZE")]
-    max_memory: u64,
-    /// Pictures of the table as a heat map.
-    #[command(flatten)]
-    picture: PictureArgs,
-    /// Compute only slice K of N of the rows (1 <= K <= N) and print it as
-    /// one JSON line, for `lightsout merge`.
-    #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
-    shard: Option<crate::Shard>,
-}
-
-pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected a size or a range like 1..100, got '{s}'");
-    let (a, b) = s.split_once("..").unwrap_or((s, s));
-    let a: usize = a.trim().parse().map_err(|_| bad())?;
-    let b: usize = b.trim().trim_start_matches('=').parse().map_err(|_| bad())?;
-    if a == 0 || a > b {
-        return Err(format!("a range runs from 1 or more up, got '{s}'"));
-    }
-    Ok((a, b))
-}
-
 pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     let template = args.puzzle.puzzle(1, 1)?;
+    let max_memory = args.memory.max_memory;
     let ((r0, r1), (c0, c1)) = (args.rows, args.cols);
     if let Some(shard) = args.shard {
         if args.picture.wanted() {
@@ -612,7 +291,7 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
         let mut nullity = Vec::new();
         for i in 0..shard.len((r1 - r0 + 1) as u64) {
             let row = r0 + shard.block(i) as usize;
-            nullity.extend(nullity_table(row..=row, c0..=c1, &template, args.max_memory, &|| {})?);
+            nullity.extend(nullity_table(row..=row, c0..=c1, &template, max_memory, &|| {})?);
         }
         let problem = super::search::TableProblem {
             rows: args.rows,
@@ -627,7 +306,7 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
         args.picture.check_size((r1 - r0 + 1).saturating_mul(c1 - c0 + 1))?;
     }
     let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
-    let table = nullity_table(r0..=r1, c0..=c1, &template, args.max_memory, &|| bar.inc(1))?;
+    let table = nullity_table(r0..=r1, c0..=c1, &template, max_memory, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let title = format!(
         "nullity of {r0}..{r1} x {c0}..{c1}, {}, rule {}",

@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let (rows, cols) = (args.rows, args.cols);
+    let SizeArgs { rows, cols } = args.size;
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     if puzzle.cells() > bfs::MAX_CELLS {
         return Err(Error::Limit(format!(
@@ -21,7 +21,7 @@ pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> 
     let presses =
         |s: &Option<Solution>| s.as_ref().map_or(bfs::UNREACHABLE, |s| s.presses.count_ones() as u8);
     let states = 1u32 << puzzle.cells();
-    let bar = study::terminal_bar(u64::from(states), "boards");
+    let bar = terminal_bar(u64::from(states), "boards");
     let disagreements: Vec<u32> = (0..states)
         .into_par_iter()
         .map(|state| -> Result<Option<u32>, Error> {
@@ -29,9 +29,8 @@ pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> 
                 bar.inc(4096);
             }
             let board = bfs::decode(rows, cols, state);
-            let answer = solver.solve(&board, Goal::Either)?;
-            let w = answer.white.as_ref().map_or(bfs::UNREACHABLE, presses);
-            let b = answer.black.as_ref().map_or(bfs::UNREACHABLE, presses);
+            let answer = solver.solve(&board, Target::EITHER)?;
+            let [w, b] = [&answer.outcomes[0], &answer.outcomes[1]].map(|o| presses(&o.solution));
             let agree = w == to_white[state as usize] && b == to_black[state as usize];
             Ok((!agree).then_some(state))
         })
@@ -45,7 +44,7 @@ pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> 
     // The classic puzzle keeps its short name; other shapes say theirs.
     let shape = match puzzle.is_classic() {
         true => format!("{rows}x{cols}"),
-        false => format!("{rows}x{cols} {}, rule {}", study::topology_name(puzzle.topology()), puzzle.rule()),
+        false => format!("{rows}x{cols} {}, rule {}", topology_name(puzzle.topology()), puzzle.rule()),
     };
     writeln!(
         out,

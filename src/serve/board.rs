@@ -6,12 +6,12 @@ use axum::extract::State;
 use axum::response::Response;
 
 use super::error::{ApiError, ApiJson};
-use super::request::{self, CheckRequest, Reach, SolveRequest};
+use super::request::{self, CheckRequest, SolveRequest};
 use super::work::App;
 use super::{Limits, json_response};
+use crate::cli::Report;
 use crate::cli::study::check_json;
-use crate::cli::{Entries, Report};
-use crate::{Grid, Method, Puzzle, Solver};
+use crate::{Grid, Method, Puzzle, Solver, Target};
 use serde_json::Value;
 
 /// `POST /api/solve`: the object `lightsout solve --format json` prints.
@@ -29,35 +29,21 @@ fn read(
     rule: Option<&str>,
     torus: bool,
     limits: &Limits,
-) -> Result<(Grid, Puzzle, Reach), ApiError> {
+) -> Result<(Grid, Puzzle, Vec<Target>), ApiError> {
     let board = request::board(rows, "board", limits)?;
     let shape = (board.nrows(), board.ncols());
     let puzzle = request::puzzle(shape.0, shape.1, rule, torus, limits)?;
-    let reach = request::target(target, shape, limits)?;
-    Ok((board, puzzle, reach))
+    let targets = request::target(target, shape, limits)?;
+    Ok((board, puzzle, targets))
 }
 
 fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
-    let (board, puzzle, reach) =
+    let (board, puzzle, targets) =
         read(&req.board, req.target.as_ref(), req.rule.as_deref(), req.torus, limits)?;
     let max_nullity = request::max_nullity(req.max_nullity, limits)?;
     let solver = Solver::with_memory_limit(&puzzle, Method::Auto, max_nullity, limits.max_memory)?;
-    // As `lightsout solve`: a board target is named "target", colours by name.
-    let (answer, custom);
-    let entries: Entries = match &reach {
-        Reach::Board(goal) => {
-            custom = solver.solve_to(&board, goal)?;
-            Entries::from_iter([("target", &custom)])
-        }
-        Reach::Goal(goal) => {
-            answer = solver.solve(&board, *goal)?;
-            [("white", &answer.white), ("black", &answer.black)]
-                .into_iter()
-                .filter_map(|(name, solution)| Some((name, solution.as_ref()?)))
-                .collect()
-        }
-    };
-    Ok(Report { index: 1, board: &board, solver: &solver, entries }.json())
+    let answer = solver.solve(&board, &targets)?;
+    Ok(Report { index: 1, board: &board, solver: &solver, answer: &answer }.json())
 }
 
 /// `POST /api/check`: the object `lightsout check --format json` prints.
@@ -69,15 +55,11 @@ pub(super) async fn check(
 }
 
 fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError> {
-    let (board, puzzle, reach) =
+    let (board, puzzle, targets) =
         read(&req.board, req.target.as_ref(), req.rule.as_deref(), req.torus, limits)?;
     // As `lightsout check`: solvability needs no minimisation.
     let solver = Solver::with_memory_limit(&puzzle, Method::Auto, 0, limits.max_memory)?;
-    let verdicts: Vec<(&str, Option<Cow<Grid>>)> = match &reach {
-        Reach::Board(goal) => vec![("target", solver.obstruction_to(&board, goal))],
-        Reach::Goal(goal) => {
-            goal.targets().iter().map(|&t| (t.name(), solver.obstruction(&board, t))).collect()
-        }
-    };
+    let verdicts: Vec<(&str, Option<Cow<Grid>>)> =
+        targets.iter().map(|t| (t.name(), solver.obstruction(&board, t))).collect();
     Ok(check_json(1, &solver, &verdicts))
 }

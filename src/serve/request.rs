@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::Limits;
 use super::error::ApiError;
-use crate::cli::study::{parse_range, parse_rule};
-use crate::{Goal, Grid, Puzzle, TextBoards, Topology};
+use crate::cli::{parse_range, parse_rule};
+use crate::{Grid, Puzzle, Target, TextBoards, Topology};
 
 /// `POST /api/solve`: the fewest presses, as `lightsout solve --format json`.
 #[derive(Deserialize, Debug)]
@@ -71,12 +71,6 @@ pub(super) struct TableRequest {
     pub(super) rule: Option<String>,
     #[serde(default)]
     pub(super) torus: bool,
-}
-
-/// What to reach: a colour (or either), or a given board.
-pub(super) enum Reach {
-    Goal(Goal),
-    Board(Grid),
 }
 
 /// Refuses a side over [`Limits::max_side`].
@@ -140,14 +134,14 @@ pub(super) fn target(
     value: Option<&Value>,
     shape: (usize, usize),
     limits: &Limits,
-) -> Result<Reach, ApiError> {
+) -> Result<Vec<Target>, ApiError> {
     let rows = match value {
-        None => return Ok(Reach::Goal(Goal::Either)),
+        None => return Ok(Target::EITHER.to_vec()),
         Some(Value::String(s)) => {
             return match s.as_str() {
-                "white" => Ok(Reach::Goal(Goal::White)),
-                "black" => Ok(Reach::Goal(Goal::Black)),
-                "either" => Ok(Reach::Goal(Goal::Either)),
+                "white" => Ok(vec![Target::White]),
+                "black" => Ok(vec![Target::Black]),
+                "either" => Ok(Target::EITHER.to_vec()),
                 other => Err(ApiError::bad(format!(
                     "target: expected white, black, either or a board (a list of rows), got '{other}'"
                 ))),
@@ -178,7 +172,7 @@ pub(super) fn target(
             shape.1
         )));
     }
-    Ok(Reach::Board(goal))
+    Ok(vec![Target::Board(goal)])
 }
 
 /// The enumeration budget asked for: the server's limit when absent,

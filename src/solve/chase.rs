@@ -129,7 +129,7 @@ impl Chase {
     pub fn solve_streamed(
         &self,
         board: &mut dyn RowStream,
-        target: Target,
+        target: &Target,
         max_nullity: usize,
         sink: &mut dyn FnMut(&[u64]) -> Result<(), Error>,
     ) -> Result<Option<(u64, bool)>, Error> {
@@ -144,6 +144,9 @@ impl Chase {
         let target_row = match target {
             Target::White => vec![0u64; words::words_for(self.cols)],
             Target::Black => Grid::ones(1, self.cols).row(0).to_vec(),
+            Target::Board(_) => {
+                return Err(Error::bad_input("a streamed board is solved to a colour, not to a given board"));
+            }
         };
         let Some(mut first) = self.streamed_first_row(board, &target_row) else {
             return Ok(None);

@@ -19,55 +19,46 @@ pub use minimal::{
     check_coverage, improve, merge, minimize, minimize_problem, minimize_with_progress, search_blocks,
 };
 
+use std::borrow::Cow;
+
 use crate::error::Error;
 use crate::gf2::words;
 use crate::model::{Grid, Puzzle};
 
-/// The colour every piece should show at the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What a board should become: all white, all black, or a given board.
+///
+/// POJ 1753's goal, whichever colour takes fewer presses, is the two
+/// colours asked together: [`Target::EITHER`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     /// All pieces white side up.
     White,
     /// All pieces black side up.
     Black,
+    /// This board (of the puzzle's shape).
+    Board(Grid),
 }
 
 impl Target {
-    /// The target board of the given shape.
-    pub fn board(self, rows: usize, cols: usize) -> Grid {
+    /// Both colours, for the one needing fewer presses.
+    pub const EITHER: &'static [Target] = &[Target::White, Target::Black];
+
+    /// The board to reach, of the given shape (a [`Board`](Self::Board)
+    /// target is its own board, whatever the shape asked).
+    pub fn grid(&self, rows: usize, cols: usize) -> Cow<'_, Grid> {
         match self {
-            Target::White => Grid::zeros(rows, cols),
-            Target::Black => Grid::ones(rows, cols),
+            Target::White => Cow::Owned(Grid::zeros(rows, cols)),
+            Target::Black => Cow::Owned(Grid::ones(rows, cols)),
+            Target::Board(goal) => Cow::Borrowed(goal),
         }
     }
 
-    /// `"white"` or `"black"`.
-    pub fn name(self) -> &'static str {
+    /// `"white"`, `"black"`, or `"target"` for a given board.
+    pub fn name(&self) -> &'static str {
         match self {
             Target::White => "white",
             Target::Black => "black",
-        }
-    }
-}
-
-/// Which targets to solve for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Goal {
-    /// Only all white.
-    White,
-    /// Only all black.
-    Black,
-    /// Both, and report the better (POJ 1753's goal).
-    Either,
-}
-
-impl Goal {
-    /// The targets this goal asks for.
-    pub fn targets(self) -> &'static [Target] {
-        match self {
-            Goal::White => &[Target::White],
-            Goal::Black => &[Target::Black],
-            Goal::Either => &[Target::White, Target::Black],
+            Target::Board(_) => "target",
         }
     }
 }
@@ -98,31 +89,35 @@ pub struct Solution {
     pub proven_minimal: bool,
 }
 
-/// A board's answer: per target asked for, the solution or `None` when the
+/// One target's result: the fewest presses found, or `None` when the
 /// target cannot be reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The target asked for.
+    pub target: Target,
+    /// Its solution, `None` when unreachable.
+    pub solution: Option<Solution>,
+}
+
+/// A board's answer: one outcome per target asked for, in the order asked.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Answer {
-    /// All white, when asked for.
-    pub white: Option<Option<Solution>>,
-    /// All black, when asked for.
-    pub black: Option<Option<Solution>>,
+    /// The outcomes, in the order of the targets asked.
+    pub outcomes: Vec<Outcome>,
 }
 
 impl Answer {
-    /// The answer for one target: `None` if not asked, `Some(None)` if
-    /// unreachable.
-    pub fn get(&self, target: Target) -> Option<&Option<Solution>> {
-        match target {
-            Target::White => self.white.as_ref(),
-            Target::Black => self.black.as_ref(),
-        }
+    /// The outcome for `target`, if it was asked for.
+    pub fn get(&self, target: &Target) -> Option<&Outcome> {
+        self.outcomes.iter().find(|o| o.target == *target)
     }
 
-    /// The reachable target needing the fewest presses (white on a tie).
-    pub fn best(&self) -> Option<(Target, &Solution)> {
-        [Target::White, Target::Black]
-            .into_iter()
-            .filter_map(|t| Some((t, self.get(t)?.as_ref()?)))
+    /// The reachable target needing the fewest presses (the first asked on
+    /// a tie).
+    pub fn best(&self) -> Option<(&Target, &Solution)> {
+        self.outcomes
+            .iter()
+            .filter_map(|o| Some((&o.target, o.solution.as_ref()?)))
             .min_by_key(|(_, s)| s.presses.count_ones())
     }
 }
@@ -136,13 +131,13 @@ enum System {
 ///
 /// # Example
 /// ```
-/// use lightsout::{parse_boards, Goal, Method, Puzzle, Solver, Target};
+/// use lightsout::{parse_boards, Method, Puzzle, Solver, Target};
 ///
 /// let board = &parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "sample", None, None)?[0];
 /// let solver = Solver::new(&Puzzle::new(4, 4)?, Method::Auto, 32)?;
-/// let answer = solver.solve(board, Goal::Either)?;
+/// let answer = solver.solve(board, Target::EITHER)?;
 /// let (target, best) = answer.best().expect("the POJ sample is solvable");
-/// assert_eq!((target, best.presses.count_ones()), (Target::White, 4));
+/// assert_eq!((target, best.presses.count_ones()), (&Target::White, 4));
 /// assert_eq!(solver.nullity(), 4);
 /// # Ok::<(), lightsout::Error>(())
 /// ```
@@ -158,9 +153,6 @@ pub struct Solver {
     /// orthogonal to every one of them. `None` when `A` is symmetric: then
     /// they are the quiet patterns.
     obstructions: Option<Vec<Grid>>,
-    /// Whether each obstruction has odd weight (then it also tells the two
-    /// targets apart).
-    obstruction_is_odd: Vec<bool>,
     max_nullity: usize,
     progress: Option<Box<Progress>>,
 }
@@ -234,15 +226,12 @@ impl Solver {
             System::Chase(c) if hold_quiet => (c.quiet_patterns(), None),
             System::Chase(_) => (Vec::new(), None),
         };
-        let obstruction_is_odd =
-            obstructions.as_ref().unwrap_or(&quiet).iter().map(|y| y.count_ones() % 2 == 1).collect();
         Ok(Solver {
             puzzle: puzzle.clone(),
             system,
             nullity,
             quiet,
             obstructions,
-            obstruction_is_odd,
             max_nullity,
             progress: None,
         })
@@ -283,12 +272,12 @@ impl Solver {
     ///
     /// # Panics
     /// If `i` is not below the nullity.
-    pub fn quiet_pattern(&self, i: usize) -> std::borrow::Cow<'_, Grid> {
+    pub fn quiet_pattern(&self, i: usize) -> Cow<'_, Grid> {
         assert!(i < self.nullity, "quiet pattern {i} of {}", self.nullity);
         match (&self.system, self.quiet.get(i)) {
-            (_, Some(q)) => std::borrow::Cow::Borrowed(q),
-            (System::Chase(c), None) => std::borrow::Cow::Owned(c.quiet_pattern(i)),
-            (System::Dense(d), None) => std::borrow::Cow::Owned(d.quiet_patterns().swap_remove(i)),
+            (_, Some(q)) => Cow::Borrowed(q),
+            (System::Chase(c), None) => Cow::Owned(c.quiet_pattern(i)),
+            (System::Dense(d), None) => Cow::Owned(d.quiet_patterns().swap_remove(i)),
         }
     }
 
@@ -300,59 +289,122 @@ impl Solver {
     }
 
     /// The first pattern that proves `target` unreachable from `board`, if
-    /// any: `board + target` is not orthogonal to it, so no press set can flip
-    /// exactly those cells. `None` means the target is reachable.
+    /// any: `board + target` is not orthogonal to it, so no press set can
+    /// flip exactly those cells. `None` means the target is reachable.
     ///
     /// # Panics
     /// If the board's shape is not the puzzle's.
-    pub fn obstruction(&self, board: &Grid, target: Target) -> Option<std::borrow::Cow<'_, Grid>> {
-        assert_eq!((board.nrows(), board.ncols()), (self.puzzle.rows(), self.puzzle.cols()));
-        if !self.holds_quiet_patterns() {
-            return self.obstruction_to(board, &target.board(self.puzzle.rows(), self.puzzle.cols()));
-        }
-        let flip = target == Target::Black;
-        self.obstructions().iter().zip(&self.obstruction_is_odd).find_map(|(y, &y_is_odd)| {
+    pub fn obstruction(&self, board: &Grid, target: &Target) -> Option<Cow<'_, Grid>> {
+        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
+        assert_eq!((board.nrows(), board.ncols()), (rows, cols), "board shape mismatch");
+        let blocks = |y: &Grid| match target {
             // (board + all ones) · y = board · y + weight(y).
-            (words::dot(y.as_words(), board.as_words()) ^ (flip && y_is_odd))
-                .then_some(std::borrow::Cow::Borrowed(y))
-        })
-    }
-
-    /// The first pattern that proves `goal` unreachable from `board` (any
-    /// target board of the same shape), if any.
-    pub fn obstruction_to(&self, board: &Grid, goal: &Grid) -> Option<std::borrow::Cow<'_, Grid>> {
-        let odd =
-            |y: &Grid| words::dot(y.as_words(), board.as_words()) ^ words::dot(y.as_words(), goal.as_words());
+            Target::White | Target::Black => {
+                words::dot(y.as_words(), board.as_words())
+                    ^ (*target == Target::Black && y.count_ones() % 2 == 1)
+            }
+            Target::Board(goal) => {
+                words::dot(y.as_words(), board.as_words()) ^ words::dot(y.as_words(), goal.as_words())
+            }
+        };
         if !self.holds_quiet_patterns() {
             // Patterns chased one at a time (a chasing solver's left null
             // space is its null space): memory of one board, not d.
-            return (0..self.nullity).map(|i| self.quiet_pattern(i)).find(|y| odd(y));
+            return (0..self.nullity).map(|i| self.quiet_pattern(i)).find(|y| blocks(y));
         }
-        self.obstructions().iter().find(|y| odd(y)).map(std::borrow::Cow::Borrowed)
+        self.obstructions().iter().find(|y| blocks(y)).map(Cow::Borrowed)
     }
 
-    /// The fewest presses turning `board` into the board `goal`, or `None`
-    /// when it cannot be reached.
+    /// Solves `board` for each of `targets`: [`Target::EITHER`] asks for
+    /// both colours, as POJ 1753 does.
     ///
     /// # Errors
-    /// As [`solve`](Self::solve), also when `goal` has another shape.
-    pub fn solve_to(&self, board: &Grid, goal: &Grid) -> Result<Option<Solution>, Error> {
-        let Some(rhs) = self.reachable_rhs(board, goal)? else {
-            return Ok(None);
-        };
-        self.solve_rhs(board, &rhs, |reached| reached == goal)
+    /// [`Error::BadInput`] if the board's shape, or a target board's, is
+    /// not the puzzle's; [`Error::Internal`] if a press set fails its re-check.
+    pub fn solve(&self, board: &Grid, targets: &[Target]) -> Result<Answer, Error> {
+        let outcomes = targets
+            .iter()
+            .map(|target| Ok(Outcome { target: target.clone(), solution: self.solve_for(board, target)? }))
+            .collect::<Result<_, Error>>()?;
+        Ok(Answer { outcomes })
     }
 
-    /// `board + goal`, the cells the presses must flip, unless an
+    /// The fewest presses turning `board` into `target`, or `None` when it
+    /// cannot be reached.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve).
+    pub fn solve_for(&self, board: &Grid, target: &Target) -> Result<Option<Solution>, Error> {
+        let Some(rhs) = self.reachable_rhs(board, target)? else {
+            return Ok(None);
+        };
+        let Some(particular) = self.particular(&rhs)? else {
+            return Ok(None);
+        };
+        let (presses, proven_minimal) = if self.holds_quiet_patterns() {
+            let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
+            minimize_problem(&self.puzzle, &rhs, &particular, &self.quiet, self.max_nullity, progress)
+        } else {
+            // Too many patterns to hold, let alone to search: the press set
+            // found, proven only when it is empty.
+            let proven = particular.is_zero();
+            (particular, proven)
+        };
+        self.check(board, &presses, target)?;
+        Ok(Some(Solution { presses, proven_minimal }))
+    }
+
+    /// A press set turning `board` into `target` (not yet the lightest), or
+    /// `None` when `target` cannot be reached: the coset that a long search
+    /// then walks with [`quiet_patterns`](Self::quiet_patterns).
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve).
+    pub fn particular_to(&self, board: &Grid, target: &Target) -> Result<Option<Grid>, Error> {
+        match self.reachable_rhs(board, target)? {
+            Some(rhs) => self.particular(&rhs),
+            None => Ok(None),
+        }
+    }
+
+    /// `particular` plus the quiet patterns picked by `mask`, re-applied to
+    /// `board` and accepted only if it reaches `target`.
+    ///
+    /// # Errors
+    /// [`Error::Internal`] if the press set fails its re-check.
+    pub fn presses_for_mask(
+        &self,
+        board: &Grid,
+        target: &Target,
+        particular: &Grid,
+        mask: u64,
+    ) -> Result<Grid, Error> {
+        let mut presses = particular.clone();
+        for (j, q) in self.quiet.iter().enumerate().take(64) {
+            if mask >> j & 1 == 1 {
+                presses.xor_assign(q);
+            }
+        }
+        self.check(board, &presses, target)?;
+        Ok(presses)
+    }
+
+    /// `board + target`, the cells the presses must flip, unless an
     /// obstruction shows that no press set does.
-    fn reachable_rhs(&self, board: &Grid, goal: &Grid) -> Result<Option<Grid>, Error> {
+    fn reachable_rhs(&self, board: &Grid, target: &Target) -> Result<Option<Grid>, Error> {
         self.check_shape(board, "board")?;
-        self.check_shape(goal, "target board")?;
-        if self.holds_quiet_patterns() && self.obstruction_to(board, goal).is_some() {
+        if let Target::Board(goal) = target {
+            self.check_shape(goal, "target board")?;
+        }
+        if self.holds_quiet_patterns() && self.obstruction(board, target).is_some() {
             return Ok(None);
         }
         let mut rhs = board.clone();
-        rhs.xor_assign(goal);
+        match target {
+            Target::White => {}
+            Target::Black => rhs.not_in_place(),
+            Target::Board(goal) => rhs.xor_assign(goal),
+        }
         Ok(Some(rhs))
     }
 
@@ -366,110 +418,6 @@ impl Solver {
             )));
         }
         Ok(())
-    }
-
-    /// A press set turning `board` into `goal` (not yet the lightest), or
-    /// `None` when `goal` cannot be reached: the coset that a long search
-    /// then walks with [`quiet_patterns`](Self::quiet_patterns).
-    ///
-    /// # Errors
-    /// As [`solve_to`](Self::solve_to).
-    pub fn particular_to(&self, board: &Grid, goal: &Grid) -> Result<Option<Grid>, Error> {
-        match self.reachable_rhs(board, goal)? {
-            Some(rhs) => self.particular(&rhs),
-            None => Ok(None),
-        }
-    }
-
-    /// `particular` plus the quiet patterns picked by `mask`, re-applied to
-    /// `board` and accepted only if it reaches `goal`.
-    ///
-    /// # Errors
-    /// [`Error::Internal`] if the press set fails its re-check.
-    pub fn presses_for_mask(
-        &self,
-        board: &Grid,
-        goal: &Grid,
-        particular: &Grid,
-        mask: u64,
-    ) -> Result<Grid, Error> {
-        let mut presses = particular.clone();
-        for (j, q) in self.quiet.iter().enumerate().take(64) {
-            if mask >> j & 1 == 1 {
-                presses.xor_assign(q);
-            }
-        }
-        self.verify(board, &presses, |reached| reached == goal)?;
-        Ok(presses)
-    }
-
-    /// Solves `board` for every target of `goal`.
-    ///
-    /// # Errors
-    /// [`Error::BadInput`] if the board's shape is not the puzzle's;
-    /// [`Error::Internal`] if a press set fails its re-check.
-    pub fn solve(&self, board: &Grid, goal: Goal) -> Result<Answer, Error> {
-        let mut answer = Answer { white: None, black: None };
-        for &target in goal.targets() {
-            let solution = self.solve_for(board, target)?;
-            match target {
-                Target::White => answer.white = Some(solution),
-                Target::Black => answer.black = Some(solution),
-            }
-        }
-        Ok(answer)
-    }
-
-    /// The fewest presses turning `board` into `target`, or `None` when the
-    /// target cannot be reached.
-    ///
-    /// # Errors
-    /// As [`solve`](Self::solve).
-    pub fn solve_for(&self, board: &Grid, target: Target) -> Result<Option<Solution>, Error> {
-        self.check_shape(board, "board")?;
-        if self.holds_quiet_patterns() && self.obstruction(board, target).is_some() {
-            return Ok(None);
-        }
-        // The presses must flip exactly the cells that differ from the target.
-        let mut rhs = board.clone();
-        if target == Target::Black {
-            rhs.not_in_place();
-        }
-        self.solve_rhs(board, &rhs, self.reaches(target))
-    }
-
-    /// Whether a board is all `target`.
-    fn reaches(&self, target: Target) -> impl Fn(&Grid) -> bool {
-        let cells = self.puzzle.cells();
-        move |reached: &Grid| match target {
-            Target::White => reached.is_zero(),
-            Target::Black => reached.count_ones() == cells,
-        }
-    }
-
-    /// The lightest press set flipping exactly `rhs` (`None` if there is
-    /// none), re-applied to `board` and accepted only if `reached` says the
-    /// result is the target.
-    fn solve_rhs(
-        &self,
-        board: &Grid,
-        rhs: &Grid,
-        reached: impl Fn(&Grid) -> bool,
-    ) -> Result<Option<Solution>, Error> {
-        let Some(particular) = self.particular(rhs)? else {
-            return Ok(None);
-        };
-        let (presses, proven_minimal) = if self.holds_quiet_patterns() {
-            let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
-            minimize_problem(&self.puzzle, rhs, &particular, &self.quiet, self.max_nullity, progress)
-        } else {
-            // Too many patterns to hold, let alone to search: the press set
-            // found, proven only when it is empty.
-            let proven = particular.is_zero();
-            (particular, proven)
-        };
-        self.verify(board, &presses, reached)?;
-        Ok(Some(Solution { presses, proven_minimal }))
     }
 
     /// A press set flipping exactly `rhs`, or `None` when there is none
@@ -488,16 +436,20 @@ impl Solver {
         Ok(found)
     }
 
-    /// Re-applies `presses` to `board` and insists on reaching `target`, so a
-    /// wrong press set is an error, never an answer.
-    pub fn check(&self, board: &Grid, presses: &Grid, target: Target) -> Result<(), Error> {
-        self.verify(board, presses, self.reaches(target))
-    }
-
-    /// Presses `presses` on `board` and insists that `reached` accepts the
-    /// result: the one re-check every reported press set goes through.
-    fn verify(&self, board: &Grid, presses: &Grid, reached: impl Fn(&Grid) -> bool) -> Result<(), Error> {
-        if reached(&self.puzzle.apply(board, presses)) {
+    /// Presses `presses` on `board` and insists on reaching `target`: the
+    /// one re-check every reported press set goes through, so a wrong press
+    /// set is an error, never an answer.
+    ///
+    /// # Errors
+    /// [`Error::Internal`] if `presses` does not turn `board` into `target`.
+    pub fn check(&self, board: &Grid, presses: &Grid, target: &Target) -> Result<(), Error> {
+        let reached = self.puzzle.apply(board, presses);
+        let done = match target {
+            Target::White => reached.is_zero(),
+            Target::Black => reached.count_ones() == self.puzzle.cells(),
+            Target::Board(goal) => reached == *goal,
+        };
+        if done {
             return Ok(());
         }
         Err(Error::Internal(format!(

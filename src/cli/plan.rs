@@ -1,0 +1,177 @@
+//! A run resolved once from its arguments: the targets read, one solver
+//! per board shape, and the way a `solve` reaches its answers (a long
+//! search, a board streamed row by row, or boards solved in memory),
+//! decided in this one place.
+
+use super::*;
+
+impl TargetArg {
+    /// The targets named, reading the target board's file if one is given.
+    /// A text target takes the puzzle's shape from `--rows`/`--cols`
+    /// (`source`), like the boards it is paired with.
+    pub(super) fn resolve(&self, source: &BoardArgs, max_memory: u64) -> Result<Vec<Target>, Error> {
+        match self {
+            TargetArg::Colours(colours) => Ok(colours.to_vec()),
+            TargetArg::File(path) => Ok(vec![Target::Board(read_target(path, source, max_memory)?)]),
+        }
+    }
+}
+
+/// The first board of a target file (text or PBM).
+fn read_target(path: &std::path::Path, shape: &BoardArgs, max_memory: u64) -> Result<Grid, Error> {
+    let source = path.display().to_string();
+    let mut file = std::fs::File::open(path).map_err(|e| {
+        Error::BadInput(format!(
+            "--target {source} is not white, black or either, nor a readable board file: {e}"
+        ))
+    })?;
+    let data = read_limited(&mut file, &source, max_memory)?;
+    let first = if is_pbm(&data) {
+        read_pbm(&data, &source)?.into_iter().next()
+    } else {
+        TextBoards::new(&data, &source, shape.rows, shape.cols).next().transpose()?
+    };
+    first.ok_or_else(|| Error::BadInput(format!("{source}: no board in input")))
+}
+
+/// The checks of flags that go together, made once before any work.
+impl SolveArgs {
+    pub(super) fn output_kind(&self) -> PbmKind {
+        self.output_pbm.unwrap_or(PbmArg::Raw).into()
+    }
+
+    /// Refuses flags that would do nothing in this combination: silence
+    /// would let the user believe they did something.
+    pub(super) fn refuse_unused(&self) -> Result<(), Error> {
+        self.source.refuse_unused()?;
+        if self.output_pbm.is_some() && self.output.is_none() {
+            return Err(Error::BadInput(
+                "--output-pbm sets the format of --output FILE; give --output too".into(),
+            ));
+        }
+        if self.show && self.format == Format::Json {
+            return Err(Error::BadInput(
+                "--show adds grids to poj and text output; JSON already holds the press grid (\"solution\")"
+                    .into(),
+            ));
+        }
+        if self.search.wanted() {
+            self.refuse_unused_in_search()?;
+        }
+        Ok(())
+    }
+
+    /// A long search answers one board as the plain solve would, or prints
+    /// a shard's record: what belongs to neither is refused.
+    fn refuse_unused_in_search(&self) -> Result<(), Error> {
+        let search = &self.search;
+        if search.checkpoint_every.is_some() && search.checkpoint.is_none() {
+            return Err(Error::bad_input("--checkpoint-every needs --checkpoint FILE"));
+        }
+        // The record is JSON whatever --format says (json is accepted as a
+        // matter of course); text and the grids belong to the merged answer.
+        if search.shard.is_some() && (self.format == Format::Text || self.show) {
+            return Err(Error::bad_input(
+                "--shard prints its partial result as one JSON line; --format text and --show go with `lightsout merge`",
+            ));
+        }
+        if self.output.is_some() || self.picture.wanted() {
+            return Err(Error::bad_input(
+                "--output, --png and --svg do not go with --shard, --checkpoint or --time-limit",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// How a `solve` run reaches its answers.
+pub(super) enum Route {
+    /// One board searched at length: sharded, checkpointed or time-bounded.
+    Search,
+    /// A generated board of the classic puzzle too large to hold, solved
+    /// row by row down its longer side.
+    Streamed { rows: usize, cols: usize, recipe: Generate },
+    /// Boards read or made whole, each solved in memory.
+    InMemory,
+}
+
+/// Generated boards with more cells than this are solved row by row
+/// (streamed) when only the press count, or a PBM of the presses, is asked.
+pub(super) const STREAM_ABOVE_CELLS: usize = 1 << 26;
+
+impl SolveArgs {
+    /// The way to the answers: the one place that decides between a long
+    /// search, a streamed board and boards in memory.
+    pub(super) fn route(&self) -> Route {
+        if self.search.wanted() {
+            return Route::Search;
+        }
+        match (self.source.recipe(), self.source.rows, self.source.cols) {
+            (Some(recipe), Some(rows), Some(cols))
+                if rows.saturating_mul(cols) > STREAM_ABOVE_CELLS
+                    && self.puzzle.is_classic()
+                    && self.streaming_blockers().is_empty() =>
+            {
+                // Streams run down the longer side; a uniform board is its
+                // own transpose (see `streaming_blockers`).
+                Route::Streamed { rows: rows.max(cols), cols: rows.min(cols), recipe }
+            }
+            _ => Route::InMemory,
+        }
+    }
+
+    /// What keeps a large generated board of the classic puzzle from being
+    /// streamed: the changes that would let it be. Empty when it can be.
+    pub(super) fn streaming_blockers(&self) -> Vec<&'static str> {
+        let (rows, cols) = (self.source.rows.unwrap_or(0), self.source.cols.unwrap_or(0));
+        let uniform = self.source.recipe().is_some_and(|recipe| recipe.is_uniform());
+        [
+            (matches!(self.method, MethodArg::Dense), "drop --method dense"),
+            (self.show, "drop --show"),
+            (self.format == Format::Json, "use --format poj or text"),
+            (self.picture.wanted(), "drop --png and --svg"),
+            (matches!(self.target, TargetArg::File(_)), "give --target a colour"),
+            // A transposed uniform board is itself; its press grid is not.
+            (rows < cols && (!uniform || self.output.is_some()), "give the longer side as --rows"),
+        ]
+        .into_iter()
+        .filter_map(|(blocks, change)| blocks.then_some(change))
+        .collect()
+    }
+}
+
+/// One factored solver per board shape, made on first use. Batches are
+/// usually of one shape, so a short list beats hashing.
+pub(super) struct Solvers<'a> {
+    puzzle: &'a PuzzleArgs,
+    method: Method,
+    max_nullity: usize,
+    max_memory: u64,
+    made: Vec<((usize, usize), Solver)>,
+}
+
+impl<'a> Solvers<'a> {
+    pub(super) fn new(puzzle: &'a PuzzleArgs, method: Method, max_nullity: usize, max_memory: u64) -> Self {
+        Solvers { puzzle, method, max_nullity, max_memory, made: Vec::new() }
+    }
+
+    /// The solver for boards of `board`'s shape.
+    pub(super) fn for_board(&mut self, board: &Grid) -> Result<&Solver, Error> {
+        let shape = (board.nrows(), board.ncols());
+        let index = match self.made.iter().position(|(s, _)| *s == shape) {
+            Some(i) => i,
+            None => {
+                let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
+                let mut solver =
+                    Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)?;
+                // Minimising over more than 2^30 solutions takes a second or more.
+                if solver.nullity() > 30 && solver.nullity() <= self.max_nullity {
+                    solver.set_progress(minimisation_bar(solver.nullity()));
+                }
+                self.made.push((shape, solver));
+                self.made.len() - 1
+            }
+        };
+        Ok(&self.made[index].1)
+    }
+}
