@@ -2,37 +2,87 @@
 
 use std::fmt;
 
-/// What went wrong, with a short lowercase message that quotes the input.
+/// What went wrong, by kind, in neutral words: no command-line flag, no
+/// hint and no exit code. The command line and the server say each kind in
+/// their own terms (`--max-memory` and a hint; a JSON limit and a status).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
-    /// The input or the arguments are malformed (exit code 2).
-    BadInput(String),
-    /// The work would exceed a stated limit (exit code 3).
+    /// Text or an image that is not a board: `message` says where (line and
+    /// column, or byte) and what is wrong.
+    Parse { source: String, message: String },
+    /// A board whose rows or columns (`side`) are not as many as `expected`:
+    /// `found` cells on `line`, or `found` rows in the board starting at
+    /// `first_line`. `given` says whether `expected` was given by the caller;
+    /// if not, it is the width of the board's first line, or the side of
+    /// the square that boards without blank lines between them are.
+    Mismatch {
+        source: String,
+        side: Side,
+        line: usize,
+        first_line: usize,
+        found: usize,
+        expected: usize,
+        given: bool,
+    },
+    /// A board side outside `1..=MAX_SIDE`, or a grid whose shape is not
+    /// the puzzle's.
+    Size(String),
+    /// The method or the route asked for cannot serve this puzzle (light
+    /// chasing off the classic plane, say).
+    Unsupported(String),
+    /// `work` would need about `needed` bytes, more than the `limit` allowed.
+    Memory { work: String, needed: u64, limit: u64 },
+    /// Another stated limit refused the work.
     Limit(String),
-    /// A press set failed its own re-check: a bug, never printed as an answer
-    /// (exit code 70).
+    /// The caller's own check of its input failed: the messages the command
+    /// line and the server make of their arguments and requests.
+    BadInput(String),
+    /// A press set failed its re-check: a bug, never printed as an answer.
     Internal(String),
 }
 
-impl Error {
-    /// The process exit code for this error.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            Error::BadInput(_) => 2,
-            Error::Limit(_) => 3,
-            Error::Internal(_) => 70,
-        }
-    }
+/// A side of a board: its rows (the height) or its columns (the width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Rows,
+    Cols,
+}
 
-    pub(crate) fn bad_input(message: impl Into<String>) -> Self {
-        Error::BadInput(message.into())
+impl Error {
+    /// Whether a stated limit refused the work (memory or otherwise), as
+    /// against input that is wrong or a bug.
+    pub fn is_limit(&self) -> bool {
+        matches!(self, Error::Memory { .. } | Error::Limit(_))
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::BadInput(m) | Error::Limit(m) => f.write_str(m),
+            Error::Parse { source, message } => write!(f, "{source}: {message}"),
+            Error::Mismatch { source, side: Side::Cols, line, first_line, found, expected, given } => {
+                let why = match given {
+                    true => format!("{expected} columns were given"),
+                    false => format!("line {first_line} has {expected}"),
+                };
+                write!(f, "{source}: line {line} has {found} cells but {why}")
+            }
+            Error::Mismatch { source, side: Side::Rows, first_line, found, expected, given, .. } => {
+                let why = match given {
+                    true => format!("{expected} rows were given"),
+                    false => {
+                        format!(
+                            "boards without blank lines between them are square, {expected}x{expected} here"
+                        )
+                    }
+                };
+                write!(f, "{source}: the board starting at line {first_line} has {found} rows but {why}")
+            }
+            Error::Memory { work, needed, limit } => {
+                write!(f, "{work} needs about {needed} bytes, more than the limit of {limit}")
+            }
+            Error::Size(m) | Error::Unsupported(m) | Error::Limit(m) | Error::BadInput(m) => f.write_str(m),
             Error::Internal(m) => write!(f, "internal error: {m}"),
         }
     }

@@ -56,7 +56,7 @@ pub mod serve;
 mod solve;
 
 pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};
-pub use error::Error;
+pub use error::{Error, Side};
 pub use model::{
     Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, TextBoards,
     Topology, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,

@@ -120,7 +120,7 @@ fn a_corrupted_press_set_is_caught_by_the_recheck() {
     assert!(solver.check(&board, &presses, &Target::White).is_ok());
     presses.toggle(1, 2);
     let err = solver.check(&board, &presses, &Target::White).unwrap_err();
-    assert_eq!(err.exit_code(), 70);
+    assert!(matches!(err, lightsout::Error::Internal(_)), "{err:?}");
 }
 
 /// The streamed solve (a few rows in memory) must match the in-memory one,
@@ -217,4 +217,42 @@ fn the_exhaustive_search_has_its_own_ceiling() {
     // Zero presses needs no search to be proven minimal.
     let s = solver.solve_for(&Grid::ones(79, 79), &Target::Black).unwrap().unwrap();
     assert!(s.proven_minimal && s.presses.is_zero());
+}
+
+/// Each refusal has its kind, and its words name no command-line flag (the
+/// command line and the server add their own).
+#[test]
+fn library_errors_are_typed_and_neutral() {
+    use lightsout::{Error, Rule, Topology};
+    let torus = Puzzle::new(6, 6).unwrap().with_topology(Topology::Torus);
+    let errors = [
+        (Solver::new(&torus, Method::Chase, 8).err(), "unsupported"),
+        (
+            Solver::with_memory_limit(&Puzzle::new(500, 500).unwrap(), Method::Dense, 8, 1 << 20).err(),
+            "memory",
+        ),
+        (Puzzle::new(0, 3).err(), "size"),
+        (
+            Solver::new(&Puzzle::new(3, 3).unwrap().with_rule(Rule::king()), Method::Auto, 8)
+                .unwrap()
+                .solve_for(&Grid::zeros(2, 3), &Target::White)
+                .err(),
+            "size",
+        ),
+        (lightsout::parse_boards(b"bw\nwb\nbb\n", "t", Some(2), None).err(), "mismatch"),
+        (lightsout::parse_boards(b"bx\n", "t", None, None).err(), "parse"),
+    ];
+    for (error, kind) in errors {
+        let error = error.unwrap_or_else(|| panic!("expected a {kind} error"));
+        let found = match error {
+            Error::Unsupported(_) => "unsupported",
+            Error::Memory { .. } => "memory",
+            Error::Size(_) => "size",
+            Error::Mismatch { .. } => "mismatch",
+            Error::Parse { .. } => "parse",
+            _ => "other",
+        };
+        assert_eq!(found, kind, "{error:?}");
+        assert!(!error.to_string().contains("--"), "{error}");
+    }
 }

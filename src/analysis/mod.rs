@@ -49,7 +49,7 @@ impl Analysis {
 /// polynomial and its factorisation.
 ///
 /// # Errors
-/// [`Error::Limit`] when the work would need more than `max_memory` bytes.
+/// [`Error::Memory`] when the work would need more than `max_memory` bytes.
 ///
 /// # Example
 /// ```

@@ -42,11 +42,11 @@ fn check_cost(
         (sizes * cells * band * band / 64.0, sizes * 8.0)
     };
     let ranges = format!("a table of {} sizes up to {r_end}x{c_end}", n_rows * n_cols);
-    limits::check(memory as u64, max_memory, &ranges, "narrow the ranges")?;
+    limits::check(memory as u64, max_memory, &ranges)?;
     if work > MAX_TABLE_WORK {
         return Err(Error::Limit(format!(
             "{ranges} needs about {work:.1e} word operations, more than the {MAX_TABLE_WORK:.1e} (a few \
-             minutes) a table may take; narrow the ranges"
+             minutes) a table may take"
         )));
     }
     Ok(())
@@ -78,8 +78,9 @@ fn sequence(n: usize, shift: bool) -> Vec<Poly> {
 /// their ranges should stay small.
 ///
 /// # Errors
-/// [`Error::BadInput`] for a size of 0 or above the limit; [`Error::Limit`]
-/// when one size's elimination would need more than `max_memory` bytes.
+/// [`Error::Size`] for a size of 0 or above the limit; [`Error::Memory`]
+/// when the table would need more than `max_memory` bytes, and
+/// [`Error::Limit`] when it would take more than a few minutes.
 pub fn nullity_table(
     rows: std::ops::RangeInclusive<usize>,
     cols: std::ops::RangeInclusive<usize>,
@@ -91,7 +92,7 @@ pub fn nullity_table(
     Puzzle::new(r_end.max(1), c_end.max(1))?;
     Puzzle::new((*rows.start()).max(1), (*cols.start()).max(1))?;
     if *rows.start() == 0 || *cols.start() == 0 {
-        return Err(Error::BadInput("table sizes start at 1".into()));
+        return Err(Error::Size("table sizes start at 1".into()));
     }
     let rows: Vec<usize> = rows.collect();
     let cols: Vec<usize> = cols.collect();

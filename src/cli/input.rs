@@ -49,33 +49,36 @@ pub(super) fn read_input<'r>(
     too_big: &dyn Fn(&Puzzle) -> String,
     stdin: &'r mut dyn Read,
     stdin_is_terminal: bool,
-) -> Result<Input<'r>, Error> {
+) -> Result<Input<'r>, Failure> {
     if let Some(recipe) = args.recipe() {
         if !args.files.is_empty() {
-            return Err(Error::BadInput("--generate makes the board; do not give a file too".into()));
+            return Err(Error::BadInput("--generate makes the board; do not give a file too".into()).into());
         }
         let (Some(rows), Some(cols)) = (args.rows, args.cols) else {
-            return Err(Error::BadInput("--generate needs --rows and --cols".into()));
+            return Err(Error::BadInput("--generate needs --rows and --cols".into()).into());
         };
         let puzzle = puzzle.puzzle(rows, cols)?;
         let dense = dense || !puzzle.is_classic();
-        limits::check(
-            limits::solve_bytes(&puzzle, dense),
-            max_memory,
-            &format!("solving a {rows}x{cols} board in memory"),
-            &too_big(&puzzle),
-        )?;
+        let work = format!("solving a {rows}x{cols} board in memory");
+        limits::check(limits::solve_bytes(&puzzle, dense), max_memory, &work)
+            .limit_hint(|| too_big(&puzzle))?;
         return Ok(Input::Generated(recipe.board(rows, cols)));
     }
     for (name, value) in [("--rows", args.rows), ("--cols", args.cols)] {
-        if value == Some(0) {
-            return Err(Error::BadInput(format!("{name} must be at least 1, got 0")));
+        match value {
+            Some(0) => return Err(Error::BadInput(format!("{name} must be at least 1, got 0")).into()),
+            Some(n) if n > MAX_SIDE => {
+                return Err(Error::BadInput(format!("{name} is {n}, outside 1..={MAX_SIDE}")).into());
+            }
+            _ => {}
         }
     }
     match args.files.as_slice() {
         [_, _, ..] => {
             if args.files.iter().any(|path| path.as_os_str() == "-") {
-                return Err(Error::BadInput("standard input (-) can only be read as the one FILE".into()));
+                return Err(
+                    Error::BadInput("standard input (-) can only be read as the one FILE".into()).into()
+                );
             }
             Ok(Input::Files { paths: args.files.clone(), max_memory })
         }
@@ -122,7 +125,7 @@ pub(super) fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) 
         if (data.len() + n) as u64 > max_bytes {
             return Err(Error::Limit(format!(
                 "{source} is larger than --max-memory {}",
-                limits::format_bytes(max_bytes)
+                format_bytes(max_bytes)
             )));
         }
         data.extend_from_slice(&chunk[..n]);

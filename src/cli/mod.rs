@@ -32,7 +32,7 @@ use input::*;
 use plan::*;
 use progress::*;
 use render::*;
-pub(crate) use render::{Report, topology_name};
+pub(crate) use render::{Report, format_bytes, topology_name};
 use solve::*;
 use verify::verify;
 
@@ -40,8 +40,8 @@ use crate::picture::{self, Scene};
 use crate::solve::limits;
 use crate::{
     Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY,
-    MAX_SIDE, MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Rule, Solution, Solver,
-    Target, TextBoards, Topology, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
+    MAX_SIDE, MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Rule, Side, Solution,
+    Solver, Target, TextBoards, Topology, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
 };
 
 /// Runs the command line `args` (program name first) against the given
@@ -103,9 +103,10 @@ where
     match result {
         Ok(code) => code,
         Err(Failure::Quiet) => 0,
-        Err(Failure::Error(e)) => {
-            let _ = writeln!(io.stderr, "lightsout: {e}");
-            e.exit_code()
+        Err(Failure::Error { error, hint }) => {
+            let hint = hint.map_or(String::new(), |hint| format!("; {hint}"));
+            let _ = writeln!(io.stderr, "lightsout: {}{hint}", describe(&error));
+            exit_code(&error)
         }
     }
 }
@@ -195,12 +196,69 @@ struct Streams<'a> {
 enum Failure {
     /// The reader went away (`lightsout … | head`): stop without a word.
     Quiet,
-    Error(Error),
+    /// An error, and what to change when a change would help.
+    Error { error: Error, hint: Option<String> },
+}
+
+impl Failure {
+    fn hinted(error: Error, hint: impl Into<String>) -> Self {
+        Failure::Error { error, hint: Some(hint.into()) }
+    }
 }
 
 impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        Failure::Error(e)
+    fn from(error: Error) -> Self {
+        Failure::Error { error, hint: None }
+    }
+}
+
+/// Library results told what to change when a stated limit refuses them.
+trait LimitHint<T> {
+    fn limit_hint(self, hint: impl FnOnce() -> String) -> Result<T, Failure>;
+}
+
+impl<T> LimitHint<T> for Result<T, Error> {
+    fn limit_hint(self, hint: impl FnOnce() -> String) -> Result<T, Failure> {
+        self.map_err(|error| match error.is_limit() {
+            true => Failure::hinted(error, hint()),
+            false => error.into(),
+        })
+    }
+}
+
+/// A library error in the command line's terms: its flags by name, sizes in
+/// binary units. The library's own words are neutral.
+fn describe(error: &Error) -> String {
+    match error {
+        Error::Memory { work, needed, limit } => {
+            format!(
+                "{work} needs about {}, over --max-memory {}",
+                format_bytes(*needed),
+                format_bytes(*limit)
+            )
+        }
+        Error::Mismatch { source, side: Side::Cols, line, found, expected, given: true, .. } => {
+            format!("{source}: line {line} has {found} cells but --cols is {expected}")
+        }
+        Error::Mismatch { source, side: Side::Rows, first_line, found, expected, given: true, .. } => {
+            format!(
+                "{source}: the board starting at line {first_line} has {found} rows but --rows is {expected}"
+            )
+        }
+        Error::Mismatch { side: Side::Rows, given: false, .. } => {
+            format!("{error} (use --rows for rectangles)")
+        }
+        _ => error.to_string(),
+    }
+}
+
+/// The exit code of an error: 2 bad input or usage, 3 a stated limit
+/// refused the work, 70 an internal check failed.
+fn exit_code(error: &Error) -> u8 {
+    match error {
+        Error::Internal(_) => 70,
+        e if e.is_limit() => 3,
+        _ => 2,
     }
 }
 
@@ -209,7 +267,7 @@ impl From<io::Error> for Failure {
         if e.kind() == io::ErrorKind::BrokenPipe {
             Failure::Quiet
         } else {
-            Failure::Error(Error::BadInput(format!("cannot write output: {e}")))
+            Failure::from(Error::BadInput(format!("cannot write output: {e}")))
         }
     }
 }

@@ -66,18 +66,18 @@ impl SolveArgs {
     fn refuse_unused_in_search(&self) -> Result<(), Error> {
         let search = &self.search;
         if search.checkpoint_every.is_some() && search.checkpoint.is_none() {
-            return Err(Error::bad_input("--checkpoint-every needs --checkpoint FILE"));
+            return Err(Error::BadInput("--checkpoint-every needs --checkpoint FILE".into()));
         }
         // The record is JSON whatever --format says (json is accepted as a
         // matter of course); text and the grids belong to the merged answer.
         if search.shard.is_some() && (self.format == Format::Text || self.show) {
-            return Err(Error::bad_input(
-                "--shard prints its partial result as one JSON line; --format text and --show go with `lightsout merge`",
+            return Err(Error::BadInput(
+                "--shard prints its partial result as one JSON line; --format text and --show go with `lightsout merge`".into(),
             ));
         }
         if self.output.is_some() || self.picture.wanted() {
-            return Err(Error::bad_input(
-                "--output, --png and --svg do not go with --shard, --checkpoint or --time-limit",
+            return Err(Error::BadInput(
+                "--output, --png and --svg do not go with --shard, --checkpoint or --time-limit".into(),
             ));
         }
         Ok(())
@@ -156,14 +156,15 @@ impl<'a> Solvers<'a> {
     }
 
     /// The solver for boards of `board`'s shape.
-    pub(super) fn for_board(&mut self, board: &Grid) -> Result<&Solver, Error> {
+    pub(super) fn for_board(&mut self, board: &Grid) -> Result<&Solver, Failure> {
         let shape = (board.nrows(), board.ncols());
         let index = match self.made.iter().position(|(s, _)| *s == shape) {
             Some(i) => i,
             None => {
                 let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
                 let mut solver =
-                    Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)?;
+                    Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)
+                        .map_err(|e| solver_failure(e, &puzzle, self.method))?;
                 // Minimising over more than 2^30 solutions takes a second or more.
                 if solver.nullity() > 30 && solver.nullity() <= self.max_nullity {
                     solver.set_progress(minimisation_bar(solver.nullity()));
@@ -174,4 +175,20 @@ impl<'a> Solvers<'a> {
         };
         Ok(&self.made[index].1)
     }
+}
+
+/// A refusal of `Solver::new` in the command line's terms: what to change.
+pub(super) fn solver_failure(error: Error, puzzle: &Puzzle, method: Method) -> Failure {
+    let hint = match &error {
+        Error::Unsupported(_) if method == Method::Chase => "use --method dense",
+        Error::Memory { .. } if method == Method::Dense && puzzle.is_classic() => "try --method chase",
+        // A chasing solver is refused only for the grids of the board
+        // itself: a streamed board needs none of them.
+        Error::Memory { .. } if puzzle.is_classic() => {
+            "raise --max-memory, or ask for the press count only (a generated board without --show or JSON)"
+        }
+        Error::Memory { .. } => "raise --max-memory",
+        _ => return error.into(),
+    };
+    Failure::hinted(error, hint)
 }

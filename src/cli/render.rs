@@ -234,3 +234,15 @@ impl PictureArgs {
         Ok(())
     }
 }
+
+/// `1536` → `1.5 KiB`.
+pub(crate) fn format_bytes(bytes: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", units[unit]) }
+}

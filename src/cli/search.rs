@@ -57,7 +57,7 @@ impl Problem {
             "auto" => Ok(Method::Auto),
             "dense" => Ok(Method::Dense),
             "chase" => Ok(Method::Chase),
-            other => Err(Error::bad_input(format!("unknown method '{other}'"))),
+            other => Err(Error::BadInput(format!("unknown method '{other}'"))),
         }
     }
 
@@ -65,7 +65,7 @@ impl Problem {
         let topology = match self.topology.as_str() {
             "plane" => Topology::Plane,
             "torus" => Topology::Torus,
-            other => return Err(Error::bad_input(format!("unknown topology '{other}'"))),
+            other => return Err(Error::BadInput(format!("unknown topology '{other}'"))),
         };
         let rule = Rule::from_mask(&self.rule).map_err(Error::BadInput)?;
         Ok(Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule))
@@ -94,7 +94,7 @@ fn parse_grid(lines: &[String], rows: usize, cols: usize) -> Result<Grid, Error>
     parse_boards(text.as_bytes(), "record", Some(rows), Some(cols))?
         .into_iter()
         .next()
-        .ok_or_else(|| Error::bad_input("record has no board"))
+        .ok_or_else(|| Error::BadInput("record has no board".into()))
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -291,32 +291,39 @@ impl Search {
         max_memory: u64,
         shard: Shard,
         exhaustive_only: bool,
-    ) -> Result<Search, Error> {
+    ) -> Result<Search, Failure> {
         let puzzle = problem.puzzle()?;
         let board = problem.board()?;
-        let solver = Solver::with_memory_limit(&puzzle, problem.method()?, max_nullity, max_memory)?;
+        let method = problem.method()?;
+        let solver = Solver::with_memory_limit(&puzzle, method, max_nullity, max_memory)
+            .map_err(|e| solver_failure(e, &puzzle, method))?;
         let nullity = solver.nullity();
         if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
-            return Err(Error::Limit(format!(
+            let error = Error::Limit(format!(
                 "an exhaustive search weighs at most {MAX_EXHAUSTIVE_NULLITY} quiet patterns (a mask is 64 bits); \
-                 this {}x{} board has {nullity}: solve it without --shard or --checkpoint",
+                 this {}x{} board has {nullity}",
                 problem.rows, problem.cols
-            )));
+            ));
+            return Err(Failure::hinted(error, "solve it without --shard or --checkpoint"));
         }
         if nullity > max_nullity && exhaustive_only {
-            return Err(Error::Limit(format!(
-                "nullity {nullity} is above --max-nullity {max_nullity}, so there is nothing to shard or \
-                 checkpoint: give --max-nullity {nullity} to search all 2^{nullity} members"
-            )));
+            let error = Error::Limit(format!(
+                "nullity {nullity} is above --max-nullity {max_nullity}, so there is nothing to shard or checkpoint"
+            ));
+            return Err(Failure::hinted(
+                error,
+                format!("give --max-nullity {nullity} to search all 2^{nullity} members"),
+            ));
         }
         if !solver.holds_quiet_patterns() {
-            return Err(Error::Limit(format!(
+            let error = Error::Limit(format!(
                 "a search weighs the {nullity} quiet patterns of this {}x{} board, which do not fit \
-                 --max-memory {}; raise it",
+                 --max-memory {}",
                 problem.rows,
                 problem.cols,
-                crate::solve::limits::format_bytes(max_memory)
-            )));
+                format_bytes(max_memory)
+            ));
+            return Err(Failure::hinted(error, "raise it"));
         }
         let mut goals = Vec::new();
         let mut searches = Vec::new();
@@ -390,10 +397,10 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     let max_memory = args.memory.max_memory;
     let mut input = read_input(&args.source, &args.puzzle, dense, max_memory, &too_big, io.stdin, false)?;
     let mut all = boards(&mut input, &args.source);
-    let board = all.next().transpose()?.ok_or_else(|| Error::bad_input("no board in input"))?;
+    let board = all.next().transpose()?.ok_or_else(|| Error::BadInput("no board in input".into()))?;
     if all.next().is_some() {
-        return Err(Error::bad_input(
-            "--shard, --checkpoint and --time-limit search one board; the input has more",
+        return Err(Error::BadInput(
+            "--shard, --checkpoint and --time-limit search one board; the input has more".into(),
         )
         .into());
     }
@@ -647,7 +654,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         .and_then(|v| v["lightsout"].as_str().map(str::to_string));
     if kind.as_deref() == Some("table") {
         if args.show {
-            return Err(Error::bad_input("--show is for searches; a table has no press grid").into());
+            return Err(Error::BadInput("--show is for searches; a table has no press grid".into()).into());
         }
         return merge_tables(&texts, args.format, io);
     }
@@ -656,9 +663,10 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         Some(MergeFormat::Text) => Format::Text,
         Some(MergeFormat::Json) => Format::Json,
         Some(MergeFormat::Csv) => {
-            return Err(
-                Error::bad_input("--format csv is for tables; a search merges to poj, text or json").into()
-            );
+            return Err(Error::BadInput(
+                "--format csv is for tables; a search merges to poj, text or json".into(),
+            )
+            .into());
         }
     };
     let mut records = Vec::new();
@@ -674,9 +682,10 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
     // For naming an unfinished slice's file.
     let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
     if args.show && format == Format::Json {
-        return Err(
-            Error::bad_input("--show prints grids beside text; JSON already holds the press grid").into()
-        );
+        return Err(Error::BadInput(
+            "--show prints grids beside text; JSON already holds the press grid".into(),
+        )
+        .into());
     }
     let search = Search::new(first.problem.clone(), MAX_EXHAUSTIVE_NULLITY, u64::MAX, Shard::WHOLE, false)?;
     let mut answer = Answer::default();
@@ -728,8 +737,8 @@ fn merge_tables(
         Some(MergeFormat::Csv) => TableFormat::Csv,
         Some(MergeFormat::Json) => TableFormat::Json,
         Some(MergeFormat::Poj) => {
-            return Err(Error::bad_input(
-                "--format poj is for searches; a table merges to text, csv or json",
+            return Err(Error::BadInput(
+                "--format poj is for searches; a table merges to text, csv or json".into(),
             )
             .into());
         }
@@ -771,7 +780,7 @@ fn merge_tables(
 /// exactly once.
 fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), Error> {
     let Some(&(first_source, first_hash, _)) = parts.first() else {
-        return Err(Error::bad_input("no shards to merge"));
+        return Err(Error::BadInput("no shards to merge".into()));
     };
     let foreign: Vec<&str> = parts.iter().filter(|p| p.1 != first_hash).map(|p| p.0).collect();
     if !foreign.is_empty() {

@@ -17,13 +17,11 @@ pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     // The analysis eliminates in memory: no streamed way round, so the
     // solver's own hint (streaming a generated board) would mislead.
-    limits::check(
-        limits::solve_bytes(&puzzle, !puzzle.is_classic()),
-        args.memory.max_memory,
-        &format!("analysing a {rows}x{cols} board"),
-        SMALLER_OR_MORE_MEMORY,
-    )?;
-    let a = analyse(&puzzle, args.max_nullity, args.memory.max_memory)?;
+    let max_memory = args.memory.max_memory;
+    let work = format!("analysing a {rows}x{cols} board");
+    let hint = || SMALLER_OR_MORE_MEMORY.to_string();
+    limits::check(limits::solve_bytes(&puzzle, !puzzle.is_classic()), max_memory, &work).limit_hint(hint)?;
+    let a = analyse(&puzzle, args.max_nullity, max_memory).limit_hint(hint)?;
     let title = format!(
         "{rows}x{cols} {}, rule {}: {} quiet patterns",
         topology_name(puzzle.topology()),
@@ -273,16 +271,18 @@ pub(crate) fn table_entry_json(rows: usize, cols: usize, nullity: usize) -> serd
 pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     let template = args.puzzle.puzzle(1, 1)?;
     let max_memory = args.memory.max_memory;
+    let narrow = || "narrow the ranges of --rows and --cols".to_string();
     let ((r0, r1), (c0, c1)) = (args.rows, args.cols);
     if let Some(shard) = args.shard {
         if args.picture.wanted() {
-            return Err(
-                Error::bad_input("--png and --svg do not go with --shard: draw the merged table").into()
-            );
+            return Err(Error::BadInput(
+                "--png and --svg do not go with --shard: draw the merged table".into(),
+            )
+            .into());
         }
         if args.format == TableFormat::Csv {
-            return Err(Error::bad_input(
-                "--shard prints its slice as one JSON line; --format csv goes with `lightsout merge`",
+            return Err(Error::BadInput(
+                "--shard prints its slice as one JSON line; --format csv goes with `lightsout merge`".into(),
             )
             .into());
         }
@@ -291,7 +291,8 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
         let mut nullity = Vec::new();
         for i in 0..shard.len((r1 - r0 + 1) as u64) {
             let row = r0 + shard.block(i) as usize;
-            nullity.extend(nullity_table(row..=row, c0..=c1, &template, max_memory, &|| {})?);
+            nullity
+                .extend(nullity_table(row..=row, c0..=c1, &template, max_memory, &|| {}).limit_hint(narrow)?);
         }
         let problem = super::search::TableProblem {
             rows: args.rows,
@@ -306,7 +307,7 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
         args.picture.check_size((r1 - r0 + 1).saturating_mul(c1 - c0 + 1))?;
     }
     let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
-    let table = nullity_table(r0..=r1, c0..=c1, &template, max_memory, &|| bar.inc(1))?;
+    let table = nullity_table(r0..=r1, c0..=c1, &template, max_memory, &|| bar.inc(1)).limit_hint(narrow)?;
     bar.finish_and_clear();
     let title = format!(
         "nullity of {r0}..{r1} x {c0}..{c1}, {}, rule {}",

@@ -13,7 +13,9 @@ pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> 
         ))
         .into());
     }
-    let solver = Solver::new(&puzzle, args.method.into(), DEFAULT_MAX_NULLITY)?;
+    let method = args.method.into();
+    let solver =
+        Solver::new(&puzzle, method, DEFAULT_MAX_NULLITY).map_err(|e| solver_failure(e, &puzzle, method))?;
     let (white, black) = bfs::uniform_states(rows, cols);
     // The two searches are independent: one a core.
     let (to_white, to_black) =

@@ -151,16 +151,14 @@ impl Puzzle {
     /// The classic puzzle on a plane `rows × cols` board.
     ///
     /// # Errors
-    /// [`Error::BadInput`] when a side is 0 or larger than [`MAX_SIDE`].
+    /// [`Error::Size`] when a side is 0 or larger than [`MAX_SIDE`].
     pub fn new(rows: usize, cols: usize) -> Result<Self, Error> {
         for (name, n) in [("rows", rows), ("cols", cols)] {
             if n == 0 {
-                return Err(Error::bad_input(format!("board {name} must be at least 1, got 0")));
+                return Err(Error::Size(format!("board {name} must be at least 1, got 0")));
             }
             if n > MAX_SIDE {
-                return Err(Error::bad_input(format!(
-                    "board {name} is {n}, more than the limit of {MAX_SIDE}"
-                )));
+                return Err(Error::Size(format!("board {name} is {n}, more than the limit of {MAX_SIDE}")));
             }
         }
         Ok(Puzzle { rows, cols, topology: Topology::Plane, rule: Rule::plus() })

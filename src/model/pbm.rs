@@ -18,7 +18,7 @@ pub fn is_pbm(input: &[u8]) -> bool {
 /// Reads every image of a PBM stream (several images may follow each other).
 ///
 /// # Errors
-/// [`Error::BadInput`] naming `source` and the byte offset for a bad header,
+/// [`Error::Parse`] naming `source` and the byte offset for a bad header,
 /// a size of 0, a pixel other than `0`/`1` (P1), or a truncated image.
 pub fn read_pbm(input: &[u8], source: &str) -> Result<Vec<Grid>, Error> {
     let mut reader = Reader { input, pos: 0, source };
@@ -40,7 +40,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn error(&self, what: &str) -> Error {
-        Error::bad_input(format!("{}: {what} at byte {}", self.source, self.pos + 1))
+        Error::Parse { source: self.source.to_string(), message: format!("{what} at byte {}", self.pos + 1) }
     }
 
     fn skip_space_and_comments(&mut self) {

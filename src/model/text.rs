@@ -1,7 +1,7 @@
 //! Boards as text: one line per row, one character per cell.
 
 use super::{Grid, MAX_SIDE};
-use crate::error::Error;
+use crate::error::{Error, Side};
 use crate::gf2::words;
 
 /// One non-blank input line: its 1-based number, where its cells start
@@ -71,10 +71,10 @@ pub fn parse_boards(
 ///   width, as in the POJ 1753 input; an input with fewer rows than that
 ///   width is one rectangular board.
 ///
-/// Yields [`Error::BadInput`] naming the source, the line and the column for
-/// a bad character, a ragged row, a row of the wrong width, a board of the
-/// wrong height, or an input with no board at all; after an error it yields
-/// nothing more.
+/// Yields [`Error::Parse`] naming the source, the line and the column for a
+/// bad character or an input with no board at all, and [`Error::Mismatch`]
+/// for a ragged row, a row of the wrong width or a board of the wrong
+/// height; after an error it yields nothing more.
 pub struct TextBoards<'a> {
     input: &'a [u8],
     source: &'a str,
@@ -143,13 +143,20 @@ impl<'a> TextBoards<'a> {
         Some(Some(Line { number, column: first, cells: &raw[first..=last] }))
     }
 
-    fn error(&mut self, message: String) -> Option<Result<Grid, Error>> {
+    /// Ends the input with `error`.
+    fn fail(&mut self, error: Error) -> Option<Result<Grid, Error>> {
         self.done = true;
-        Some(Err(Error::bad_input(format!("{}: {message}", self.source))))
+        Some(Err(error))
+    }
+
+    /// Ends the input with a parse error saying `message`.
+    fn error(&mut self, message: String) -> Option<Result<Grid, Error>> {
+        let source = self.source.to_string();
+        self.fail(Error::Parse { source, message })
     }
 
     /// Checks one row's characters and width and sets its black cells.
-    fn read_row(&self, line: &Line, width: usize, first_line: usize, row: &mut [u64]) -> Result<(), String> {
+    fn read_row(&self, line: &Line, width: usize, first_line: usize, row: &mut [u64]) -> Result<(), Error> {
         let mut invalid = false;
         if line.cells.len() == width {
             for (c, &b) in line.cells.iter().enumerate() {
@@ -159,19 +166,25 @@ impl<'a> TextBoards<'a> {
             }
         }
         if invalid || line.cells.len() != width {
+            let source = self.source.to_string();
             if let Some(offset) = line.cells.iter().position(|&b| CELL[b as usize] == INVALID) {
-                return Err(format!(
+                let message = format!(
                     "invalid character {} at line {}, column {} (expected b or w)",
                     describe(line.cells[offset]),
                     line.number,
                     line.column + offset + 1
-                ));
+                );
+                return Err(Error::Parse { source, message });
             }
-            let why = match self.cols {
-                Some(c) => format!("--cols is {c}"),
-                None => format!("line {first_line} has {width}"),
-            };
-            return Err(format!("line {} has {} cells but {why}", line.number, line.cells.len()));
+            return Err(Error::Mismatch {
+                source,
+                side: Side::Cols,
+                line: line.number,
+                first_line,
+                found: line.cells.len(),
+                expected: width,
+                given: self.cols.is_some(),
+            });
         }
         Ok(())
     }
@@ -184,9 +197,9 @@ impl Iterator for TextBoards<'_> {
         if self.done {
             return None;
         }
-        for (name, size) in [("--rows", self.rows), ("--cols", self.cols)] {
+        for (name, size) in [("rows", self.rows), ("columns", self.cols)] {
             if let Some(n) = size.filter(|&n| n == 0 || n > MAX_SIDE) {
-                return self.error(format!("{name} is {n}, outside 1..={MAX_SIDE}"));
+                return self.fail(Error::Size(format!("{n} {name} were given, outside 1..={MAX_SIDE}")));
             }
         }
         // The first row of the board.
@@ -232,26 +245,23 @@ impl Iterator for TextBoards<'_> {
             for line in &chunk {
                 scratch.fill(0);
                 if let Err(e) = self.read_row(line, width, first.number, &mut scratch) {
-                    return self.error(e);
+                    return self.fail(e);
                 }
             }
-            let why = match self.rows {
-                Some(r) => format!("--rows is {r}"),
-                None => format!(
-                    "boards without blank lines between them are square, {w}x{w} here (use --rows for rectangles)",
-                    w = h
-                ),
-            };
-            return self.error(format!(
-                "the board starting at line {} has {} rows but {why}",
-                first.number,
-                chunk.len()
-            ));
+            return self.fail(Error::Mismatch {
+                source: self.source.to_string(),
+                side: Side::Rows,
+                line: first.number,
+                first_line: first.number,
+                found: chunk.len(),
+                expected: h,
+                given: self.rows.is_some(),
+            });
         }
         let mut board = Grid::zeros(chunk.len(), width);
         for (r, line) in chunk.iter().enumerate() {
             if let Err(e) = self.read_row(line, width, first.number, board.row_mut(r)) {
-                return self.error(e);
+                return self.fail(e);
             }
         }
         self.chunk = chunk;
@@ -299,7 +309,7 @@ mod tests {
         assert!(shapes("bw%\nbw\nbbb\n", None).unwrap_err().contains("'%' at line 1, column 3"));
         assert_eq!(shapes("\n\n", None), Err("in: no board in input".into()));
         assert!(shapes("bwbw\nwwww\nbbbb\nwwww\nbbbb\n", None).unwrap_err().contains("line 5 has 1 rows"));
-        assert!(shapes("bw\nwb\nww\n", Some(2)).unwrap_err().contains("--rows is 2"));
+        assert!(shapes("bw\nwb\nww\n", Some(2)).unwrap_err().contains("2 rows were given"));
         assert!(shapes("b\u{e9}\n", None).unwrap_err().contains("byte 0xc3 at line 1, column 2"));
     }
 }

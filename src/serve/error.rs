@@ -12,6 +12,7 @@ use serde_json::json;
 
 use super::work::App;
 use crate::Error;
+use crate::cli::format_bytes;
 
 /// Why a request got no answer. The body is `{"error": message}`, with
 /// `"limit": name` when a stated limit refused it.
@@ -62,17 +63,21 @@ impl ApiError {
 }
 
 impl From<Error> for ApiError {
-    /// The library's limits are memory estimates; its bad input is the
-    /// request's.
+    /// A memory estimate over the server's limit names it; other limits are
+    /// the work a table may take; all else is the request's bad input.
     fn from(e: Error) -> Self {
         match e {
-            Error::BadInput(m) => ApiError::BadRequest(m),
-            Error::Limit(m) => ApiError::limit(
+            Error::Memory { work, needed, limit } => ApiError::limit(
                 "memory",
-                m.replace("raise --max-memory", "ask for a smaller size")
-                    .replace("--max-memory", "the server's memory limit"),
+                format!(
+                    "{work} needs about {}, over the server's memory limit {}; ask for a smaller size",
+                    format_bytes(needed),
+                    format_bytes(limit)
+                ),
             ),
+            Error::Limit(m) => ApiError::limit("work", m),
             Error::Internal(m) => ApiError::Internal(m),
+            other => ApiError::BadRequest(other.to_string()),
         }
     }
 }

@@ -118,7 +118,7 @@ impl Chase {
     /// check it and hand it out.
     ///
     /// # Errors
-    /// [`Error::BadInput`] if the puzzle has fewer rows than columns (streamed
+    /// [`Error::Unsupported`] if the puzzle has fewer rows than columns (streamed
     /// boards are not transposed) or `max_nullity` is above
     /// [`MAX_STREAMED_NULLITY`]; [`Error::Internal`] if the re-check fails;
     /// any error of `sink`.
@@ -134,10 +134,12 @@ impl Chase {
         sink: &mut dyn FnMut(&[u64]) -> Result<(), Error>,
     ) -> Result<Option<(u64, bool)>, Error> {
         if self.transposed {
-            return Err(Error::bad_input("a streamed board must have at least as many rows as columns"));
+            return Err(Error::Unsupported(
+                "a streamed board must have at least as many rows as columns".into(),
+            ));
         }
         if max_nullity > MAX_STREAMED_NULLITY {
-            return Err(Error::bad_input(format!(
+            return Err(Error::Unsupported(format!(
                 "a streamed board can enumerate a nullity of at most {MAX_STREAMED_NULLITY}"
             )));
         }
@@ -145,7 +147,9 @@ impl Chase {
             Target::White => vec![0u64; words::words_for(self.cols)],
             Target::Black => Grid::ones(1, self.cols).row(0).to_vec(),
             Target::Board(_) => {
-                return Err(Error::bad_input("a streamed board is solved to a colour, not to a given board"));
+                return Err(Error::Unsupported(
+                    "a streamed board is solved to a colour, not to a given board".into(),
+                ));
             }
         };
         let Some(mut first) = self.streamed_first_row(board, &target_row) else {

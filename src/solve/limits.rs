@@ -57,29 +57,15 @@ pub fn quiet_bytes(puzzle: &Puzzle, nullity: usize) -> u64 {
     patterns.saturating_add(keys).saturating_add(tables)
 }
 
-/// Refuses `needed` bytes over `limit`, explaining what was asked and how
-/// to get less.
-pub fn check(needed: u64, limit: u64, what: &str, hint: &str) -> Result<(), Error> {
+/// Refuses `needed` bytes over `limit`, saying what `work` was asked.
+///
+/// # Errors
+/// [`Error::Memory`] when `needed` is over `limit`.
+pub fn check(needed: u64, limit: u64, work: &str) -> Result<(), Error> {
     if needed <= limit {
         return Ok(());
     }
-    Err(Error::Limit(format!(
-        "{what} needs about {}, over --max-memory {}; {hint}",
-        format_bytes(needed),
-        format_bytes(limit)
-    )))
-}
-
-/// `1536` → `1.5 KiB`.
-pub fn format_bytes(bytes: u64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < units.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", units[unit]) }
+    Err(Error::Memory { work: work.to_string(), needed, limit })
 }
 
 #[cfg(test)]
@@ -87,16 +73,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_print() {
-        assert_eq!(format_bytes(1536), "1.5 KiB");
-        assert_eq!(format_bytes(12), "12 B");
-    }
-
-    #[test]
     fn the_dense_estimate_bounds_what_elimination_holds() {
         // 200x200: the run holds about 72 MB (measured RSS); the bound must
         // be above that but of the same order.
         let bytes = dense_bytes(&Puzzle::new(200, 200).unwrap());
-        assert!((70 << 20..400 << 20).contains(&bytes), "{}", format_bytes(bytes));
+        assert!((70 << 20..400 << 20).contains(&bytes), "{bytes} bytes");
     }
 }

@@ -162,19 +162,19 @@ impl Solver {
     /// `max_nullity` are searched exhaustively for the minimum.
     ///
     /// # Errors
-    /// [`Error::BadInput`] when `method` is `Chase` and the puzzle is not the
-    /// classic rule on the plane.
+    /// [`Error::Unsupported`] when `method` is `Chase` and the puzzle is not
+    /// the classic rule on the plane.
     pub fn new(puzzle: &Puzzle, method: Method, max_nullity: usize) -> Result<Self, Error> {
         Self::with_memory_limit(puzzle, method, max_nullity, u64::MAX)
     }
 
     /// As [`new`](Self::new), but first estimates the memory the work needs
-    /// (see `solve::limits`) and refuses it with [`Error::Limit`] when it is over
+    /// (see `solve::limits`) and refuses it with [`Error::Memory`] when it is over
     /// `max_memory` bytes: before factoring, from the size, and again for
     /// the quiet patterns once the nullity is known.
     ///
     /// # Errors
-    /// As [`new`](Self::new), and [`Error::Limit`].
+    /// As [`new`](Self::new), and [`Error::Memory`].
     pub fn with_memory_limit(
         puzzle: &Puzzle,
         method: Method,
@@ -185,21 +185,12 @@ impl Solver {
             Method::Chase | Method::Auto if puzzle.is_classic() => true,
             Method::Dense | Method::Auto => false,
             Method::Chase => {
-                return Err(Error::bad_input(
-                    "--method chase needs the classic rule on the plane; use --method dense",
-                ));
+                return Err(Error::Unsupported("light chasing needs the classic rule on the plane".into()));
             }
         };
         let size = format!("solving a {}x{} board", puzzle.rows(), puzzle.cols());
-        let hint = if chase {
-            "raise --max-memory, or ask for the press count only (a generated board without --show or JSON)"
-        } else if puzzle.is_classic() {
-            "try --method chase"
-        } else {
-            "raise --max-memory"
-        };
         let solve_bytes = limits::solve_bytes(puzzle, !chase);
-        limits::check(solve_bytes, max_memory, &size, hint)?;
+        limits::check(solve_bytes, max_memory, &size)?;
         let system =
             if chase { System::Chase(Chase::new(puzzle)) } else { System::Dense(Dense::new(puzzle)) };
         let nullity = match &system {
@@ -212,12 +203,7 @@ impl Solver {
         // is no reason to refuse the board; elimination has no such form.
         let hold_quiet = with_quiet <= max_memory;
         if !chase {
-            limits::check(
-                with_quiet,
-                max_memory,
-                &format!("{size} with its {nullity} quiet patterns"),
-                "raise --max-memory",
-            )?;
+            limits::check(with_quiet, max_memory, &format!("{size} with its {nullity} quiet patterns"))?;
         }
         let (quiet, obstructions) = match &system {
             System::Dense(d) => (d.quiet_patterns(), d.obstructions()),
@@ -319,8 +305,8 @@ impl Solver {
     /// both colours, as POJ 1753 does.
     ///
     /// # Errors
-    /// [`Error::BadInput`] if the board's shape, or a target board's, is
-    /// not the puzzle's; [`Error::Internal`] if a press set fails its re-check.
+    /// [`Error::Size`] if the board's shape, or a target board's, is not the
+    /// puzzle's; [`Error::Internal`] if a press set fails its re-check.
     pub fn solve(&self, board: &Grid, targets: &[Target]) -> Result<Answer, Error> {
         let outcomes = targets
             .iter()
@@ -411,7 +397,7 @@ impl Solver {
     fn check_shape(&self, grid: &Grid, what: &str) -> Result<(), Error> {
         let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
         if (grid.nrows(), grid.ncols()) != (rows, cols) {
-            return Err(Error::bad_input(format!(
+            return Err(Error::Size(format!(
                 "{what} is {}x{} but the puzzle is {rows}x{cols}",
                 grid.nrows(),
                 grid.ncols()
