@@ -30,6 +30,12 @@ use crate::model::{Grid, Puzzle};
 /// (docs/performance.md).
 pub const MAX_TABLE_BITS: usize = 13;
 
+/// Smallest null space whose search is folded by the board's symmetries:
+/// folding pays only with a real transform and enough outer bits to fold (a
+/// table of at least 2^8 rows and 16 blocks); below it the plain search
+/// takes milliseconds anyway.
+const MIN_SYMMETRIC_NULLITY: usize = 22;
+
 /// A coset `x + span(q_0 … q_(d−1))` reduced to what weighs its members:
 /// the cells grouped by key, each group with its signed count
 /// `Σ (−1)^(x_i)`.
@@ -99,9 +105,7 @@ impl Coset {
         } else {
             <i32 as Counter>::LANE_BITS
         };
-        // Worth it only with a real transform and enough outer bits to
-        // fold: a table of at least 2^8 rows and 16 blocks.
-        if (22..=super::MAX_KEY_BITS).contains(&quiet.len()) {
+        if (MIN_SYMMETRIC_NULLITY..=super::MAX_KEY_BITS).contains(&quiet.len()) {
             let inner = (quiet.len() - 4).min(MAX_TABLE_BITS + lane_bits);
             let basis = symmetric_basis(puzzle, rhs, x, quiet, inner);
             if let Some(sym) = basis.filter(|sym| sym.invariant >= lane_bits + 8) {
