@@ -17,8 +17,10 @@ use serde_json::{Value, json};
 mod args;
 mod generate;
 mod input;
+mod merge;
 mod plan;
 mod progress;
+mod record;
 mod render;
 mod search;
 mod solve;
@@ -31,6 +33,7 @@ use generate::generate;
 use input::*;
 use plan::*;
 use progress::*;
+use record::*;
 use render::*;
 pub(crate) use render::{Report, format_bytes, topology_name};
 use solve::*;
@@ -97,7 +100,7 @@ where
         Some(Command::Table(args)) => study::table(args, &mut io),
         Some(Command::Completions(args)) => completions(args, &mut io),
         Some(Command::Man) => man_page(&mut io),
-        Some(Command::Merge(args)) => search::merge_command(args, &mut io),
+        Some(Command::Merge(args)) => merge::merge_command(args, &mut io),
         Some(Command::Serve(args)) => crate::serve::run(&args, io.stdout).map_err(Failure::from),
     };
     match result {

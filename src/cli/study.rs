@@ -294,13 +294,13 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
             nullity
                 .extend(nullity_table(row..=row, c0..=c1, &template, max_memory, &|| {}).limit_hint(narrow)?);
         }
-        let problem = super::search::TableProblem {
+        let problem = TableProblem {
             rows: args.rows,
             cols: args.cols,
             topology: topology_name(template.topology()).into(),
             rule: template.rule().mask(),
         };
-        writeln!(io.stdout, "{}", super::search::table_record(problem, shard, nullity))?;
+        writeln!(io.stdout, "{}", table_record(problem, shard, nullity))?;
         return Ok(0);
     }
     if args.picture.wanted() {

@@ -1,0 +1,196 @@
+//! `lightsout merge`: the records of `--shard K/N` runs combined into the
+//! proven minimum (or the whole table), claimed only when every slice of
+//! one problem is there exactly once.
+
+use super::search::{Search, print_answer};
+use super::*;
+use crate::{MergeError, Outcome, Shard, merge};
+
+/// Combines shards into the proven minimum (or the whole table), or says
+/// which are missing.
+pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let mut texts = Vec::new();
+    for path in &args.files {
+        let source = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+        texts.push((source, text));
+    }
+    let kind = serde_json::from_str::<serde_json::Value>(texts[0].1.trim())
+        .ok()
+        .and_then(|v| v["lightsout"].as_str().map(str::to_string));
+    if kind.as_deref() == Some("table") {
+        if args.show {
+            return Err(Error::BadInput("--show is for searches; a table has no press grid".into()).into());
+        }
+        return merge_tables(&texts, args.format, io);
+    }
+    let format = match args.format {
+        None | Some(MergeFormat::Poj) => Format::Poj,
+        Some(MergeFormat::Text) => Format::Text,
+        Some(MergeFormat::Json) => Format::Json,
+        Some(MergeFormat::Csv) => {
+            return Err(Error::BadInput(
+                "--format csv is for tables; a search merges to poj, text or json".into(),
+            )
+            .into());
+        }
+    };
+    let mut records = Vec::new();
+    for (source, text) in &texts {
+        records.push((source.clone(), Record::parse(text, source)?));
+    }
+    // Every slice exactly once, whatever the targets hold (even when none
+    // is reachable and there is nothing to weigh).
+    let parts: Vec<(&str, &str, Shard)> =
+        records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
+    check_one_split(&parts, "searched another problem")?;
+    let first = &records[0].1;
+    // For naming an unfinished slice's file.
+    let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
+    if args.show && format == Format::Json {
+        return Err(Error::BadInput(
+            "--show prints grids beside text; JSON already holds the press grid".into(),
+        )
+        .into());
+    }
+    let search = Search::new(first.problem.clone(), MAX_EXHAUSTIVE_NULLITY, u64::MAX, Shard::WHOLE, false)?;
+    let mut answer = Answer::default();
+    for (index, (target, coset)) in search.goals.iter().enumerate() {
+        let name = target.name();
+        let Some((particular, coset)) = coset else {
+            answer.outcomes.push(Outcome { target: target.clone(), solution: None });
+            continue;
+        };
+        let mut states = Vec::new();
+        for (source, record) in &records {
+            let state = record.searches.get(index).and_then(|s| s.state.as_ref()).ok_or_else(|| {
+                Error::BadInput(format!(
+                    "{source}: holds no exhaustive search of {name} to merge (it ran with a --max-nullity \
+                     below the nullity)"
+                ))
+            })?;
+            if !state.fits(coset) || state.shard != record.shard {
+                return Err(Error::BadInput(format!("{source}: its slice does not fit this search")).into());
+            }
+            states.push(state);
+        }
+        let best = merge(&states).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
+        let mask = best.map_or(0, |b| b.mask);
+        if let Some(b) = best.filter(|b| coset.weight(b.mask) != b.weight) {
+            return Err(Error::BadInput(format!(
+                "a record claims {} presses for a member that has more",
+                b.weight
+            ))
+            .into());
+        }
+        let mask = coset.original_mask(mask);
+        let presses = search.solver.presses_for_mask(&search.board, target, particular, mask)?;
+        let solution = Some(Solution { presses, proven_minimal: true });
+        answer.outcomes.push(Outcome { target: target.clone(), solution });
+    }
+    print_answer(&search, &answer, format, args.show, io)?;
+    Ok(0)
+}
+
+/// Joins the slices of one table, each exactly once, and prints it.
+fn merge_tables(
+    texts: &[(String, String)],
+    format: Option<MergeFormat>,
+    io: &mut Streams,
+) -> Result<u8, Failure> {
+    let format = match format {
+        None | Some(MergeFormat::Text) => TableFormat::Text,
+        Some(MergeFormat::Csv) => TableFormat::Csv,
+        Some(MergeFormat::Json) => TableFormat::Json,
+        Some(MergeFormat::Poj) => {
+            return Err(Error::BadInput(
+                "--format poj is for searches; a table merges to text, csv or json".into(),
+            )
+            .into());
+        }
+    };
+    let mut records: Vec<(String, TableRecord)> = Vec::new();
+    for (source, text) in texts {
+        let record: TableRecord = parse_sealed(text, source, "table")?;
+        if !record.shard.is_valid() {
+            return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")).into());
+        }
+        if record.problem.hash() != record.hash {
+            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")).into());
+        }
+        records.push((source.clone(), record));
+    }
+    let parts: Vec<(&str, &str, Shard)> =
+        records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
+    check_one_split(&parts, "tabulated other sizes or rules")?;
+    let first = &records[0].1;
+    let ((r0, r1), (c0, c1)) = (first.problem.rows, first.problem.cols);
+    let total = (r1 - r0 + 1) as u64;
+    let mut table = vec![Vec::new(); total as usize];
+    for (source, record) in &records {
+        let fits = record.nullity.len() as u64 == record.shard.len(total)
+            && record.nullity.iter().all(|row| row.len() == c1 - c0 + 1);
+        if !fits {
+            return Err(Error::BadInput(format!("{source}: its rows do not fit its slice")).into());
+        }
+        for (i, row) in record.nullity.iter().enumerate() {
+            table[record.shard.block(i as u64) as usize] = row.clone();
+        }
+    }
+    super::study::write_table(&table, (r0, r1), (c0, c1), format, io.stdout)?;
+    Ok(0)
+}
+
+/// Refuses parts (source, problem hash, slice) of another problem than the
+/// first (`differs` says how) or that are not every slice of one split
+/// exactly once.
+fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), Error> {
+    let Some(&(first_source, first_hash, _)) = parts.first() else {
+        return Err(Error::BadInput("no shards to merge".into()));
+    };
+    let foreign: Vec<&str> = parts.iter().filter(|p| p.1 != first_hash).map(|p| p.0).collect();
+    if !foreign.is_empty() {
+        return Err(Error::BadInput(format!("{} {differs} than {first_source}", foreign.join(", "))));
+    }
+    let named: Vec<(String, Shard)> =
+        parts.iter().map(|&(source, _, shard)| (source.to_string(), shard)).collect();
+    let shards: Vec<Shard> = parts.iter().map(|p| p.2).collect();
+    crate::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))
+}
+
+fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
+    // At most ten slices by number, then how many in all.
+    let list = |v: &[u64]| {
+        let shown: Vec<String> = v.iter().take(10).map(u64::to_string).collect();
+        if v.len() > 10 {
+            format!("{}, … ({} in all)", shown.join(", "), v.len())
+        } else {
+            shown.join(", ")
+        }
+    };
+    match e {
+        MergeError::Empty => "no shards to merge".into(),
+        MergeError::MixedCounts(counts) => format!("shards of different splits: N = {}", list(counts)),
+        MergeError::Duplicated(slices) => {
+            let files: Vec<&str> = shards
+                .iter()
+                .filter(|(_, s)| slices.contains(&s.index))
+                .map(|(f, _)| f.as_str())
+                .take(10)
+                .collect();
+            format!("slices given more than once: {} ({})", list(slices), files.join(", "))
+        }
+        MergeError::Missing(slices) => {
+            let count = shards.first().map_or(0, |(_, s)| s.count);
+            format!("slices missing: {} of {count}", list(slices))
+        }
+        MergeError::Incomplete(index) => {
+            let file = shards.iter().find(|(_, s)| s.index == *index).map_or("?", |(f, _)| f.as_str());
+            format!(
+                "{file}: slice {index} was stopped before its end; run its command again (with the \
+                 --checkpoint it saved, if any) to finish it"
+            )
+        }
+    }
+}

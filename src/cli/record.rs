@@ -1,0 +1,258 @@
+//! The records a long search or a table slice writes down: the problem
+//! (board, rule, topology, target, method; or the table's ranges), its
+//! hash, the state reached, and a checksum of it all. A checkpoint is a
+//! record written atomically; a shard prints one as a JSON line; `merge`
+//! reads them back.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::*;
+use crate::{SearchState, Shard, parse_boards};
+
+/// Version of the record format; a record of another version is refused.
+pub(super) const RECORD_VERSION: u32 = 1;
+
+/// What is searched: everything that decides the answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Problem {
+    pub(super) rows: usize,
+    pub(super) cols: usize,
+    pub(super) topology: String,
+    /// The rule as a mask (`010/111/010`).
+    pub(super) rule: String,
+    /// The board, a `b`/`w` string per row.
+    pub(super) board: Vec<String>,
+    /// `white`, `black`, `either`, or a target board's rows joined by `/`.
+    pub(super) target: String,
+    /// `auto`, `dense` or `chase`: the method picks the basis of quiet
+    /// patterns, and so what a mask means.
+    pub(super) method: String,
+}
+
+impl Problem {
+    /// SHA-256 of the problem and the record version.
+    pub(super) fn hash(&self) -> String {
+        let text = serde_json::to_string(self).unwrap_or_default();
+        hex(&Sha256::digest(format!("lightsout-search/{RECORD_VERSION}/{text}").as_bytes()))
+    }
+
+    pub(super) fn method(&self) -> Result<Method, Error> {
+        match self.method.as_str() {
+            "auto" => Ok(Method::Auto),
+            "dense" => Ok(Method::Dense),
+            "chase" => Ok(Method::Chase),
+            other => Err(Error::BadInput(format!("unknown method '{other}'"))),
+        }
+    }
+
+    pub(super) fn puzzle(&self) -> Result<Puzzle, Error> {
+        let topology = match self.topology.as_str() {
+            "plane" => Topology::Plane,
+            "torus" => Topology::Torus,
+            other => return Err(Error::BadInput(format!("unknown topology '{other}'"))),
+        };
+        let rule = Rule::from_mask(&self.rule).map_err(Error::BadInput)?;
+        Ok(Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule))
+    }
+
+    pub(super) fn board(&self) -> Result<Grid, Error> {
+        parse_grid(&self.board, self.rows, self.cols)
+    }
+
+    /// The targets, in the order they are answered.
+    pub(super) fn targets(&self) -> Result<Vec<Target>, Error> {
+        Ok(match self.target.as_str() {
+            "white" => vec![Target::White],
+            "black" => vec![Target::Black],
+            "either" => Target::EITHER.to_vec(),
+            board => {
+                let lines: Vec<String> = board.split('/').map(str::to_string).collect();
+                vec![Target::Board(parse_grid(&lines, self.rows, self.cols)?)]
+            }
+        })
+    }
+}
+
+pub(super) fn parse_grid(lines: &[String], rows: usize, cols: usize) -> Result<Grid, Error> {
+    let text = lines.join("\n") + "\n";
+    parse_boards(text.as_bytes(), "record", Some(rows), Some(cols))?
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::BadInput("record has no board".into()))
+}
+
+pub(super) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One target's search.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TargetSearch {
+    pub(super) target: String,
+    pub(super) nullity: usize,
+    pub(super) reachable: bool,
+    /// The exhaustive search (absent when unreachable, or when the nullity
+    /// is above --max-nullity).
+    pub(super) state: Option<SearchState>,
+}
+
+/// What a sharded run prints and a checkpoint holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Record {
+    pub(super) lightsout: String,
+    pub(super) version: u32,
+    pub(super) hash: String,
+    pub(super) problem: Problem,
+    /// The slice this record covers (the same for every target).
+    pub(super) shard: Shard,
+    pub(super) searches: Vec<TargetSearch>,
+    /// Milliseconds spent searching, over every run that resumed this
+    /// record (whole numbers: a float would not survive the checksum's
+    /// round trip through JSON exactly).
+    pub(super) milliseconds: u64,
+    /// SHA-256 of the record with this field empty: an edited or truncated
+    /// record is refused.
+    pub(super) checksum: String,
+}
+
+/// A record that carries a checksum of itself.
+pub(super) trait Sealed: Serialize + Clone {
+    fn checksum_mut(&mut self) -> &mut String;
+
+    /// The record with its checksum: SHA-256 of its JSON with the checksum
+    /// empty.
+    fn sealed(mut self) -> Self {
+        *self.checksum_mut() = String::new();
+        let digest = hex(&Sha256::digest(serde_json::to_string(&self).unwrap_or_default().as_bytes()));
+        *self.checksum_mut() = digest;
+        self
+    }
+
+    fn to_line(&self) -> String {
+        serde_json::to_string(&self.clone().sealed()).unwrap_or_default()
+    }
+
+    fn checksum_holds(&self) -> bool {
+        let mut copy = self.clone();
+        let claimed = std::mem::take(copy.checksum_mut());
+        *copy.sealed().checksum_mut() == claimed
+    }
+}
+
+impl Sealed for Record {
+    fn checksum_mut(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+/// Reads `text` as a record of kind `kind` (`search` or `table`), refusing
+/// another kind, another version, or a checksum that does not hold.
+pub(super) fn parse_sealed<T: Sealed + serde::de::DeserializeOwned>(
+    text: &str,
+    source: &str,
+    kind: &str,
+) -> Result<T, Error> {
+    let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
+    let value: serde_json::Value =
+        serde_json::from_str(text.trim()).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
+    let (found, version) =
+        (value["lightsout"].as_str().unwrap_or("?"), value["version"].as_u64().unwrap_or(0));
+    if found != kind || version != u64::from(RECORD_VERSION) {
+        return Err(bad(format!(
+            "a record of kind '{found}' version {version}, expected '{kind}' version {RECORD_VERSION}"
+        )));
+    }
+    let record: T =
+        serde_json::from_value(value).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
+    if !record.checksum_holds() {
+        return Err(bad("checksum does not match: the record was edited or damaged".into()));
+    }
+    Ok(record)
+}
+
+impl Record {
+    /// Parses and checks a record read from `source`.
+    pub(super) fn parse(text: &str, source: &str) -> Result<Record, Error> {
+        let record: Record = parse_sealed(text, source, "search")?;
+        let shards = std::iter::once(record.shard)
+            .chain(record.searches.iter().filter_map(|t| t.state.as_ref().map(|s| s.shard)));
+        if shards.clone().any(|shard| !shard.is_valid() || shard != record.shard) {
+            return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
+        }
+        if record.problem.hash() != record.hash {
+            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
+        }
+        Ok(record)
+    }
+}
+
+/// What a table's slice covers: everything that decides its numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TableProblem {
+    pub(super) rows: (usize, usize),
+    pub(super) cols: (usize, usize),
+    pub(super) topology: String,
+    pub(super) rule: String,
+}
+
+impl TableProblem {
+    pub(super) fn hash(&self) -> String {
+        let text = serde_json::to_string(self).unwrap_or_default();
+        hex(&Sha256::digest(format!("lightsout-table/{RECORD_VERSION}/{text}").as_bytes()))
+    }
+}
+
+/// A slice of `lightsout table --shard K/N`: the nullity of some rows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct TableRecord {
+    pub(super) lightsout: String,
+    pub(super) version: u32,
+    pub(super) hash: String,
+    pub(super) problem: TableProblem,
+    pub(super) shard: Shard,
+    /// Per row of the slice (every N-th row from row K of the range), the
+    /// nullity of each column.
+    pub(super) nullity: Vec<Vec<usize>>,
+    pub(super) checksum: String,
+}
+
+impl Sealed for TableRecord {
+    fn checksum_mut(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+/// The JSON line a table's slice prints.
+pub(super) fn table_record(problem: TableProblem, shard: Shard, nullity: Vec<Vec<usize>>) -> String {
+    let hash = problem.hash();
+    let record = TableRecord {
+        lightsout: "table".into(),
+        version: RECORD_VERSION,
+        hash,
+        problem,
+        shard,
+        nullity,
+        checksum: String::new(),
+    };
+    record.to_line()
+}
+
+/// Writes `record` to `path` atomically: a temporary file beside it, then a
+/// rename, so a crash never leaves half a checkpoint.
+pub(super) fn save(record: &Record, path: &std::path::Path) -> Result<(), Error> {
+    let fail =
+        |e: std::io::Error| Error::BadInput(format!("cannot write checkpoint {}: {e}", path.display()));
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = std::path::PathBuf::from(temporary);
+    let mut file = std::fs::File::create(&temporary).map_err(fail)?;
+    writeln!(file, "{}", record.to_line()).map_err(fail)?;
+    file.sync_all().map_err(fail)?;
+    std::fs::rename(&temporary, path).map_err(fail)
+}
