@@ -25,9 +25,10 @@ pub enum Error {
         expected: usize,
         given: bool,
     },
-    /// A board side outside `1..=MAX_SIDE`, or a grid whose shape is not
-    /// the puzzle's.
-    Size(String),
+    /// A board side of `value` rows or columns, outside `1..=MAX_SIDE`.
+    BadSide { side: Side, value: usize },
+    /// A grid whose shape (rows, columns) is not the puzzle's.
+    Shape { of: ShapeOf, found: (usize, usize), expected: (usize, usize) },
     /// The method or the route asked for cannot serve this puzzle (light
     /// chasing off the classic plane, say).
     Unsupported(String),
@@ -47,6 +48,35 @@ pub enum Error {
 pub enum Side {
     Rows,
     Cols,
+}
+
+impl Side {
+    /// `"rows"` or `"columns"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Rows => "rows",
+            Side::Cols => "columns",
+        }
+    }
+}
+
+/// Which grid has a shape that is not the puzzle's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShapeOf {
+    Board,
+    Target,
+    Presses,
+}
+
+impl ShapeOf {
+    /// `"board"`, `"target board"` or `"press set"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShapeOf::Board => "board",
+            ShapeOf::Target => "target board",
+            ShapeOf::Presses => "press set",
+        }
+    }
 }
 
 impl Error {
@@ -79,10 +109,18 @@ impl fmt::Display for Error {
                 };
                 write!(f, "{source}: the board starting at line {first_line} has {found} rows but {why}")
             }
+            Error::BadSide { side, value } => {
+                write!(f, "a board of {value} {} is outside 1..={}", side.name(), crate::MAX_SIDE)
+            }
+            // The board is checked first: a target board is compared with it.
+            Error::Shape { of, found: (r, c), expected: (er, ec) } => {
+                let against = if *of == ShapeOf::Target { "board" } else { "puzzle" };
+                write!(f, "the {} is {r}x{c} but the {against} is {er}x{ec}", of.name())
+            }
             Error::Memory { work, needed, limit } => {
                 write!(f, "{work} needs about {needed} bytes, more than the limit of {limit}")
             }
-            Error::Size(m) | Error::Unsupported(m) | Error::Limit(m) | Error::BadInput(m) => f.write_str(m),
+            Error::Unsupported(m) | Error::Limit(m) | Error::BadInput(m) => f.write_str(m),
             Error::Internal(m) => write!(f, "internal error: {m}"),
         }
     }

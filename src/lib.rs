@@ -56,10 +56,10 @@ pub mod serve;
 mod solve;
 
 pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};
-pub use error::{Error, Side};
+pub use error::{Error, ShapeOf, Side};
 pub use model::{
     Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, TextBoards,
-    Topology, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
+    Topology, check_side, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
 pub use solve::{
     Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY,

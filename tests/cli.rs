@@ -290,7 +290,7 @@ fn hostile_requests_are_refused_up_front_with_one_line() {
             &["--generate", "all-black", "--rows", "1000000000", "--cols", "1000000000"],
             "",
             2,
-            "more than the limit",
+            "--rows is 1000000000, outside 1..=1048576",
         ),
         (
             &["--generate", "random", "--rows", "100000", "--cols", "100000", "--show"],

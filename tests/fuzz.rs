@@ -129,7 +129,7 @@ proptest! {
                     prop_assert!(rows.is_none_or(|r| r == board.nrows()));
                 }
                 Err(e) => {
-                    prop_assert!(matches!(e, Error::Parse { .. } | Error::Mismatch { .. } | Error::Size(_)), "{:?}", e);
+                    prop_assert!(matches!(e, Error::Parse { .. } | Error::Mismatch { .. } | Error::BadSide { .. }), "{:?}", e);
                     prop_assert!(!e.to_string().contains('\n'));
                     // The library's words are neutral: the command line names its flags.
                     prop_assert!(!e.to_string().contains("--"), "{}", e);

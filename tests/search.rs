@@ -274,5 +274,5 @@ fn regression_a_wrong_size_target_with_a_shard_names_the_target() {
     std::fs::write(dir.join("t.txt"), "bw\nwb\n").unwrap();
     let (_, err, code) = run(&dir, &["board.txt", "--target", "t.txt", "--shard", "1/2"]);
     assert_eq!(code, 2);
-    assert!(err.contains("target board is 2x2 but the puzzle is 4x4"), "{err}");
+    assert!(err.contains("--target board is 2x2 but the board is 4x4"), "{err}");
 }

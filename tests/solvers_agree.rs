@@ -231,13 +231,21 @@ fn library_errors_are_typed_and_neutral() {
             Solver::with_memory_limit(&Puzzle::new(500, 500).unwrap(), Method::Dense, 8, 1 << 20).err(),
             "memory",
         ),
-        (Puzzle::new(0, 3).err(), "size"),
+        (Puzzle::new(0, 3).err(), "side"),
         (
             Solver::new(&Puzzle::new(3, 3).unwrap().with_rule(Rule::king()), Method::Auto, 8)
                 .unwrap()
                 .solve_for(&Grid::zeros(2, 3), &Target::White)
                 .err(),
-            "size",
+            "shape",
+        ),
+        // A target board of another shape is refused, not judged unreachable.
+        (
+            Solver::new(&Puzzle::new(4, 4).unwrap(), Method::Auto, 8)
+                .unwrap()
+                .obstruction(&Grid::zeros(4, 4), &Target::Board(Grid::zeros(2, 8)))
+                .err(),
+            "shape",
         ),
         (lightsout::parse_boards(b"bw\nwb\nbb\n", "t", Some(2), None).err(), "mismatch"),
         (lightsout::parse_boards(b"bx\n", "t", None, None).err(), "parse"),
@@ -247,7 +255,8 @@ fn library_errors_are_typed_and_neutral() {
         let found = match error {
             Error::Unsupported(_) => "unsupported",
             Error::Memory { .. } => "memory",
-            Error::Size(_) => "size",
+            Error::BadSide { .. } => "side",
+            Error::Shape { .. } => "shape",
             Error::Mismatch { .. } => "mismatch",
             Error::Parse { .. } => "parse",
             _ => "other",

@@ -2,9 +2,9 @@
 
 use rayon::prelude::*;
 
-use crate::error::Error;
+use crate::error::{Error, Side};
 use crate::gf2::Poly;
-use crate::model::Puzzle;
+use crate::model::{Puzzle, check_side};
 use crate::solve::{Method, Solver, limits};
 
 /// The nullity of the classic R×C plane puzzle: `deg gcd(f_R(x), f_C(x+1))`
@@ -78,7 +78,7 @@ fn sequence(n: usize, shift: bool) -> Vec<Poly> {
 /// their ranges should stay small.
 ///
 /// # Errors
-/// [`Error::Size`] for a size of 0 or above the limit; [`Error::Memory`]
+/// [`Error::BadSide`] for a size of 0 or above the limit; [`Error::Memory`]
 /// when the table would need more than `max_memory` bytes, and
 /// [`Error::Limit`] when it would take more than a few minutes.
 pub fn nullity_table(
@@ -89,10 +89,9 @@ pub fn nullity_table(
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Vec<usize>>, Error> {
     let (r_end, c_end) = (*rows.end(), *cols.end());
-    Puzzle::new(r_end.max(1), c_end.max(1))?;
-    Puzzle::new((*rows.start()).max(1), (*cols.start()).max(1))?;
-    if *rows.start() == 0 || *cols.start() == 0 {
-        return Err(Error::Size("table sizes start at 1".into()));
+    for (side, range) in [(Side::Rows, &rows), (Side::Cols, &cols)] {
+        check_side(side, *range.start())?;
+        check_side(side, *range.end())?;
     }
     let rows: Vec<usize> = rows.collect();
     let cols: Vec<usize> = cols.collect();

@@ -130,8 +130,12 @@ pub(super) struct BoardArgs {
 }
 
 impl BoardArgs {
-    /// Refuses `--seed` and `--density` where they would change nothing.
+    /// Refuses sizes out of range, and `--seed` and `--density` where they
+    /// would change nothing: before anything is read.
     pub(super) fn refuse_unused(&self) -> Result<(), Error> {
+        for (side, given) in [(Side::Rows, self.rows), (Side::Cols, self.cols)] {
+            given.map_or(Ok(()), |n| check_side(side, n))?;
+        }
         self.random.refuse_unused(self.generate, "--generate random")
     }
 

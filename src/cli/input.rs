@@ -39,14 +39,14 @@ pub(super) const TYPING_HINT: &str = "lightsout: reading boards from the termina
      when complete (--rows rows, a square, or a blank line); Ctrl-D ends";
 
 /// Makes the board, or reads the whole file or standard input.
-/// `too_big` says what to change when a generated board is too large to
-/// solve in memory: each command knows what works for it.
+/// `hint` says what to change when a generated board is too large to solve
+/// in memory: each command knows what works for it.
 pub(super) fn read_input<'r>(
     args: &BoardArgs,
     puzzle: &PuzzleArgs,
     dense: bool,
     max_memory: u64,
-    too_big: &dyn Fn(&Puzzle) -> String,
+    hint: MemoryHint,
     stdin: &'r mut dyn Read,
     stdin_is_terminal: bool,
 ) -> Result<Input<'r>, Failure> {
@@ -59,19 +59,11 @@ pub(super) fn read_input<'r>(
         };
         let puzzle = puzzle.puzzle(rows, cols)?;
         let dense = dense || !puzzle.is_classic();
+        // Refused before it is made: the solver would refuse it the same way,
+        // but only after the board had taken its memory.
         let work = format!("solving a {rows}x{cols} board in memory");
-        limits::check(limits::solve_bytes(&puzzle, dense), max_memory, &work)
-            .limit_hint(|| too_big(&puzzle))?;
+        limits::check(limits::solve_bytes(&puzzle, dense), max_memory, &work).limit_hint(|| hint(&puzzle))?;
         return Ok(Input::Generated(recipe.board(rows, cols)));
-    }
-    for (name, value) in [("--rows", args.rows), ("--cols", args.cols)] {
-        match value {
-            Some(0) => return Err(Error::BadInput(format!("{name} must be at least 1, got 0")).into()),
-            Some(n) if n > MAX_SIDE => {
-                return Err(Error::BadInput(format!("{name} is {n}, outside 1..={MAX_SIDE}")).into());
-            }
-            _ => {}
-        }
     }
     match args.files.as_slice() {
         [_, _, ..] => {

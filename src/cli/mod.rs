@@ -43,8 +43,8 @@ use crate::picture::{self, Scene};
 use crate::solve::limits;
 use crate::{
     Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY,
-    MAX_SIDE, MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Rule, Side, Solution,
-    Solver, Target, TextBoards, Topology, bfs, grid_lines, is_pbm, read_pbm, write_pbm,
+    MAX_SIDE, MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Rule, ShapeOf, Side,
+    Solution, Solver, Target, TextBoards, Topology, bfs, check_side, grid_lines, is_pbm, read_pbm, write_pbm,
 };
 
 /// Runs the command line `args` (program name first) against the given
@@ -251,7 +251,20 @@ fn describe(error: &Error) -> String {
         Error::Mismatch { side: Side::Rows, given: false, .. } => {
             format!("{error} (use --rows for rectangles)")
         }
+        Error::BadSide { side, value: 0 } => format!("{} must be at least 1, got 0", flag(*side)),
+        Error::BadSide { side, value } => format!("{} is {value}, outside 1..={MAX_SIDE}", flag(*side)),
+        Error::Shape { of: ShapeOf::Target, found: (r, c), expected: (er, ec) } => {
+            format!("the --target board is {r}x{c} but the board is {er}x{ec}")
+        }
         _ => error.to_string(),
+    }
+}
+
+/// The flag that gives a side.
+fn flag(side: Side) -> &'static str {
+    match side {
+        Side::Rows => "--rows",
+        Side::Cols => "--cols",
     }
 }
 

@@ -140,6 +140,41 @@ impl SolveArgs {
     }
 }
 
+/// A smaller board or more memory: the hint that always works.
+pub(super) const SMALLER_OR_MORE_MEMORY: &str =
+    "give a smaller board, or a larger --max-memory if the machine has it";
+
+/// What to change when a puzzle's work does not fit `--max-memory`: each
+/// command knows what works for it.
+pub(super) type MemoryHint<'a> = &'a dyn Fn(&Puzzle) -> String;
+
+impl SolveArgs {
+    /// What to change so that `puzzle`'s boards are solved within
+    /// `--max-memory`: only changes that work for this request (streaming
+    /// is for generated boards of the classic puzzle outside a long search,
+    /// see [`route`](Self::route)).
+    pub(super) fn memory_hint(&self, puzzle: &Puzzle) -> String {
+        if !puzzle.is_classic() {
+            return format!("the torus and other rules are solved in memory only; {SMALLER_OR_MORE_MEMORY}");
+        }
+        let streamable = self.source.generate.is_some() && !self.search.wanted();
+        if streamable && puzzle.cells() > STREAM_ABOVE_CELLS {
+            let changes = self.streaming_blockers();
+            if !changes.is_empty() {
+                return format!(
+                    "boards this large are streamed when only the press count is asked: {}",
+                    changes.join(", ")
+                );
+            }
+        }
+        let dense = matches!(self.method, MethodArg::Dense);
+        if dense && limits::solve_bytes(puzzle, false) <= self.memory.max_memory {
+            return "try --method chase".into();
+        }
+        SMALLER_OR_MORE_MEMORY.into()
+    }
+}
+
 /// One factored solver per board shape, made on first use. Batches are
 /// usually of one shape, so a short list beats hashing.
 pub(super) struct Solvers<'a> {
@@ -147,12 +182,19 @@ pub(super) struct Solvers<'a> {
     method: Method,
     max_nullity: usize,
     max_memory: u64,
+    hint: MemoryHint<'a>,
     made: Vec<((usize, usize), Solver)>,
 }
 
 impl<'a> Solvers<'a> {
-    pub(super) fn new(puzzle: &'a PuzzleArgs, method: Method, max_nullity: usize, max_memory: u64) -> Self {
-        Solvers { puzzle, method, max_nullity, max_memory, made: Vec::new() }
+    pub(super) fn new(
+        puzzle: &'a PuzzleArgs,
+        method: Method,
+        max_nullity: usize,
+        max_memory: u64,
+        hint: MemoryHint<'a>,
+    ) -> Self {
+        Solvers { puzzle, method, max_nullity, max_memory, hint, made: Vec::new() }
     }
 
     /// The solver for boards of `board`'s shape.
@@ -164,7 +206,7 @@ impl<'a> Solvers<'a> {
                 let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
                 let mut solver =
                     Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)
-                        .map_err(|e| solver_failure(e, &puzzle, self.method))?;
+                        .map_err(|e| solver_failure(e, &puzzle, self.method, self.hint))?;
                 // Minimising over more than 2^30 solutions takes a second or more.
                 if solver.nullity() > 30 && solver.nullity() <= self.max_nullity {
                     solver.set_progress(minimisation_bar(solver.nullity()));
@@ -177,18 +219,15 @@ impl<'a> Solvers<'a> {
     }
 }
 
-/// A refusal of `Solver::new` in the command line's terms: what to change.
-pub(super) fn solver_failure(error: Error, puzzle: &Puzzle, method: Method) -> Failure {
-    let hint = match &error {
-        Error::Unsupported(_) if method == Method::Chase => "use --method dense",
-        Error::Memory { .. } if method == Method::Dense && puzzle.is_classic() => "try --method chase",
-        // A chasing solver is refused only for the grids of the board
-        // itself: a streamed board needs none of them.
-        Error::Memory { .. } if puzzle.is_classic() => {
-            "raise --max-memory, or ask for the press count only (a generated board without --show or JSON)"
-        }
-        Error::Memory { .. } => "raise --max-memory",
-        _ => return error.into(),
-    };
-    Failure::hinted(error, hint)
+/// A refusal of `Solver::new` in the command line's terms: the flag at
+/// fault, and what to change.
+pub(super) fn solver_failure(error: Error, puzzle: &Puzzle, method: Method, hint: MemoryHint) -> Failure {
+    match error {
+        Error::Unsupported(_) if method == Method::Chase => Failure::hinted(
+            Error::BadInput("--method chase needs the classic rule on the plane".into()),
+            "use --method dense",
+        ),
+        Error::Memory { .. } => Failure::hinted(error, hint(puzzle)),
+        _ => error.into(),
+    }
 }

@@ -38,41 +38,68 @@ impl Problem {
         hex(&Sha256::digest(format!("lightsout-search/{RECORD_VERSION}/{text}").as_bytes()))
     }
 
-    pub(super) fn method(&self) -> Result<Method, Error> {
-        match self.method.as_str() {
-            "auto" => Ok(Method::Auto),
-            "dense" => Ok(Method::Dense),
-            "chase" => Ok(Method::Chase),
-            other => Err(Error::BadInput(format!("unknown method '{other}'"))),
+    /// The record of `question`: its values written as text.
+    pub(super) fn of(question: &Question) -> Problem {
+        let Question { puzzle, board, targets, method } = question;
+        let target = match targets.as_slice() {
+            [Target::Board(goal)] => grid_lines(goal, 'b', 'w').join("/"),
+            [colour] => colour.name().into(),
+            // Both colours: the only other question `solve` asks.
+            _ => "either".into(),
+        };
+        // Spelled out, not a Debug name: renaming a variant must not change
+        // every record's hash.
+        let method = match method {
+            Method::Auto => "auto",
+            Method::Dense => "dense",
+            Method::Chase => "chase",
+        };
+        Problem {
+            rows: puzzle.rows(),
+            cols: puzzle.cols(),
+            topology: topology_name(puzzle.topology()).into(),
+            rule: puzzle.rule().mask(),
+            board: grid_lines(board, 'b', 'w'),
+            target,
+            method: method.into(),
         }
     }
 
-    pub(super) fn puzzle(&self) -> Result<Puzzle, Error> {
+    /// The values the record holds, read back (for `merge`).
+    pub(super) fn question(&self) -> Result<Question, Error> {
+        let method = match self.method.as_str() {
+            "auto" => Method::Auto,
+            "dense" => Method::Dense,
+            "chase" => Method::Chase,
+            other => return Err(Error::BadInput(format!("unknown method '{other}'"))),
+        };
         let topology = match self.topology.as_str() {
             "plane" => Topology::Plane,
             "torus" => Topology::Torus,
             other => return Err(Error::BadInput(format!("unknown topology '{other}'"))),
         };
         let rule = Rule::from_mask(&self.rule).map_err(Error::BadInput)?;
-        Ok(Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule))
-    }
-
-    pub(super) fn board(&self) -> Result<Grid, Error> {
-        parse_grid(&self.board, self.rows, self.cols)
-    }
-
-    /// The targets, in the order they are answered.
-    pub(super) fn targets(&self) -> Result<Vec<Target>, Error> {
-        Ok(match self.target.as_str() {
+        let puzzle = Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule);
+        let board = parse_grid(&self.board, self.rows, self.cols)?;
+        let targets = match self.target.as_str() {
             "white" => vec![Target::White],
             "black" => vec![Target::Black],
             "either" => Target::EITHER.to_vec(),
-            board => {
-                let lines: Vec<String> = board.split('/').map(str::to_string).collect();
+            goal => {
+                let lines: Vec<String> = goal.split('/').map(str::to_string).collect();
                 vec![Target::Board(parse_grid(&lines, self.rows, self.cols)?)]
             }
-        })
+        };
+        Ok(Question { puzzle, board, targets, method })
     }
+}
+
+/// What a long search answers: everything that decides its answer.
+pub(super) struct Question {
+    pub(super) puzzle: Puzzle,
+    pub(super) board: Grid,
+    pub(super) targets: Vec<Target>,
+    pub(super) method: Method,
 }
 
 pub(super) fn parse_grid(lines: &[String], rows: usize, cols: usize) -> Result<Grid, Error> {

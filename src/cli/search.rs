@@ -28,19 +28,19 @@ pub(super) struct Search {
 type Reachable = (Grid, Coset);
 
 impl Search {
-    /// Sets up a fresh search of slice `shard` of `problem`.
+    /// Sets up a fresh search of slice `shard` of `question`.
     pub(super) fn new(
-        problem: Problem,
+        question: Question,
         max_nullity: usize,
         max_memory: u64,
+        hint: MemoryHint,
         shard: Shard,
         exhaustive_only: bool,
     ) -> Result<Search, Failure> {
-        let puzzle = problem.puzzle()?;
-        let board = problem.board()?;
-        let method = problem.method()?;
+        let problem = Problem::of(&question);
+        let Question { puzzle, board, targets, method } = question;
         let solver = Solver::with_memory_limit(&puzzle, method, max_nullity, max_memory)
-            .map_err(|e| solver_failure(e, &puzzle, method))?;
+            .map_err(|e| solver_failure(e, &puzzle, method, hint))?;
         let nullity = solver.nullity();
         if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
             let error = Error::Limit(format!(
@@ -71,16 +71,8 @@ impl Search {
         }
         let mut goals = Vec::new();
         let mut searches = Vec::new();
-        for target in problem.targets()? {
-            let coset = match solver.particular_to(&board, &target)? {
-                Some(x) => {
-                    let mut rhs = board.clone();
-                    rhs.xor_assign(&target.grid(board.nrows(), board.ncols()));
-                    let coset = Coset::for_problem(&puzzle, &rhs, &x, solver.quiet_patterns());
-                    Some((x, coset))
-                }
-                None => None,
-            };
+        for target in targets {
+            let coset = solver.coset(&board, &target)?;
             let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
             let state = coset.as_ref().filter(|_| exhaustive).map(|(_, c)| SearchState::new(c, shard));
             searches.push(TargetSearch {
@@ -137,9 +129,9 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     let dense = matches!(args.method, super::MethodArg::Dense);
     // A long search holds its one board in memory (no streaming), and reads
     // its input whole even at a terminal: it must know there is one board.
-    let too_big = |_: &crate::Puzzle| super::SMALLER_OR_MORE_MEMORY.to_string();
+    let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);
     let max_memory = args.memory.max_memory;
-    let mut input = read_input(&args.source, &args.puzzle, dense, max_memory, &too_big, io.stdin, false)?;
+    let mut input = read_input(&args.source, &args.puzzle, dense, max_memory, &hint, io.stdin, false)?;
     let mut all = boards(&mut input, &args.source);
     let board = all.next().transpose()?.ok_or_else(|| Error::BadInput("no board in input".into()))?;
     if all.next().is_some() {
@@ -150,34 +142,10 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     }
     drop(all);
     let puzzle = args.puzzle.puzzle(board.nrows(), board.ncols())?;
-    let target = match targets {
-        [Target::Board(goal)] if (goal.nrows(), goal.ncols()) != (board.nrows(), board.ncols()) => {
-            return Err(Error::BadInput(format!(
-                "target board is {}x{} but the puzzle is {}x{}",
-                goal.nrows(),
-                goal.ncols(),
-                board.nrows(),
-                board.ncols()
-            ))
-            .into());
-        }
-        [Target::Board(goal)] => grid_lines(goal, 'b', 'w').join("/"),
-        [Target::White, Target::Black] => "either".into(),
-        [colour] => colour.name().into(),
-        _ => return Err(Error::Internal("a search has one target, or the two colours".into()).into()),
-    };
-    let problem = Problem {
-        rows: board.nrows(),
-        cols: board.ncols(),
-        topology: topology_name(puzzle.topology()).into(),
-        rule: puzzle.rule().mask(),
-        board: grid_lines(&board, 'b', 'w'),
-        target,
-        method: format!("{:?}", args.method).to_lowercase(),
-    };
+    let question = Question { puzzle, board, targets: targets.to_vec(), method: args.method.into() };
     let shard = search_args.shard.unwrap_or(Shard::WHOLE);
     let exhaustive_only = search_args.shard.is_some() || search_args.checkpoint.is_some();
-    let mut search = Search::new(problem, args.max_nullity, max_memory, shard, exhaustive_only)?;
+    let mut search = Search::new(question, args.max_nullity, max_memory, &hint, shard, exhaustive_only)?;
     if let Some(path) = search_args.checkpoint.as_ref().filter(|p| p.exists()) {
         let source = path.display().to_string();
         let text = std::fs::read_to_string(path)

@@ -18,15 +18,15 @@ pub(super) fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
 fn solve_in_memory(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Result<u8, Failure> {
     let max_memory = args.memory.max_memory;
     let dense = matches!(args.method, MethodArg::Dense);
-    let too_big = |puzzle: &Puzzle| too_big_to_solve(args, puzzle);
+    let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);
     let mut input =
-        read_input(&args.source, &args.puzzle, dense, max_memory, &too_big, io.stdin, io.stdin_is_terminal)?;
+        read_input(&args.source, &args.puzzle, dense, max_memory, &hint, io.stdin, io.stdin_is_terminal)?;
     let typed = input.announce_typing(io.stderr);
     let mut output = match &args.output {
         Some(path) => Some(io::BufWriter::new(create(path)?)),
         None => None,
     };
-    let mut solvers = Solvers::new(&args.puzzle, args.method.into(), args.max_nullity, max_memory);
+    let mut solvers = Solvers::new(&args.puzzle, args.method.into(), args.max_nullity, max_memory, &hint);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
@@ -60,33 +60,6 @@ fn solve_in_memory(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Re
         file.flush().map_err(|e| output_error(args, e))?;
     }
     Ok(0)
-}
-
-/// A smaller board or more memory: the hint that always works.
-pub(super) const SMALLER_OR_MORE_MEMORY: &str =
-    "give a smaller board, or a larger --max-memory if the machine has it";
-
-/// What to change so that a generated board too large to solve in memory
-/// is solved: only changes that work (the streamed path's conditions are
-/// those of [`solve_streamed`]).
-pub(super) fn too_big_to_solve(args: &SolveArgs, puzzle: &Puzzle) -> String {
-    if !puzzle.is_classic() {
-        return format!("the torus and other rules are solved in memory only; {SMALLER_OR_MORE_MEMORY}");
-    }
-    if puzzle.cells() > STREAM_ABOVE_CELLS {
-        let changes = args.streaming_blockers();
-        if !changes.is_empty() {
-            return format!(
-                "boards this large are streamed when only the press count is asked: {}",
-                changes.join(", ")
-            );
-        }
-    }
-    let dense = matches!(args.method, MethodArg::Dense);
-    if dense && limits::solve_bytes(puzzle, false) <= args.memory.max_memory {
-        return "try --method chase".into();
-    }
-    SMALLER_OR_MORE_MEMORY.into()
 }
 
 pub(super) fn create(path: &std::path::Path) -> Result<std::fs::File, Error> {

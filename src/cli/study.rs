@@ -189,34 +189,22 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
 
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.source.refuse_unused()?;
-    let too_big = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
+    let hint = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
     let max_memory = args.memory.max_memory;
     let targets = args.target.resolve(&args.source, max_memory)?;
     let mut input =
-        read_input(&args.source, &args.puzzle, false, max_memory, &too_big, io.stdin, io.stdin_is_terminal)?;
+        read_input(&args.source, &args.puzzle, false, max_memory, &hint, io.stdin, io.stdin_is_terminal)?;
     let typed = input.announce_typing(io.stderr);
-    let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, max_memory);
+    let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, max_memory, &hint);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         let solver = solvers.for_board(board)?;
-        for target in &targets {
-            if let Target::Board(goal) = target
-                && (goal.nrows(), goal.ncols()) != shape
-            {
-                return Err(Error::BadInput(format!(
-                    "the target board is {}x{} but board {index} is {}x{}",
-                    goal.nrows(),
-                    goal.ncols(),
-                    shape.0,
-                    shape.1
-                ))
-                .into());
-            }
-        }
-        let verdicts: Vec<(&str, Option<Cow<Grid>>)> =
-            targets.iter().map(|t| (t.name(), solver.obstruction(board, t))).collect();
+        let verdicts = targets
+            .iter()
+            .map(|t| Ok((t.name(), solver.obstruction(board, t)?)))
+            .collect::<Result<Vec<(&str, Option<Cow<Grid>>)>, Error>>()?;
         let text = match args.format {
             StudyFormat::Text => {
                 let mut t = format!("board {index}: {}x{}, nullity {}\n", shape.0, shape.1, solver.nullity());

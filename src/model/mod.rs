@@ -13,7 +13,7 @@ pub use generate::{Generate, GeneratedRows, RowStream};
 pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
 pub use text::{TextBoards, grid_lines, parse_boards};
 
-use crate::error::Error;
+use crate::error::{Error, Side};
 use crate::gf2::{BitMatrix, words};
 
 /// A rectangle of cells, one bit each, stored row by row.
@@ -138,6 +138,17 @@ impl std::fmt::Display for Rule {
 /// Keeps every cell index and every size product well inside `usize`.
 pub const MAX_SIDE: usize = 1 << 20;
 
+/// Refuses a board side of 0 or more than [`MAX_SIDE`].
+///
+/// # Errors
+/// [`Error::BadSide`] naming the side.
+pub fn check_side(side: Side, value: usize) -> Result<(), Error> {
+    if value == 0 || value > MAX_SIDE {
+        return Err(Error::BadSide { side, value });
+    }
+    Ok(())
+}
+
 /// A board shape with its press rule: everything but the colours.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Puzzle {
@@ -151,16 +162,10 @@ impl Puzzle {
     /// The classic puzzle on a plane `rows × cols` board.
     ///
     /// # Errors
-    /// [`Error::Size`] when a side is 0 or larger than [`MAX_SIDE`].
+    /// [`Error::BadSide`] when a side is 0 or larger than [`MAX_SIDE`].
     pub fn new(rows: usize, cols: usize) -> Result<Self, Error> {
-        for (name, n) in [("rows", rows), ("cols", cols)] {
-            if n == 0 {
-                return Err(Error::Size(format!("board {name} must be at least 1, got 0")));
-            }
-            if n > MAX_SIDE {
-                return Err(Error::Size(format!("board {name} is {n}, more than the limit of {MAX_SIDE}")));
-            }
-        }
+        check_side(Side::Rows, rows)?;
+        check_side(Side::Cols, cols)?;
         Ok(Puzzle { rows, cols, topology: Topology::Plane, rule: Rule::plus() })
     }
 

@@ -197,9 +197,9 @@ impl Iterator for TextBoards<'_> {
         if self.done {
             return None;
         }
-        for (name, size) in [("rows", self.rows), ("columns", self.cols)] {
-            if let Some(n) = size.filter(|&n| n == 0 || n > MAX_SIDE) {
-                return self.fail(Error::Size(format!("{n} {name} were given, outside 1..={MAX_SIDE}")));
+        for (side, given) in [(Side::Rows, self.rows), (Side::Cols, self.cols)] {
+            if let Some(Err(e)) = given.map(|n| super::check_side(side, n)) {
+                return self.fail(e);
             }
         }
         // The first row of the board.

@@ -11,7 +11,7 @@ use super::work::App;
 use super::{Limits, json_response};
 use crate::cli::Report;
 use crate::cli::study::check_json;
-use crate::{Grid, Method, Puzzle, Solver, Target};
+use crate::{Error, Grid, Method, Puzzle, Solver, Target};
 use serde_json::Value;
 
 /// `POST /api/solve`: the object `lightsout solve --format json` prints.
@@ -33,7 +33,7 @@ fn read(
     let board = request::board(rows, "board", limits)?;
     let shape = (board.nrows(), board.ncols());
     let puzzle = request::puzzle(shape.0, shape.1, rule, torus, limits)?;
-    let targets = request::target(target, shape, limits)?;
+    let targets = request::target(target, limits)?;
     Ok((board, puzzle, targets))
 }
 
@@ -59,7 +59,9 @@ fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError>
         read(&req.board, req.target.as_ref(), req.rule.as_deref(), req.torus, limits)?;
     // As `lightsout check`: solvability needs no minimisation.
     let solver = Solver::with_memory_limit(&puzzle, Method::Auto, 0, limits.max_memory)?;
-    let verdicts: Vec<(&str, Option<Cow<Grid>>)> =
-        targets.iter().map(|t| (t.name(), solver.obstruction(&board, t))).collect();
+    let verdicts: Vec<(&str, Option<Cow<Grid>>)> = targets
+        .iter()
+        .map(|t| Ok((t.name(), solver.obstruction(&board, t)?)))
+        .collect::<Result<_, Error>>()?;
     Ok(check_json(1, &solver, &verdicts))
 }

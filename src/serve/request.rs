@@ -129,12 +129,8 @@ pub(super) fn puzzle(
 }
 
 /// The target: `"white"`, `"black"`, `"either"` (also when absent) or a
-/// board of rows of the same shape as `shape`.
-pub(super) fn target(
-    value: Option<&Value>,
-    shape: (usize, usize),
-    limits: &Limits,
-) -> Result<Vec<Target>, ApiError> {
+/// board of rows (of the board's shape: the solver checks).
+pub(super) fn target(value: Option<&Value>, limits: &Limits) -> Result<Vec<Target>, ApiError> {
     let rows = match value {
         None => return Ok(Target::EITHER.to_vec()),
         Some(Value::String(s)) => {
@@ -162,17 +158,8 @@ pub(super) fn target(
                 .ok_or_else(|| ApiError::bad("target: each row of a target board is a string"))
         })
         .collect::<Result<_, _>>()?;
-    let goal = board(&rows, "target", limits)?;
-    if (goal.nrows(), goal.ncols()) != shape {
-        return Err(ApiError::bad(format!(
-            "the target board is {}x{} but the board is {}x{}",
-            goal.nrows(),
-            goal.ncols(),
-            shape.0,
-            shape.1
-        )));
-    }
-    Ok(vec![Target::Board(goal)])
+    // Its shape is checked against the board's by the solver.
+    Ok(vec![Target::Board(board(&rows, "target", limits)?)])
 }
 
 /// The enumeration budget asked for: the server's limit when absent,

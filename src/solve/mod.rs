@@ -21,7 +21,7 @@ pub use minimal::{
 
 use std::borrow::Cow;
 
-use crate::error::Error;
+use crate::error::{Error, ShapeOf};
 use crate::gf2::words;
 use crate::model::{Grid, Puzzle};
 
@@ -42,16 +42,6 @@ pub enum Target {
 impl Target {
     /// Both colours, for the one needing fewer presses.
     pub const EITHER: &'static [Target] = &[Target::White, Target::Black];
-
-    /// The board to reach, of the given shape (a [`Board`](Self::Board)
-    /// target is its own board, whatever the shape asked).
-    pub fn grid(&self, rows: usize, cols: usize) -> Cow<'_, Grid> {
-        match self {
-            Target::White => Cow::Owned(Grid::zeros(rows, cols)),
-            Target::Black => Cow::Owned(Grid::ones(rows, cols)),
-            Target::Board(goal) => Cow::Borrowed(goal),
-        }
-    }
 
     /// `"white"`, `"black"`, or `"target"` for a given board.
     pub fn name(&self) -> &'static str {
@@ -278,11 +268,11 @@ impl Solver {
     /// any: `board + target` is not orthogonal to it, so no press set can
     /// flip exactly those cells. `None` means the target is reachable.
     ///
-    /// # Panics
-    /// If the board's shape is not the puzzle's.
-    pub fn obstruction(&self, board: &Grid, target: &Target) -> Option<Cow<'_, Grid>> {
-        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
-        assert_eq!((board.nrows(), board.ncols()), (rows, cols), "board shape mismatch");
+    /// # Errors
+    /// [`Error::Shape`] if the board's shape, or a target board's, is not
+    /// the puzzle's.
+    pub fn obstruction(&self, board: &Grid, target: &Target) -> Result<Option<Cow<'_, Grid>>, Error> {
+        self.check_shapes(board, target)?;
         let blocks = |y: &Grid| match target {
             // (board + all ones) · y = board · y + weight(y).
             Target::White | Target::Black => {
@@ -296,17 +286,17 @@ impl Solver {
         if !self.holds_quiet_patterns() {
             // Patterns chased one at a time (a chasing solver's left null
             // space is its null space): memory of one board, not d.
-            return (0..self.nullity).map(|i| self.quiet_pattern(i)).find(|y| blocks(y));
+            return Ok((0..self.nullity).map(|i| self.quiet_pattern(i)).find(|y| blocks(y)));
         }
-        self.obstructions().iter().find(|y| blocks(y)).map(Cow::Borrowed)
+        Ok(self.obstructions().iter().find(|y| blocks(y)).map(Cow::Borrowed))
     }
 
     /// Solves `board` for each of `targets`: [`Target::EITHER`] asks for
     /// both colours, as POJ 1753 does.
     ///
     /// # Errors
-    /// [`Error::Size`] if the board's shape, or a target board's, is not the
-    /// puzzle's; [`Error::Internal`] if a press set fails its re-check.
+    /// [`Error::Shape`] if the board's shape, or a target board's, is not
+    /// the puzzle's; [`Error::Internal`] if a press set fails its re-check.
     pub fn solve(&self, board: &Grid, targets: &[Target]) -> Result<Answer, Error> {
         let outcomes = targets
             .iter()
@@ -353,6 +343,34 @@ impl Solver {
         }
     }
 
+    /// A press set turning `board` into `target` and the coset around it
+    /// that a long search walks (masks over
+    /// [`quiet_patterns`](Self::quiet_patterns), the basis adapted to the
+    /// board's symmetries inside the [`Coset`]), or `None` when `target`
+    /// cannot be reached.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve); [`Error::Limit`] when the quiet patterns
+    /// are not held (see [`holds_quiet_patterns`](Self::holds_quiet_patterns)).
+    pub fn coset(&self, board: &Grid, target: &Target) -> Result<Option<(Grid, Coset)>, Error> {
+        if !self.holds_quiet_patterns() {
+            return Err(Error::Limit(format!(
+                "the {} quiet patterns of this {}x{} board are not held, so no coset can be walked",
+                self.nullity,
+                self.puzzle.rows(),
+                self.puzzle.cols()
+            )));
+        }
+        let Some(rhs) = self.reachable_rhs(board, target)? else {
+            return Ok(None);
+        };
+        let Some(x) = self.particular(&rhs)? else {
+            return Ok(None);
+        };
+        let coset = Coset::for_problem(&self.puzzle, &rhs, &x, &self.quiet);
+        Ok(Some((x, coset)))
+    }
+
     /// `particular` plus the quiet patterns picked by `mask`, re-applied to
     /// `board` and accepted only if it reaches `target`.
     ///
@@ -378,11 +396,8 @@ impl Solver {
     /// `board + target`, the cells the presses must flip, unless an
     /// obstruction shows that no press set does.
     fn reachable_rhs(&self, board: &Grid, target: &Target) -> Result<Option<Grid>, Error> {
-        self.check_shape(board, "board")?;
-        if let Target::Board(goal) = target {
-            self.check_shape(goal, "target board")?;
-        }
-        if self.holds_quiet_patterns() && self.obstruction(board, target).is_some() {
+        self.check_shapes(board, target)?;
+        if self.holds_quiet_patterns() && self.obstruction(board, target)?.is_some() {
             return Ok(None);
         }
         let mut rhs = board.clone();
@@ -394,16 +409,23 @@ impl Solver {
         Ok(Some(rhs))
     }
 
-    fn check_shape(&self, grid: &Grid, what: &str) -> Result<(), Error> {
-        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
-        if (grid.nrows(), grid.ncols()) != (rows, cols) {
-            return Err(Error::Size(format!(
-                "{what} is {}x{} but the puzzle is {rows}x{cols}",
-                grid.nrows(),
-                grid.ncols()
-            )));
+    /// Refuses a grid of another shape than the puzzle's.
+    fn check_shape(&self, grid: &Grid, of: ShapeOf) -> Result<(), Error> {
+        let expected = (self.puzzle.rows(), self.puzzle.cols());
+        let found = (grid.nrows(), grid.ncols());
+        if found != expected {
+            return Err(Error::Shape { of, found, expected });
         }
         Ok(())
+    }
+
+    /// Refuses a board, or a target board, of another shape than the puzzle's.
+    fn check_shapes(&self, board: &Grid, target: &Target) -> Result<(), Error> {
+        self.check_shape(board, ShapeOf::Board)?;
+        match target {
+            Target::Board(goal) => self.check_shape(goal, ShapeOf::Target),
+            Target::White | Target::Black => Ok(()),
+        }
     }
 
     /// A press set flipping exactly `rhs`, or `None` when there is none
@@ -427,8 +449,11 @@ impl Solver {
     /// set is an error, never an answer.
     ///
     /// # Errors
+    /// [`Error::Shape`] if a grid's shape is not the puzzle's;
     /// [`Error::Internal`] if `presses` does not turn `board` into `target`.
     pub fn check(&self, board: &Grid, presses: &Grid, target: &Target) -> Result<(), Error> {
+        self.check_shapes(board, target)?;
+        self.check_shape(presses, ShapeOf::Presses)?;
         let reached = self.puzzle.apply(board, presses);
         let done = match target {
             Target::White => reached.is_zero(),
