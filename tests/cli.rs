@@ -858,3 +858,78 @@ fn several_files_are_answered_in_turn() {
     assert_eq!(code, 2);
     assert!(err.contains("standard input (-) can only be read as the one FILE"), "{err}");
 }
+
+/// Found by a stranger's review of the renovation: each of these once
+/// printed a message that lost the flag at fault, or a hint that did not
+/// work, or a note about a question nobody asked.
+#[test]
+fn regression_review_of_the_renovated_floor() {
+    let dir = std::env::temp_dir().join(format!("lightsout-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let three = file("three.txt", "bbb\nbbb\nbbb\n");
+    let two_boards = file("two.txt", "bw\nwb\n\nbb\nbb\n");
+    let cases: Vec<(Vec<&str>, i32, &str)> = vec![
+        // Sizes are checked before the target file is read with them.
+        (vec!["--rows", "0", "--target", &three], 2, "--rows must be at least 1, got 0"),
+        (vec!["check", "--cols", "2000000", "--target", &three], 2, "--cols is 2000000, outside 1..=1048576"),
+        // The flag at fault is named.
+        (
+            vec!["-g", "all-black", "-r", "5", "-c", "5", "--method", "chase", "--torus"],
+            2,
+            "--method chase needs the classic rule on the plane; use --method dense",
+        ),
+        (vec!["check", "--target", &three], 2, "the --target board is 3x3 but the board is 4x4"),
+        (vec!["--target", &two_boards], 2, "holds more than one board"),
+        // The streamed route keeps to --max-memory too.
+        (vec!["-g", "all-black", "-r", "100000", "-c", "100000", "--max-memory", "1"], 3, "row by row"),
+    ];
+    for (args, code, needle) in cases {
+        let (out, err, status) = run(&args, SAMPLE);
+        assert_eq!((status, out.as_str()), (code, ""), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+    }
+
+    // Hints: chase only when chase fits; streaming only for generated boards.
+    let pbm =
+        lightsout().args(["generate", "random", "--rows", "3000", "--cols", "3000", "--pbm", "raw"]).output();
+    let big = dir.join("big.pbm");
+    std::fs::write(&big, pbm.unwrap().stdout).unwrap();
+    let big = big.display().to_string();
+    let (_, err, code) = run(&[&big, "--method", "dense", "--max-memory", "2M"], "");
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("give a smaller board") && !err.contains("chase"), "{err}");
+    let (_, err, _) = run(&[&big, "--method", "dense", "--max-memory", "40M"], "");
+    assert!(err.contains("try --method chase"), "{err}");
+    let (_, err, _) = run(&[&big, "--max-memory", "2M"], "");
+    assert!(err.contains("give a smaller board") && !err.contains("press count"), "{err}");
+
+    // With `either`, a search notes nothing about the colour not answered.
+    let (out, err, code) =
+        run(&["-g", "all-black", "-r", "9", "-c", "9", "--max-nullity", "0", "--time-limit", "0.1"], "");
+    assert_eq!((out.as_str(), code), ("0\n", 0));
+    assert!(!err.contains("white"), "{err}");
+
+    // `analyze` draws at most about a million cells of quiet patterns.
+    let (out, _, code) = run(&["analyze", "--rows", "1002", "--cols", "1002"], "");
+    assert_eq!(code, 0);
+    assert!(out.len() < 2 << 20 && out.contains("too many to draw"), "{} bytes", out.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A long search reads its one board to the end of input: at a terminal it
+/// says so, as the plain solve does.
+#[test]
+fn a_search_waiting_at_a_terminal_says_what_it_waits_for() {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let args = ["lightsout", "--time-limit", "5"];
+    let code = lightsout::cli::run_from(args, &mut SAMPLE.as_bytes(), true, &mut out, &mut err);
+    assert_eq!((code, String::from_utf8(out).unwrap()), (0, "4\n".to_string()));
+    let err = String::from_utf8(err).unwrap();
+    assert!(err.contains("reading one board to search from the terminal"), "{err}");
+}

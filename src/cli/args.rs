@@ -78,9 +78,6 @@ pub(super) struct SolveArgs {
     pub(super) target: TargetArg,
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
-    /// Pictures of the first board with the presses of its best answer.
-    #[command(flatten)]
-    pub(super) picture: PictureArgs,
     /// Also print the press grid (`x` press, `.` none) and the board reached.
     #[arg(long)]
     pub(super) show: bool,
@@ -104,8 +101,9 @@ pub(super) struct SolveArgs {
     pub(super) output_pbm: Option<PbmArg>,
     #[command(flatten)]
     pub(super) memory: MemoryArgs,
-    /// Long searches of one board.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Picture of the first board with the presses of its best answer")]
+    pub(super) picture: PictureArgs,
+    #[command(flatten, next_help_heading = "Long searches of one board")]
     pub(super) search: SearchArgs,
 }
 
@@ -409,8 +407,7 @@ pub(super) struct AnalyzeArgs {
     pub(super) max_nullity: usize,
     #[command(flatten)]
     pub(super) memory: MemoryArgs,
-    /// Pictures of the quiet patterns, a panel each.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Picture of the quiet patterns, a panel each")]
     pub(super) picture: PictureArgs,
 }
 
@@ -446,13 +443,12 @@ pub(super) struct TableArgs {
     pub(super) format: TableFormat,
     #[command(flatten)]
     pub(super) memory: MemoryArgs,
-    /// Pictures of the table as a heat map.
-    #[command(flatten)]
-    pub(super) picture: PictureArgs,
     /// Compute only slice K of N of the rows (1 <= K <= N) and print it as
     /// one JSON line, for `lightsout merge`.
     #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
     pub(super) shard: Option<crate::Shard>,
+    #[command(flatten, next_help_heading = "Picture of the table as a heat map")]
+    pub(super) picture: PictureArgs,
 }
 
 pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {

@@ -38,6 +38,11 @@ impl Input<'_> {
 pub(super) const TYPING_HINT: &str = "lightsout: reading boards from the terminal: type rows of b and w; each board is answered \
      when complete (--rows rows, a square, or a blank line); Ctrl-D ends";
 
+/// The hint of a long search waiting for its one board at a terminal: it
+/// reads to the end of input to be sure there is only one.
+pub(super) const SEARCH_TYPING_HINT: &str =
+    "lightsout: reading one board to search from the terminal: type rows of b and w, then Ctrl-D";
+
 /// Makes the board, or reads the whole file or standard input.
 /// `hint` says what to change when a generated board is too large to solve
 /// in memory: each command knows what works for it.

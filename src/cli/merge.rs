@@ -4,7 +4,7 @@
 
 use super::search::{Search, print_answer};
 use super::*;
-use crate::{MergeError, Outcome, Shard, merge};
+use crate::{MergeError, Shard, merge};
 
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.

@@ -43,8 +43,9 @@ use crate::picture::{self, Scene};
 use crate::solve::limits;
 use crate::{
     Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY,
-    MAX_SIDE, MAX_STREAMED_NULLITY, Method, PbmKind, PbmWriter, Puzzle, RowStream, Rule, ShapeOf, Side,
-    Solution, Solver, Target, TextBoards, Topology, bfs, check_side, grid_lines, is_pbm, read_pbm, write_pbm,
+    MAX_SIDE, MAX_STREAMED_NULLITY, Method, Outcome, PbmKind, PbmWriter, Puzzle, RowStream, Rule, ShapeOf,
+    Side, Solution, Solver, Target, TextBoards, Topology, bfs, check_side, grid_lines, is_pbm, read_pbm,
+    write_pbm,
 };
 
 /// Runs the command line `args` (program name first) against the given

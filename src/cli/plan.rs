@@ -26,12 +26,19 @@ fn read_target(path: &std::path::Path, shape: &BoardArgs, max_memory: u64) -> Re
         ))
     })?;
     let data = read_limited(&mut file, &source, max_memory)?;
-    let first = if is_pbm(&data) {
-        read_pbm(&data, &source)?.into_iter().next()
+    let boards: Vec<Grid> = if is_pbm(&data) {
+        read_pbm(&data, &source)?
     } else {
-        TextBoards::new(&data, &source, shape.rows, shape.cols).next().transpose()?
+        // Two boards are enough to know it is not one.
+        TextBoards::new(&data, &source, shape.rows, shape.cols).take(2).collect::<Result<_, _>>()?
     };
-    first.ok_or_else(|| Error::BadInput(format!("{source}: no board in input")))
+    match <[Grid; 1]>::try_from(boards) {
+        Ok([goal]) => Ok(goal),
+        Err(boards) if boards.is_empty() => Err(Error::BadInput(format!("{source}: no board in input"))),
+        Err(_) => {
+            Err(Error::BadInput(format!("--target {source} holds more than one board; give a file of one")))
+        }
+    }
 }
 
 /// The checks of flags that go together, made once before any work.

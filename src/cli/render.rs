@@ -3,32 +3,75 @@
 
 use super::*;
 
-/// The POJ answer: the fewest presses, or `Impossible`.
-pub(crate) fn poj_line(best: Option<(&str, u64)>) -> String {
-    best.map_or("Impossible\n".to_string(), |(_, presses)| format!("{presses}\n"))
+/// One target's result as the POJ and text answers print it.
+pub(crate) struct Tally<'a> {
+    pub(crate) name: &'static str,
+    /// The presses and whether they are proven fewest; `None` when the
+    /// target cannot be reached.
+    pub(crate) result: Option<(u64, bool)>,
+    /// The press grid, when at hand (not for a streamed board).
+    pub(crate) presses: Option<&'a Grid>,
 }
 
-/// The first line of a board's text answer.
-pub(crate) fn header_line(index: usize, rows: usize, cols: usize, nullity: usize) -> String {
-    format!("board {index}: {rows}x{cols}, nullity {nullity}\n")
-}
-
-/// One target's line of a text answer: presses and whether proven minimal.
-pub(crate) fn target_line(name: &str, result: Option<(u64, bool)>) -> String {
-    match result {
-        None => format!("  {name}: impossible\n"),
-        Some((presses, proven)) => {
-            let proof = if proven { "minimal" } else { "not proven minimal" };
-            format!("  {name}: {presses} presses ({proof})\n")
+impl<'a> Tally<'a> {
+    /// The tally of a solved target.
+    pub(crate) fn of(outcome: &'a Outcome) -> Self {
+        let solution = outcome.solution.as_ref();
+        Tally {
+            name: outcome.target.name(),
+            result: solution.map(|s| (s.presses.count_ones() as u64, s.proven_minimal)),
+            presses: solution.map(|s| &s.presses),
         }
     }
 }
 
-/// The last line of a text answer: the best target.
-pub(crate) fn best_line(best: Option<(&str, u64)>) -> String {
-    best.map_or("  best: impossible\n".to_string(), |(name, presses)| {
-        format!("  best: {name}, {presses} presses\n")
-    })
+/// The reachable target with the fewest presses (the first on a tie).
+pub(crate) fn best_tally<'t, 'a>(tallies: &'t [Tally<'a>]) -> Option<&'t Tally<'a>> {
+    tallies.iter().filter(|t| t.result.is_some()).min_by_key(|t| t.result.map(|(presses, _)| presses))
+}
+
+/// Whether a note about target `name` is about the question answered: the
+/// one target asked, or with several, the one answered (a note on the other
+/// colour would be about a question nobody asked).
+pub(crate) fn answers(name: &str, tallies: &[Tally]) -> bool {
+    tallies.len() == 1 || best_tally(tallies).is_some_and(|best| best.name == name)
+}
+
+/// The POJ answer: the fewest presses, or `Impossible`.
+pub(crate) fn poj_line(tallies: &[Tally]) -> String {
+    match best_tally(tallies).and_then(|t| t.result) {
+        Some((presses, _)) => format!("{presses}\n"),
+        None => "Impossible\n".into(),
+    }
+}
+
+/// A board's text answer: its size and nullity, a line per target, the
+/// best, and the best's presses.
+pub(crate) fn text_lines(
+    index: usize,
+    (rows, cols): (usize, usize),
+    nullity: usize,
+    tallies: &[Tally],
+) -> String {
+    let mut text = format!("board {index}: {rows}x{cols}, nullity {nullity}\n");
+    for tally in tallies {
+        text += &match tally.result {
+            None => format!("  {}: impossible\n", tally.name),
+            Some((presses, proven)) => {
+                let proof = if proven { "minimal" } else { "not proven minimal" };
+                format!("  {}: {presses} presses ({proof})\n", tally.name)
+            }
+        };
+    }
+    match best_tally(tallies) {
+        None => text += "  best: impossible\n",
+        Some(best) => {
+            let presses = best.result.map_or(0, |(presses, _)| presses);
+            text += &format!("  best: {}, {presses} presses\n", best.name);
+            text += &press_line(best.presses, presses);
+        }
+    }
+    text
 }
 
 /// Most presses the text output lists by coordinates: more would bury the
@@ -37,7 +80,7 @@ pub(crate) const LISTED_PRESSES: usize = 256;
 
 /// The text answer's line of presses as (row,col) from (1,1) at the top
 /// left: `None` when they are not at hand (a streamed board).
-pub(crate) fn press_line(presses: Option<&Grid>, count: u64) -> String {
+fn press_line(presses: Option<&Grid>, count: u64) -> String {
     match presses {
         _ if count == 0 => "  press (row,col): none\n".into(),
         Some(grid) if count <= LISTED_PRESSES as u64 => {
@@ -71,6 +114,11 @@ impl Report<'_> {
         self.answer.best().map(|(target, s)| (target.name(), s))
     }
 
+    /// Each target's result, as printed.
+    pub(crate) fn tallies(&self) -> Vec<Tally<'_>> {
+        self.answer.outcomes.iter().map(Tally::of).collect()
+    }
+
     pub(crate) fn best_summary(&self) -> String {
         match self.best() {
             None => "impossible".into(),
@@ -82,11 +130,8 @@ impl Report<'_> {
     /// asked for, or with `either`, of the answer given (a note on the other
     /// colour would be about a question nobody asked).
     pub(crate) fn warn_if_not_proven(&self, stderr: &mut dyn Write, max_nullity: usize) {
-        let outcomes = &self.answer.outcomes;
-        let answered = outcomes
-            .iter()
-            .filter(|o| outcomes.len() == 1 || self.best().is_some_and(|(best, _)| best == o.target.name()));
-        for outcome in answered {
+        let tallies = self.tallies();
+        for outcome in self.answer.outcomes.iter().filter(|o| answers(o.target.name(), &tallies)) {
             let name = outcome.target.name();
             if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
                 let nullity = self.solver.nullity();
@@ -112,7 +157,7 @@ impl Report<'_> {
     }
 
     pub(crate) fn poj(&self, show: bool) -> String {
-        let mut text = poj_line(self.best().map(|(name, s)| (name, s.presses.count_ones() as u64)));
+        let mut text = poj_line(&self.tallies());
         if let (true, Some((name, s))) = (show, self.best()) {
             text += &self.grids(name, s);
         }
@@ -120,16 +165,8 @@ impl Report<'_> {
     }
 
     pub(crate) fn text(&self, show: bool) -> String {
-        let (rows, cols) = (self.board.nrows(), self.board.ncols());
-        let mut text = header_line(self.index, rows, cols, self.solver.nullity());
-        for o in &self.answer.outcomes {
-            let result = o.solution.as_ref().map(|s| (s.presses.count_ones() as u64, s.proven_minimal));
-            text += &target_line(o.target.name(), result);
-        }
-        text += &best_line(self.best().map(|(name, s)| (name, s.presses.count_ones() as u64)));
-        if let Some((_, s)) = self.best() {
-            text += &press_line(Some(&s.presses), s.presses.count_ones() as u64);
-        }
+        let shape = (self.board.nrows(), self.board.ncols());
+        let mut text = text_lines(self.index, shape, self.solver.nullity(), &self.tallies());
         if let (true, Some((name, s))) = (show, self.best()) {
             text += &self.grids(name, s);
         }
@@ -206,13 +243,13 @@ const MAX_PICTURE_CELLS: usize = 1 << 22;
 
 impl PictureArgs {
     /// Refuses pictures of more than [`MAX_PICTURE_CELLS`] cells: they would
-    /// take gigabytes to draw and show nothing a smaller one does not.
-    pub(super) fn check_size(&self, cells: usize) -> Result<(), Error> {
+    /// take gigabytes to draw and show nothing a smaller `what` does not.
+    pub(super) fn check_size(&self, cells: usize, what: &str) -> Result<(), Failure> {
         if cells > MAX_PICTURE_CELLS {
-            return Err(Error::Limit(format!(
-                "a picture of {cells} cells is too large to draw (at most {MAX_PICTURE_CELLS}); draw a smaller board \
-                 or range"
-            )));
+            let error = Error::Limit(format!(
+                "a picture of {cells} cells is too large to draw (at most {MAX_PICTURE_CELLS})"
+            ));
+            return Err(Failure::hinted(error, format!("draw a smaller {what}")));
         }
         Ok(())
     }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::{Budget, Coset, Outcome, SearchState, Shard, improve};
+use crate::{Budget, Coset, SearchState, Shard, improve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
@@ -130,6 +130,10 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     // A long search holds its one board in memory (no streaming), and reads
     // its input whole even at a terminal: it must know there is one board.
     let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);
+    let from_stdin = args.source.generate.is_none() && args.source.files.iter().all(|f| f.as_os_str() == "-");
+    if io.stdin_is_terminal && from_stdin {
+        let _ = writeln!(io.stderr, "{SEARCH_TYPING_HINT}");
+    }
     let max_memory = args.memory.max_memory;
     let mut input = read_input(&args.source, &args.puzzle, dense, max_memory, &hint, io.stdin, false)?;
     let mut all = boards(&mut input, &args.source);
@@ -311,13 +315,16 @@ fn answer(
                         local.descents
                     ),
                 };
-                let note = format!(
-                    "{name}: {} presses, {}; {how}; lower bound {}",
-                    best.weight,
-                    if proven { "minimal (meets the lower bound)" } else { "not proven minimal" },
-                    local.lower_bound
-                );
-                (best.mask, proven, Some(note))
+                // A press set that meets the lower bound needs no note: the
+                // answer says "minimal".
+                let note = (!proven).then(|| {
+                    let (weight, bound) = (best.weight, local.lower_bound);
+                    (
+                        name,
+                        format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}"),
+                    )
+                });
+                (best.mask, proven, note)
             }
         };
         let mask = coset.original_mask(mask);
@@ -327,7 +334,8 @@ fn answer(
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     print_answer(search, &answer, format, show, io)?;
-    for note in notes {
+    let tallies: Vec<Tally> = answer.outcomes.iter().map(Tally::of).collect();
+    for (_, note) in notes.iter().filter(|(name, _)| answers(name, &tallies)) {
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
     Ok(0)

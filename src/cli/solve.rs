@@ -32,7 +32,7 @@ fn solve_in_memory(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Re
         let (board, index) = (&board?, index + 1);
         let shape = (board.nrows(), board.ncols());
         if index == 1 && args.picture.wanted() {
-            args.picture.check_size(board.nrows() * board.ncols())?;
+            args.picture.check_size(board.nrows() * board.ncols(), "board")?;
         }
         let solver = solvers.for_board(board)?;
         let answer = solver.solve(board, targets)?;
@@ -84,14 +84,20 @@ fn solve_streamed(
     let puzzle = Puzzle::new(rows, cols)?;
     let chase = Chase::new(&puzzle);
     let max_nullity = args.max_nullity.min(MAX_STREAMED_NULLITY);
+    let weighed = if chase.nullity() <= max_nullity { chase.nullity() } else { 0 };
+    let work = format!("solving a {rows}x{cols} board row by row");
+    limits::check(limits::streamed_bytes(cols, weighed), args.memory.max_memory, &work)
+        .limit_hint(|| SMALLER_OR_MORE_MEMORY.into())?;
     let mut stream = RowsShown::new(GeneratedRows::new(recipe, cols), rows, cols);
     let mut counts = Vec::new();
     for target in targets {
         let result = chase.solve_streamed(&mut stream, target, max_nullity, &mut |_| Ok(()))?;
         counts.push((target, result));
     }
-    let best = counts.iter().filter_map(|&(t, r)| Some((t, r?))).min_by_key(|&(_, (presses, _))| presses);
-    if let (Some(path), Some((target, _))) = (&args.output, best) {
+    let tallies: Vec<Tally> =
+        counts.iter().map(|&(target, result)| Tally { name: target.name(), result, presses: None }).collect();
+    let best = best_tally(&tallies).and_then(|best| targets.iter().find(|t| t.name() == best.name));
+    if let (Some(path), Some(target)) = (&args.output, best) {
         let file = io::BufWriter::new(create(path)?);
         let mut pbm =
             PbmWriter::new(file, args.output_kind(), rows, cols).map_err(|e| output_error(args, e))?;
@@ -101,32 +107,27 @@ fn solve_streamed(
         pbm.finish().map_err(|e| output_error(args, e))?;
     }
     stream.bar.finish_and_clear();
-    // With `either`, only the answer given is noted (see `warn_if_not_proven`).
-    let answered = |target: &Target| counts.len() == 1 || best.is_some_and(|(best, _)| best == target);
-    for &(target, result) in counts.iter().filter(|(target, _)| answered(target)) {
-        if let Some((presses, false)) = result {
+    for tally in tallies.iter().filter(|t| answers(t.name, &tallies)) {
+        if let Some((presses, false)) = tally.result {
             let _ = writeln!(
                 io.stderr,
                 "lightsout: note: board 1, {}: {presses} presses, not proven minimal \
                  (nullity {} is more than a streamed search weighs: at most {max_nullity}, and 2^d times \
                  the board within about a minute)",
-                target.name(),
+                tally.name,
                 chase.nullity()
             );
         }
     }
-    let best = best.map(|(t, (presses, _))| (t.name(), presses));
     let text = match args.format {
-        Format::Poj => poj_line(best),
-        _ => {
-            let (rows, cols) = (args.source.rows.unwrap_or(rows), args.source.cols.unwrap_or(cols));
-            let mut text = header_line(1, rows, cols, chase.nullity());
-            for &(target, result) in &counts {
-                text += &target_line(target.name(), result);
-            }
-            let presses = best.map_or(String::new(), |(_, count)| press_line(None, count));
-            text + &best_line(best) + &presses
-        }
+        Format::Poj => poj_line(&tallies),
+        // Sized as given (a wide uniform board is streamed transposed).
+        _ => text_lines(
+            1,
+            (args.source.rows.unwrap_or(rows), args.source.cols.unwrap_or(cols)),
+            chase.nullity(),
+            &tallies,
+        ),
     };
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;

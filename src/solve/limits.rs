@@ -7,6 +7,7 @@
 use crate::error::Error;
 use crate::gf2::words;
 use crate::model::Puzzle;
+use crate::solve::MAX_STREAMED_NULLITY;
 
 /// Bytes of one `rows × cols` grid.
 pub fn grid_bytes(rows: usize, cols: usize) -> u64 {
@@ -55,6 +56,16 @@ pub fn quiet_bytes(puzzle: &Puzzle, nullity: usize) -> u64 {
     let keys = (puzzle.cells() as u64).saturating_mul(32);
     let tables = (rayon::current_num_threads() as u64) << (super::minimal::MAX_TABLE_BITS + 6);
     patterns.saturating_add(keys).saturating_add(tables)
+}
+
+/// Upper bound for solving a board of `cols` columns row by row
+/// (`Chase::solve_streamed`), weighing a null space of dimension `weighed`:
+/// a dozen rows, three per quiet pattern (its chase and first row), and
+/// 2^`weighed` press counts.
+pub fn streamed_bytes(cols: usize, weighed: usize) -> u64 {
+    let row = words::words_for(cols) as u64 * 8;
+    let counts = 8u64 << weighed.min(MAX_STREAMED_NULLITY);
+    (12 + 3 * weighed as u64).saturating_mul(row).saturating_add(counts)
 }
 
 /// Refuses `needed` bytes over `limit`, saying what `work` was asked.
