@@ -117,6 +117,8 @@ fn analysis_text(a: &Analysis) -> String {
         let factored = match factors.as_slice() {
             [] => String::new(),
             [(_, 1)] => " (irreducible)".into(),
+            // x^k says it already.
+            [(p, _)] if p.weight() == 1 => String::new(),
             _ => format!(" = {}", factors_text(factors)),
         };
         t += &format!("gcd(f_R(x), f_C(x+1)) = {g}{factored}\n");
