@@ -17,7 +17,7 @@ impl TargetArg {
     }
 }
 
-/// The first board of a target file (text or PBM).
+/// The one board of a target file (text or PBM).
 fn read_target(path: &std::path::Path, shape: &BoardArgs, max_memory: u64) -> Result<Grid, Error> {
     let source = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| {
