@@ -1,9 +1,11 @@
 //! Linear algebra over GF(2), the two-element field where addition is XOR.
 //!
 //! This is the bottom layer of the crate: it knows nothing about boards or
-//! presses. Vectors and matrices store their bits in machine words
-//! ([`BitVector`] is `BitVec<u64, Lsb0>`), and every hot loop (row XOR, pivot
-//! search, popcount) works on whole `u64` words through [`words`].
+//! presses. Bits are bitvec's: [`BitVector`] owns them, [`Bits`] borrows
+//! them, and a [`BitMatrix`] hands out its rows as `Bits`, so bit access,
+//! `iter_ones` and `count_ones` are bitvec's own. Three loops run on raw
+//! `u64` words instead ([`words`]: row XOR, dot product, the plus press),
+//! each because it measured several times faster than bitvec's equivalent.
 
 mod eliminate;
 mod factor;
@@ -20,6 +22,10 @@ pub use poly::Poly;
 /// A single store type and bit order everywhere keeps bitvec's operators on
 /// their word-at-a-time paths and lets the hot loops use the raw words.
 pub type BitVector = bitvec::vec::BitVec<u64, bitvec::order::Lsb0>;
+
+/// Borrowed bits: what a [`BitVector`] derefs to and what a [`BitMatrix`]
+/// row is.
+pub type Bits = bitvec::slice::BitSlice<u64, bitvec::order::Lsb0>;
 
 /// A vector of `len` zero bits.
 pub fn zeros(len: usize) -> BitVector {

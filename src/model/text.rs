@@ -2,7 +2,7 @@
 
 use super::{Grid, MAX_SIDE};
 use crate::error::Error;
-use crate::gf2::words;
+use crate::gf2::{Bits, zeros};
 
 /// One non-blank input line: its 1-based number, where its cells start
 /// (0-based byte column) and the cells themselves, not yet checked.
@@ -149,13 +149,13 @@ impl<'a> TextBoards<'a> {
     }
 
     /// Checks one row's characters and width and sets its black cells.
-    fn read_row(&self, line: &Line, width: usize, first_line: usize, row: &mut [u64]) -> Result<(), String> {
+    fn read_row(&self, line: &Line, width: usize, first_line: usize, row: &mut Bits) -> Result<(), String> {
         let mut invalid = false;
         if line.cells.len() == width {
             for (c, &b) in line.cells.iter().enumerate() {
                 let v = CELL[b as usize];
                 invalid |= v == INVALID;
-                row[c / words::BITS] |= ((v >> 1) as u64) << (c % words::BITS);
+                row.set(c, v >> 1 == 1);
             }
         }
         if invalid || line.cells.len() != width {
@@ -228,9 +228,8 @@ impl Iterator for TextBoards<'_> {
         }
         if let Some(h) = height.filter(|&h| chunk.len() != h) {
             // Report a bad row of the short board before its height.
-            let mut scratch = vec![0u64; width.div_ceil(words::BITS)];
+            let mut scratch = zeros(width);
             for line in &chunk {
-                scratch.fill(0);
                 if let Err(e) = self.read_row(line, width, first.number, &mut scratch) {
                     return self.error(e);
                 }

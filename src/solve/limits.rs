@@ -5,12 +5,11 @@
 //! it allocates anything (and a refusal can say what would fit).
 
 use crate::error::Error;
-use crate::gf2::words;
 use crate::model::Puzzle;
 
 /// Bytes of one `rows × cols` grid.
 pub fn grid_bytes(rows: usize, cols: usize) -> u64 {
-    rows as u64 * words::words_for(cols) as u64 * 8
+    rows as u64 * cols.div_ceil(64) as u64 * 8
 }
 
 /// Grids an in-memory solve holds at once: the board, the right-hand side,

@@ -20,7 +20,6 @@ pub use minimal::{
 };
 
 use crate::error::Error;
-use crate::gf2::words;
 use crate::model::{Grid, Puzzle};
 
 /// The colour every piece should show at the end.
@@ -313,16 +312,14 @@ impl Solver {
         let flip = target == Target::Black;
         self.obstructions().iter().zip(&self.obstruction_is_odd).find_map(|(y, &y_is_odd)| {
             // (board + all ones) · y = board · y + weight(y).
-            (words::dot(y.as_words(), board.as_words()) ^ (flip && y_is_odd))
-                .then_some(std::borrow::Cow::Borrowed(y))
+            (y.dot(board) ^ (flip && y_is_odd)).then_some(std::borrow::Cow::Borrowed(y))
         })
     }
 
     /// The first pattern that proves `goal` unreachable from `board` (any
     /// target board of the same shape), if any.
     pub fn obstruction_to(&self, board: &Grid, goal: &Grid) -> Option<std::borrow::Cow<'_, Grid>> {
-        let odd =
-            |y: &Grid| words::dot(y.as_words(), board.as_words()) ^ words::dot(y.as_words(), goal.as_words());
+        let odd = |y: &Grid| y.dot(board) ^ y.dot(goal);
         if !self.holds_quiet_patterns() {
             // Patterns chased one at a time (a chasing solver's left null
             // space is its null space): memory of one board, not d.
