@@ -74,11 +74,6 @@ impl BitMatrix {
         self.cols
     }
 
-    /// Words per row.
-    pub fn stride(&self) -> usize {
-        self.stride
-    }
-
     /// Index of entry (`r`, `c`) in the storage, checked.
     fn index(&self, r: usize, c: usize) -> usize {
         assert!(r < self.rows && c < self.cols, "({r}, {c}) outside {}x{}", self.rows, self.cols);

@@ -42,7 +42,7 @@ pub fn spread_row(v: &[u64], out: &mut [u64], len: usize) {
         out[i] = v[i] ^ (v[i] >> 1 | left_carry) ^ (v[i] << 1 | right_carry);
     }
     if let Some(last) = out.last_mut()
-        && len % 64 != 0
+        && !len.is_multiple_of(64)
     {
         *last &= (1u64 << (len % 64)) - 1;
     }
