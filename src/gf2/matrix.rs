@@ -135,8 +135,9 @@ impl BitMatrix {
     }
 
     /// Number of one entries.
+    #[inline]
     pub fn count_ones(&self) -> usize {
-        self.bits.count_ones()
+        words::count_ones(self.bits.as_raw_slice())
     }
 
     /// Whether every entry is zero.
@@ -148,6 +149,7 @@ impl BitMatrix {
     ///
     /// # Panics
     /// If the shapes differ.
+    #[inline]
     pub fn xor_assign(&mut self, other: &BitMatrix) {
         assert_eq!((self.rows, self.cols), (other.rows, other.cols), "shape mismatch");
         words::xor(self.bits.as_raw_mut_slice(), other.bits.as_raw_slice());
@@ -158,6 +160,7 @@ impl BitMatrix {
     ///
     /// # Panics
     /// If the shapes differ.
+    #[inline]
     pub fn dot(&self, other: &BitMatrix) -> bool {
         assert_eq!((self.rows, self.cols), (other.rows, other.cols), "shape mismatch");
         words::dot(self.bits.as_raw_slice(), other.bits.as_raw_slice())

@@ -2,7 +2,7 @@
 
 use super::{Grid, MAX_SIDE};
 use crate::error::Error;
-use crate::gf2::{Bits, zeros};
+use crate::gf2::zeros;
 
 /// One non-blank input line: its 1-based number, where its cells start
 /// (0-based byte column) and the cells themselves, not yet checked.
@@ -149,13 +149,16 @@ impl<'a> TextBoards<'a> {
     }
 
     /// Checks one row's characters and width and sets its black cells.
-    fn read_row(&self, line: &Line, width: usize, first_line: usize, row: &mut Bits) -> Result<(), String> {
+    ///
+    /// The cells are ORed into the row's words (zero on entry): bitvec's
+    /// `set` per cell made a batch of all 65,536 4×4 boards 20 % slower.
+    fn read_row(&self, line: &Line, width: usize, first_line: usize, row: &mut [u64]) -> Result<(), String> {
         let mut invalid = false;
         if line.cells.len() == width {
             for (c, &b) in line.cells.iter().enumerate() {
                 let v = CELL[b as usize];
                 invalid |= v == INVALID;
-                row.set(c, v >> 1 == 1);
+                row[c / 64] |= ((v >> 1) as u64) << (c % 64);
             }
         }
         if invalid || line.cells.len() != width {
@@ -230,7 +233,8 @@ impl Iterator for TextBoards<'_> {
             // Report a bad row of the short board before its height.
             let mut scratch = zeros(width);
             for line in &chunk {
-                if let Err(e) = self.read_row(line, width, first.number, &mut scratch) {
+                scratch.fill(false);
+                if let Err(e) = self.read_row(line, width, first.number, scratch.as_raw_mut_slice()) {
                     return self.error(e);
                 }
             }
@@ -249,7 +253,7 @@ impl Iterator for TextBoards<'_> {
         }
         let mut board = Grid::zeros(chunk.len(), width);
         for (r, line) in chunk.iter().enumerate() {
-            if let Err(e) = self.read_row(line, width, first.number, board.row_mut(r)) {
+            if let Err(e) = self.read_row(line, width, first.number, board.words_mut(r)) {
                 return self.error(e);
             }
         }

@@ -188,11 +188,12 @@ impl Chase {
         for _ in 0..self.rows {
             // Weigh the press rows the chases hold now, then advance them.
             combination.copy_from_bitslice(&chase.current);
-            totals[0] += combination.count_ones() as u64;
+            let combination = combination.as_raw_mut_slice();
+            totals[0] += words::count_ones(combination) as u64;
             for step in 1usize..1 << nullity {
                 let quiet_row = &quiet[step.trailing_zeros() as usize].current;
-                words::xor(combination.as_raw_mut_slice(), quiet_row.as_raw_slice());
-                totals[step ^ (step >> 1)] += combination.count_ones() as u64;
+                words::xor(combination, quiet_row.as_raw_slice());
+                totals[step ^ (step >> 1)] += words::count_ones(combination) as u64;
             }
             board.next_row(row.as_raw_mut_slice());
             words::xor(row.as_raw_mut_slice(), target_row.as_raw_slice());
