@@ -141,8 +141,12 @@ impl BitMatrix {
     }
 
     /// Whether every entry is zero.
+    #[inline]
     pub fn is_zero(&self) -> bool {
-        self.bits.not_any()
+        // The padding is zero, so the words say it; bitvec's `not_any`
+        // splits the storage into its domain first, which showed in the
+        // 4×4 batch (docs/performance.md).
+        self.bits.as_raw_slice().iter().all(|&w| w == 0)
     }
 
     /// `self ^= other` (same shape).
@@ -168,8 +172,17 @@ impl BitMatrix {
 
     /// Complements every entry.
     pub fn not_in_place(&mut self) {
+        // Word by word, then the padding back to zero: bitvec's `!` and
+        // `fill` on each row showed in the 4×4 batch (docs/performance.md).
+        let padding = !0u64 << (self.cols % 64);
         for r in 0..self.rows {
-            let _ = !self.row_mut(r);
+            let row = self.words_mut(r);
+            row.iter_mut().for_each(|w| *w = !*w);
+            if let Some(last) = row.last_mut()
+                && padding != !0
+            {
+                *last &= !padding;
+            }
         }
     }
 

@@ -287,9 +287,9 @@ impl Chase {
 
     /// Presses `first` on row 0, then chases row by row: row i+1 presses the
     /// lights left in row i of `rhs` (or of an empty board).
-    fn chase(&self, rhs: Option<&Grid>, first: &Bits) -> Grid {
+    fn chase(&self, rhs: Option<&Grid>, first: &BitVector) -> Grid {
         let mut presses = Grid::zeros(self.rows, self.cols);
-        presses.row_mut(0).copy_from_bitslice(first);
+        presses.words_mut(0).copy_from_slice(first.as_raw_slice());
         let mut lights = zeros(self.cols);
         let lights = lights.as_raw_mut_slice();
         for i in 0..self.rows - 1 {
