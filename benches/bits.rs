@@ -106,5 +106,26 @@ fn ones(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, xor, dot, spread, ones);
+/// Reading every bit one at a time, as `BitMatrix::get` does: bitvec's
+/// indexing against a shift of the word.
+fn get(c: &mut Criterion) {
+    let mut group = c.benchmark_group("bits_get");
+    let len = 4096;
+    let v = row(len, 7);
+    group.bench_function(BenchmarkId::new("bitvec", len), |bench| {
+        bench.iter(|| {
+            let v = black_box(v.as_bitslice());
+            (0..len).filter(|&i| v[i]).count()
+        })
+    });
+    group.bench_function(BenchmarkId::new("words", len), |bench| {
+        bench.iter(|| {
+            let w = black_box(v.as_raw_slice());
+            (0..len).filter(|&i| w[i / 64] >> (i % 64) & 1 == 1).count()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, xor, dot, spread, ones, get);
 criterion_main!(benches);

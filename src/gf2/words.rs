@@ -13,7 +13,7 @@
 /// `dst ^= src`, word by word, over the shorter of the two.
 ///
 /// Bitvec's `^=` loads and stores each word through its bit-addressed
-/// domain: 680 ns against 60 ns here for 4096 bits.
+/// domain: 776 ns against 12 ns here for 4096 bits (`bits_xor`).
 #[inline]
 pub fn xor(dst: &mut [u64], src: &[u64]) {
     for (d, s) in dst.iter_mut().zip(src) {
@@ -24,9 +24,9 @@ pub fn xor(dst: &mut [u64], src: &[u64]) {
 /// Number of set bits.
 ///
 /// Bitvec's `count_ones` splits the slice into its domain first, which
-/// costs 4.7 ns against 1.7 ns here on one word and 14 against 9 ns on
-/// 1000 bits (they tie from 4096 bits on); the minimisers count small rows
-/// and grids millions of times.
+/// costs 5.3 ns against 1.9 ns here on one word and 15 against 11 ns on
+/// 1000 bits (they tie from 4096 bits on, `bits_ones`); the minimisers
+/// count small rows and grids millions of times.
 #[inline]
 pub fn count_ones(words: &[u64]) -> usize {
     words.iter().map(|w| w.count_ones() as usize).sum()
@@ -35,7 +35,7 @@ pub fn count_ones(words: &[u64]) -> usize {
 /// Parity of the bitwise AND: the GF(2) dot product of two vectors.
 ///
 /// Bitvec has no AND-and-count without a scratch row; that route costs
-/// several times this fold (docs/performance.md).
+/// 1.5 µs against 12 ns here for 4096 bits (`bits_dot`).
 #[inline]
 pub fn dot(a: &[u64], b: &[u64]) -> bool {
     let folded = a.iter().zip(b).fold(0u64, |acc, (x, y)| acc ^ (x & y));
@@ -47,7 +47,7 @@ pub fn dot(a: &[u64], b: &[u64]) -> bool {
 ///
 /// This is the horizontal part of a plus-shaped press, done with shifts and
 /// carries across word boundaries; bitvec's copy and two XORs at an offset
-/// of one bit cost many times more (docs/performance.md).
+/// of one bit cost 3.0 µs against 82 ns for 4096 bits (`bits_spread`).
 pub fn spread_row(v: &[u64], out: &mut [u64], len: usize) {
     let n = v.len();
     for i in 0..n {
