@@ -1,13 +1,14 @@
 //! Criterion benches, one group per question:
 //! - `flip_game_4x4`: the cost of one 4x4 board (POJ 1753), solvable and not;
 //! - `all_black_nxn`: n x n all black to all white, chasing vs dense
-//!   elimination, including the one-off factoring of the system.
+//!   elimination, including the one-off factoring of the system;
+//! - `particular`: one board on an already factored system, dense and chase.
 //!
 //! Run: `cargo bench --bench solve`. Figures: docs/performance.md.
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
-use lightsout::{Grid, Method, Puzzle, Solver, Target, parse_boards};
+use lightsout::{Chase, Dense, Grid, Method, Puzzle, Solver, Target, parse_boards};
 use std::hint::black_box;
 
 /// Factor and solve together, to all white: what one board of a new size
@@ -90,6 +91,26 @@ fn per_board_4x4(c: &mut Criterion) {
     group.finish();
 }
 
+/// One all-black board on an already factored system, no minimisation
+/// and no re-check: the per-board cost of each method's particular
+/// solution (for `Dense`, the replay and back substitution).
+fn particular(c: &mut Criterion) {
+    let mut group = c.benchmark_group("particular");
+    for n in [16usize, 64, 128] {
+        let puzzle = Puzzle::new(n, n).unwrap();
+        let board = Grid::ones(n, n);
+        let dense = Dense::new(&puzzle);
+        group.bench_with_input(BenchmarkId::new("dense", n), &n, |b, _| {
+            b.iter(|| dense.particular(black_box(&board)).unwrap())
+        });
+        let chase = Chase::new(&puzzle);
+        group.bench_with_input(BenchmarkId::new("chase", n), &n, |b, _| {
+            b.iter(|| chase.particular(black_box(&board)).unwrap())
+        });
+    }
+    group.finish();
+}
+
 /// The elimination alone on the (n²)×(n²) flip matrix, as the M4RI harness
 /// in ../shared/bench times it (`scripts/bench-m4ri.sh` runs both).
 fn dense_elimination(c: &mut Criterion) {
@@ -106,5 +127,13 @@ fn dense_elimination(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, flip_game_4x4, all_black_nxn, dense_vs_chase, per_board_4x4, dense_elimination);
+criterion_group!(
+    benches,
+    flip_game_4x4,
+    all_black_nxn,
+    dense_vs_chase,
+    per_board_4x4,
+    particular,
+    dense_elimination
+);
 criterion_main!(benches);

@@ -152,7 +152,7 @@ fn streamed_solves_match_in_memory_solves() {
                 if got.is_some() {
                     let mut presses = Grid::zeros(rows, cols);
                     for (r, row) in streamed_rows.iter().enumerate() {
-                        presses.row_mut(r).copy_from_slice(row);
+                        presses.words_mut(r).copy_from_slice(row);
                     }
                     assert!(solver.check(&board, &presses, &target).is_ok());
                 }

@@ -85,7 +85,7 @@ fn press_line(presses: Option<&Grid>, count: u64) -> String {
         _ if count == 0 => "  press (row,col): none\n".into(),
         Some(grid) if count <= LISTED_PRESSES as u64 => {
             let cells: Vec<String> = (0..grid.nrows())
-                .flat_map(|r| grid.iter_ones_in_row(r).map(move |c| format!("({},{})", r + 1, c + 1)))
+                .flat_map(|r| grid.row(r).iter_ones().map(move |c| format!("({},{})", r + 1, c + 1)))
                 .collect();
             format!("  press (row,col): {}\n", cells.join(" "))
         }

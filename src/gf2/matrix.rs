@@ -2,17 +2,28 @@
 
 use std::fmt;
 
-use super::words::{self, BITS};
-use super::{BitVector, zeros};
+use super::{BitVector, Bits, words, zeros};
 
 /// A dense `nrows × ncols` matrix over GF(2).
 ///
-/// Every row starts on a word boundary (`stride` words per row) so that row
-/// operations are plain word loops. The padding bits past `ncols` are always
-/// zero, which keeps popcounts and comparisons exact.
+/// Every row starts on a word boundary (`stride` words per row), so a row
+/// is a bitvec slice ([`row`](Self::row)) and, for the word kernels, a run
+/// of whole words ([`words`](Self::words)). The padding bits past `ncols`
+/// are always zero, which keeps popcounts and comparisons exact.
 ///
 /// The same type holds boards, press grids and quiet patterns (one bit per
 /// cell, row-major), as well as the systems the solvers eliminate.
+///
+/// # Example
+/// ```
+/// use lightsout::gf2::BitMatrix;
+///
+/// let mut m = BitMatrix::zeros(2, 70);
+/// m.set(1, 65, true);
+/// m.row_mut(0).set(3, true);
+/// assert_eq!(m.row(1).iter_ones().collect::<Vec<_>>(), [65]);
+/// assert_eq!(m.count_ones(), 2);
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct BitMatrix {
     rows: usize,
@@ -24,8 +35,8 @@ pub struct BitMatrix {
 impl BitMatrix {
     /// The all-zero matrix.
     pub fn zeros(rows: usize, cols: usize) -> Self {
-        let stride = words::words_for(cols);
-        BitMatrix { rows, cols, stride, bits: zeros(rows * stride * BITS) }
+        let stride = cols.div_ceil(64);
+        BitMatrix { rows, cols, stride, bits: zeros(rows * stride * 64) }
     }
 
     /// The all-one matrix.
@@ -44,10 +55,12 @@ impl BitMatrix {
     pub fn from_fn(rows: usize, cols: usize, mut f: impl FnMut(usize, usize) -> bool) -> Self {
         let mut m = Self::zeros(rows, cols);
         for r in 0..rows {
+            // ORed into the words: with bitvec's `set` per entry, the
+            // symmetric search's grid motions made an all-black 128×128
+            // solve 7 % slower (docs/performance.md).
+            let words = m.words_mut(r);
             for c in 0..cols {
-                if f(r, c) {
-                    m.set(r, c, true);
-                }
+                words[c / 64] |= (f(r, c) as u64) << (c % 64);
             }
         }
         m
@@ -63,29 +76,30 @@ impl BitMatrix {
         self.cols
     }
 
-    /// Words per row.
-    pub fn stride(&self) -> usize {
-        self.stride
+    /// Index of entry (`r`, `c`) in the storage, checked.
+    #[inline]
+    fn index(&self, r: usize, c: usize) -> usize {
+        assert!(r < self.rows && c < self.cols, "({r}, {c}) outside {}x{}", self.rows, self.cols);
+        r * self.stride * 64 + c
     }
 
     /// Entry (`r`, `c`).
     ///
     /// # Panics
     /// If `r` or `c` is out of range.
+    #[inline]
     pub fn get(&self, r: usize, c: usize) -> bool {
-        assert!(r < self.rows && c < self.cols, "({r}, {c}) outside {}x{}", self.rows, self.cols);
-        words::get(self.row(r), c)
+        self.bits[self.index(r, c)]
     }
 
     /// Sets entry (`r`, `c`).
     ///
     /// # Panics
     /// If `r` or `c` is out of range.
+    #[inline]
     pub fn set(&mut self, r: usize, c: usize, value: bool) {
-        assert!(r < self.rows && c < self.cols, "({r}, {c}) outside {}x{}", self.rows, self.cols);
-        if words::get(self.row(r), c) != value {
-            words::toggle(self.row_mut(r), c);
-        }
+        let i = self.index(r, c);
+        self.bits.set(i, value);
     }
 
     /// Flips entry (`r`, `c`).
@@ -93,60 +107,86 @@ impl BitMatrix {
     /// # Panics
     /// If `r` or `c` is out of range.
     pub fn toggle(&mut self, r: usize, c: usize) {
-        assert!(r < self.rows && c < self.cols, "({r}, {c}) outside {}x{}", self.rows, self.cols);
-        words::toggle(self.row_mut(r), c);
+        let i = self.index(r, c);
+        let old = self.bits[i];
+        self.bits.set(i, !old);
     }
 
-    /// The words of row `r` (padding bits are zero).
+    /// Row `r`: `ncols` bits.
     #[inline]
-    pub fn row(&self, r: usize) -> &[u64] {
+    pub fn row(&self, r: usize) -> &Bits {
+        let start = r * self.stride * 64;
+        &self.bits[start..start + self.cols]
+    }
+
+    /// Row `r`, mutable: `ncols` bits (the padding stays out of reach).
+    #[inline]
+    pub fn row_mut(&mut self, r: usize) -> &mut Bits {
+        let start = r * self.stride * 64;
+        &mut self.bits[start..start + self.cols]
+    }
+
+    /// The words of row `r`, for the word kernels (padding bits are zero).
+    #[inline]
+    pub fn words(&self, r: usize) -> &[u64] {
         &self.bits.as_raw_slice()[r * self.stride..(r + 1) * self.stride]
     }
 
     /// The words of row `r`, mutable. Callers must keep the padding bits zero.
     #[inline]
-    pub fn row_mut(&mut self, r: usize) -> &mut [u64] {
+    pub fn words_mut(&mut self, r: usize) -> &mut [u64] {
         let s = self.stride;
         &mut self.bits.as_raw_mut_slice()[r * s..(r + 1) * s]
     }
 
-    /// All words, row after row.
-    pub fn as_words(&self) -> &[u64] {
-        self.bits.as_raw_slice()
-    }
-
-    /// All words, mutable. Callers must keep the padding bits zero.
-    pub fn as_words_mut(&mut self) -> &mut [u64] {
-        self.bits.as_raw_mut_slice()
-    }
-
     /// Number of one entries.
+    #[inline]
     pub fn count_ones(&self) -> usize {
-        words::count_ones(self.as_words())
+        words::count_ones(self.bits.as_raw_slice())
     }
 
     /// Whether every entry is zero.
+    #[inline]
     pub fn is_zero(&self) -> bool {
-        self.as_words().iter().all(|&w| w == 0)
+        // The padding is zero, so the words say it; bitvec's `not_any`
+        // splits the storage into its domain first, which showed in the
+        // 4×4 batch (docs/performance.md).
+        self.bits.as_raw_slice().iter().all(|&w| w == 0)
     }
 
     /// `self ^= other` (same shape).
     ///
     /// # Panics
     /// If the shapes differ.
+    #[inline]
     pub fn xor_assign(&mut self, other: &BitMatrix) {
         assert_eq!((self.rows, self.cols), (other.rows, other.cols), "shape mismatch");
-        words::xor_into(self.as_words_mut(), other.as_words());
+        words::xor(self.bits.as_raw_mut_slice(), other.bits.as_raw_slice());
+    }
+
+    /// Parity of the entries set in both: the GF(2) dot product of the two
+    /// matrices read as vectors (same shape).
+    ///
+    /// # Panics
+    /// If the shapes differ.
+    #[inline]
+    pub fn dot(&self, other: &BitMatrix) -> bool {
+        assert_eq!((self.rows, self.cols), (other.rows, other.cols), "shape mismatch");
+        words::dot(self.bits.as_raw_slice(), other.bits.as_raw_slice())
     }
 
     /// Complements every entry.
     pub fn not_in_place(&mut self) {
-        let (cols, stride) = (self.cols, self.stride);
+        // Word by word, then the padding back to zero: bitvec's `!` and
+        // `fill` on each row showed in the 4×4 batch (docs/performance.md).
+        let padding = !0u64 << (self.cols % 64);
         for r in 0..self.rows {
-            let row = self.row_mut(r);
+            let row = self.words_mut(r);
             row.iter_mut().for_each(|w| *w = !*w);
-            if stride > 0 {
-                row[stride - 1] &= words::tail_mask(cols);
+            if let Some(last) = row.last_mut()
+                && padding != !0
+            {
+                *last &= !padding;
             }
         }
     }
@@ -155,25 +195,11 @@ impl BitMatrix {
     pub fn transpose(&self) -> BitMatrix {
         let mut t = BitMatrix::zeros(self.cols, self.rows);
         for r in 0..self.rows {
-            for c in self.iter_ones_in_row(r) {
-                words::toggle(t.row_mut(c), r);
+            for c in self.row(r).iter_ones() {
+                t.set(c, r, true);
             }
         }
         t
-    }
-
-    /// Column indices of the one entries of row `r`, in increasing order.
-    pub fn iter_ones_in_row(&self, r: usize) -> impl Iterator<Item = usize> + '_ {
-        self.row(r).iter().enumerate().flat_map(|(k, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let bit = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    k * BITS + bit
-                })
-            })
-        })
     }
 
     /// `self · v` for a vector of length `ncols`.
@@ -182,23 +208,14 @@ impl BitMatrix {
     /// If `v.len() != ncols`.
     pub fn mul_vec(&self, v: &BitVector) -> BitVector {
         assert_eq!(v.len(), self.cols, "vector length mismatch");
-        let mut out = zeros(self.rows);
-        let vw = v.as_raw_slice();
-        for r in 0..self.rows {
-            if words::dot(self.row(r), vw) {
-                out.set(r, true);
-            }
-        }
-        out
+        (0..self.rows).map(|r| words::dot(self.words(r), v.as_raw_slice())).collect()
     }
 
     /// The entries read row by row into one vector of `nrows · ncols` bits.
     pub fn to_vector(&self) -> BitVector {
-        let mut v = zeros(self.rows * self.cols);
+        let mut v = BitVector::with_capacity(self.rows * self.cols);
         for r in 0..self.rows {
-            for c in self.iter_ones_in_row(r) {
-                v.set(r * self.cols + c, true);
-            }
+            v.extend_from_bitslice(self.row(r));
         }
         v
     }
@@ -207,12 +224,39 @@ impl BitMatrix {
     ///
     /// # Panics
     /// If `v.len() != rows · cols`.
-    pub fn from_vector(rows: usize, cols: usize, v: &BitVector) -> Self {
+    pub fn from_vector(rows: usize, cols: usize, v: &Bits) -> Self {
         assert_eq!(v.len(), rows * cols, "vector length mismatch");
         let mut m = Self::zeros(rows, cols);
-        for i in v.iter_ones() {
-            m.toggle(i / cols, i % cols);
+        for r in 0..rows {
+            m.row_mut(r).copy_from_bitslice(&v[r * cols..(r + 1) * cols]);
         }
+        m
+    }
+
+    /// Where entry `i` of the row-major reading (`to_vector`) sits in the
+    /// storage that [`from_storage`](Self::from_storage) takes.
+    pub(super) fn storage_index(cols: usize, i: usize) -> usize {
+        i / cols * cols.div_ceil(64) * 64 + i % cols
+    }
+
+    /// Bits in the storage of a `rows × cols` matrix, padding included.
+    pub(super) fn storage_len(rows: usize, cols: usize) -> usize {
+        rows * cols.div_ceil(64) * 64
+    }
+
+    /// The storage: every row padded to whole words.
+    pub(super) fn storage(&self) -> &BitVector {
+        &self.bits
+    }
+
+    /// A matrix from its storage, as [`storage`](Self::storage) gives it.
+    ///
+    /// # Panics
+    /// If the length is not `storage_len(rows, cols)`, or a padding bit is set.
+    pub(super) fn from_storage(rows: usize, cols: usize, bits: BitVector) -> Self {
+        assert_eq!(bits.len(), Self::storage_len(rows, cols), "storage length mismatch");
+        let m = BitMatrix { rows, cols, stride: cols.div_ceil(64), bits };
+        debug_assert_eq!(m.count_ones(), (0..rows).map(|r| m.row(r).count_ones()).sum::<usize>());
         m
     }
 }
@@ -222,7 +266,7 @@ impl fmt::Debug for BitMatrix {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "BitMatrix {}x{}", self.rows, self.cols)?;
         for r in 0..self.rows {
-            let line: String = (0..self.cols).map(|c| if self.get(r, c) { '1' } else { '0' }).collect();
+            let line: String = self.row(r).iter().map(|bit| if *bit { '1' } else { '0' }).collect();
             writeln!(f, "{line}")?;
         }
         Ok(())
@@ -244,6 +288,11 @@ mod tests {
             let mut x = m.clone();
             x.not_in_place();
             assert_eq!(x.count_ones() + m.count_ones(), r * c);
+            assert!(!x.dot(&m));
+            assert_eq!(m.dot(&ones), m.count_ones() % 2 == 1);
+            for i in 0..r * c {
+                assert_eq!(m.storage()[BitMatrix::storage_index(c, i)], m.get(i / c, i % c));
+            }
         }
     }
 }

@@ -1,9 +1,11 @@
 //! Linear algebra over GF(2), the two-element field where addition is XOR.
 //!
 //! This is the bottom layer of the crate: it knows nothing about boards or
-//! presses. Vectors and matrices store their bits in machine words
-//! ([`BitVector`] is `BitVec<u64, Lsb0>`), and every hot loop (row XOR, pivot
-//! search, popcount) works on whole `u64` words through [`words`].
+//! presses. Bits are bitvec's: [`BitVector`] owns them, [`Bits`] borrows
+//! them, and a [`BitMatrix`] hands out its rows as `Bits`, so bit access,
+//! `iter_ones`, copies and comparisons are bitvec's own. A few loops run on
+//! raw `u64` words instead ([`words`]: row XOR, dot product, the plus press,
+//! counting), each because it measured faster than bitvec's equivalent.
 
 mod eliminate;
 mod factor;
@@ -21,7 +23,14 @@ pub use poly::Poly;
 /// their word-at-a-time paths and lets the hot loops use the raw words.
 pub type BitVector = bitvec::vec::BitVec<u64, bitvec::order::Lsb0>;
 
-/// A vector of `len` zero bits.
+/// Borrowed bits: what a [`BitVector`] derefs to and what a [`BitMatrix`]
+/// row is.
+pub type Bits = bitvec::slice::BitSlice<u64, bitvec::order::Lsb0>;
+
+/// A vector of `len` zero bits (from zeroed words: cheaper than
+/// `BitVector::repeat`, which fills them).
 pub fn zeros(len: usize) -> BitVector {
-    BitVector::repeat(false, len)
+    let mut v = BitVector::from_vec(vec![0; len.div_ceil(64)]);
+    v.truncate(len);
+    v
 }

@@ -2,13 +2,22 @@
 
 use std::fmt;
 
-use super::words::{self, BITS};
+use bitvec::order::Lsb0;
+use bitvec::view::BitView;
+
+use super::{Bits, words};
+
+/// Bits in one storage word.
+const BITS: usize = 64;
 
 /// A polynomial over GF(2), stored as words of coefficients (lowest first)
 /// with no zero word at the top, so equal polynomials have equal storage.
 ///
 /// Addition is XOR; every operation works on whole words, so a polynomial of
-/// degree n costs n/64 word operations to add or shift.
+/// degree n costs n/64 word operations to add or shift. The words stay a
+/// `Vec<u64>` rather than a `BitVector` because the arithmetic is shifts
+/// across words and trimming by words; single coefficients are read through
+/// bitvec ([`coefficients`](Self::coefficients)).
 ///
 /// # Example
 /// ```
@@ -66,6 +75,11 @@ impl Poly {
         &self.words
     }
 
+    /// The coefficients as bits, lowest first, up to the top word.
+    pub fn coefficients(&self) -> &Bits {
+        self.words.view_bits::<Lsb0>()
+    }
+
     /// Whether this is the zero polynomial.
     pub fn is_zero(&self) -> bool {
         self.words.is_empty()
@@ -79,7 +93,7 @@ impl Poly {
 
     /// Coefficient of `x^k`.
     pub fn coeff(&self, k: usize) -> bool {
-        k / BITS < self.words.len() && words::get(&self.words, k)
+        self.coefficients().get(k).is_some_and(|bit| *bit)
     }
 
     /// Flips the coefficient of `x^k`.
@@ -87,13 +101,15 @@ impl Poly {
         if k / BITS >= self.words.len() {
             self.words.resize(k / BITS + 1, 0);
         }
-        words::toggle(&mut self.words, k);
+        let bits = self.words.view_bits_mut::<Lsb0>();
+        let old = bits[k];
+        bits.set(k, !old);
         self.normalize();
     }
 
     /// Number of non-zero coefficients.
     pub fn weight(&self) -> usize {
-        words::count_ones(&self.words)
+        self.coefficients().count_ones()
     }
 
     /// `self += other · x^shift`.
@@ -104,7 +120,7 @@ impl Poly {
             self.words.resize(needed, 0);
         }
         if b == 0 {
-            words::xor_into(&mut self.words[w..], &other.words);
+            words::xor(&mut self.words[w..], &other.words);
         } else {
             for (i, &o) in other.words.iter().enumerate() {
                 self.words[i + w] ^= o << b;
@@ -221,6 +237,9 @@ impl std::ops::Mul for &Poly {
     fn mul(self, other: &Poly) -> Poly {
         let (sparse, dense) = if self.weight() <= other.weight() { (self, other) } else { (other, self) };
         let mut product = Poly::zero();
+        // The ones by words: bitvec's `iter_ones` costs 13 times this loop
+        // (`bits_ones` in docs/performance.md), and a chase solve
+        // multiplies once per board.
         for (k, &w) in sparse.words.iter().enumerate() {
             let mut w = w;
             while w != 0 {

@@ -4,7 +4,8 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::Grid;
-use crate::gf2::words;
+use bitvec::order::Lsb0;
+use bitvec::view::BitView;
 
 /// A recipe for a board.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,7 +30,7 @@ impl Generate {
         let mut grid = Grid::zeros(rows, cols);
         let mut rng = self.rng();
         for r in 0..rows {
-            self.fill_row(&mut rng, grid.row_mut(r), cols);
+            self.fill_row(&mut rng, grid.words_mut(r), cols);
         }
         grid
     }
@@ -56,17 +57,13 @@ impl Generate {
             // The common case: 64 fair bits per draw.
             Generate::Random { density: 0.5, .. } => row.iter_mut().for_each(|w| *w = rng.next_u64()),
             Generate::Random { density, .. } => {
-                row.fill(0);
+                let bits = row.view_bits_mut::<Lsb0>();
                 for c in 0..cols {
-                    if rng.random_bool(density) {
-                        words::toggle(row, c);
-                    }
+                    bits.set(c, rng.random_bool(density));
                 }
             }
         }
-        if let Some(last) = row.last_mut() {
-            *last &= words::tail_mask(cols);
-        }
+        row.view_bits_mut::<Lsb0>()[cols..].fill(false);
     }
 }
 
@@ -128,7 +125,7 @@ mod tests {
                 rows.restart();
                 for r in 0..7 {
                     rows.next_row(&mut row);
-                    assert_eq!(row, board.row(r));
+                    assert_eq!(row, board.words(r));
                 }
             }
         }

@@ -14,7 +14,7 @@ pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
 pub use text::{TextBoards, grid_lines, parse_boards};
 
 use crate::error::{Error, Side};
-use crate::gf2::{BitMatrix, words};
+use crate::gf2::{BitMatrix, words, zeros};
 
 /// A rectangle of cells, one bit each, stored row by row.
 pub type Grid = BitMatrix;
@@ -299,21 +299,21 @@ impl Puzzle {
         let mut out = board.clone();
         if self.is_classic() {
             // Word-parallel: row i receives spread(P_i) + P_(i-1) + P_(i+1).
-            let mut spread = vec![0u64; board.stride()];
+            let mut spread = zeros(self.cols);
             for r in 0..self.rows {
-                words::spread_row(presses.row(r), &mut spread, self.cols);
-                let row = out.row_mut(r);
-                words::xor_into(row, &spread);
+                words::spread_row(presses.words(r), spread.as_raw_mut_slice(), self.cols);
+                let row = out.words_mut(r);
+                words::xor(row, spread.as_raw_slice());
                 if r > 0 {
-                    words::xor_into(row, presses.row(r - 1));
+                    words::xor(row, presses.words(r - 1));
                 }
                 if r + 1 < self.rows {
-                    words::xor_into(row, presses.row(r + 1));
+                    words::xor(row, presses.words(r + 1));
                 }
             }
         } else {
             for r in 0..self.rows {
-                for c in presses.iter_ones_in_row(r).collect::<Vec<_>>() {
+                for c in presses.row(r).iter_ones() {
                     for (fr, fc) in self.flipped_by(r, c) {
                         out.toggle(fr, fc);
                     }

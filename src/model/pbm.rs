@@ -8,7 +8,9 @@ use std::io::{self, Write};
 
 use super::Grid;
 use crate::error::Error;
-use crate::gf2::words;
+use bitvec::field::BitField;
+use bitvec::order::Lsb0;
+use bitvec::view::BitView;
 
 /// Whether `input` starts like a PBM image (`P1` or `P4`).
 pub fn is_pbm(input: &[u8]) -> bool {
@@ -115,13 +117,15 @@ impl Reader<'_> {
             };
             for (r, line) in pixels.chunks(bytes_per_row).enumerate() {
                 let row = grid.row_mut(r);
-                for (k, &byte) in line.iter().enumerate() {
+                for (k, bytes) in line.chunks(8).enumerate() {
                     // PBM puts the leftmost pixel in the high bit; we keep
-                    // column c at bit c.
-                    row[k / 8] |= (byte.reverse_bits() as u64) << (8 * (k % 8));
-                }
-                if let Some(last) = row.last_mut() {
-                    *last &= words::tail_mask(cols);
+                    // column c at bit c. Reversing the big-endian word
+                    // reverses each byte in place; the pixels past the
+                    // last column fall outside the row and are dropped.
+                    let mut word = [0u8; 8];
+                    word[..bytes.len()].copy_from_slice(bytes);
+                    let cells = &mut row[64 * k..cols.min(64 * k + 64)];
+                    cells.store_le(u64::from_be_bytes(word).reverse_bits());
                 }
             }
             self.pos += needed;
@@ -185,8 +189,9 @@ impl<W: Write> PbmWriter<W> {
             }
             PbmKind::Plain => {
                 // Lines of at most 70 characters, as the format asks.
-                for c in 0..self.cols {
-                    self.buffer.push(if words::get(row, c) { b'1' } else { b'0' });
+                let cells = &row.view_bits::<Lsb0>()[..self.cols];
+                for (c, cell) in cells.iter().by_vals().enumerate() {
+                    self.buffer.push(if cell { b'1' } else { b'0' });
                     if c % 70 == 69 || c + 1 == self.cols {
                         self.buffer.push(b'\n');
                     }
@@ -207,7 +212,7 @@ impl<W: Write> PbmWriter<W> {
 pub fn write_pbm<W: Write>(out: W, kind: PbmKind, grid: &Grid) -> io::Result<W> {
     let mut writer = PbmWriter::new(out, kind, grid.nrows(), grid.ncols())?;
     for r in 0..grid.nrows() {
-        writer.write_row(grid.row(r))?;
+        writer.write_row(grid.words(r))?;
     }
     writer.finish()
 }

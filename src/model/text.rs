@@ -2,7 +2,7 @@
 
 use super::{Grid, MAX_SIDE};
 use crate::error::{Error, Side};
-use crate::gf2::words;
+use crate::gf2::zeros;
 
 /// One non-blank input line: its 1-based number, where its cells start
 /// (0-based byte column) and the cells themselves, not yet checked.
@@ -156,13 +156,16 @@ impl<'a> TextBoards<'a> {
     }
 
     /// Checks one row's characters and width and sets its black cells.
+    ///
+    /// The cells are ORed into the row's words (zero on entry): bitvec's
+    /// `set` per cell made a batch of all 65,536 4×4 boards 20 % slower.
     fn read_row(&self, line: &Line, width: usize, first_line: usize, row: &mut [u64]) -> Result<(), Error> {
         let mut invalid = false;
         if line.cells.len() == width {
             for (c, &b) in line.cells.iter().enumerate() {
                 let v = CELL[b as usize];
                 invalid |= v == INVALID;
-                row[c / words::BITS] |= ((v >> 1) as u64) << (c % words::BITS);
+                row[c / 64] |= ((v >> 1) as u64) << (c % 64);
             }
         }
         if invalid || line.cells.len() != width {
@@ -241,10 +244,10 @@ impl Iterator for TextBoards<'_> {
         }
         if let Some(h) = height.filter(|&h| chunk.len() != h) {
             // Report a bad row of the short board before its height.
-            let mut scratch = vec![0u64; width.div_ceil(words::BITS)];
+            let mut scratch = zeros(width);
             for line in &chunk {
-                scratch.fill(0);
-                if let Err(e) = self.read_row(line, width, first.number, &mut scratch) {
+                scratch.fill(false);
+                if let Err(e) = self.read_row(line, width, first.number, scratch.as_raw_mut_slice()) {
                     return self.fail(e);
                 }
             }
@@ -260,7 +263,7 @@ impl Iterator for TextBoards<'_> {
         }
         let mut board = Grid::zeros(chunk.len(), width);
         for (r, line) in chunk.iter().enumerate() {
-            if let Err(e) = self.read_row(line, width, first.number, board.row_mut(r)) {
+            if let Err(e) = self.read_row(line, width, first.number, board.words_mut(r)) {
                 return self.fail(e);
             }
         }

@@ -20,7 +20,7 @@ use std::borrow::Cow;
 
 use super::Target;
 use crate::error::Error;
-use crate::gf2::{Poly, words};
+use crate::gf2::{BitVector, Bits, Poly, words, zeros};
 use crate::model::{Grid, Puzzle, RowStream};
 
 /// The first-row congruence of a classic plane puzzle, solved once.
@@ -90,14 +90,12 @@ impl Chase {
     /// Some press set that flips exactly the cells set in `rhs`, if any.
     pub fn particular(&self, rhs: &Grid) -> Option<Grid> {
         let rhs = self.orient(rhs);
-        let mut residual = vec![0u64; words::words_for(self.cols)];
-        self.residual(&rhs, &mut residual);
-        let first = self.first_row(&residual)?;
+        let first = self.first_row(&self.residual(&rhs))?;
         Some(self.orient(&self.chase(Some(&rhs), &first)).into_owned())
     }
 
     /// The first-row presses `p` with `K·p = residual`, if any.
-    fn first_row(&self, residual: &[u64]) -> Option<Vec<u64>> {
+    fn first_row(&self, residual: &Bits) -> Option<BitVector> {
         let (quotient, rest) = self.vector_to_poly(residual).div_rem(&self.gcd);
         if !rest.is_zero() {
             return None;
@@ -144,8 +142,8 @@ impl Chase {
             )));
         }
         let target_row = match target {
-            Target::White => vec![0u64; words::words_for(self.cols)],
-            Target::Black => Grid::ones(1, self.cols).row(0).to_vec(),
+            Target::White => zeros(self.cols),
+            Target::Black => Grid::ones(1, self.cols).row(0).to_bitvec(),
             Target::Board(_) => {
                 return Err(Error::Unsupported(
                     "a streamed board is solved to a colour, not to a given board".into(),
@@ -171,49 +169,50 @@ impl Chase {
     /// Pass 1 of a streamed solve: the first row that clears the board to
     /// `target_row`, from the residual of an empty first row (`None` if the
     /// target cannot be reached).
-    fn streamed_first_row(&self, board: &mut dyn RowStream, target_row: &[u64]) -> Option<Vec<u64>> {
-        let stride = target_row.len();
-        let mut chase = Stream::new(stride, vec![0u64; stride]);
-        let mut row = vec![0u64; stride];
+    fn streamed_first_row(&self, board: &mut dyn RowStream, target_row: &BitVector) -> Option<BitVector> {
+        let mut chase = Stream::new(zeros(self.cols));
+        let mut row = zeros(self.cols);
         board.restart();
         for _ in 0..self.rows {
-            board.next_row(&mut row);
-            words::xor_into(&mut row, target_row);
-            chase.step(&row, self.cols);
+            board.next_row(row.as_raw_mut_slice());
+            words::xor(row.as_raw_mut_slice(), target_row.as_raw_slice());
+            chase.step(row.as_raw_slice(), self.cols);
         }
         self.first_row(&chase.current)
     }
 
     /// Pass 2: weighs every member of the coset, a row at a time (2^d
     /// counters), and moves `first` to the lightest member's first row.
-    fn lighten_streamed(&self, board: &mut dyn RowStream, target_row: &[u64], first: &mut [u64]) {
-        let (stride, nullity) = (target_row.len(), self.nullity());
+    fn lighten_streamed(&self, board: &mut dyn RowStream, target_row: &BitVector, first: &mut BitVector) {
+        let nullity = self.nullity();
         let cofactor = self.modulus.div_rem(&self.gcd).0;
         let mut quiet: Vec<Stream> =
-            (0..nullity).map(|i| Stream::new(stride, self.poly_to_vector(&cofactor.shifted(i)))).collect();
-        let mut chase = Stream::new(stride, first.to_vec());
+            (0..nullity).map(|i| Stream::new(self.poly_to_vector(&cofactor.shifted(i)))).collect();
+        let mut chase = Stream::new(first.clone());
         let mut totals = vec![0u64; 1 << nullity];
-        let (mut combination, mut row, empty) = (vec![0u64; stride], vec![0u64; stride], vec![0u64; stride]);
+        let (mut combination, mut row, empty) = (zeros(self.cols), zeros(self.cols), zeros(self.cols));
         board.restart();
         for _ in 0..self.rows {
             // Weigh the press rows the chases hold now, then advance them.
-            combination.copy_from_slice(&chase.current);
-            totals[0] += words::count_ones(&combination) as u64;
+            combination.copy_from_bitslice(&chase.current);
+            let combination = combination.as_raw_mut_slice();
+            totals[0] += words::count_ones(combination) as u64;
             for step in 1usize..1 << nullity {
-                words::xor_into(&mut combination, &quiet[step.trailing_zeros() as usize].current);
-                totals[step ^ (step >> 1)] += words::count_ones(&combination) as u64;
+                let quiet_row = &quiet[step.trailing_zeros() as usize].current;
+                words::xor(combination, quiet_row.as_raw_slice());
+                totals[step ^ (step >> 1)] += words::count_ones(combination) as u64;
             }
-            board.next_row(&mut row);
-            words::xor_into(&mut row, target_row);
-            chase.step(&row, self.cols);
+            board.next_row(row.as_raw_mut_slice());
+            words::xor(row.as_raw_mut_slice(), target_row.as_raw_slice());
+            chase.step(row.as_raw_slice(), self.cols);
             for q in &mut quiet {
-                q.step(&empty, self.cols);
+                q.step(empty.as_raw_slice(), self.cols);
             }
         }
         let best = (0..totals.len()).min_by_key(|&s| totals[s]).unwrap_or(0);
         for (i, q) in cofactor_first_rows(self, &cofactor).iter().enumerate() {
             if best >> i & 1 == 1 {
-                words::xor_into(first, q);
+                words::xor(first.as_raw_mut_slice(), q.as_raw_slice());
             }
         }
     }
@@ -224,36 +223,36 @@ impl Chase {
     fn chase_streamed(
         &self,
         board: &mut dyn RowStream,
-        target_row: &[u64],
-        first: Vec<u64>,
+        target_row: &BitVector,
+        first: BitVector,
         sink: &mut dyn FnMut(&[u64]) -> Result<(), Error>,
     ) -> Result<u64, Error> {
-        let stride = target_row.len();
         let mut presses = 0u64;
-        let mut chase = Stream::new(stride, first);
-        let (mut board_row, mut next_board_row) = (vec![0u64; stride], vec![0u64; stride]);
-        let (mut rhs, mut reached, empty) = (vec![0u64; stride], vec![0u64; stride], vec![0u64; stride]);
+        let mut chase = Stream::new(first);
+        let (mut board_row, mut next_board_row) = (zeros(self.cols), zeros(self.cols));
+        let (mut rhs, mut reached, empty) = (zeros(self.cols), zeros(self.cols), zeros(self.cols));
         board.restart();
-        board.next_row(&mut board_row);
+        board.next_row(board_row.as_raw_mut_slice());
         for i in 0..self.rows {
-            presses += words::count_ones(&chase.current) as u64;
-            sink(&chase.current)?;
-            rhs.copy_from_slice(&board_row);
-            words::xor_into(&mut rhs, target_row);
-            chase.step(&rhs, self.cols);
+            presses += chase.current.count_ones() as u64;
+            sink(chase.current.as_raw_slice())?;
+            rhs.copy_from_bitslice(&board_row);
+            words::xor(rhs.as_raw_mut_slice(), target_row.as_raw_slice());
+            chase.step(rhs.as_raw_slice(), self.cols);
             // After the step the chase holds row i's presses as `above`, the
             // row before as `lights` (its spare buffer) and row i+1's as
             // `current`: re-apply all three to board row i.
             let below = if i + 1 < self.rows { &chase.current } else { &empty };
-            words::spread_row(&chase.above, &mut reached, self.cols);
-            words::xor_into(&mut reached, &chase.lights);
-            words::xor_into(&mut reached, below);
-            words::xor_into(&mut reached, &board_row);
-            if reached != target_row {
+            let out = reached.as_raw_mut_slice();
+            words::spread_row(chase.above.as_raw_slice(), out, self.cols);
+            words::xor(out, chase.lights.as_raw_slice());
+            words::xor(out, below.as_raw_slice());
+            words::xor(out, board_row.as_raw_slice());
+            if reached != *target_row {
                 return Err(Error::Internal(format!("streamed press row {i} failed its re-check")));
             }
             if i + 1 < self.rows {
-                board.next_row(&mut next_board_row);
+                board.next_row(next_board_row.as_raw_mut_slice());
                 std::mem::swap(&mut board_row, &mut next_board_row);
             }
         }
@@ -285,44 +284,44 @@ impl Chase {
 
     /// The lights `rhs` leaves on the last row when the first row is not
     /// pressed: the chase with only three rows of memory.
-    fn residual(&self, rhs: &Grid, lights: &mut [u64]) {
-        let mut chase = Stream::new(lights.len(), vec![0u64; lights.len()]);
+    fn residual(&self, rhs: &Grid) -> BitVector {
+        let mut chase = Stream::new(zeros(self.cols));
         for i in 0..self.rows {
-            chase.step(rhs.row(i), self.cols);
+            chase.step(rhs.words(i), self.cols);
         }
-        lights.copy_from_slice(&chase.current);
+        chase.current
     }
 
     /// Presses `first` on row 0, then chases row by row: row i+1 presses the
     /// lights left in row i of `rhs` (or of an empty board).
-    fn chase(&self, rhs: Option<&Grid>, first: &[u64]) -> Grid {
+    fn chase(&self, rhs: Option<&Grid>, first: &BitVector) -> Grid {
         let mut presses = Grid::zeros(self.rows, self.cols);
-        presses.row_mut(0).copy_from_slice(first);
-        let mut lights = vec![0u64; presses.stride()];
+        presses.words_mut(0).copy_from_slice(first.as_raw_slice());
+        let mut lights = zeros(self.cols);
+        let lights = lights.as_raw_mut_slice();
         for i in 0..self.rows - 1 {
-            words::spread_row(presses.row(i), &mut lights, self.cols);
+            words::spread_row(presses.words(i), lights, self.cols);
             if i > 0 {
-                words::xor_into(&mut lights, presses.row(i - 1));
+                words::xor(lights, presses.words(i - 1));
             }
             if let Some(rhs) = rhs {
-                words::xor_into(&mut lights, rhs.row(i));
+                words::xor(lights, rhs.words(i));
             }
-            presses.row_mut(i + 1).copy_from_slice(&lights);
+            presses.words_mut(i + 1).copy_from_slice(lights);
         }
         presses
     }
 
     /// `φ(P) = P(T)·e₀` by Horner's rule: one `T`-step (a shift-and-XOR
     /// of the row) per coefficient.
-    fn poly_to_vector(&self, p: &Poly) -> Vec<u64> {
-        let stride = words::words_for(self.cols);
-        let mut v = vec![0u64; stride];
-        let mut next = vec![0u64; stride];
+    fn poly_to_vector(&self, p: &Poly) -> BitVector {
+        let (mut v, mut next) = (zeros(self.cols), zeros(self.cols));
         for k in (0..=p.degree().unwrap_or(0)).rev() {
-            words::spread_row(&v, &mut next, self.cols);
+            words::spread_row(v.as_raw_slice(), next.as_raw_mut_slice(), self.cols);
             std::mem::swap(&mut v, &mut next);
             if p.coeff(k) {
-                v[0] ^= 1;
+                let old = v[0];
+                v.set(0, !old);
             }
         }
         v
@@ -332,8 +331,8 @@ impl Chase {
     /// `h_(k+1) = (x+1)·h_k + h_(k−1)` (so `g = h_C`), hence
     /// `φ⁻¹(v) = Σ v_k·h_k`, summed by Clenshaw's recurrence
     /// `b_k = v_k + (x+1)·b_(k+1) + b_(k+2)`, `φ⁻¹(v) = b₀`.
-    fn vector_to_poly(&self, v: &[u64]) -> Poly {
-        let len = words::words_for(self.cols) + 1;
+    fn vector_to_poly(&self, v: &Bits) -> Poly {
+        let len = self.cols.div_ceil(64) + 1;
         let (mut b1, mut b2) = (vec![0u64; len], vec![0u64; len]);
         for k in (0..self.cols).rev() {
             // b2 <- v_k + (x+1)·b1 + b2, then rotate so that b1 = b_k.
@@ -342,7 +341,7 @@ impl Chase {
                 *lo ^= hi ^ (hi << 1 | carry);
                 carry = hi >> 63;
             }
-            if words::get(v, k) {
+            if v[k] {
                 b2[0] ^= 1;
             }
             std::mem::swap(&mut b1, &mut b2);
@@ -359,29 +358,34 @@ pub const MAX_STREAMED_NULLITY: usize = 24;
 const STREAMED_WORK: u64 = 1 << 36;
 
 /// The first rows `φ((g/d)·x^i)` of the quiet-pattern basis.
-fn cofactor_first_rows(chase: &Chase, cofactor: &Poly) -> Vec<Vec<u64>> {
+fn cofactor_first_rows(chase: &Chase, cofactor: &Poly) -> Vec<BitVector> {
     (0..chase.nullity()).map(|i| chase.poly_to_vector(&cofactor.shifted(i))).collect()
 }
 
 /// One chase in progress: the press row above and the current one (and a
 /// spare buffer, which after a step still holds the row before `above`).
+///
+/// A step is the chase's inner loop, so it runs on the rows' raw words
+/// (`bits_spread`, `bits_xor` in docs/performance.md).
 struct Stream {
-    above: Vec<u64>,
-    current: Vec<u64>,
-    lights: Vec<u64>,
+    above: BitVector,
+    current: BitVector,
+    lights: BitVector,
 }
 
 impl Stream {
-    fn new(stride: usize, first: Vec<u64>) -> Self {
-        Stream { above: vec![0; stride], current: first, lights: vec![0; stride] }
+    fn new(first: BitVector) -> Self {
+        let len = first.len();
+        Stream { above: zeros(len), current: first, lights: zeros(len) }
     }
 
     /// Moves one row down: the next press row is the lights of the current
-    /// row of `rhs` after the presses above, on and beside it.
+    /// row of `rhs` (its words) after the presses above, on and beside it.
     fn step(&mut self, rhs: &[u64], cols: usize) {
-        words::spread_row(&self.current, &mut self.lights, cols);
-        words::xor_into(&mut self.lights, &self.above);
-        words::xor_into(&mut self.lights, rhs);
+        let lights = self.lights.as_raw_mut_slice();
+        words::spread_row(self.current.as_raw_slice(), lights, cols);
+        words::xor(lights, self.above.as_raw_slice());
+        words::xor(lights, rhs);
         std::mem::swap(&mut self.above, &mut self.current);
         std::mem::swap(&mut self.current, &mut self.lights);
     }
@@ -433,12 +437,12 @@ mod tests {
             let mut next = previous;
             for k in 0..cols {
                 let row = next.row_mut(k);
-                words::xor_into(row, current.row(k));
+                *row ^= current.row(k);
                 if k > 0 {
-                    words::xor_into(row, current.row(k - 1));
+                    *row ^= current.row(k - 1);
                 }
                 if k + 1 < cols {
-                    words::xor_into(row, current.row(k + 1));
+                    *row ^= current.row(k + 1);
                 }
             }
             previous = current;
@@ -456,22 +460,14 @@ mod tests {
             let k = chase_matrix(rows, cols);
             assert_eq!(chase.nullity(), Echelon::new(&k).nullity(), "{rows}x{cols}");
             for seed in 0..5u64 {
-                let v: Vec<u64> = (0..words::words_for(cols))
-                    .map(|i| (seed + 3).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(i as u32 * 11))
+                let v: BitVector = (0..cols)
+                    .map(|i| (seed + 3 + i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1)
                     .collect();
-                let mut v = v;
-                *v.last_mut().unwrap() &= words::tail_mask(cols);
                 // phi is a bijection, and K acts as multiplication by f_R.
                 assert_eq!(chase.poly_to_vector(&chase.vector_to_poly(&v)), v);
                 let a = chase_poly_mod(rows, &chase.modulus);
                 let kv = chase.poly_to_vector(&(&a * &chase.vector_to_poly(&v)).rem(&chase.modulus));
-                let mut expected = vec![0u64; v.len()];
-                for r in 0..cols {
-                    if words::dot(k.row(r), &v) {
-                        words::toggle(&mut expected, r);
-                    }
-                }
-                assert_eq!(kv, expected, "{rows}x{cols}");
+                assert_eq!(kv, k.mul_vec(&v), "{rows}x{cols}");
             }
         }
     }

@@ -25,7 +25,8 @@ pub struct Dense {
 impl Dense {
     /// Builds and factors the flip matrix of `puzzle`.
     pub fn new(puzzle: &Puzzle) -> Self {
-        Dense { puzzle: puzzle.clone(), echelon: Echelon::from_rows(puzzle.cells(), &puzzle.cell_lists()) }
+        let echelon = Echelon::from_matrix_rows((puzzle.rows(), puzzle.cols()), &puzzle.cell_lists());
+        Dense { puzzle: puzzle.clone(), echelon }
     }
 
     /// Dimension of the null space of the flip matrix.
@@ -35,8 +36,7 @@ impl Dense {
 
     /// Some press set that flips exactly the cells set in `rhs`, if any.
     pub fn particular(&self, rhs: &Grid) -> Option<Grid> {
-        let x = self.echelon.solve(&rhs.to_vector())?;
-        Some(Grid::from_vector(self.puzzle.rows(), self.puzzle.cols(), &x))
+        self.echelon.solve_matrix(rhs)
     }
 
     /// A basis of the patterns `y` with `yᵀ·A = 0`: the boards orthogonal to
@@ -48,14 +48,12 @@ impl Dense {
             return None;
         }
         // The rows of Aᵀ are the press lists.
-        let transposed = Echelon::from_rows(self.puzzle.cells(), &self.puzzle.press_lists());
-        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
-        Some(transposed.null_space().iter().map(|y| Grid::from_vector(rows, cols, y)).collect())
+        let shape = (self.puzzle.rows(), self.puzzle.cols());
+        Some(Echelon::from_matrix_rows(shape, &self.puzzle.press_lists()).null_space_matrices())
     }
 
     /// A basis of the quiet patterns: press sets that flip nothing.
     pub fn quiet_patterns(&self) -> Vec<Grid> {
-        let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
-        self.echelon.null_space().iter().map(|q| Grid::from_vector(rows, cols, q)).collect()
+        self.echelon.null_space_matrices()
     }
 }

@@ -5,13 +5,12 @@
 //! it allocates anything (and a refusal can say what would fit).
 
 use crate::error::Error;
-use crate::gf2::words;
 use crate::model::Puzzle;
 use crate::solve::MAX_STREAMED_NULLITY;
 
 /// Bytes of one `rows × cols` grid.
 pub fn grid_bytes(rows: usize, cols: usize) -> u64 {
-    rows as u64 * words::words_for(cols) as u64 * 8
+    rows as u64 * cols.div_ceil(64) as u64 * 8
 }
 
 /// Grids an in-memory solve holds at once: the board, the right-hand side,
@@ -63,7 +62,7 @@ pub fn quiet_bytes(puzzle: &Puzzle, nullity: usize) -> u64 {
 /// a dozen rows, three per quiet pattern (its chase and first row), and
 /// 2^`weighed` press counts.
 pub fn streamed_bytes(cols: usize, weighed: usize) -> u64 {
-    let row = words::words_for(cols) as u64 * 8;
+    let row = grid_bytes(1, cols);
     let counts = 8u64 << weighed.min(MAX_STREAMED_NULLITY);
     (12 + 3 * weighed as u64).saturating_mul(row).saturating_add(counts)
 }

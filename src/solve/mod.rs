@@ -22,7 +22,6 @@ pub use minimal::{
 use std::borrow::Cow;
 
 use crate::error::{Error, ShapeOf};
-use crate::gf2::words;
 use crate::model::{Grid, Puzzle};
 
 /// What a board should become: all white, all black, or a given board.
@@ -276,12 +275,9 @@ impl Solver {
         let blocks = |y: &Grid| match target {
             // (board + all ones) · y = board · y + weight(y).
             Target::White | Target::Black => {
-                words::dot(y.as_words(), board.as_words())
-                    ^ (*target == Target::Black && y.count_ones() % 2 == 1)
+                y.dot(board) ^ (*target == Target::Black && y.count_ones() % 2 == 1)
             }
-            Target::Board(goal) => {
-                words::dot(y.as_words(), board.as_words()) ^ words::dot(y.as_words(), goal.as_words())
-            }
+            Target::Board(goal) => y.dot(board) ^ y.dot(goal),
         };
         if !self.holds_quiet_patterns() {
             // Patterns chased one at a time (a chasing solver's left null

@@ -10,7 +10,6 @@ pub use exhaustive::{Best, Coset, Layout, MAX_TABLE_BITS, search_blocks};
 pub use local::{Anytime, Budget, improve};
 pub use search::{MergeError, SearchState, Shard, check_coverage, merge};
 
-use crate::gf2::words;
 use crate::model::{Grid, Puzzle};
 
 /// The minimum-weight member of `x + span(quiet)`, and whether it is proven
@@ -155,7 +154,7 @@ pub(crate) fn gray_walk(x: &Grid, quiet: &[Grid]) -> u64 {
     let mut best = 0u64;
     for step in 1u64..(1u64 << quiet.len()) {
         let flip = step.trailing_zeros() as usize;
-        words::xor_into(current.as_words_mut(), quiet[flip].as_words());
+        current.xor_assign(&quiet[flip]);
         let weight = current.count_ones();
         if weight < best_weight {
             best_weight = weight;
