@@ -27,10 +27,7 @@ pub type BitVector = bitvec::vec::BitVec<u64, bitvec::order::Lsb0>;
 /// row is.
 pub type Bits = bitvec::slice::BitSlice<u64, bitvec::order::Lsb0>;
 
-/// A vector of `len` zero bits (from zeroed words: cheaper than
-/// `BitVector::repeat`, which fills them).
+/// A vector of `len` zero bits.
 pub fn zeros(len: usize) -> BitVector {
-    let mut v = BitVector::from_vec(vec![0; len.div_ceil(64)]);
-    v.truncate(len);
-    v
+    BitVector::repeat(false, len)
 }
