@@ -4,6 +4,8 @@
 
 mod common;
 
+use bitvec::order::Lsb0;
+use bitvec::view::BitView;
 use lightsout::{Generate, Grid, Method, Puzzle, Solver, Target};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -152,7 +154,8 @@ fn streamed_solves_match_in_memory_solves() {
                 if got.is_some() {
                     let mut presses = Grid::zeros(rows, cols);
                     for (r, row) in streamed_rows.iter().enumerate() {
-                        presses.words_mut(r).copy_from_slice(row);
+                        let cells = &row.view_bits::<Lsb0>()[..cols];
+                        presses.row_mut(r).copy_from_bitslice(cells);
                     }
                     assert!(solver.check(&board, &presses, &target).is_ok());
                 }

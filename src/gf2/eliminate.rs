@@ -27,7 +27,20 @@ impl Row {
             let old = bits[c - start * 64];
             bits.set(c - start * 64, !old);
         }
-        Row { start, words }
+        // A column listed twice cancels: its words may have cleared.
+        let mut row = Row { start, words };
+        row.trim();
+        row
+    }
+
+    /// Drops the zero words at both ends, so that the first one is in the
+    /// first word (what [`lead`](Self::lead) relies on).
+    fn trim(&mut self) {
+        let leading = self.words.iter().take_while(|&&w| w == 0).count();
+        let trailing = self.words[leading..].iter().rev().take_while(|&&w| w == 0).count();
+        self.words.truncate(self.words.len() - trailing);
+        self.words.drain(..leading);
+        self.start += leading;
     }
 
     /// Column of the first one, or `None` for a zero row. Rows are kept
@@ -52,11 +65,7 @@ impl Row {
         }
         let offset = other.start - self.start;
         words::xor(&mut self.words[offset..], &other.words);
-        let leading = self.words.iter().take_while(|&&w| w == 0).count();
-        let trailing = self.words[leading..].iter().rev().take_while(|&&w| w == 0).count();
-        self.words.truncate(self.words.len() - trailing);
-        self.words.drain(..leading);
-        self.start += leading;
+        self.trim();
     }
 
     /// Parity of the ones this row shares with `x`.
@@ -77,10 +86,11 @@ impl Row {
 /// reads off a solution.
 ///
 /// The unknowns and the equations can be the entries of matrices read row
-/// by row ([`from_matrix_rows`](Self::from_matrix_rows)): then the factored
-/// system indexes straight into a [`BitMatrix`]'s word-aligned rows, and
-/// [`solve_matrix`](Self::solve_matrix) takes and returns matrices with no
-/// conversion. A board's cells are such unknowns.
+/// by row ([`from_matrix_rows`](Self::from_matrix_rows)), as a board's
+/// cells are: [`solve_matrix`](Self::solve_matrix) takes and returns
+/// matrices, copied a row at a time to and from the row-major order the
+/// factoring uses (it keeps spans as short as the band; in the matrices'
+/// word-aligned storage they would stretch 64/C times on narrow boards).
 ///
 /// # Complexity
 /// For an n×n matrix of bandwidth w: O(n·w·w/64) word operations to factor,
@@ -111,10 +121,9 @@ pub struct Echelon {
     /// Shape of a solution: one entry per unknown.
     unknowns: (usize, usize),
     /// Pivot rows in increasing pivot column: (column, original row, row),
-    /// both as positions in a matrix's storage.
+    /// as entry indices read row by row.
     pivots: Vec<(usize, usize, Row)>,
-    /// Row operations in order: `row[dst] ^= row[src]` (original rows, as
-    /// positions in the right-hand side's storage).
+    /// Row operations in order: `row[dst] ^= row[src]` (original rows).
     operations: Vec<(u32, u32)>,
     /// Original rows that became zero: a right-hand side must end up zero
     /// there too.
@@ -161,30 +170,24 @@ impl Echelon {
         Self::factor(shape, shape, rows)
     }
 
+    /// Factors on entry indices (row-major), so that a row's span is as
+    /// short as the band.
     fn factor(equations: (usize, usize), unknowns: (usize, usize), rows: &[Vec<usize>]) -> Self {
         let ncols = unknowns.0 * unknowns.1;
         assert!(rows.iter().flatten().all(|&c| c < ncols), "column index out of range");
-        let row_span = BitMatrix::storage_len(equations.0, equations.1);
-        assert!(u32::try_from(row_span).is_ok(), "too many rows");
-        // Positions in the storage of the matrices, mapped once here so that
-        // solving reads and writes the matrices' own bits.
-        let column = |c: usize| BitMatrix::storage_index(unknowns.1, c);
-        let original = |r: usize| BitMatrix::storage_index(equations.1, r);
-        let mut work: Vec<Row> = rows
-            .iter()
-            .map(|cols| Row::from_columns(&cols.iter().map(|&c| column(c)).collect::<Vec<_>>()))
-            .collect();
-        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); BitMatrix::storage_len(unknowns.0, unknowns.1)];
+        assert!(u32::try_from(rows.len()).is_ok(), "too many rows");
+        let mut work: Vec<Row> = rows.iter().map(|cols| Row::from_columns(cols)).collect();
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); ncols];
         let mut zero_rows = Vec::new();
         for (r, row) in work.iter().enumerate() {
             match row.lead() {
                 Some(lead) => buckets[lead].push(r),
-                None => zero_rows.push(original(r)),
+                None => zero_rows.push(r),
             }
         }
         let mut pivots = Vec::new();
         let mut operations = Vec::new();
-        for col in (0..ncols).map(column) {
+        for col in 0..ncols {
             let bucket = std::mem::take(&mut buckets[col]);
             // The shortest row makes the cheapest pivot and the least fill.
             let Some(&pivot) = bucket.iter().min_by_key(|&&r| work[r].end()) else {
@@ -193,13 +196,13 @@ impl Echelon {
             let pivot_row = std::mem::take(&mut work[pivot]);
             for &r in bucket.iter().filter(|&&r| r != pivot) {
                 work[r].xor(&pivot_row);
-                operations.push((original(pivot) as u32, original(r) as u32));
+                operations.push((pivot as u32, r as u32));
                 match work[r].lead() {
                     Some(lead) => buckets[lead].push(r),
-                    None => zero_rows.push(original(r)),
+                    None => zero_rows.push(r),
                 }
             }
-            pivots.push((col, original(pivot), pivot_row));
+            pivots.push((col, pivot, pivot_row));
         }
         Echelon { equations, unknowns, pivots, operations, zero_rows }
     }
@@ -221,18 +224,7 @@ impl Echelon {
     pub fn solve(&self, b: &BitVector) -> Option<BitVector> {
         let (rows, cols) = self.equations;
         assert_eq!(b.len(), rows * cols, "right-hand side length mismatch");
-        Some(self.solve_matrix(&BitMatrix::from_vector(rows, cols, b))?.to_vector())
-    }
-
-    /// A solution of `A · x = b` with `b` and `x` matrices of the shapes the
-    /// system was factored for (`1 × n` for [`new`](Self::new) and
-    /// [`from_rows`](Self::from_rows)), or `None` when it is inconsistent.
-    ///
-    /// # Panics
-    /// If `b` has another shape.
-    pub fn solve_matrix(&self, b: &BitMatrix) -> Option<BitMatrix> {
-        assert_eq!((b.nrows(), b.ncols()), self.equations, "right-hand side shape mismatch");
-        let mut rhs = b.storage().clone();
+        let mut rhs = b.clone();
         for &(src, dst) in &self.operations {
             if rhs[src as usize] {
                 let old = rhs[dst as usize];
@@ -245,33 +237,41 @@ impl Echelon {
         Some(self.back_substitute(|row| rhs[row], None))
     }
 
+    /// A solution of `A · x = b` with `b` and `x` matrices of the shapes the
+    /// system was factored for (`1 × n` for [`new`](Self::new) and
+    /// [`from_rows`](Self::from_rows)), or `None` when it is inconsistent.
+    /// The matrices are read and written a row at a time, O(R·C/64) words.
+    ///
+    /// # Panics
+    /// If `b` has another shape.
+    pub fn solve_matrix(&self, b: &BitMatrix) -> Option<BitMatrix> {
+        assert_eq!((b.nrows(), b.ncols()), self.equations, "right-hand side shape mismatch");
+        let x = self.solve(&b.to_vector())?;
+        Some(BitMatrix::from_vector(self.unknowns.0, self.unknowns.1, &x))
+    }
+
     /// A basis of the null space `{x : A · x = 0}`: one vector per free
     /// column, with that column set and the pivot variables it forces.
     pub fn null_space(&self) -> Vec<BitVector> {
-        self.null_space_matrices().iter().map(BitMatrix::to_vector).collect()
+        let mut is_pivot = zeros(self.unknowns.0 * self.unknowns.1);
+        for p in &self.pivots {
+            is_pivot.set(p.0, true);
+        }
+        is_pivot.iter_zeros().map(|free| self.back_substitute(|_| false, Some(free))).collect()
     }
 
     /// [`null_space`](Self::null_space) as matrices of the solutions' shape.
     pub fn null_space_matrices(&self) -> Vec<BitMatrix> {
         let (rows, cols) = self.unknowns;
-        let mut is_pivot = zeros(BitMatrix::storage_len(rows, cols));
-        for p in &self.pivots {
-            is_pivot.set(p.0, true);
-        }
-        (0..rows * cols)
-            .map(|c| BitMatrix::storage_index(cols, c))
-            .filter(|&f| !is_pivot[f])
-            .map(|free| self.back_substitute(|_| false, Some(free)))
-            .collect()
+        self.null_space().iter().map(|q| BitMatrix::from_vector(rows, cols, q)).collect()
     }
 
     /// Solves the echelon system from the last pivot up: with right-hand
     /// side `rhs(original row)` and the free variable `free` (if any) set.
-    fn back_substitute(&self, rhs: impl Fn(usize) -> bool, free: Option<usize>) -> BitMatrix {
-        let (rows, cols) = self.unknowns;
-        let len = BitMatrix::storage_len(rows, cols);
-        // One spare word so that every row's span indexes inside `x`.
-        let mut x = zeros(len + 64);
+    fn back_substitute(&self, rhs: impl Fn(usize) -> bool, free: Option<usize>) -> BitVector {
+        let len = self.unknowns.0 * self.unknowns.1;
+        // Whole words: a row's span may end in the last word's padding.
+        let mut x = zeros(len.div_ceil(64) * 64);
         if let Some(f) = free {
             x.set(f, true);
         }
@@ -282,13 +282,26 @@ impl Echelon {
             }
         }
         x.truncate(len);
-        BitMatrix::from_storage(rows, cols, x)
+        x
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by review: a column listed twice cancelled but left a zero
+    /// word at the front of its row, so its lead read 64 past the word (a
+    /// wrong answer, or a panic past the last column).
+    #[test]
+    fn regression_a_column_listed_twice_cancels() {
+        let e = Echelon::from_rows(66, &[vec![0, 0, 65]]);
+        let mut b = zeros(1);
+        b.set(0, true);
+        let x = e.solve(&b).expect("consistent");
+        assert_eq!(x.iter_ones().collect::<Vec<_>>(), vec![65]);
+        assert_eq!(Echelon::from_rows(3, &[vec![1, 1]]).rank(), 0);
+    }
 
     /// The same system factored on flat vectors and on matrices whose rows
     /// end mid-word: the same rank, and every answer rebuilds its

@@ -132,9 +132,10 @@ impl BitMatrix {
         &self.bits.as_raw_slice()[r * self.stride..(r + 1) * self.stride]
     }
 
-    /// The words of row `r`, mutable. Callers must keep the padding bits zero.
+    /// The words of row `r`, mutable, for the crate's word kernels, which
+    /// keep the padding bits zero (not public: a caller could set them).
     #[inline]
-    pub fn words_mut(&mut self, r: usize) -> &mut [u64] {
+    pub(crate) fn words_mut(&mut self, r: usize) -> &mut [u64] {
         let s = self.stride;
         &mut self.bits.as_raw_mut_slice()[r * s..(r + 1) * s]
     }
@@ -232,33 +233,6 @@ impl BitMatrix {
         }
         m
     }
-
-    /// Where entry `i` of the row-major reading (`to_vector`) sits in the
-    /// storage that [`from_storage`](Self::from_storage) takes.
-    pub(super) fn storage_index(cols: usize, i: usize) -> usize {
-        i / cols * cols.div_ceil(64) * 64 + i % cols
-    }
-
-    /// Bits in the storage of a `rows × cols` matrix, padding included.
-    pub(super) fn storage_len(rows: usize, cols: usize) -> usize {
-        rows * cols.div_ceil(64) * 64
-    }
-
-    /// The storage: every row padded to whole words.
-    pub(super) fn storage(&self) -> &BitVector {
-        &self.bits
-    }
-
-    /// A matrix from its storage, as [`storage`](Self::storage) gives it.
-    ///
-    /// # Panics
-    /// If the length is not `storage_len(rows, cols)`, or a padding bit is set.
-    pub(super) fn from_storage(rows: usize, cols: usize, bits: BitVector) -> Self {
-        assert_eq!(bits.len(), Self::storage_len(rows, cols), "storage length mismatch");
-        let m = BitMatrix { rows, cols, stride: cols.div_ceil(64), bits };
-        debug_assert_eq!(m.count_ones(), (0..rows).map(|r| m.row(r).count_ones()).sum::<usize>());
-        m
-    }
 }
 
 /// Rows of `0`/`1`, one per line.
@@ -290,8 +264,9 @@ mod tests {
             assert_eq!(x.count_ones() + m.count_ones(), r * c);
             assert!(!x.dot(&m));
             assert_eq!(m.dot(&ones), m.count_ones() % 2 == 1);
+            let flat = m.to_vector();
             for i in 0..r * c {
-                assert_eq!(m.storage()[BitMatrix::storage_index(c, i)], m.get(i / c, i % c));
+                assert_eq!(flat[i], m.get(i / c, i % c));
             }
         }
     }
