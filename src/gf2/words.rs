@@ -1,14 +1,16 @@
 //! The raw-word kernels that stay: each measured faster than the bitvec
 //! operation it replaces (`cargo bench --bench bits`, figures in
 //! docs/performance.md). Everything else about bits goes through bitvec,
-//! except rows that cross a boundary as words: a streamed board's rows
-//! (`RowStream`, `PbmWriter`) and the text reader's cells (ORed in, see
-//! `TextBoards`).
+//! except word loops measured faster in place (each says so where it is)
+//! and rows that cross a boundary as words: a streamed board's rows
+//! (`RowStream`, `PbmWriter`) and the text reader's cells.
 //!
 //! Bits are stored least significant first, as in [`BitVector`](super::BitVector):
 //! bit `i` lives in word `i / 64` at position `i % 64`. Callers pass the raw
-//! words of whole rows (`BitVector::as_raw_slice`, `BitMatrix::words`),
-//! whose padding bits are zero.
+//! words of whole rows whose padding bits are zero: `BitMatrix::words`
+//! keeps them so. bitvec does not: `BitVector::repeat(true, n)`, `!v` and
+//! `truncate` can leave bits set past the length, so a `BitVector` is fed
+//! to these kernels only when built from zeros.
 
 /// `dst ^= src`, word by word, over the shorter of the two.
 ///
