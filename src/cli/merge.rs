@@ -54,9 +54,14 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         )
         .into());
     }
-    let hint = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
-    let search =
-        Search::new(first.problem.question()?, MAX_EXHAUSTIVE_NULLITY, u64::MAX, &hint, Shard::WHOLE, false)?;
+    let search = Search::new(
+        first.problem.question()?,
+        MAX_EXHAUSTIVE_NULLITY,
+        u64::MAX,
+        &smaller_or_more_memory,
+        Shard::WHOLE,
+        false,
+    )?;
     let mut answer = Answer::default();
     for (index, (target, coset)) in search.goals.iter().enumerate() {
         let name = target.name();

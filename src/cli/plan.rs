@@ -151,6 +151,11 @@ impl SolveArgs {
 pub(super) const SMALLER_OR_MORE_MEMORY: &str =
     "give a smaller board, or a larger --max-memory if the machine has it";
 
+/// [`SMALLER_OR_MORE_MEMORY`] as the hint of a command that has no other.
+pub(super) fn smaller_or_more_memory(_: &Puzzle) -> String {
+    SMALLER_OR_MORE_MEMORY.into()
+}
+
 /// What to change when a puzzle's work does not fit `--max-memory`: each
 /// command knows what works for it.
 pub(super) type MemoryHint<'a> = &'a dyn Fn(&Puzzle) -> String;

@@ -205,13 +205,19 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
 
 pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.source.refuse_unused()?;
-    let hint = |_: &Puzzle| SMALLER_OR_MORE_MEMORY.to_string();
     let max_memory = args.memory.max_memory;
     let targets = args.target.resolve(&args.source, max_memory)?;
-    let mut input =
-        read_input(&args.source, &args.puzzle, false, max_memory, &hint, io.stdin, io.stdin_is_terminal)?;
+    let mut input = read_input(
+        &args.source,
+        &args.puzzle,
+        false,
+        max_memory,
+        &smaller_or_more_memory,
+        io.stdin,
+        io.stdin_is_terminal,
+    )?;
     let typed = input.announce_typing(io.stderr);
-    let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, max_memory, &hint);
+    let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, max_memory, &smaller_or_more_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);

@@ -15,7 +15,7 @@ pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> 
     }
     let method = args.method.into();
     let solver = Solver::new(&puzzle, method, DEFAULT_MAX_NULLITY)
-        .map_err(|e| solver_failure(e, &puzzle, method, &|_| SMALLER_OR_MORE_MEMORY.into()))?;
+        .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
     let (white, black) = bfs::uniform_states(rows, cols);
     // The two searches are independent: one a core.
     let (to_white, to_black) =
