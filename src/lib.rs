@@ -58,8 +58,8 @@ mod solve;
 pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};
 pub use error::{Error, ShapeOf, Side};
 pub use model::{
-    Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, TextBoards,
-    Topology, check_side, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
+    Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, StateGrid,
+    TextBoards, Topology, check_side, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
 pub use solve::limits;
 pub use solve::{

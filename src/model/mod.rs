@@ -7,10 +7,12 @@
 
 mod generate;
 mod pbm;
+mod states;
 mod text;
 
 pub use generate::{Generate, GeneratedRows, RowStream};
 pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
+pub use states::StateGrid;
 pub use text::{TextBoards, grid_lines, parse_boards};
 
 use crate::error::{Error, Side};
