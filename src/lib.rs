@@ -63,7 +63,7 @@ pub use model::{
 };
 pub use solve::limits;
 pub use solve::{
-    Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY,
+    Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY, Mask,
     MAX_STREAMED_NULLITY, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,
     Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };

@@ -276,3 +276,67 @@ fn regression_a_wrong_size_target_with_a_shard_names_the_target() {
     assert_eq!(code, 2);
     assert!(err.contains("--target board is 2x2 but the board is 4x4"), "{err}");
 }
+
+/// Seals `record` again as anyone can: SHA-256 of its JSON with the
+/// checksum empty (the key order is the record's own).
+fn reseal(mut record: serde_json::Value) -> String {
+    use sha2::{Digest, Sha256};
+    record["checksum"] = "".into();
+    let digest = Sha256::digest(record.to_string().as_bytes());
+    record["checksum"] = digest.iter().map(|b| format!("{b:02x}")).collect::<String>().into();
+    record.to_string()
+}
+
+/// Found by adversarial checks: `merge` trusted what it could check. A
+/// slice whose best weight was raised to 999 and sealed again gave
+/// `975 presses (minimal)` for 47x47 (the minimum is 971); `best` set to
+/// null in every slice gave 1079; an edited nullity was accepted. Each
+/// slice's best is now weighed again from its mask and must lie in a block
+/// it searched, a searched slice must name a best, and the nullity and
+/// reachability must agree with the rebuilt problem.
+#[test]
+fn regression_merge_refuses_resealed_forgeries() {
+    let dir = folder("merge-forged");
+    let parts = shards(&dir, 4);
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let forge = |tag: &str, name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut record = read(name);
+        edit(&mut record);
+        std::fs::write(dir.join(format!("{tag}-{name}")), reseal(record)).unwrap();
+        format!("{tag}-{name}")
+    };
+    // The untouched files merge, and resealing alone changes nothing.
+    let honest = forge("resealed", &parts[0], &|_| {});
+    let mut files = vec!["merge".to_string(), honest];
+    files.extend(parts[1..].iter().cloned());
+    let (out, err, code) = run(&dir, &files.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!((out.as_str(), err.as_str(), code), ("971\n", "", 0));
+    // Which slice holds the minimum: raising its weight would hide it.
+    let holder = parts
+        .iter()
+        .position(|p| read(p)["searches"][0]["state"]["best"]["weight"] == 971)
+        .expect("a slice holds 971");
+    let raised = forge("raised", &parts[holder], &|r| r["searches"][0]["state"]["best"]["weight"] = 999.into());
+    let moved = forge("moved", &parts[holder], &|r| {
+        // The mask of another slice's block, with its honest weight.
+        let other = read(&parts[(holder + 1) % 4]);
+        r["searches"][0]["state"]["best"] = other["searches"][0]["state"]["best"].clone();
+    });
+    let nulled = forge("nulled", &parts[holder], &|r| r["searches"][0]["state"]["best"] = serde_json::Value::Null);
+    let nullity = forge("nullity", &parts[holder], &|r| r["searches"][0]["nullity"] = 29.into());
+    let cases = [
+        (raised, "claims 999 presses for a member that has"),
+        (moved, "its best member is not in a block it searched"),
+        (nulled, "it searched its blocks but names no best member"),
+        (nullity, "nullity or reachability of white disagrees with the problem"),
+    ];
+    for (forged, expected) in cases {
+        let mut files: Vec<&str> = vec!["merge"];
+        files.extend(parts.iter().enumerate().map(|(i, p)| if i == holder { forged.as_str() } else { p.as_str() }));
+        let (out, err, code) = run(&dir, &files);
+        assert_eq!((code, out.as_str()), (2, ""), "{forged}: {err}");
+        assert!(err.contains(expected) && err.lines().count() == 1, "{forged}: {err}");
+    }
+}

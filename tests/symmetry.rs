@@ -19,7 +19,7 @@ fn both(puzzle: &Puzzle, board: &Grid, goal: &Grid) -> (u64, u64, usize) {
     let symmetric = Coset::for_problem(puzzle, &rhs, &x, solver.quiet_patterns());
     // The member found is a real member of the coset: re-check it.
     let best = search_blocks(&symmetric, 0..symmetric.layout().blocks(), false).unwrap();
-    let presses = solver.presses_for_mask(board, &target, &x, symmetric.original_mask(best.mask)).unwrap();
+    let presses = solver.member(board, &target, &x, &symmetric, best.mask).unwrap();
     assert_eq!(presses.count_ones() as u64, best.weight);
     (lightest(&plain), best.weight, symmetric.symmetries())
 }

@@ -116,19 +116,11 @@ fn shift_by_one(p: &Poly) -> Poly {
 fn lightest(basis: &[Grid], max_nullity: usize) -> Option<(Grid, bool)> {
     let d = basis.len();
     let (rows, cols) = (basis.first()?.nrows(), basis.first()?.ncols());
-    let combine = |mask: u64| {
-        let mut member = Grid::zeros(rows, cols);
-        for (j, q) in basis.iter().enumerate() {
-            if mask >> j & 1 == 1 {
-                member.xor_assign(q);
-            }
-        }
-        member
-    };
     if d <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
-        let coset = Coset::new(&Grid::zeros(rows, cols), basis);
+        let zero = Grid::zeros(rows, cols);
+        let coset = Coset::new(&zero, basis);
         let best = search_blocks(&coset, 0..coset.layout().blocks(), true)?;
-        return Some((combine(best.mask), true));
+        return Some((coset.member(&zero, basis, best.mask), true));
     }
     if rows * cols * d > LOCAL_SEARCH_CELL_PATTERNS {
         // Too large to search at all in a moment: the lightest pattern of
@@ -145,9 +137,8 @@ fn lightest(basis: &[Grid], max_nullity: usize) -> Option<(Grid, bool)> {
             }
             let coset = Coset::new(&basis[i], &basis[..i]);
             let found = improve(&coset, &budget);
-            let mut member = combine(found.best.mask);
-            member.xor_assign(&basis[i]);
-            member
+            // basis[i] plus patterns below it: never zero.
+            coset.member(&basis[i], &basis[..i], found.best.mask)
         })
         .min_by_key(Grid::count_ones)
         .map(|g| (g, false))

@@ -4,7 +4,7 @@
 
 use super::search::{Search, print_answer};
 use super::*;
-use crate::{MergeError, Shard, merge};
+use crate::{MergeError, SearchState, Shard, merge};
 
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.
@@ -65,34 +65,43 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
     let mut answer = Answer::default();
     for (index, (target, coset)) in search.goals.iter().enumerate() {
         let name = target.name();
+        // Fields the rebuilt problem decides: an edited (and re-sealed)
+        // record must not change them.
+        for (source, record) in &records {
+            let agrees = record.searches.get(index).is_some_and(|entry| {
+                entry.target == name
+                    && entry.nullity == search.solver.nullity()
+                    && entry.reachable == coset.is_some()
+            });
+            if !agrees || record.searches.len() != search.goals.len() {
+                return Err(Error::BadInput(format!(
+                    "{source}: its target, nullity or reachability of {name} disagrees with the problem"
+                ))
+                .into());
+            }
+        }
         let Some((particular, coset)) = coset else {
             answer.outcomes.push(Outcome { target: target.clone(), solution: None });
             continue;
         };
         let mut states = Vec::new();
         for (source, record) in &records {
-            let state = record.searches.get(index).and_then(|s| s.state.as_ref()).ok_or_else(|| {
+            let entry = &record.searches[index];
+            let state = entry.state.as_ref().ok_or_else(|| {
                 Error::BadInput(format!(
                     "{source}: holds no exhaustive search of {name} to merge (it ran with a --max-nullity \
                      below the nullity)"
                 ))
             })?;
-            if !state.fits(coset) || state.shard != record.shard {
+            if state.shard != record.shard {
                 return Err(Error::BadInput(format!("{source}: its slice does not fit this search")).into());
             }
-            states.push(state);
+            states.push((source, state));
         }
-        let best = merge(&states).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
-        let mask = best.map_or(0, |b| b.mask);
-        if let Some(b) = best.filter(|b| coset.weight(b.mask) != b.weight) {
-            return Err(Error::BadInput(format!(
-                "a record claims {} presses for a member that has more",
-                b.weight
-            ))
-            .into());
-        }
-        let mask = coset.original_mask(mask);
-        let presses = search.solver.presses_for_mask(&search.board, target, particular, mask)?;
+        let refs: Vec<&SearchState> = states.iter().map(|(_, s)| *s).collect();
+        let best = merge(coset, &refs).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
+        let mask = best.map_or(Mask::ZERO, |b| b.mask);
+        let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
         let solution = Some(Solution { presses, proven_minimal: true });
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
@@ -191,6 +200,10 @@ fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
         MergeError::Missing(slices) => {
             let count = shards.first().map_or(0, |(_, s)| s.count);
             format!("slices missing: {} of {count}", list(slices))
+        }
+        MergeError::Inconsistent(index, why) => {
+            let file = shards.iter().find(|(_, s)| s.index == *index).map_or("?", |(f, _)| f.as_str());
+            format!("{file}: slice {index} does not hold up: {why}")
         }
         MergeError::Incomplete(index) => {
             let file = shards.iter().find(|(_, s)| s.index == *index).map_or("?", |(f, _)| f.as_str());

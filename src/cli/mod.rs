@@ -42,7 +42,7 @@ use verify::verify;
 use crate::picture::{self, Scene};
 use crate::solve::limits;
 use crate::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY,
+    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY, Mask,
     MAX_SIDE, MAX_STREAMED_NULLITY, Method, Outcome, PbmKind, PbmWriter, Puzzle, RowStream, Rule, ShapeOf,
     Side, Solution, Solver, Target, TextBoards, Topology, bfs, check_side, grid_lines, is_pbm, read_pbm,
     write_pbm,

@@ -109,11 +109,18 @@ impl Search {
         }
         for ((old, new), (_, coset)) in saved.searches.iter().zip(&self.record.searches).zip(&self.goals) {
             let fits = match (&old.state, &new.state, coset) {
-                (Some(o), Some(n), Some((_, c))) => o.shard == n.shard && o.fits(c),
+                (Some(o), Some(n), Some((_, c))) => {
+                    if o.shard == n.shard && o.fits(c) {
+                        // An edited checkpoint resealed: its best must hold.
+                        o.verify(c).map_err(|why| bad(&format!("checkpoint does not hold up: {why}")))?;
+                    }
+                    o.shard == n.shard && o.fits(c)
+                }
                 (None, None, _) => true,
                 _ => false,
             };
-            if !fits || old.reachable != new.reachable || old.target != new.target {
+            let same = old.reachable == new.reachable && old.target == new.target && old.nullity == new.nullity;
+            if !fits || !same {
                 return Err(bad("checkpoint of another slice, --max-nullity or version of this search"));
             }
         }
@@ -282,7 +289,7 @@ fn answer(
         };
         let name = target.name();
         let (mask, proven, note) = match &entry.state {
-            Some(state) if state.is_complete() => (state.best.map_or(0, |b| b.mask), true, None),
+            Some(state) if state.is_complete() => (state.best.map_or(Mask::ZERO, |b| b.mask), true, None),
             state => {
                 // Stopped early, or beyond exhaustive reach: the best of the
                 // searched part and of a local search, with a lower bound.
@@ -327,8 +334,7 @@ fn answer(
                 (best.mask, proven, note)
             }
         };
-        let mask = coset.original_mask(mask);
-        let presses = search.solver.presses_for_mask(&search.board, target, particular, mask)?;
+        let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
         notes.extend(note);
         let solution = Some(Solution { presses, proven_minimal: proven });
         answer.outcomes.push(Outcome { target: target.clone(), solution });

@@ -15,7 +15,7 @@ mod minimal;
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
 pub use minimal::{
-    Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, MergeError, Progress, SearchState, Shard,
+    Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Progress, SearchState, Shard,
     check_coverage, improve, merge, minimize, minimize_problem, minimize_with_progress, search_blocks,
 };
 
@@ -367,24 +367,22 @@ impl Solver {
         Ok(Some((x, coset)))
     }
 
-    /// `particular` plus the quiet patterns picked by `mask`, re-applied to
-    /// `board` and accepted only if it reaches `target`.
+    /// Member `mask` of `coset` (the coset [`coset`](Self::coset) gave
+    /// with `particular`), re-applied to `board` and accepted only if it
+    /// reaches `target`. The coset reads the mask in its own basis, so a
+    /// mask from a symmetric search gives the member it names.
     ///
     /// # Errors
     /// [`Error::Internal`] if the press set fails its re-check.
-    pub fn presses_for_mask(
+    pub fn member(
         &self,
         board: &Grid,
         target: &Target,
         particular: &Grid,
-        mask: u64,
+        coset: &Coset,
+        mask: Mask,
     ) -> Result<Grid, Error> {
-        let mut presses = particular.clone();
-        for (j, q) in self.quiet.iter().enumerate().take(64) {
-            if mask >> j & 1 == 1 {
-                presses.xor_assign(q);
-            }
-        }
+        let presses = coset.member(particular, &self.quiet, mask);
         self.check(board, &presses, target)?;
         Ok(presses)
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::exhaustive::{Best, Coset};
+use super::coset::{Best, Coset, Mask};
 
 /// How much a local search may spend.
 #[derive(Clone, Debug)]
@@ -75,7 +75,7 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
         && budget.time_limit.is_none_or(|limit| started.elapsed() < limit)
     {
         // Kick: a few random flips of the best member so far.
-        let mut start = best.mask;
+        let mut start = best.mask.bits();
         for _ in 0..1 + rng.random_range(0..d.min(6)) {
             start ^= 1u64 << rng.random_range(0..d);
         }
@@ -118,7 +118,7 @@ impl<'a> Walk<'a> {
 
     fn best(&self) -> Best {
         let sum: i64 = self.signed.iter().sum();
-        Best { weight: ((self.coset.cells() as i64 - sum) / 2) as u64, mask: self.mask }
+        Best { weight: ((self.coset.cells() as i64 - sum) / 2) as u64, mask: Mask::from_bits(self.mask) }
     }
 
     /// How much `W` grows when pattern j is flipped, for every j.
@@ -209,7 +209,7 @@ mod tests {
                 .map(|j| Generate::Random { seed: 500 + seed * 16 + j, density: 0.2 }.board(6, 6))
                 .collect();
             let coset = Coset::new(&x, &basis);
-            let exact = (0..1u64 << 10).map(|s| coset.weight(s)).min().unwrap();
+            let exact = (0..1u64 << 10).map(|s| coset.weight(Mask::from_bits(s))).min().unwrap();
             let found = improve(&coset, &Budget::default());
             assert_eq!(coset.weight(found.best.mask), found.best.weight);
             assert!(found.lower_bound <= exact && exact <= found.best.weight);

@@ -1,14 +1,16 @@
 //! The lightest press set in a coset: particular solution + span(quiet patterns).
 
+mod coset;
 mod exhaustive;
 mod local;
 mod search;
 mod symmetry;
 mod transform;
 
-pub use exhaustive::{Best, Coset, Layout, MAX_TABLE_BITS, search_blocks};
+pub use coset::{Best, Coset, Layout, MAX_TABLE_BITS, Mask, Shard};
+pub use exhaustive::search_blocks;
 pub use local::{Anytime, Budget, improve};
-pub use search::{MergeError, SearchState, Shard, check_coverage, merge};
+pub use search::{MergeError, SearchState, check_coverage, merge};
 
 use crate::model::{Grid, Puzzle};
 
@@ -106,7 +108,7 @@ fn minimize_coset(
 ) -> (Grid, bool) {
     if quiet.len() > max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
         let best = improve(coset, &Budget::default());
-        return (combine(x, quiet, coset.original_mask(best.best.mask)), best.proven());
+        return (coset.member(x, quiet, best.best.mask), best.proven());
     }
     let blocks = coset.layout().blocks();
     let mut best = None;
@@ -114,8 +116,7 @@ fn minimize_coset(
         best = Best::better(best, search_blocks(coset, batch.clone(), false));
         progress(batch.end, blocks);
     }
-    let mask = best.map_or(0, |b| b.mask);
-    (combine(x, quiet, coset.original_mask(mask)), true)
+    (coset.member(x, quiet, best.map_or(Mask::ZERO, |b| b.mask)), true)
 }
 
 /// The exhaustive search's own ceiling, whatever `max_nullity` says: a

@@ -11,79 +11,8 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
-use super::exhaustive::{Best, Coset, Layout, search_slice};
-
-/// Slice `index` of `count` (1-based) of a search's blocks: every
-/// `count`-th block from block `index − 1`. The slices of one count are
-/// disjoint and together cover every block; interleaved, they share the
-/// work evenly even where it is not even along the blocks (a symmetric
-/// search weighs mostly small blocks, a table's late rows cost more).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Shard {
-    /// Which slice, from 1 to `count`.
-    pub index: u64,
-    /// How many slices.
-    pub count: u64,
-}
-
-/// Most slices a search or a table is cut into (a slice list, a merge's
-/// coverage table, stay small).
-pub const MAX_SHARDS: u64 = 1 << 20;
-
-impl Shard {
-    /// The whole search as one slice.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// Parses `K/N` with `1 <= K <= N`.
-    ///
-    /// # Example
-    /// ```
-    /// use lightsout::Shard;
-    /// assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
-    /// assert!(Shard::parse("0/4").is_err() && Shard::parse("5/4").is_err() && Shard::parse("1/0").is_err());
-    /// ```
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let parsed =
-            text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
-        match parsed {
-            Some((_, count)) if count > MAX_SHARDS => {
-                Err(format!("expected K/N with N at most {MAX_SHARDS}, got '{text}'"))
-            }
-            Some((index, count)) if count >= 1 && (1..=count).contains(&index) => Ok(Shard { index, count }),
-            Some((_, 0)) => Err(format!("expected K/N with N at least 1, got '{text}'")),
-            Some((_, count)) => Err(format!("expected K/N with K from 1 to {count}, got '{text}'")),
-            None => Err(format!("expected K/N such as 3/8, got '{text}'")),
-        }
-    }
-
-    /// Whether `1 <= index <= count <= MAX_SHARDS` (as [`parse`](Self::parse)
-    /// makes sure; a record read back is checked with this).
-    pub fn is_valid(&self) -> bool {
-        (1..=self.count).contains(&self.index) && self.count <= MAX_SHARDS
-    }
-
-    /// How many of `total` blocks this slice holds.
-    pub fn len(&self, total: u64) -> u64 {
-        let first = self.index - 1;
-        if total > first { (total - first).div_ceil(self.count) } else { 0 }
-    }
-
-    /// Whether this slice of `total` blocks holds none.
-    pub fn is_empty(&self, total: u64) -> bool {
-        self.len(total) == 0
-    }
-
-    /// The block that is the slice's `i`-th.
-    pub fn block(&self, i: u64) -> u64 {
-        i * self.count + self.index - 1
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
+use super::coset::{Best, Coset, Layout, MAX_SHARDS, Shard};
+use super::exhaustive::search_slice;
 
 /// How far an exhaustive search of one coset's slice has got.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +54,50 @@ impl SearchState {
         (fresh.layout, fresh.blocks) == (self.layout, self.blocks) && self.done <= self.blocks
     }
 
+    /// Checks what the state claims against `coset`, which can be rebuilt
+    /// from the problem: its layout and slice, and its best member, whose
+    /// weight is recomputed from its mask and which must lie in a block of
+    /// the slice that was searched. A complete slice that weighed at least
+    /// one block must name a best member (every member has a weight).
+    ///
+    /// A record's checksum shows damage; this catches a record that was
+    /// edited and sealed again. It cannot catch a slice that claims a
+    /// heavier best than it had (short of searching the slice again).
+    ///
+    /// # Errors
+    /// What does not hold, in a few words.
+    pub fn verify(&self, coset: &Coset) -> Result<(), String> {
+        if !self.fits(coset) {
+            return Err("its slice does not fit this search".into());
+        }
+        let inner = self.layout.table_bits + self.layout.lane_bits;
+        match self.best {
+            Some(best) => {
+                let weight = coset.weight(best.mask);
+                if weight != best.weight {
+                    return Err(format!("it claims {} presses for a member that has {weight}", best.weight));
+                }
+                let block = best.mask.bits().checked_shr(inner as u32).unwrap_or(0);
+                let first = self.shard.index - 1;
+                let in_slice = block < self.layout.blocks()
+                    && block % self.shard.count == first
+                    && block / self.shard.count < self.done
+                    && coset.weighs_block(block);
+                if !in_slice {
+                    return Err("its best member is not in a block it searched".into());
+                }
+            }
+            None if self.is_complete() => {
+                let weighed = (0..self.blocks).any(|i| coset.weighs_block(self.shard.block(i)));
+                if weighed {
+                    return Err("it searched its blocks but names no best member".into());
+                }
+            }
+            None => {}
+        }
+        Ok(())
+    }
+
     /// Searches on from where the state stands until the slice is done or
     /// `after_batch`, called with the state after every batch (a fraction
     /// of a second of work), breaks. Mask 0 is left out when `skip_zero`.
@@ -157,19 +130,26 @@ pub enum MergeError {
     Missing(Vec<u64>),
     /// A slice that was not searched to its end (its index).
     Incomplete(u64),
+    /// A slice whose claims do not hold against the coset (its index, and
+    /// what does not hold: see [`SearchState::verify`]).
+    Inconsistent(u64, String),
 }
 
-/// The lightest member over shards that together cover one search exactly
-/// once, each complete.
+/// The lightest member of `coset` over shards that together cover its
+/// search exactly once, each complete and each consistent with `coset`
+/// ([`SearchState::verify`]).
 ///
 /// # Errors
-/// [`MergeError`] naming the slices that are missing, duplicated or
-/// unfinished.
-pub fn merge(states: &[&SearchState]) -> Result<Option<Best>, MergeError> {
+/// [`MergeError`] naming the slices that are missing, duplicated,
+/// unfinished or inconsistent.
+pub fn merge(coset: &Coset, states: &[&SearchState]) -> Result<Option<Best>, MergeError> {
     let shards: Vec<Shard> = states.iter().map(|s| s.shard).collect();
     check_coverage(&shards)?;
     if let Some(s) = states.iter().find(|s| !s.is_complete()) {
         return Err(MergeError::Incomplete(s.shard.index));
+    }
+    for s in states {
+        s.verify(coset).map_err(|why| MergeError::Inconsistent(s.shard.index, why))?;
     }
     Ok(states.iter().fold(None, |best, s| Best::better(best, s.best)))
 }
@@ -248,8 +228,8 @@ mod tests {
             parts.push(state);
         }
         let refs: Vec<&SearchState> = parts.iter().collect();
-        assert_eq!(merge(&refs), Ok(whole.best));
-        assert_eq!(merge(&refs[..2]), Err(MergeError::Missing(vec![3])));
-        assert_eq!(merge(&[refs[0], refs[0], refs[1], refs[2]]), Err(MergeError::Duplicated(vec![1])));
+        assert_eq!(merge(&coset, &refs), Ok(whole.best));
+        assert_eq!(merge(&coset, &refs[..2]), Err(MergeError::Missing(vec![3])));
+        assert_eq!(merge(&coset, &[refs[0], refs[0], refs[1], refs[2]]), Err(MergeError::Duplicated(vec![1])));
     }
 }
