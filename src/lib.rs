@@ -52,6 +52,8 @@ mod model;
 #[cfg(feature = "cli")]
 pub mod picture;
 #[cfg(feature = "cli")]
+mod present;
+#[cfg(feature = "cli")]
 pub mod serve;
 mod solve;
 
@@ -63,7 +65,7 @@ pub use model::{
 };
 pub use solve::limits;
 pub use solve::{
-    Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY, Mask,
-    MAX_STREAMED_NULLITY, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,
+    Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY,
+    MAX_STREAMED_NULLITY, Mask, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,
     Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };

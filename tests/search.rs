@@ -318,13 +318,15 @@ fn regression_merge_refuses_resealed_forgeries() {
         .iter()
         .position(|p| read(p)["searches"][0]["state"]["best"]["weight"] == 971)
         .expect("a slice holds 971");
-    let raised = forge("raised", &parts[holder], &|r| r["searches"][0]["state"]["best"]["weight"] = 999.into());
+    let raised =
+        forge("raised", &parts[holder], &|r| r["searches"][0]["state"]["best"]["weight"] = 999.into());
     let moved = forge("moved", &parts[holder], &|r| {
         // The mask of another slice's block, with its honest weight.
         let other = read(&parts[(holder + 1) % 4]);
         r["searches"][0]["state"]["best"] = other["searches"][0]["state"]["best"].clone();
     });
-    let nulled = forge("nulled", &parts[holder], &|r| r["searches"][0]["state"]["best"] = serde_json::Value::Null);
+    let nulled =
+        forge("nulled", &parts[holder], &|r| r["searches"][0]["state"]["best"] = serde_json::Value::Null);
     let nullity = forge("nullity", &parts[holder], &|r| r["searches"][0]["nullity"] = 29.into());
     let cases = [
         (raised, "claims 999 presses for a member that has"),
@@ -334,7 +336,9 @@ fn regression_merge_refuses_resealed_forgeries() {
     ];
     for (forged, expected) in cases {
         let mut files: Vec<&str> = vec!["merge"];
-        files.extend(parts.iter().enumerate().map(|(i, p)| if i == holder { forged.as_str() } else { p.as_str() }));
+        files.extend(
+            parts.iter().enumerate().map(|(i, p)| if i == holder { forged.as_str() } else { p.as_str() }),
+        );
         let (out, err, code) = run(&dir, &files);
         assert_eq!((code, out.as_str()), (2, ""), "{forged}: {err}");
         assert!(err.contains(expected) && err.lines().count() == 1, "{forged}: {err}");

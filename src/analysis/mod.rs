@@ -6,6 +6,8 @@
 
 mod table;
 
+pub(crate) use table::table_cost;
+
 pub use table::{nullity_table, plane_nullity};
 
 use crate::error::Error;

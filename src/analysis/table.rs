@@ -18,18 +18,19 @@ pub fn plane_nullity(f_rows: &Poly, h_cols: &Poly) -> usize {
 /// below, takes 3.6 s of CPU).
 const MAX_TABLE_WORK: f64 = 2.5e12;
 
-/// Refuses a table whose polynomials would not fit in `max_memory`, or
-/// whose work would run for hours, before any is done.
-fn check_cost(
+/// The estimated cost of a table of `n_rows × n_cols` sizes up to
+/// `r_end × c_end` with `template`'s rule and topology: (word operations,
+/// bytes). The one estimate that both `lightsout table` and the server's
+/// `/api/table` hold against their budgets.
+pub(crate) fn table_cost(
     n_rows: usize,
     n_cols: usize,
     r_end: usize,
     c_end: usize,
     template: &Puzzle,
-    max_memory: u64,
-) -> Result<(), Error> {
+) -> (f64, f64) {
     let sizes = n_rows as f64 * n_cols as f64;
-    let (work, memory) = if template.is_classic() {
+    if template.is_classic() {
         // A gcd of degree-n polynomials: about n²/64 word operations; the
         // sequences f_0..f_R and h_0..h_C hold about (R² + C²)/16 bytes.
         let degree = r_end.max(c_end) as f64;
@@ -40,7 +41,20 @@ fn check_cost(
         let cells = r_end as f64 * c_end as f64;
         let band = 2.0 * c_end as f64 + 64.0;
         (sizes * cells * band * band / 64.0, sizes * 8.0)
-    };
+    }
+}
+
+/// Refuses a table whose polynomials would not fit in `max_memory`, or
+/// whose work would run for hours, before any is done.
+fn check_cost(
+    n_rows: usize,
+    n_cols: usize,
+    r_end: usize,
+    c_end: usize,
+    template: &Puzzle,
+    max_memory: u64,
+) -> Result<(), Error> {
+    let (work, memory) = table_cost(n_rows, n_cols, r_end, c_end, template);
     let ranges = format!("a table of {} sizes up to {r_end}x{c_end}", n_rows * n_cols);
     limits::check(memory as u64, max_memory, &ranges)?;
     if work > MAX_TABLE_WORK {

@@ -223,8 +223,7 @@ pub(super) struct PuzzleArgs {
 impl PuzzleArgs {
     /// The puzzle of this shape and size.
     pub(super) fn puzzle(&self, rows: usize, cols: usize) -> Result<Puzzle, Error> {
-        let topology = if self.torus { Topology::Torus } else { Topology::Plane };
-        Ok(Puzzle::new(rows, cols)?.with_topology(topology).with_rule(self.rule.clone()))
+        Ok(Puzzle::new(rows, cols)?.with_topology(topology(self.torus)).with_rule(self.rule.clone()))
     }
 
     /// Whether this is the classic rule on the plane.
@@ -259,13 +258,13 @@ pub(super) enum TargetArg {
 }
 
 pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
-    Ok(match s {
-        "white" => TargetArg::Colours(&[Target::White]),
-        "black" => TargetArg::Colours(&[Target::Black]),
-        "either" => TargetArg::Colours(Target::EITHER),
-        "" => return Err("expected white, black, either or a board file".into()),
-        path => TargetArg::File(PathBuf::from(path)),
-    })
+    if let Some(colours) = colour_targets(s) {
+        return Ok(TargetArg::Colours(colours));
+    }
+    if s.is_empty() {
+        return Err(format!("expected {TARGET_WORDS} or a board file"));
+    }
+    Ok(TargetArg::File(PathBuf::from(s)))
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -344,36 +343,6 @@ impl From<MethodArg> for Method {
     }
 }
 
-/// Parses `512M`, `2G`, `1.5GiB`, `1000000` (bytes) into bytes.
-pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        "g" | "gb" | "gib" => 1 << 30,
-        "t" | "tb" | "tib" => 1 << 40,
-        _ => return Err(format!("expected a size like 512M or 2G, got '{text}'")),
-    };
-    match number.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 && v * (scale as f64) < u64::MAX as f64 => {
-            Ok((v * scale as f64) as u64)
-        }
-        _ => Err(format!("expected a size like 512M or 2G, got '{text}'")),
-    }
-}
-
-pub(crate) fn parse_rule(s: &str) -> Result<Rule, String> {
-    match s {
-        "plus" => Ok(Rule::plus()),
-        "neighbours" | "neighbors" => Ok(Rule::neighbours()),
-        "king" => Ok(Rule::king()),
-        mask => Rule::from_mask(mask),
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(super) enum StudyFormat {
     Text,
@@ -449,17 +418,6 @@ pub(super) struct TableArgs {
     pub(super) shard: Option<crate::Shard>,
     #[command(flatten, next_help_heading = "Picture of the table as a heat map")]
     pub(super) picture: PictureArgs,
-}
-
-pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected a size or a range like 1..100, got '{s}'");
-    let (a, b) = s.split_once("..").unwrap_or((s, s));
-    let a: usize = a.trim().parse().map_err(|_| bad())?;
-    let b: usize = b.trim().trim_start_matches('=').parse().map_err(|_| bad())?;
-    if a == 0 || a > b {
-        return Err(format!("a range runs from 1 or more up, got '{s}'"));
-    }
-    Ok((a, b))
 }
 
 /// Options of a long search (solve with one board).

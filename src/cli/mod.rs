@@ -9,7 +9,6 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
-use serde_json::{Value, json};
 
 // The floor, by what each file does: the arguments clap parses, the plan
 // resolved from them once, where boards come from, how answers are printed
@@ -24,27 +23,25 @@ mod record;
 mod render;
 mod search;
 mod solve;
-pub(crate) mod study;
+mod study;
 mod verify;
 
 use args::*;
-pub(crate) use args::{parse_range, parse_rule};
 use generate::generate;
 use input::*;
 use plan::*;
 use progress::*;
 use record::*;
-use render::*;
-pub(crate) use render::{Report, format_bytes, topology_name};
 use solve::*;
 use verify::verify;
 
 use crate::picture::{self, Scene};
+use crate::present::*;
 use crate::solve::limits;
 use crate::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY, Mask,
-    MAX_SIDE, MAX_STREAMED_NULLITY, Method, Outcome, PbmKind, PbmWriter, Puzzle, RowStream, Rule, ShapeOf,
-    Side, Solution, Solver, Target, TextBoards, Topology, bfs, check_side, grid_lines, is_pbm, read_pbm,
+    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY,
+    MAX_SIDE, MAX_STREAMED_NULLITY, Mask, Method, Outcome, PbmKind, PbmWriter, Puzzle, RowStream, Rule,
+    ShapeOf, Side, Solution, Solver, Target, TextBoards, bfs, check_side, grid_lines, is_pbm, read_pbm,
     write_pbm,
 };
 

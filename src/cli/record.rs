@@ -73,20 +73,15 @@ impl Problem {
             "chase" => Method::Chase,
             other => return Err(Error::BadInput(format!("unknown method '{other}'"))),
         };
-        let topology = match self.topology.as_str() {
-            "plane" => Topology::Plane,
-            "torus" => Topology::Torus,
-            other => return Err(Error::BadInput(format!("unknown topology '{other}'"))),
-        };
+        let topology = parse_topology(&self.topology)
+            .ok_or_else(|| Error::BadInput(format!("unknown topology '{}'", self.topology)))?;
         let rule = Rule::from_mask(&self.rule).map_err(Error::BadInput)?;
         let puzzle = Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule);
         let board = parse_grid(&self.board, self.rows, self.cols)?;
-        let targets = match self.target.as_str() {
-            "white" => vec![Target::White],
-            "black" => vec![Target::Black],
-            "either" => Target::EITHER.to_vec(),
-            goal => {
-                let lines: Vec<String> = goal.split('/').map(str::to_string).collect();
+        let targets = match colour_targets(&self.target) {
+            Some(colours) => colours.to_vec(),
+            None => {
+                let lines: Vec<String> = self.target.split('/').map(str::to_string).collect();
                 vec![Target::Board(parse_grid(&lines, self.rows, self.cols)?)]
             }
         };

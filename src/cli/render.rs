@@ -1,242 +1,8 @@
-//! How answers are printed: the POJ line, the text lines and the JSON
-//! object of one board (shared with `lightsout serve`), and pictures drawn.
+//! What only the command line prints: notes on answers not proven
+//! minimal, and pictures written. The answers themselves are
+//! `crate::present`'s, shared with the server.
 
 use super::*;
-
-/// One target's result as the POJ and text answers print it.
-pub(crate) struct Tally<'a> {
-    pub(crate) name: &'static str,
-    /// The presses and whether they are proven fewest; `None` when the
-    /// target cannot be reached.
-    pub(crate) result: Option<(u64, bool)>,
-    /// The press grid, when at hand (not for a streamed board).
-    pub(crate) presses: Option<&'a Grid>,
-}
-
-impl<'a> Tally<'a> {
-    /// The tally of a solved target.
-    pub(crate) fn of(outcome: &'a Outcome) -> Self {
-        let solution = outcome.solution.as_ref();
-        Tally {
-            name: outcome.target.name(),
-            result: solution.map(|s| (s.presses.count_ones() as u64, s.proven_minimal)),
-            presses: solution.map(|s| &s.presses),
-        }
-    }
-}
-
-/// The reachable target with the fewest presses (the first on a tie).
-pub(crate) fn best_tally<'t, 'a>(tallies: &'t [Tally<'a>]) -> Option<&'t Tally<'a>> {
-    tallies.iter().filter(|t| t.result.is_some()).min_by_key(|t| t.result.map(|(presses, _)| presses))
-}
-
-/// Whether a note about target `name` is about the question answered: the
-/// one target asked, or with several, the one answered (a note on the other
-/// colour would be about a question nobody asked).
-pub(crate) fn answers(name: &str, tallies: &[Tally]) -> bool {
-    tallies.len() == 1 || best_tally(tallies).is_some_and(|best| best.name == name)
-}
-
-/// The POJ answer: the fewest presses, or `Impossible`.
-pub(crate) fn poj_line(tallies: &[Tally]) -> String {
-    match best_tally(tallies).and_then(|t| t.result) {
-        Some((presses, _)) => format!("{presses}\n"),
-        None => "Impossible\n".into(),
-    }
-}
-
-/// A board's text answer: its size and nullity, a line per target, the
-/// best, and the best's presses.
-pub(crate) fn text_lines(
-    index: usize,
-    (rows, cols): (usize, usize),
-    nullity: usize,
-    tallies: &[Tally],
-) -> String {
-    let mut text = format!("board {index}: {rows}x{cols}, nullity {nullity}\n");
-    for tally in tallies {
-        text += &match tally.result {
-            None => format!("  {}: impossible\n", tally.name),
-            Some((presses, proven)) => {
-                let proof = if proven { "minimal" } else { "not proven minimal" };
-                format!("  {}: {presses} presses ({proof})\n", tally.name)
-            }
-        };
-    }
-    match best_tally(tallies) {
-        None => text += "  best: impossible\n",
-        Some(best) => {
-            let presses = best.result.map_or(0, |(presses, _)| presses);
-            text += &format!("  best: {}, {presses} presses\n", best.name);
-            text += &press_line(best.presses, presses);
-        }
-    }
-    text
-}
-
-/// Most presses the text output lists by coordinates: more would bury the
-/// answer (`--show` draws any number, `--output` writes them as an image).
-pub(crate) const LISTED_PRESSES: usize = 256;
-
-/// The text answer's line of presses as (row,col) from (1,1) at the top
-/// left: `None` when they are not at hand (a streamed board).
-fn press_line(presses: Option<&Grid>, count: u64) -> String {
-    match presses {
-        _ if count == 0 => "  press (row,col): none\n".into(),
-        Some(grid) if count <= LISTED_PRESSES as u64 => {
-            let cells: Vec<String> = (0..grid.nrows())
-                .flat_map(|r| grid.row(r).iter_ones().map(move |c| format!("({},{})", r + 1, c + 1)))
-                .collect();
-            format!("  press (row,col): {}\n", cells.join(" "))
-        }
-        Some(_) => format!(
-            "  press (row,col): not listed above {LISTED_PRESSES} presses (--output FILE writes them as an image)\n"
-        ),
-        None => {
-            "  press (row,col): not listed for a streamed board (--output FILE writes them as an image)\n"
-                .into()
-        }
-    }
-}
-
-/// One board's answer, ready to print (and, as JSON, to serve: `lightsout
-/// serve` answers with [`Report::json`] too).
-pub(crate) struct Report<'a> {
-    pub(crate) index: usize,
-    pub(crate) board: &'a Grid,
-    pub(crate) solver: &'a Solver,
-    pub(crate) answer: &'a Answer,
-}
-
-impl Report<'_> {
-    /// The reachable target needing the fewest presses, by name.
-    pub(crate) fn best(&self) -> Option<(&'static str, &Solution)> {
-        self.answer.best().map(|(target, s)| (target.name(), s))
-    }
-
-    /// Each target's result, as printed.
-    pub(crate) fn tallies(&self) -> Vec<Tally<'_>> {
-        self.answer.outcomes.iter().map(Tally::of).collect()
-    }
-
-    pub(crate) fn best_summary(&self) -> String {
-        match self.best() {
-            None => "impossible".into(),
-            Some((name, s)) => format!("{} presses to {name}", s.presses.count_ones()),
-        }
-    }
-
-    /// Notes on stderr a press count not proven minimal: of the target
-    /// asked for, or with `either`, of the answer given (a note on the other
-    /// colour would be about a question nobody asked).
-    pub(crate) fn warn_if_not_proven(&self, stderr: &mut dyn Write, max_nullity: usize) {
-        let tallies = self.tallies();
-        for outcome in self.answer.outcomes.iter().filter(|o| answers(o.target.name(), &tallies)) {
-            let name = outcome.target.name();
-            if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
-                let nullity = self.solver.nullity();
-                let why = if !self.solver.holds_quiet_patterns() {
-                    format!(
-                        "its {nullity} quiet patterns do not fit --max-memory, so the press set was not minimised"
-                    )
-                } else if nullity > max_nullity {
-                    format!("nullity {nullity} is above --max-nullity {max_nullity}; a local search found it")
-                } else {
-                    format!(
-                        "nullity {nullity} is above the exhaustive search's limit of {MAX_EXHAUSTIVE_NULLITY}"
-                    )
-                };
-                let _ = writeln!(
-                    stderr,
-                    "lightsout: note: board {}, {name}: {} presses, not proven minimal ({why})",
-                    self.index,
-                    s.presses.count_ones(),
-                );
-            }
-        }
-    }
-
-    pub(crate) fn poj(&self, show: bool) -> String {
-        let mut text = poj_line(&self.tallies());
-        if let (true, Some((name, s))) = (show, self.best()) {
-            text += &self.grids(name, s);
-        }
-        text
-    }
-
-    pub(crate) fn text(&self, show: bool) -> String {
-        let shape = (self.board.nrows(), self.board.ncols());
-        let mut text = text_lines(self.index, shape, self.solver.nullity(), &self.tallies());
-        if let (true, Some((name, s))) = (show, self.best()) {
-            text += &self.grids(name, s);
-        }
-        text
-    }
-
-    /// The press grid and the board it reaches (re-applied here, as shown).
-    pub(crate) fn grids(&self, name: &str, s: &Solution) -> String {
-        let reached = self.solver.puzzle().apply(self.board, &s.presses);
-        let mut text = format!("presses (to {name}):\n");
-        for line in grid_lines(&s.presses, 'x', '.') {
-            text += &line;
-            text.push('\n');
-        }
-        text += "reached:\n";
-        for line in grid_lines(&reached, 'b', 'w') {
-            text += &line;
-            text.push('\n');
-        }
-        text
-    }
-
-    pub(crate) fn json(&self) -> String {
-        let entry = |solution: &Option<Solution>| -> Value {
-            match solution {
-                None => {
-                    json!({"solvable": false, "presses": null, "proven_minimal": false, "solution": null})
-                }
-                Some(s) => json!({
-                    "solvable": true,
-                    "presses": s.presses.count_ones(),
-                    "proven_minimal": s.proven_minimal,
-                    "solution": grid_lines(&s.presses, 'x', '.'),
-                }),
-            }
-        };
-        let named = |name: &str| {
-            let outcome = self.answer.outcomes.iter().find(|o| o.target.name() == name);
-            outcome.map_or(Value::Null, |o| entry(&o.solution))
-        };
-        let best = match self.best() {
-            None => json!({"target": null, "presses": null}),
-            Some((name, s)) => json!({"target": name, "presses": s.presses.count_ones()}),
-        };
-        let puzzle = self.solver.puzzle();
-        let mut object = json!({
-            "board": self.index,
-            "rows": self.board.nrows(),
-            "cols": self.board.ncols(),
-            "topology": topology_name(puzzle.topology()),
-            "rule": puzzle.rule().to_string(),
-            "nullity": self.solver.nullity(),
-            "white": named("white"),
-            "black": named("black"),
-        });
-        if self.answer.outcomes.iter().any(|o| matches!(o.target, Target::Board(_))) {
-            object["target"] = named("target");
-        }
-        object["best"] = best;
-        object.to_string()
-    }
-}
-
-/// `plane` or `torus`.
-pub(crate) fn topology_name(t: Topology) -> &'static str {
-    match t {
-        Topology::Plane => "plane",
-        Topology::Torus => "torus",
-    }
-}
 
 /// Most cells a picture draws (each is a shape until it is written).
 const MAX_PICTURE_CELLS: usize = 1 << 22;
@@ -272,14 +38,34 @@ impl PictureArgs {
     }
 }
 
-/// `1536` → `1.5 KiB`.
-pub(crate) fn format_bytes(bytes: u64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < units.len() {
-        value /= 1024.0;
-        unit += 1;
+impl Report<'_> {
+    /// Notes on stderr a press count not proven minimal: of the target
+    /// asked for, or with `either`, of the answer given (a note on the other
+    /// colour would be about a question nobody asked).
+    pub(crate) fn warn_if_not_proven(&self, stderr: &mut dyn Write, max_nullity: usize) {
+        let tallies = self.tallies();
+        for outcome in self.answer.outcomes.iter().filter(|o| answers(o.target.name(), &tallies)) {
+            let name = outcome.target.name();
+            if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
+                let nullity = self.solver.nullity();
+                let why = if !self.solver.holds_quiet_patterns() {
+                    format!(
+                        "its {nullity} quiet patterns do not fit --max-memory, so the press set was not minimised"
+                    )
+                } else if nullity > max_nullity {
+                    format!("nullity {nullity} is above --max-nullity {max_nullity}; a local search found it")
+                } else {
+                    format!(
+                        "nullity {nullity} is above the exhaustive search's limit of {MAX_EXHAUSTIVE_NULLITY}"
+                    )
+                };
+                let _ = writeln!(
+                    stderr,
+                    "lightsout: note: board {}, {name}: {} presses, not proven minimal ({why})",
+                    self.index,
+                    s.presses.count_ones(),
+                );
+            }
+        }
     }
-    if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", units[unit]) }
 }

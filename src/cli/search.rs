@@ -119,7 +119,8 @@ impl Search {
                 (None, None, _) => true,
                 _ => false,
             };
-            let same = old.reachable == new.reachable && old.target == new.target && old.nullity == new.nullity;
+            let same =
+                old.reachable == new.reachable && old.target == new.target && old.nullity == new.nullity;
             if !fits || !same {
                 return Err(bad("checkpoint of another slice, --max-nullity or version of this search"));
             }

@@ -5,12 +5,11 @@ use std::borrow::Cow;
 use axum::extract::State;
 use axum::response::Response;
 
-use super::error::{ApiError, ApiJson};
-use super::request::{self, CheckRequest, SolveRequest};
+use super::error::ApiError;
+use super::request::{self, ApiJson, CheckRequest, SolveRequest};
 use super::work::App;
 use super::{Limits, json_response};
-use crate::cli::Report;
-use crate::cli::study::check_json;
+use crate::present::{Report, check_json};
 use crate::{Error, Grid, Method, Puzzle, Solver, Target};
 use serde_json::Value;
 

@@ -1,18 +1,12 @@
-//! The API's one error type, mapped to status codes here and nowhere else,
-//! and the JSON body extractor that turns every way a body can be wrong
-//! into one.
+//! The API's one error type, mapped to status codes here and nowhere else.
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::work::App;
 use crate::Error;
-use crate::cli::format_bytes;
+use crate::present::format_bytes;
 
 /// Why a request got no answer. The body is `{"error": message}`, with
 /// `"limit": name` when a stated limit refused it.
@@ -100,42 +94,5 @@ impl IntoResponse for ApiError {
             ApiError::Internal(m) => json!({"error": format!("internal error: {m}")}),
         };
         (status, Json(body)).into_response()
-    }
-}
-
-/// A JSON request body, read up to [`super::Limits::body_bytes`] and parsed into
-/// `T` (whose fields are `deny_unknown_fields`), with every failure an
-/// [`ApiError`] that says what was wrong and where.
-pub(super) struct ApiJson<T>(pub(super) T);
-
-impl<T: DeserializeOwned> FromRequest<App> for ApiJson<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, app: &App) -> Result<Self, ApiError> {
-        let limits = &app.limits;
-        // Requiring the JSON type also makes a browser ask before sending
-        // a request from another site (a CORS preflight this server never
-        // approves).
-        let is_json =
-            request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
-                v.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
-            });
-        if !is_json {
-            return Err(ApiError::NotJson);
-        }
-        let too_large = || {
-            ApiError::limit(
-                "body_bytes",
-                format!("the request body is larger than {} bytes", limits.body_bytes),
-            )
-        };
-        let declared =
-            request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse().ok());
-        if declared.is_some_and(|n: usize| n > limits.body_bytes) {
-            return Err(too_large());
-        }
-        let bytes: Bytes =
-            axum::body::to_bytes(request.into_body(), limits.body_bytes).await.map_err(|_| too_large())?;
-        serde_json::from_slice(&bytes).map(ApiJson).map_err(|e| ApiError::bad(format!("request body: {e}")))
     }
 }

@@ -4,13 +4,55 @@
 //! Every body is `deny_unknown_fields`: a misspelt option is a 400 naming
 //! it, never silently ignored.
 
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::header;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Limits;
 use super::error::ApiError;
-use crate::cli::{parse_range, parse_rule};
-use crate::{Grid, Puzzle, Target, TextBoards, Topology};
+use super::work::App;
+use crate::present::{TARGET_WORDS, colour_targets, parse_range, parse_rule, topology};
+use crate::{Grid, Puzzle, Target, TextBoards};
+
+/// A JSON request body, read up to [`super::Limits::body_bytes`] and parsed into
+/// `T` (whose fields are `deny_unknown_fields`), with every failure an
+/// [`ApiError`] that says what was wrong and where.
+pub(super) struct ApiJson<T>(pub(super) T);
+
+impl<T: DeserializeOwned> FromRequest<App> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, app: &App) -> Result<Self, ApiError> {
+        let limits = &app.limits;
+        // Requiring the JSON type also makes a browser ask before sending
+        // a request from another site (a CORS preflight this server never
+        // approves).
+        let is_json =
+            request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
+                v.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+            });
+        if !is_json {
+            return Err(ApiError::NotJson);
+        }
+        let too_large = || {
+            ApiError::limit(
+                "body_bytes",
+                format!("the request body is larger than {} bytes", limits.body_bytes),
+            )
+        };
+        let declared =
+            request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse().ok());
+        if declared.is_some_and(|n: usize| n > limits.body_bytes) {
+            return Err(too_large());
+        }
+        let bytes: Bytes =
+            axum::body::to_bytes(request.into_body(), limits.body_bytes).await.map_err(|_| too_large())?;
+        serde_json::from_slice(&bytes).map(ApiJson).map_err(|e| ApiError::bad(format!("request body: {e}")))
+    }
+}
 
 /// `POST /api/solve`: the fewest presses, as `lightsout solve --format json`.
 #[derive(Deserialize, Debug)]
@@ -124,8 +166,7 @@ pub(super) fn puzzle(
     check_side("rows", rows, limits)?;
     check_side("cols", cols, limits)?;
     let rule = parse_rule(rule.unwrap_or("plus")).map_err(|e| ApiError::bad(format!("rule: {e}")))?;
-    let topology = if torus { Topology::Torus } else { Topology::Plane };
-    Ok(Puzzle::new(rows, cols)?.with_topology(topology).with_rule(rule))
+    Ok(Puzzle::new(rows, cols)?.with_topology(topology(torus)).with_rule(rule))
 }
 
 /// The target: `"white"`, `"black"`, `"either"` (also when absent) or a
@@ -134,19 +175,16 @@ pub(super) fn target(value: Option<&Value>, limits: &Limits) -> Result<Vec<Targe
     let rows = match value {
         None => return Ok(Target::EITHER.to_vec()),
         Some(Value::String(s)) => {
-            return match s.as_str() {
-                "white" => Ok(vec![Target::White]),
-                "black" => Ok(vec![Target::Black]),
-                "either" => Ok(Target::EITHER.to_vec()),
-                other => Err(ApiError::bad(format!(
-                    "target: expected white, black, either or a board (a list of rows), got '{other}'"
-                ))),
-            };
+            return colour_targets(s).map(<[Target]>::to_vec).ok_or_else(|| {
+                ApiError::bad(format!(
+                    "target: expected {TARGET_WORDS} or a board (a list of rows), got '{s}'"
+                ))
+            });
         }
         Some(Value::Array(rows)) => rows,
         Some(other) => {
             return Err(ApiError::bad(format!(
-                "target: expected white, black, either or a board (a list of rows), got {other}"
+                "target: expected {TARGET_WORDS} or a board (a list of rows), got {other}"
             )));
         }
     };

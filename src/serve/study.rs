@@ -3,11 +3,12 @@
 use axum::extract::State;
 use axum::response::Response;
 
-use super::error::{ApiError, ApiJson};
-use super::request::{self, AnalyzeRequest, TableRequest};
+use super::error::ApiError;
+use super::request::{self, AnalyzeRequest, ApiJson, TableRequest};
 use super::work::{App, Job, time_limit};
 use super::{Limits, json_response};
-use crate::cli::study::{analysis_json, table_entry_json};
+use crate::analysis::table_cost;
+use crate::present::{analysis_json, table_entry_json};
 use crate::{analyze as analyse, nullity_table};
 
 /// `POST /api/analyze`: the object `lightsout analyze --format json` prints.
@@ -53,10 +54,9 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
         ));
     }
     if !template.is_classic() {
-        // Each size is factored by elimination: cells × (2·band)² / 64 word
-        // operations (the library's own estimate, with a server's budget).
-        let band = 2.0 * c1 as f64 + 64.0;
-        let work = sizes as f64 * (r1 * c1) as f64 * band * band / 64.0;
+        // Each size is factored by elimination: the library's own
+        // estimate, held against the server's budget.
+        let (work, _) = table_cost(r1 - r0 + 1, c1 - c0 + 1, r1, c1, &template);
         if work > limits.max_table_work {
             return Err(ApiError::limit(
                 "table_work",

@@ -15,8 +15,8 @@ mod minimal;
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
 pub use minimal::{
-    Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Progress, SearchState, Shard,
-    check_coverage, improve, merge, minimize, minimize_problem, minimize_with_progress, search_blocks,
+    Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Progress, SearchState,
+    Shard, check_coverage, improve, merge, minimize, minimize_problem, minimize_with_progress, search_blocks,
 };
 
 use std::borrow::Cow;

@@ -272,7 +272,6 @@ impl Best {
     }
 }
 
-
 /// Slice `index` of `count` (1-based) of a search's blocks: every
 /// `count`-th block from block `index − 1`. The slices of one count are
 /// disjoint and together cover every block; interleaved, they share the
@@ -344,4 +343,3 @@ impl std::fmt::Display for Shard {
         write!(f, "{}/{}", self.index, self.count)
     }
 }
-

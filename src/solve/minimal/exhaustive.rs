@@ -215,10 +215,16 @@ mod tests {
                 let (x, basis) = random_coset(rows, cols, d, seed);
                 let coset = Coset::new(&x, &basis);
                 let layout = coset.layout();
-                let brute = (0..1u64 << d).map(|s| (coset.weight(Mask::from_bits(s)), Mask::from_bits(s))).min().unwrap();
+                let brute = (0..1u64 << d)
+                    .map(|s| (coset.weight(Mask::from_bits(s)), Mask::from_bits(s)))
+                    .min()
+                    .unwrap();
                 let found = search_blocks(&coset, 0..layout.blocks(), false).unwrap();
                 assert_eq!((found.weight, found.mask), brute, "{rows}x{cols} d={d} seed {seed}");
-                let nonzero = (1..1u64 << d).map(|s| (coset.weight(Mask::from_bits(s)), Mask::from_bits(s))).min().unwrap();
+                let nonzero = (1..1u64 << d)
+                    .map(|s| (coset.weight(Mask::from_bits(s)), Mask::from_bits(s)))
+                    .min()
+                    .unwrap();
                 let found = search_blocks(&coset, 0..layout.blocks(), true).unwrap();
                 assert_eq!((found.weight, found.mask), nonzero, "skip zero {rows}x{cols} d={d}");
             }
@@ -230,7 +236,8 @@ mod tests {
     fn wide_counters_agree() {
         let (x, basis) = random_coset(200, 180, 14, 5);
         let coset = Coset::new(&x, &basis);
-        let brute = (0..1u64 << 14).map(|s| (coset.weight(Mask::from_bits(s)), Mask::from_bits(s))).min().unwrap();
+        let brute =
+            (0..1u64 << 14).map(|s| (coset.weight(Mask::from_bits(s)), Mask::from_bits(s))).min().unwrap();
         let found = search_blocks(&coset, 0..coset.layout().blocks(), false).unwrap();
         assert_eq!((found.weight, found.mask), brute);
     }

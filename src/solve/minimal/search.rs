@@ -230,6 +230,9 @@ mod tests {
         let refs: Vec<&SearchState> = parts.iter().collect();
         assert_eq!(merge(&coset, &refs), Ok(whole.best));
         assert_eq!(merge(&coset, &refs[..2]), Err(MergeError::Missing(vec![3])));
-        assert_eq!(merge(&coset, &[refs[0], refs[0], refs[1], refs[2]]), Err(MergeError::Duplicated(vec![1])));
+        assert_eq!(
+            merge(&coset, &[refs[0], refs[0], refs[1], refs[2]]),
+            Err(MergeError::Duplicated(vec![1]))
+        );
     }
 }

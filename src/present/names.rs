@@ -1,0 +1,95 @@
+//! Names and words both fronts use: of topologies, rules and targets,
+//! ranges of sizes, byte counts.
+
+use crate::{Rule, Target, Topology};
+
+/// The target words and what each asks: `white`, `black`, or `either`
+/// (both, for the fewer presses). Anything else names a board.
+pub(crate) fn colour_targets(word: &str) -> Option<&'static [Target]> {
+    match word {
+        "white" => Some(&[Target::White]),
+        "black" => Some(&[Target::Black]),
+        "either" => Some(Target::EITHER),
+        _ => None,
+    }
+}
+
+/// The words [`colour_targets`] knows, for messages.
+pub(crate) const TARGET_WORDS: &str = "white, black, either";
+
+/// The topology of a board that wraps around (`torus`) or not.
+pub(crate) fn topology(torus: bool) -> Topology {
+    if torus { Topology::Torus } else { Topology::Plane }
+}
+
+/// `plane` or `torus`.
+pub(crate) fn topology_name(t: Topology) -> &'static str {
+    match t {
+        Topology::Plane => "plane",
+        Topology::Torus => "torus",
+    }
+}
+
+/// Reads a topology's name, as [`topology_name`] writes it.
+pub(crate) fn parse_topology(name: &str) -> Option<Topology> {
+    match name {
+        "plane" => Some(Topology::Plane),
+        "torus" => Some(Topology::Torus),
+        _ => None,
+    }
+}
+
+/// `plus`, `neighbours` (or `neighbors`), `king`, or a mask of 0/1 rows.
+pub(crate) fn parse_rule(s: &str) -> Result<Rule, String> {
+    match s {
+        "plus" => Ok(Rule::plus()),
+        "neighbours" | "neighbors" => Ok(Rule::neighbours()),
+        "king" => Ok(Rule::king()),
+        mask => Rule::from_mask(mask),
+    }
+}
+
+/// Parses `512M`, `2G`, `1.5GiB`, `1000000` (bytes) into bytes.
+pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        _ => return Err(format!("expected a size like 512M or 2G, got '{text}'")),
+    };
+    match number.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 && v * (scale as f64) < u64::MAX as f64 => {
+            Ok((v * scale as f64) as u64)
+        }
+        _ => Err(format!("expected a size like 512M or 2G, got '{text}'")),
+    }
+}
+
+/// `A..B` (inclusive), `A..=B` or one number `N`, from 1 up.
+pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a size or a range like 1..100, got '{s}'");
+    let (a, b) = s.split_once("..").unwrap_or((s, s));
+    let a: usize = a.trim().parse().map_err(|_| bad())?;
+    let b: usize = b.trim().trim_start_matches('=').parse().map_err(|_| bad())?;
+    if a == 0 || a > b {
+        return Err(format!("a range runs from 1 or more up, got '{s}'"));
+    }
+    Ok((a, b))
+}
+
+/// `1536` → `1.5 KiB`.
+pub(crate) fn format_bytes(bytes: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", units[unit]) }
+}

@@ -1,0 +1,88 @@
+//! The study commands' JSON, shared by `lightsout analyze`, `check` and
+//! `table` and by the server's `/api/analyze`, `/api/check` and `/api/table`.
+
+use std::borrow::Cow;
+
+use serde_json::json;
+
+use super::topology_name;
+use crate::{Analysis, Grid, Solver, grid_lines};
+
+/// `2^k` in decimal, for k up to a few thousand (beyond, `None`).
+pub(crate) fn power_of_two(k: usize) -> Option<String> {
+    if k > 4096 {
+        return None;
+    }
+    // Base 10^9 limbs, least significant first, doubled k times.
+    let mut limbs = vec![1u64];
+    for _ in 0..k {
+        let mut carry = 0;
+        for limb in &mut limbs {
+            let v = *limb * 2 + carry;
+            *limb = v % 1_000_000_000;
+            carry = v / 1_000_000_000;
+        }
+        if carry > 0 {
+            limbs.push(carry);
+        }
+    }
+    let mut text = limbs.last().map_or(String::new(), u64::to_string);
+    for limb in limbs.iter().rev().skip(1) {
+        text += &format!("{limb:09}");
+    }
+    Some(text)
+}
+
+pub(crate) fn analysis_json(a: &Analysis) -> String {
+    let p = &a.puzzle;
+    let mut v = json!({
+        "rows": p.rows(),
+        "cols": p.cols(),
+        "topology": topology_name(p.topology()),
+        "rule": p.rule().to_string(),
+        "rank": a.rank(),
+        "nullity": a.nullity,
+        "solvable_boards_log2": a.rank(),
+        "solvable_boards": power_of_two(a.rank()),
+        "solutions_per_solvable_board_log2": a.nullity,
+        "targets_interchangeable": a.targets_interchangeable,
+        "quiet_patterns": (a.quiet.len() == a.nullity)
+            .then(|| a.quiet.iter().map(|q| grid_lines(q, 'x', '.')).collect::<Vec<_>>()),
+        "lightest_quiet_pattern": a.lightest_quiet.as_ref().map(|(q, proven)| json!({
+            "presses": q.count_ones(),
+            "proven": proven,
+            "pattern": grid_lines(q, 'x', '.'),
+        })),
+    });
+    if let Some((g, factors)) = &a.gcd {
+        v["gcd"] = json!(g.to_string());
+        v["gcd_factors"] = json!(
+            factors
+                .iter()
+                .map(|(p, m)| json!({"factor": p.to_string(), "multiplicity": m}))
+                .collect::<Vec<_>>()
+        );
+    }
+    v.to_string()
+}
+
+/// One board's verdicts as a JSON object (also what `lightsout serve`
+/// answers): for each target, solvable or the pattern that proves it is not.
+pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Option<Cow<Grid>>)]) -> String {
+    let puzzle = solver.puzzle();
+    let mut v = json!({"board": index, "rows": puzzle.rows(), "cols": puzzle.cols(),
+        "topology": topology_name(puzzle.topology()), "rule": puzzle.rule().to_string(),
+        "nullity": solver.nullity(), "white": null, "black": null});
+    for (name, obstruction) in verdicts {
+        v[*name] = json!({
+            "solvable": obstruction.is_none(),
+            "obstruction": obstruction.as_ref().map(|y| grid_lines(y, 'x', '.')),
+        });
+    }
+    v.to_string()
+}
+
+/// One size of a nullity table as a JSON object (a line of `--format json`).
+pub(crate) fn table_entry_json(rows: usize, cols: usize, nullity: usize) -> serde_json::Value {
+    json!({"rows": rows, "cols": cols, "nullity": nullity})
+}
