@@ -212,7 +212,11 @@ mod tests {
         let x = Generate::Random { seed: 3, density: 0.5 }.board(12, 12);
         let basis: Vec<Grid> =
             (0..24u64).map(|j| Generate::Random { seed: 40 + j, density: 0.3 }.board(12, 12)).collect();
-        let coset = Coset::new(&x, &basis);
+        // Two table bits: 2^17 blocks, so a slice takes many batches and
+        // stopping after the first really leaves work to resume. (Found by
+        // review: with the default layout every slice finished in its first
+        // batch of 64 blocks, and the test never resumed anything.)
+        let coset = Coset::new(&x, &basis).with_table_bits(2);
         let mut whole = SearchState::new(&coset, Shard::WHOLE);
         whole.run(&coset, false, &mut |_| ControlFlow::Continue(()));
         let mut parts = Vec::new();
@@ -221,6 +225,7 @@ mod tests {
             // Stop after the first batch, as a checkpoint would, then resume
             // from a copy that went through JSON.
             state.run(&coset, false, &mut |_| ControlFlow::Break(()));
+            assert!(state.done > 0 && !state.is_complete(), "slice {index} stopped after one batch");
             let mut state: SearchState =
                 serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
             assert!(state.fits(&coset));
