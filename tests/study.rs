@@ -189,3 +189,34 @@ fn regression_analyze_gcd_is_the_one_its_label_names_on_every_size_up_to_40() {
         }
     }
 }
+
+/// Found by adversarial checks: `analyze --format json` bounded nothing:
+/// 959x959 wrote 353 MB and peaked at 1.1 GB with `--max-memory 200M`
+/// (2031x2031 reached 7.7 GB). JSON now lists what text lists, at most
+/// about a million cells of quiet patterns, and says what it left out.
+#[test]
+fn regression_analyze_json_keeps_the_text_limits() {
+    let out = assert_cmd::Command::cargo_bin("lightsout")
+        .unwrap()
+        .args(["analyze", "-r", "959", "-c", "959", "--format", "json", "--max-memory", "200M"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.len() < 4 << 20, "{} bytes of JSON", out.stdout.len());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["nullity"], 382);
+    assert_eq!(v["quiet_patterns"].as_array().unwrap().len(), 1);
+    assert_eq!(v["quiet_patterns_omitted"]["count"], 381);
+    assert!(v["quiet_patterns_omitted"]["why"].as_str().unwrap().contains("at most 64 patterns"));
+    // Small sizes keep every pattern, and say nothing was left out.
+    let out = assert_cmd::Command::cargo_bin("lightsout")
+        .unwrap()
+        .args(["analyze", "-r", "5", "-c", "5", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["quiet_patterns"].as_array().unwrap().len(), &v["quiet_patterns_omitted"]),
+        (2, &serde_json::Value::Null)
+    );
+}

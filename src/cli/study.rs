@@ -7,14 +7,6 @@ use super::*;
 use crate::analysis::Analysis;
 use crate::{analyze as analyse, nullity_table};
 
-/// Quiet patterns printed as grids in text output (all are in JSON).
-const PRINTED_PATTERNS: usize = 64;
-
-/// Most cells of quiet patterns the text output draws in all: beyond, the
-/// grids would bury the numbers (a 8000x8000 size has 64 patterns of 64
-/// million cells); `--format json` and `--png` still hold them.
-const PRINTED_CELLS: usize = 1 << 20;
-
 /// Largest nullity `analyze` suggests searching in full: 2^42 members take
 /// about ten minutes at the 7·10^9 members/s measured on two cores.
 const SUGGESTED_MAX_NULLITY: usize = 42;
@@ -124,7 +116,7 @@ fn analysis_text(a: &Analysis) -> String {
             };
             t += &format!("lightest quiet pattern: {} presses{how}\n", q.count_ones());
             t += &format!("quiet patterns (a basis of {}; x = press):\n", a.nullity);
-            let drawn = (PRINTED_CELLS / cells.max(1)).min(PRINTED_PATTERNS);
+            let drawn = listed_patterns(a.quiet.len(), cells);
             for (i, q) in a.quiet.iter().take(drawn).enumerate() {
                 t += &format!("  {}: {} presses\n", i + 1, q.count_ones());
                 for line in grid_lines(q, 'x', '.') {
@@ -133,10 +125,7 @@ fn analysis_text(a: &Analysis) -> String {
             }
             if a.quiet.len() > drawn {
                 let listed = if drawn == 0 { "none drawn" } else { "and more" };
-                t += &format!(
-                    "  … {listed}: {} patterns of {cells} cells are too many to draw (--format json lists all)\n",
-                    a.quiet.len() - drawn
-                );
+                t += &format!("  … {listed}: {}\n", omitted_patterns(a.quiet.len(), drawn, cells));
             }
         }
     }

@@ -33,8 +33,36 @@ pub(crate) fn power_of_two(k: usize) -> Option<String> {
     Some(text)
 }
 
+/// Most quiet patterns an analysis lists, in text and in JSON.
+pub(crate) const LISTED_PATTERNS: usize = 64;
+
+/// Most cells of quiet patterns an analysis lists in all: beyond, the grids
+/// would bury the numbers in text and take gigabytes in JSON (a 2031x2031
+/// size has 896 patterns of 4 million cells: 7.7 GB of JSON before this
+/// limit); `--png` draws them.
+pub(crate) const LISTED_CELLS: usize = 1 << 20;
+
+/// How many of `patterns` quiet patterns of `cells` cells are listed.
+pub(crate) fn listed_patterns(patterns: usize, cells: usize) -> usize {
+    (LISTED_CELLS / cells.max(1)).min(LISTED_PATTERNS).min(patterns)
+}
+
+/// Why the patterns past the first `listed` are left out.
+pub(crate) fn omitted_patterns(patterns: usize, listed: usize, cells: usize) -> String {
+    format!(
+        "{} patterns of {cells} cells are not listed: an analysis lists at most {LISTED_PATTERNS} patterns and \
+         {LISTED_CELLS} cells of them",
+        patterns - listed
+    )
+}
+
+/// An analysis as a JSON object: the numbers, the lightest quiet pattern,
+/// and the first quiet patterns of the basis ([`listed_patterns`];
+/// `quiet_patterns_omitted` says how many more and why).
 pub(crate) fn analysis_json(a: &Analysis) -> String {
     let p = &a.puzzle;
+    let held = a.quiet.len() == a.nullity;
+    let listed = listed_patterns(a.quiet.len(), p.cells());
     let mut v = json!({
         "rows": p.rows(),
         "cols": p.cols(),
@@ -46,8 +74,11 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
         "solvable_boards": power_of_two(a.rank()),
         "solutions_per_solvable_board_log2": a.nullity,
         "targets_interchangeable": a.targets_interchangeable,
-        "quiet_patterns": (a.quiet.len() == a.nullity)
-            .then(|| a.quiet.iter().map(|q| grid_lines(q, 'x', '.')).collect::<Vec<_>>()),
+        "quiet_patterns": held.then(|| a.quiet[..listed].iter().map(|q| grid_lines(q, 'x', '.')).collect::<Vec<_>>()),
+        "quiet_patterns_omitted": (held && listed < a.quiet.len()).then(|| json!({
+            "count": a.quiet.len() - listed,
+            "why": omitted_patterns(a.quiet.len(), listed, p.cells()),
+        })),
         "lightest_quiet_pattern": a.lightest_quiet.as_ref().map(|(q, proven)| json!({
             "presses": q.count_ones(),
             "proven": proven,
