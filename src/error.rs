@@ -43,6 +43,11 @@ pub enum Error {
     Internal(String),
 }
 
+/// `1 row`, `2 rows`: a count with its noun.
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// A side of a board: its rows (the height) or its columns (the width).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
@@ -96,7 +101,7 @@ impl fmt::Display for Error {
                     true => format!("{expected} columns were given"),
                     false => format!("line {first_line} has {expected}"),
                 };
-                write!(f, "{source}: line {line} has {found} cells but {why}")
+                write!(f, "{source}: line {line} has {} but {why}", plural(*found, "cell"))
             }
             Error::Mismatch { source, side: Side::Rows, first_line, found, expected, given, .. } => {
                 let why = match given {
@@ -107,7 +112,11 @@ impl fmt::Display for Error {
                         )
                     }
                 };
-                write!(f, "{source}: the board starting at line {first_line} has {found} rows but {why}")
+                write!(
+                    f,
+                    "{source}: the board starting at line {first_line} has {} but {why}",
+                    plural(*found, "row")
+                )
             }
             Error::BadSide { side, value } => {
                 write!(f, "a board of {value} {} is outside 1..={}", side.name(), crate::MAX_SIDE)

@@ -168,7 +168,10 @@ fn a_batch_stops_at_its_first_bad_board_after_answering_the_ones_before() {
         "bwwb\nbbwb\nbwwb\nbwww\nbbbb\nbbbb\nbbbb\nbbbb\nbwbw\nwwxw\nbbbb\nwwww\nbbbb\nbbbb\nbbbb\nbbbb\n";
     let (out, err, code) = run(&[], stream);
     assert_eq!((out.as_str(), code), ("4\n0\n", 2));
-    assert_eq!(err, "lightsout: <stdin>: invalid character 'x' at line 10, column 3 (expected b or w)\n");
+    assert_eq!(
+        err,
+        "lightsout: <stdin>: invalid character 'x' at line 10, column 3 (expected b, B, 1 or # for black, w, W, 0 or . for white)\n"
+    );
     let (out, err, code) = run(&[], "bwbw\nwwww\nbbbb\nwwww\nbbbb\n");
     assert_eq!((out.as_str(), code), ("Impossible\n", 2));
     assert!(err.contains("the board starting at line 5 has 1 rows"), "{err}");
@@ -932,4 +935,43 @@ fn a_search_waiting_at_a_terminal_says_what_it_waits_for() {
     assert_eq!((code, String::from_utf8(out).unwrap()), (0, "4\n".to_string()));
     let err = String::from_utf8(err).unwrap();
     assert!(err.contains("reading one board to search from the terminal"), "{err}");
+}
+
+/// Found by a new user's tryout (issue 15, item 8), one check each:
+/// `--rule cross` did not name the rules there are; `--png x.jpg` wrote
+/// PNG bytes under a .jpg name; `table --png` printed the whole table as
+/// well; the man page had no EXIT STATUS or EXAMPLES and named pages
+/// `lightsout-analyze(1)` that nothing installs; "has 1 rows"; README's
+/// examples named files that did not ship.
+#[test]
+fn regression_cli_habits_from_the_tryout() {
+    let (_, err, code) = run(&["--rule", "cross", "-g", "all-black", "-r", "2", "-c", "2"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("expected plus, neighbours, king or a mask like 010/111/010, got 'cross'"), "{err}");
+    let png = std::env::temp_dir().join(format!("lightsout-habits-{}.jpg", std::process::id()));
+    let (_, err, code) = run(&["analyze", "-r", "3", "-c", "3", "--png", png.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("writes PNG images; name the file .png, not .jpg") && !png.exists(), "{err}");
+    let png = png.with_extension("png");
+    let (out, err, code) = run(&["table", "-r", "1..8", "-c", "1..8", "--png", png.to_str().unwrap()], "");
+    assert_eq!((out.as_str(), err.as_str(), code), ("", "", 0));
+    assert!(std::fs::metadata(&png).unwrap().len() > 0);
+    let (out, _, _) =
+        run(&["table", "-r", "1..2", "-c", "1..2", "--png", png.to_str().unwrap(), "-f", "csv"], "");
+    assert_eq!(out, "rows,cols,nullity\n1,1,0\n1,2,1\n2,1,1\n2,2,0\n");
+    let _ = std::fs::remove_file(&png);
+    let (man, _, code) = run(&["man"], "");
+    assert_eq!(code, 0);
+    assert!(
+        man.contains(".SH \"EXIT STATUS\"") && man.contains(".SH EXAMPLES") && man.contains("\\fB130\\fR")
+    );
+    assert!(!man.contains("lightsout-analyze"), "the man page names a page that is not installed");
+    let (_, err, _) = run(&["-r", "2", "-c", "3"], "bwb\n");
+    assert!(err.contains("has 1 row but --rows is 2"), "{err}");
+    let (_, err, _) = run(&["-r", "1", "-c", "3"], "bw\n");
+    assert!(err.contains("line 1 has 2 cells but --cols is 3"), "{err}");
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/");
+    assert_eq!(run(&[&format!("{examples}many-boards.txt")], "").0, "4\n0\nImpossible\n4\n");
+    let (out, _, code) = run(&["--target", "black", "--format", "json", &format!("{examples}board.txt")], "");
+    assert!(code == 0 && out.contains("\"presses\":11"), "{out}");
 }

@@ -235,12 +235,29 @@ impl PuzzleArgs {
 /// Where to draw a command's picture.
 #[derive(Args, Debug, Clone)]
 pub(super) struct PictureArgs {
-    /// Write the picture as a PNG image.
-    #[arg(long, value_name = "FILE")]
+    /// Write the picture as a PNG image (FILE ends in .png, or has no
+    /// extension).
+    #[arg(long, value_name = "FILE", value_parser = picture_path("png"))]
     pub(super) png: Option<PathBuf>,
-    /// Write the picture as an SVG image.
-    #[arg(long, value_name = "FILE")]
+    /// Write the picture as an SVG image (FILE ends in .svg, or has no
+    /// extension).
+    #[arg(long, value_name = "FILE", value_parser = picture_path("svg"))]
     pub(super) svg: Option<PathBuf>,
+}
+
+/// A picture's path, refused when its extension names another format
+/// (`--png x.jpg` wrote PNG bytes into a file named .jpg).
+fn picture_path(format: &'static str) -> impl Fn(&str) -> Result<PathBuf, String> + Clone {
+    move |s: &str| {
+        let path = PathBuf::from(s);
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(ext) if !ext.eq_ignore_ascii_case(format) => {
+                Err(format!("writes {} images; name the file .{format}, not .{ext}", format.to_uppercase()))
+            }
+            _ if s.is_empty() => Err("expected a file name".into()),
+            _ => Ok(path),
+        }
+    }
 }
 
 impl PictureArgs {
@@ -407,9 +424,10 @@ pub(super) struct TableArgs {
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
     /// Output format: text (a grid), csv (rows,cols,nullity) or json (one
-    /// object per size, one per line).
-    #[arg(short, long, value_enum, default_value_t = TableFormat::Text)]
-    pub(super) format: TableFormat,
+    /// object per size, one per line). Default text; with --png or --svg
+    /// and no --format, the picture alone.
+    #[arg(short, long, value_enum)]
+    pub(super) format: Option<TableFormat>,
     #[command(flatten)]
     pub(super) memory: MemoryArgs,
     /// Compute only slice K of N of the rows (1 <= K <= N) and print it as

@@ -35,6 +35,7 @@ use record::*;
 use solve::*;
 use verify::verify;
 
+use crate::error::plural;
 use crate::picture::{self, Scene};
 use crate::present::*;
 use crate::solve::limits;
@@ -46,8 +47,9 @@ use crate::{
 };
 
 /// Runs the command line `args` (program name first) against the given
-/// streams and returns the exit code: 0 answered, 2 bad input or usage,
-/// 3 a limit refused the work, 70 an internal check failed.
+/// streams and returns the exit code: 0 answered (or the output pipe was
+/// closed), 1 `verify` found a disagreement, 2 bad input or usage, 3 a
+/// limit refused the work, 70 an internal check failed, 130 interrupted.
 ///
 /// # Example
 /// ```
@@ -239,11 +241,12 @@ fn describe(error: &Error) -> String {
             )
         }
         Error::Mismatch { source, side: Side::Cols, line, found, expected, given: true, .. } => {
-            format!("{source}: line {line} has {found} cells but --cols is {expected}")
+            format!("{source}: line {line} has {} but --cols is {expected}", plural(*found, "cell"))
         }
         Error::Mismatch { source, side: Side::Rows, first_line, found, expected, given: true, .. } => {
             format!(
-                "{source}: the board starting at line {first_line} has {found} rows but --rows is {expected}"
+                "{source}: the board starting at line {first_line} has {} but --rows is {expected}",
+                plural(*found, "row")
             )
         }
         Error::Mismatch { side: Side::Rows, given: false, .. } => {
@@ -294,13 +297,76 @@ fn completions(args: CompletionsArgs, io: &mut Streams) -> Result<u8, Failure> {
     Ok(0)
 }
 
+/// The manual page: clap's sections, the commands listed in it (not as
+/// pages `lightsout-analyze(1)` that nothing installs), exit status and
+/// examples.
 fn man_page(io: &mut Streams) -> Result<u8, Failure> {
+    let command = Cli::command();
+    let man = clap_mangen::Man::new(command.clone());
     let mut page = Vec::new();
-    clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    man.render_options_section(&mut page)?;
+    page.extend_from_slice(b".SH COMMANDS\n");
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        page.extend_from_slice(
+            format!(".TP\n\\fBlightsout {}\\fR\n{}\n", sub.get_name(), roff(&about)).as_bytes(),
+        );
+    }
+    page.extend_from_slice(b".PP\nEach command's options: \\fBlightsout help\\fR \\fICOMMAND\\fR.\n");
+    page.extend_from_slice(MAN_EXIT_AND_EXAMPLES.as_bytes());
+    man.render_version_section(&mut page)?;
     io.stdout.write_all(&page)?;
     io.stdout.flush()?;
     Ok(0)
 }
+
+/// Escapes text for roff: a backslash, and a line starting with a dot or
+/// a quote.
+fn roff(text: &str) -> String {
+    let text = text.replace('\\', "\\e");
+    if text.starts_with(['.', '\'']) { format!("\\&{text}") } else { text }
+}
+
+const MAN_EXIT_AND_EXAMPLES: &str = r#".SH "EXIT STATUS"
+.TP
+\fB0\fR
+Every board was answered (\fBImpossible\fR is an answer).
+.TP
+\fB1\fR
+\fBlightsout verify\fR found a board on which the solver and breadth-first search disagree.
+.TP
+\fB2\fR
+Bad input or usage, or output that cannot be written: one line on standard error names the file, line and column or the flag. (A closed pipe ends the run quietly with 0.)
+.TP
+\fB3\fR
+A stated limit refused the work (\fB\-\-max\-memory\fR, a picture or table too large); the line says which and what to change.
+.TP
+\fB70\fR
+An internal check failed: a press set did not pass its re-check. Never printed as an answer.
+.TP
+\fB130\fR
+Interrupted (Ctrl-C or SIGTERM); a search with \fB\-\-checkpoint\fR saved it first.
+.SH EXAMPLES
+.TP
+\fBlightsout examples/flip\-game.txt\fR
+The POJ 1753 sample: prints 4.
+.TP
+\fBprintf 'bbbww\\nwbwbw\\nwwbbb\\n' | lightsout \-\-show \-\-format text\fR
+Any size; the presses and the board reached.
+.TP
+\fBlightsout \-\-generate all\-black \-\-rows 61 \-\-cols 61 \-\-target white \-\-max\-nullity 40\fR
+The proven minimum of a board no search could touch (1629).
+.TP
+\fBlightsout analyze \-\-rows 5 \-\-cols 5\fR
+Rank, nullity and the quiet patterns of a size.
+.TP
+\fBlightsout table \-\-rows 1..100 \-\-cols 1..100 \-\-png map.png\fR
+The nullity of ten thousand sizes as a heat map.
+"#;
 
 #[cfg(test)]
 mod tests {

@@ -198,7 +198,7 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
             )
             .into());
         }
-        if args.format == TableFormat::Csv {
+        if args.format == Some(TableFormat::Csv) {
             return Err(Error::BadInput(
                 "--shard prints its slice as one JSON line; --format csv goes with `lightsout merge`".into(),
             )
@@ -235,7 +235,14 @@ pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     if args.picture.wanted() {
         args.picture.write(&picture::heat_map(&table, r0, c0, &title))?;
     }
-    write_table(&table, (r0, r1), (c0, c1), args.format, io.stdout)?;
+    // A picture asked for alone is the answer: the table is not printed
+    // too (a million sizes of text nobody asked for).
+    match (args.format, args.picture.wanted()) {
+        (None, true) => {}
+        (format, _) => {
+            write_table(&table, (r0, r1), (c0, c1), format.unwrap_or(TableFormat::Text), io.stdout)?
+        }
+    }
     Ok(0)
 }
 

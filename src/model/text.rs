@@ -172,7 +172,7 @@ impl<'a> TextBoards<'a> {
             let source = self.source.to_string();
             if let Some(offset) = line.cells.iter().position(|&b| CELL[b as usize] == INVALID) {
                 let message = format!(
-                    "invalid character {} at line {}, column {} (expected b or w)",
+                    "invalid character {} at line {}, column {} (expected b, B, 1 or # for black, w, W, 0 or . for white)",
                     describe(line.cells[offset]),
                     line.number,
                     line.column + offset + 1
@@ -305,7 +305,7 @@ mod tests {
     fn errors_name_line_and_column() {
         assert_eq!(
             shapes("bwbw\nbw%w\n", None),
-            Err("in: invalid character '%' at line 2, column 3 (expected b or w)".into())
+            Err("in: invalid character '%' at line 2, column 3 (expected b, B, 1 or # for black, w, W, 0 or . for white)".into())
         );
         assert_eq!(shapes("bwb\nbw\nbbb\n", None), Err("in: line 2 has 2 cells but line 1 has 3".into()));
         // The first error in the input wins.

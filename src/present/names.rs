@@ -45,6 +45,10 @@ pub(crate) fn parse_rule(s: &str) -> Result<Rule, String> {
         "plus" => Ok(Rule::plus()),
         "neighbours" | "neighbors" => Ok(Rule::neighbours()),
         "king" => Ok(Rule::king()),
+        // A word that is no rule's name and no mask: say which names there are.
+        word if word.chars().any(|c| c.is_ascii_alphabetic()) => {
+            Err(format!("expected plus, neighbours, king or a mask like 010/111/010, got '{word}'"))
+        }
         mask => Rule::from_mask(mask),
     }
 }
