@@ -1,6 +1,9 @@
 //! Where boards come from: a generator, files, standard input (whole, or
 //! board by board as it is typed), text or PBM.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use super::*;
 
 /// Where the boards come from.
@@ -13,6 +16,14 @@ pub(super) enum Input<'r> {
     /// A person typing at a terminal: each board is answered as soon as it
     /// is complete, not at the end of input.
     Typed(io::BufReader<&'r mut dyn Read>),
+    /// Text on a pipe: each board answered once it is complete and
+    /// unambiguous ([`PipedBoards`]), the answers flushed whenever the next
+    /// read would wait (`would_wait`).
+    Piped {
+        reader: io::BufReader<&'r mut dyn Read>,
+        max_memory: u64,
+        would_wait: Rc<Cell<bool>>,
+    },
     /// Several files, read one at a time when their turn comes (each within
     /// `max_memory`); their boards are numbered on from file to file.
     Files {
@@ -22,14 +33,37 @@ pub(super) enum Input<'r> {
 }
 
 impl Input<'_> {
-    /// Whether the boards are typed at a terminal (then answers are flushed
-    /// board by board); if so, tells the person on stderr, in one line.
-    pub(super) fn announce_typing(&self, stderr: &mut dyn Write) -> bool {
-        let typed = matches!(self, Input::Typed(_));
-        if typed {
-            let _ = writeln!(stderr, "{TYPING_HINT}");
+    /// When to flush the answers: after every board when they are typed at
+    /// a terminal (and then the person is told so on stderr, in one line),
+    /// when the next read would wait for a pipe, never for a file.
+    pub(super) fn announce_typing(&self, stderr: &mut dyn Write) -> Flush {
+        match self {
+            Input::Typed(_) => {
+                let _ = writeln!(stderr, "{TYPING_HINT}");
+                Flush::Always
+            }
+            Input::Piped { would_wait, .. } => Flush::WhenInputWaits(would_wait.clone()),
+            _ => Flush::AtEnd,
         }
-        typed
+    }
+}
+
+/// When a batch flushes its answers.
+pub(super) enum Flush {
+    Always,
+    /// When the flag says that reading on would wait for more input.
+    WhenInputWaits(Rc<Cell<bool>>),
+    AtEnd,
+}
+
+impl Flush {
+    /// Whether to flush now, after an answer.
+    pub(super) fn now(&self) -> bool {
+        match self {
+            Flush::Always => true,
+            Flush::WhenInputWaits(flag) => flag.get(),
+            Flush::AtEnd => false,
+        }
     }
 }
 
@@ -85,9 +119,16 @@ pub(super) fn read_input<'r>(
         }
         _ if stdin_is_terminal => Ok(Input::Typed(io::BufReader::new(stdin))),
         _ => {
-            let source = "<stdin>".to_string();
-            let data = read_limited(stdin, &source, max_memory)?;
-            Ok(Input::Bytes { data, source })
+            // PBM images come whole; text is answered board by board.
+            let mut reader = io::BufReader::with_capacity(1 << 16, stdin);
+            let head = io::BufRead::fill_buf(&mut reader)
+                .map_err(|e| Error::BadInput(format!("cannot read <stdin>: {e}")))?;
+            if is_pbm(head) || head.len() < 2 && !head.is_empty() && head[0] == b'P' {
+                let source = "<stdin>".to_string();
+                let data = read_limited(&mut reader, &source, max_memory)?;
+                return Ok(Input::Bytes { data, source });
+            }
+            Ok(Input::Piped { reader, max_memory, would_wait: Rc::new(Cell::new(false)) })
         }
     }
 }
@@ -164,6 +205,9 @@ pub(super) fn boards<'a, 'r: 'a>(
         Input::Generated(board) => return Box::new(std::iter::once(Ok(board.clone()))),
         Input::Bytes { data, source } => (&*data, &*source),
         Input::Typed(reader) => return Box::new(TypedBoards::new(reader, args.rows, args.cols)),
+        Input::Piped { reader, max_memory, would_wait } => {
+            return Box::new(PipedBoards::new(reader, args.rows, args.cols, *max_memory, would_wait.clone()));
+        }
         Input::Files { paths, max_memory } => {
             let max_memory = *max_memory;
             return Box::new(paths.iter().flat_map(move |path| {
@@ -303,6 +347,175 @@ impl Iterator for TypedBoards<'_, '_> {
                     }
                     if self.typed_rows == self.rows.or(self.cols).unwrap_or(self.width) {
                         self.finish_board();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Text boards on a pipe, each handed out as soon as it is complete and
+/// unambiguous: with `--rows`, every `rows` rows; otherwise at the blank
+/// line after it, once a blank line between rows has shown that blank
+/// lines separate the boards. Before that (a stream without blank lines:
+/// squares of the first row's width, or one rectangle) nothing is certain
+/// until the input ends, and the rows wait for it, as a file's would. Each
+/// piece is read by [`TextBoards`] as the whole input would be, with its
+/// line numbers, so answers and errors are a file's.
+pub(super) struct PipedBoards<'a, 'r> {
+    reader: &'a mut io::BufReader<&'r mut dyn Read>,
+    rows: Option<usize>,
+    cols: Option<usize>,
+    max_memory: u64,
+    /// Set after each board when the reader has nothing buffered: the
+    /// next read would wait, so the answers so far should be flushed.
+    would_wait: Rc<Cell<bool>>,
+    /// The lines of the piece not yet parsed, from line `first_line`.
+    piece: Vec<u8>,
+    first_line: usize,
+    piece_rows: usize,
+    /// Bytes of the piece's first row (its width, for text of one byte a
+    /// cell).
+    width: usize,
+    lines_read: usize,
+    /// Whether a blank line between rows has been seen: then each block
+    /// between blank lines is one board.
+    blocks: bool,
+    /// A blank line came after rows, before blank lines were known to
+    /// separate boards: the next row makes them so.
+    gap: bool,
+    parsed: std::collections::VecDeque<Result<Grid, Error>>,
+    answered: usize,
+    done: bool,
+}
+
+impl<'a, 'r> PipedBoards<'a, 'r> {
+    fn new(
+        reader: &'a mut io::BufReader<&'r mut dyn Read>,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        max_memory: u64,
+        would_wait: Rc<Cell<bool>>,
+    ) -> Self {
+        PipedBoards {
+            reader,
+            rows,
+            cols,
+            max_memory,
+            would_wait,
+            piece: Vec::new(),
+            first_line: 1,
+            piece_rows: 0,
+            width: 0,
+            lines_read: 0,
+            blocks: false,
+            gap: false,
+            parsed: Default::default(),
+            answered: 0,
+            done: false,
+        }
+    }
+
+    /// Parses the piece read so far and starts the next at the next line.
+    fn finish_piece(&mut self) {
+        let boards = TextBoards::new(&self.piece, "<stdin>", self.rows, self.cols)
+            .continuing(self.first_line, self.blocks);
+        self.parsed.extend(boards);
+        self.piece.clear();
+        self.piece_rows = 0;
+        self.first_line = self.lines_read + 1;
+    }
+}
+
+impl Iterator for PipedBoards<'_, '_> {
+    type Item = Result<Grid, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        use io::BufRead;
+        loop {
+            if let Some(board) = self.parsed.pop_front() {
+                self.answered += 1;
+                if board.is_err() {
+                    self.done = true;
+                    self.parsed.clear();
+                }
+                self.would_wait.set(self.parsed.is_empty() && self.reader.buffer().is_empty());
+                return Some(board);
+            }
+            if self.done {
+                return None;
+            }
+            let mut start = self.piece.len();
+            // At most one line's worth: a 2 GB line is refused, not read.
+            match self.reader.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', &mut self.piece) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(Error::BadInput(format!("cannot read <stdin>: {e}"))));
+                }
+                Ok(0) => {
+                    // The end: what is left is parsed as it is (and an input
+                    // with no board at all says so, as a file does).
+                    self.done = true;
+                    if self.piece_rows > 0 || self.answered == 0 {
+                        self.finish_piece();
+                    }
+                }
+                Ok(n) => {
+                    self.lines_read += 1;
+                    if n > MAX_LINE {
+                        self.done = true;
+                        return Some(Err(Error::BadInput(format!(
+                            "<stdin>: line {} is longer than {MAX_LINE} bytes (a row has at most {MAX_SIDE} cells)",
+                            self.lines_read
+                        ))));
+                    }
+                    if self.piece.len() as u64 > self.max_memory {
+                        self.done = true;
+                        return Some(Err(Error::Limit(format!(
+                            "<stdin>: the board ending at line {} is larger than --max-memory {}",
+                            self.lines_read,
+                            format_bytes(self.max_memory)
+                        ))));
+                    }
+                    let blank = self.piece[start..].trim_ascii().is_empty();
+                    if !blank {
+                        if self.gap {
+                            // Rows after a blank line after rows: blank lines
+                            // separate the boards, so the rows before it are
+                            // one board, and this line starts the next.
+                            self.gap = false;
+                            self.blocks = true;
+                            let line = self.piece.split_off(start);
+                            self.lines_read -= 1;
+                            self.finish_piece();
+                            self.lines_read += 1;
+                            self.piece = line;
+                            start = 0;
+                        }
+                        if self.piece_rows == 0 {
+                            self.width = self.piece[start..].trim_ascii().len();
+                        }
+                        self.piece_rows += 1;
+                        if self.rows == Some(self.piece_rows) {
+                            self.finish_piece();
+                        }
+                    } else if self.piece_rows > 0 && self.blocks {
+                        self.piece.truncate(start);
+                        self.finish_piece();
+                    } else if self.piece_rows > 0 && self.rows.is_none() && self.piece_rows <= self.width {
+                        // At most as many rows as the first is wide: one
+                        // board whether blank lines separate boards (a
+                        // block) or not (a square, or the one rectangle).
+                        self.piece.truncate(start);
+                        self.finish_piece();
+                    } else if self.piece_rows > 0 && self.rows.is_none() {
+                        // Several squares, or one tall block: the next row
+                        // says (a blank line between rows makes it a block).
+                        self.gap = true;
+                    } else if self.piece_rows == 0 {
+                        self.piece.clear();
+                        self.first_line = self.lines_read + 1;
                     }
                 }
             }

@@ -44,7 +44,7 @@ fn solve_in_memory(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Re
             Format::Json => report.json() + "\n",
         };
         out.write_all(text.as_bytes())?;
-        if typed {
+        if typed.now() {
             out.flush()?;
         }
         if let (Some(file), Some((_, best))) = (output.as_mut(), report.best()) {

@@ -178,7 +178,7 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
             StudyFormat::Json => check_json(index, solver, &verdicts) + "\n",
         };
         out.write_all(text.as_bytes())?;
-        if typed {
+        if typed.now() {
             out.flush()?;
         }
     }

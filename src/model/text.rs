@@ -124,6 +124,17 @@ impl<'a> TextBoards<'a> {
         TextBoards { pos: 0, number: 1, ..scan }
     }
 
+    /// The same reader for a piece of a longer input: its first line is
+    /// line `first_line` of the whole (for messages), and with `blocks` the
+    /// piece is read as the whole input was found to be, its rows between
+    /// blank lines one board. A stream answered board by board reads
+    /// itself this way, a piece at a time.
+    pub fn continuing(mut self, first_line: usize, blocks: bool) -> Self {
+        self.number = first_line;
+        self.blocks |= blocks;
+        self
+    }
+
     /// The next line: `Some(None)` for a blank one, `None` at the end.
     fn next_line(&mut self) -> Option<Option<Line<'a>>> {
         if self.pos > self.input.len() {
