@@ -59,9 +59,8 @@ fn larger_graphs_in_both_forms_of_the_vertex_count() {
 /// adjacency lists here rather than from the puzzle.
 fn brute_force(graph: &Graph, plus: bool) -> Vec<(u32, u32)> {
     let n = graph.vertex_count();
-    let masks: Vec<u32> = (0..n)
-        .map(|v| graph.neighbours(v).iter().fold(u32::from(plus) << v, |m, &w| m | 1 << w))
-        .collect();
+    let masks: Vec<u32> =
+        (0..n).map(|v| graph.neighbours(v).iter().fold(u32::from(plus) << v, |m, &w| m | 1 << w)).collect();
     let mut fewest = vec![u32::MAX; 1 << n];
     for presses in 0u32..1 << n {
         let flips = (0..n).filter(|&v| presses >> v & 1 == 1).fold(0, |f, v| f ^ masks[v]);
@@ -106,7 +105,11 @@ fn the_solver_equals_brute_force_on_small_graphs() {
             let solver = Solver::new(&puzzle, Method::Auto, 32).unwrap();
             let expected = brute_force(graph, plus);
             for state in 0..1u32 << n {
-                assert_eq!(solved(&solver, &board(n, state)), expected[state as usize], "{graph:?} {state:#x}");
+                assert_eq!(
+                    solved(&solver, &board(n, state)),
+                    expected[state as usize],
+                    "{graph:?} {state:#x}"
+                );
             }
         }
     }
@@ -140,7 +143,8 @@ fn graphs_fold_by_no_symmetry() {
     let triangle = Graph::named("complete:3").unwrap();
     let edge = Graph::named("path:2").unwrap();
     let symmetric = vec![triangle.clone(); 12];
-    let lopsided: Vec<Graph> = (0..16).map(|i| if i % 3 == 0 { triangle.clone() } else { edge.clone() }).collect();
+    let lopsided: Vec<Graph> =
+        (0..16).map(|i| if i % 3 == 0 { triangle.clone() } else { edge.clone() }).collect();
     for components in [symmetric, lopsided] {
         let sizes: Vec<usize> = components.iter().map(Graph::vertex_count).collect();
         let mut edges = Vec::new();

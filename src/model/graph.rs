@@ -112,7 +112,10 @@ impl Graph {
     /// repeated edges are dropped).
     fn checked(self) -> Result<Graph, String> {
         if self.edge_count() > MAX_EDGES {
-            return Err(format!("a graph of {} edges is more than the limit of {MAX_EDGES}", self.edge_count()));
+            return Err(format!(
+                "a graph of {} edges is more than the limit of {MAX_EDGES}",
+                self.edge_count()
+            ));
         }
         Ok(self)
     }
@@ -194,13 +197,16 @@ impl Graph {
 
     /// Whether `u` and `v` are joined by an edge (false if either is not a vertex).
     pub fn has_edge(&self, u: usize, v: usize) -> bool {
-        u < self.vertex_count() && v < self.vertex_count() && self.neighbours(u).binary_search(&(v as u32)).is_ok()
+        u < self.vertex_count()
+            && v < self.vertex_count()
+            && self.neighbours(u).binary_search(&(v as u32)).is_ok()
     }
 
     /// Every edge once, as `(u, v)` with `u < v`, in increasing order.
     pub fn edges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        (0..self.vertex_count())
-            .flat_map(move |u| self.neighbours(u).iter().map(move |&v| (u, v as usize)).filter(|&(u, v)| u < v))
+        (0..self.vertex_count()).flat_map(move |u| {
+            self.neighbours(u).iter().map(move |&v| (u, v as usize)).filter(|&(u, v)| u < v)
+        })
     }
 
     /// The largest `|u − v|` over the edges (0 without edges): how far from
@@ -309,7 +315,9 @@ impl Graph {
         match input.iter().find(|b| !b.is_ascii_whitespace()) {
             Some(b'>') => read_graph6(input).map_err(parse_error),
             Some(&b) if (G6_MIN..=G6_MAX).contains(&b) => read_graph6(input).map_err(parse_error),
-            Some(b':') => Err(parse_error("sparse6 is not read; write the graph as graph6 or an edge list".into())),
+            Some(b':') => {
+                Err(parse_error("sparse6 is not read; write the graph as graph6 or an edge list".into()))
+            }
             Some(b'&') => Err(parse_error("digraph6 is not read: a puzzle graph is undirected".into())),
             _ => read_edge_list(input).map_err(parse_error),
         }
@@ -420,7 +428,9 @@ impl Graph {
         };
         let parse_size = |least: usize, most: usize, what: &str| -> Result<usize, Error> {
             let bad = || {
-                Error::BadInput(format!("the graph {kind}:{what} needs {what} from {least} to {most}, got '{name}'"))
+                Error::BadInput(format!(
+                    "the graph {kind}:{what} needs {what} from {least} to {most}, got '{name}'"
+                ))
             };
             let value: usize = size.ok_or_else(bad)?.parse().map_err(|_| bad())?;
             if (least..=most).contains(&value) { Ok(value) } else { Err(bad()) }
@@ -450,7 +460,10 @@ impl Graph {
             ("hypercube", _) => {
                 let d = parse_size(0, MAX_VERTICES.trailing_zeros() as usize, "D")?;
                 let n = 1usize << d;
-                Graph::from_edges(n, (0..n).flat_map(|u| (0..d).map(move |b| (u, u ^ (1 << b)))).filter(|&(u, v)| u < v))
+                Graph::from_edges(
+                    n,
+                    (0..n).flat_map(|u| (0..d).map(move |b| (u, u ^ (1 << b)))).filter(|&(u, v)| u < v),
+                )
             }
             _ => Err(Error::BadInput(format!(
                 "unknown graph '{name}' (known: petersen, cube, cycle:N, path:N, complete:N, hypercube:D)"
@@ -480,7 +493,7 @@ fn cube() -> Graph {
     // right of F, y away from F (towards B), z up.
     type V = [i32; 3];
     let faces: [(V, V, V); 6] = [
-        ([0, 0, 1], [0, -1, 0], [1, 0, 0]),  // U: row 0 at the back, row 2 meets F
+        ([0, 0, 1], [0, -1, 0], [1, 0, 0]),   // U: row 0 at the back, row 2 meets F
         ([-1, 0, 0], [0, 0, -1], [0, -1, 0]), // L: column 2 meets F
         ([0, -1, 0], [0, 0, -1], [1, 0, 0]),  // F
         ([1, 0, 0], [0, 0, -1], [0, 1, 0]),   // R: column 0 meets F
@@ -507,7 +520,8 @@ fn cube() -> Graph {
 
 /// N(n): the vertex count in graph6's one-, four- or eight-byte form.
 fn graph6_size(n: usize) -> Vec<u8> {
-    let groups = |value: u64, count: u32| (0..count).rev().map(move |k| (value >> (6 * k) & 63) as u8 + G6_MIN);
+    let groups =
+        |value: u64, count: u32| (0..count).rev().map(move |k| (value >> (6 * k) & 63) as u8 + G6_MIN);
     match n {
         0..=62 => vec![n as u8 + G6_MIN],
         63..=258_047 => std::iter::once(G6_MAX).chain(groups(n as u64, 3)).collect(),
@@ -544,7 +558,9 @@ fn read_graph6(input: &[u8]) -> Result<Graph, String> {
     let mut pos = 0;
     if line.starts_with(b">") {
         if !line.starts_with(G6_HEADER) {
-            return Err(format!("line {line_number} starts with '>' but not with the graph6 header >>graph6<<"));
+            return Err(format!(
+                "line {line_number} starts with '>' but not with the graph6 header >>graph6<<"
+            ));
         }
         pos = G6_HEADER.len();
     }
@@ -647,7 +663,9 @@ fn read_edge_list(input: &[u8]) -> Result<Graph, String> {
         let number = |(token, column): (&[u8], usize)| -> Result<usize, String> {
             let text = String::from_utf8_lossy(token);
             if !token.iter().all(u8::is_ascii_digit) {
-                return Err(format!("invalid vertex '{text}' at line {line}, column {column} (expected a number)"));
+                return Err(format!(
+                    "invalid vertex '{text}' at line {line}, column {column} (expected a number)"
+                ));
             }
             match text.parse::<usize>() {
                 Ok(v) if v < MAX_VERTICES => Ok(v),
@@ -777,12 +795,30 @@ mod tests {
         assert_eq!(parse("0 1\n5 2\n").map(|g| g.vertex_count()), Ok(6));
         assert_eq!(parse("7\n").map(|g| g.edge_count()), Ok(0));
         assert_eq!(parse("0 1\n2\n"), Err("in: line 2 has 1 numbers but an edge is two vertices 'u v' (a vertex count may only be the first line)".into()));
-        assert_eq!(parse("0 1 2\n"), Err("in: line 1 has 3 numbers but an edge is two vertices 'u v'".into()));
-        assert_eq!(parse("3\n0 3\n"), Err("in: edge 0 3 at line 2 names vertex 3 but line 1 gives 3 vertices (0 to 2)".into()));
-        assert_eq!(parse("0 x1\n"), Err("in: invalid vertex 'x1' at line 1, column 3 (expected a number)".into()));
-        assert_eq!(parse("-1\n"), Err("in: invalid vertex count '-1' at line 1, column 1 (expected a number)".into()));
-        assert_eq!(parse("0 1048576\n"), Err("in: vertex 1048576 at line 1, column 3 is more than the limit of 1048575".into()));
-        assert_eq!(parse("2000000\n"), Err("in: a graph of 2000000 vertices is more than the limit of 1048576 (line 1)".into()));
+        assert_eq!(
+            parse("0 1 2\n"),
+            Err("in: line 1 has 3 numbers but an edge is two vertices 'u v'".into())
+        );
+        assert_eq!(
+            parse("3\n0 3\n"),
+            Err("in: edge 0 3 at line 2 names vertex 3 but line 1 gives 3 vertices (0 to 2)".into())
+        );
+        assert_eq!(
+            parse("0 x1\n"),
+            Err("in: invalid vertex 'x1' at line 1, column 3 (expected a number)".into())
+        );
+        assert_eq!(
+            parse("-1\n"),
+            Err("in: invalid vertex count '-1' at line 1, column 1 (expected a number)".into())
+        );
+        assert_eq!(
+            parse("0 1048576\n"),
+            Err("in: vertex 1048576 at line 1, column 3 is more than the limit of 1048575".into())
+        );
+        assert_eq!(
+            parse("2000000\n"),
+            Err("in: a graph of 2000000 vertices is more than the limit of 1048576 (line 1)".into())
+        );
         assert_eq!(parse("# nothing\n\n"), Err("in: no graph in input".into()));
         assert_eq!(parse(""), Err("in: no graph in input".into()));
     }

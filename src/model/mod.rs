@@ -9,14 +9,16 @@
 mod generate;
 mod graph;
 mod pbm;
+mod pgm;
 mod states;
 mod text;
 
 pub use generate::{Generate, GeneratedRows, RowStream};
 pub use graph::{Graph, MAX_EDGES, MAX_VERTICES};
 pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
+pub use pgm::{is_pgm, read_pgm, write_pgm};
 pub use states::StateGrid;
-pub use text::{TextBoards, grid_lines, parse_boards};
+pub use text::{StateBoards, TextBoards, grid_lines, parse_boards, parse_state_boards, state_lines};
 
 use std::sync::Arc;
 
@@ -309,9 +311,11 @@ impl Puzzle {
                 cells.extend(neighbours[below..].iter().map(|&v| v as usize));
                 cells
             }
-            None => {
-                self.flipped_by(j / self.cols, j % self.cols).iter().map(|&(r, c)| r * self.cols + c).collect()
-            }
+            None => self
+                .flipped_by(j / self.cols, j % self.cols)
+                .iter()
+                .map(|&(r, c)| r * self.cols + c)
+                .collect(),
         }
     }
 
