@@ -163,7 +163,7 @@ fn graphs_fold_by_no_symmetry() {
         let component: Vec<usize> = sizes.iter().enumerate().flat_map(|(i, &s)| vec![i; s]).collect();
         let boards = [
             Grid::from_fn(1, n, |_, _| true),
-            Grid::from_fn(1, n, |_, c| component[c] % 2 == 0 || component[c] % 5 == 3),
+            Grid::from_fn(1, n, |_, c| component[c].is_multiple_of(2) || component[c] % 5 == 3),
         ];
         for b in &boards {
             let (_, coset) = solver.coset(b, &Target::White).unwrap().unwrap();
@@ -240,8 +240,8 @@ fn known_nullities_and_the_grid_as_a_graph() {
     let nullity = |g: Graph, rule: Rule| {
         Solver::new(&Puzzle::on_graph(g, rule).unwrap(), Method::Dense, 0).unwrap().nullity()
     };
-    for n in 3..40 {
-        let expected = if n % 3 == 0 { 2 } else { 0 };
+    for n in 3..40usize {
+        let expected = if n.is_multiple_of(3) { 2 } else { 0 };
         assert_eq!(nullity(Graph::named(&format!("cycle:{n}")).unwrap(), Rule::plus()), expected, "C{n}");
         let path = Puzzle::on_graph(Graph::named(&format!("path:{n}")).unwrap(), Rule::plus()).unwrap();
         let strip = Puzzle::new(1, n).unwrap();

@@ -48,8 +48,8 @@ const G6_HEADER: &[u8] = b">>graph6<<";
 /// let g = Graph::from_edges(4, [(0, 1), (1, 2), (2, 0), (2, 3), (1, 0)])?;
 /// assert_eq!((g.vertex_count(), g.edge_count()), (4, 4));
 /// assert_eq!(g.neighbours(2), &[0, 1, 3]);
-/// assert_eq!(g.to_graph6(), "Cr");
-/// assert_eq!(Graph::parse(b"Cr\n", "t")?, g);
+/// assert_eq!(g.to_graph6(), "Cx");
+/// assert_eq!(Graph::parse(b"Cx\n", "t")?, g);
 /// # Ok::<(), lightsout::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -304,7 +304,7 @@ impl Graph {
     ///
     /// let path = Graph::parse(b"# a path\n3\n0 1\n1 2\n", "p.txt")?;
     /// assert_eq!(path, Graph::named("path:3")?);
-    /// assert_eq!(Graph::parse(b">>graph6<<Bw\n", "p.g6")?, path);
+    /// assert_eq!(Graph::parse(b">>graph6<<Bg\n", "p.g6")?, path);
     /// let e = Graph::parse(b"0 1\n2 2\n", "bad.txt").unwrap_err();
     /// assert_eq!(e.to_string(), "bad.txt: edge 2 2 at line 2 is a self-loop");
     /// # Ok::<(), lightsout::Error>(())

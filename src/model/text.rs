@@ -273,9 +273,12 @@ impl Iterator for TextBoards<'_> {
 /// ```
 /// use lightsout::parse_state_boards;
 ///
-/// let boards = parse_state_boards(b"012\n210\n\n11 0\n3 4\n", "in", 12, None, None)?;
+/// // Digits for K ≤ 10, numbers for any K (and only numbers above 10).
+/// let boards = parse_state_boards(b"012\n210\n\n1 0 2\n", "in", 3, None, None)?;
 /// assert_eq!(boards[0].cells(), &[0, 1, 2, 2, 1, 0]);
-/// assert_eq!(boards[1].cells(), &[11, 0, 3, 4]);
+/// assert_eq!(boards[1].cells(), &[1, 0, 2]);
+/// let boards = parse_state_boards(b"11 0\n3 4\n", "in", 12, None, None)?;
+/// assert_eq!(boards[0].cells(), &[11, 0, 3, 4]);
 /// let e = parse_state_boards(b"012\n215\n", "in", 3, None, None).unwrap_err();
 /// assert_eq!(e.to_string(), "in: state 5 at line 2, column 3 is not below 3");
 /// # Ok::<(), lightsout::Error>(())
