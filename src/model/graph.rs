@@ -170,11 +170,23 @@ impl Graph {
     }
 
     /// Number of vertices.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(lightsout::Graph::named("hypercube:3")?.vertex_count(), 8);
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
     pub fn vertex_count(&self) -> usize {
         self.starts.len() - 1
     }
 
     /// Number of edges.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(lightsout::Graph::named("hypercube:3")?.edge_count(), 12);
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
     pub fn edge_count(&self) -> usize {
         self.adjacency.len() / 2
     }
@@ -183,6 +195,12 @@ impl Graph {
     ///
     /// # Panics
     /// If `v` is not a vertex.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(lightsout::Graph::named("cycle:6")?.neighbours(0), &[1, 5]);
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
     pub fn neighbours(&self, v: usize) -> &[u32] {
         &self.adjacency[self.starts[v]..self.starts[v + 1]]
     }
@@ -191,11 +209,24 @@ impl Graph {
     ///
     /// # Panics
     /// If `v` is not a vertex.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(lightsout::Graph::named("complete:7")?.degree(3), 6);
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
     pub fn degree(&self, v: usize) -> usize {
         self.starts[v + 1] - self.starts[v]
     }
 
     /// Whether `u` and `v` are joined by an edge (false if either is not a vertex).
+    ///
+    /// # Example
+    /// ```
+    /// let p = lightsout::Graph::named("path:4")?;
+    /// assert!(p.has_edge(2, 1) && !p.has_edge(0, 2) && !p.has_edge(3, 4));
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
     pub fn has_edge(&self, u: usize, v: usize) -> bool {
         u < self.vertex_count()
             && v < self.vertex_count()
@@ -203,6 +234,13 @@ impl Graph {
     }
 
     /// Every edge once, as `(u, v)` with `u < v`, in increasing order.
+    ///
+    /// # Example
+    /// ```
+    /// let c = lightsout::Graph::named("cycle:4")?;
+    /// assert_eq!(c.edges().collect::<Vec<_>>(), vec![(0, 1), (0, 3), (1, 2), (2, 3)]);
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
     pub fn edges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         (0..self.vertex_count()).flat_map(move |u| {
             self.neighbours(u).iter().map(move |&v| (u, v as usize)).filter(|&(u, v)| u < v)
@@ -212,6 +250,15 @@ impl Graph {
     /// The largest `|u − v|` over the edges (0 without edges): how far from
     /// the diagonal the flip matrix reaches, which bounds the work of
     /// elimination as a grid's width does.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::Graph;
+    ///
+    /// assert_eq!(Graph::named("path:100")?.bandwidth(), 1);
+    /// assert_eq!(Graph::named("cycle:100")?.bandwidth(), 99);
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
     pub fn bandwidth(&self) -> usize {
         (0..self.vertex_count())
             .filter_map(|u| self.neighbours(u).last().map(|&v| (v as usize).saturating_sub(u)))

@@ -226,6 +226,16 @@ impl Puzzle {
     }
 
     /// The graph of a puzzle made by [`on_graph`](Self::on_graph), `None` on a grid.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::{Graph, Puzzle, Rule};
+    ///
+    /// let cube = Puzzle::on_graph(Graph::named("cube")?, Rule::neighbours())?;
+    /// assert_eq!(cube.graph().map(Graph::edge_count), Some(108));
+    /// assert!(Puzzle::new(3, 3)?.graph().is_none());
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
     pub fn graph(&self) -> Option<&Graph> {
         self.graph.as_deref()
     }

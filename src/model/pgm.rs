@@ -12,6 +12,11 @@ use super::StateGrid;
 use crate::error::Error;
 
 /// Whether `input` starts like a PGM image (`P2` or `P5`).
+///
+/// # Example
+/// ```
+/// assert!(lightsout::is_pgm(b"P5\n3 3\n4\n") && !lightsout::is_pgm(b"P4\n3 3\n"));
+/// ```
 pub fn is_pgm(input: &[u8]) -> bool {
     input.starts_with(b"P2") || input.starts_with(b"P5")
 }

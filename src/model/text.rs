@@ -326,6 +326,17 @@ pub struct StateBoards<'a>(Boards<'a, States>);
 impl<'a> StateBoards<'a> {
     /// Prepares to read `input` with states `0..k`; `source` names it in
     /// messages; `rows` and `cols`, when given, are every board's.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::StateBoards;
+    ///
+    /// let mut boards = StateBoards::new(b"01\n23\n30\n12\n", "in", 4, Some(2), None);
+    /// assert_eq!(boards.next().transpose()?.map(|b| b.total()), Some(6));
+    /// assert_eq!(boards.next().transpose()?.map(|b| b.total()), Some(6));
+    /// assert!(boards.next().is_none());
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
     pub fn new(input: &'a [u8], source: &'a str, k: u8, rows: Option<usize>, cols: Option<usize>) -> Self {
         StateBoards(Boards::new(input, source, rows, cols, States { k }))
     }
