@@ -318,3 +318,50 @@ fn speed_check_10000_vertices() {
         presses.is_some()
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The readers take any bytes without panicking: an error or a value.
+    /// Inputs are built from the bytes each format is made of, so that
+    /// they get past the first check.
+    #[test]
+    fn readers_never_panic(
+        bytes in proptest::collection::vec(
+            prop_oneof![Just(b'\n'), Just(b' '), Just(b'#'), b'0'..=b'9', 60u8..=128, any::<u8>()],
+            0..200,
+        ),
+        prefix in prop_oneof![Just(&b""[..]), Just(&b">>graph6<<"[..]), Just(&b"P2 "[..]), Just(&b"P5 3 2 4\n"[..]), Just(&b"~"[..])],
+        k in 0u8..=255,
+    ) {
+        let input = [prefix, &bytes].concat();
+        let _ = Graph::parse(&input, "fuzz");
+        let _ = lightsout::read_pgm(&input, "fuzz", k);
+        let _ = lightsout::StateBoards::new(&input, "fuzz", k, None, None).count();
+        let _ = lightsout::StateBoards::on_graph(&input, "fuzz", k, 3).count();
+    }
+
+    /// Whatever is written reads back: graphs as graph6 and edge lists,
+    /// K-state boards as text and as both kinds of PGM.
+    #[test]
+    fn writers_and_readers_round_trip(
+        n in 0usize..90,
+        density in 0.0f64..1.0,
+        seed in any::<u64>(),
+        k in 2u8..=255,
+        rows in 1usize..6,
+    ) {
+        let graph = Graph::random(n, ((n * n.saturating_sub(1) / 2) as f64 * density) as usize, seed).unwrap();
+        prop_assert_eq!(&Graph::parse(graph.to_graph6().as_bytes(), "g6").unwrap(), &graph);
+        prop_assert_eq!(&Graph::parse(graph.to_edge_list().as_bytes(), "edges").unwrap(), &graph);
+        let cols = n.max(1);
+        let board = lightsout::Generate::Random { seed, density }.states(rows, cols, k);
+        let text = lightsout::state_lines(&board, k).join("\n");
+        let back = lightsout::parse_state_boards(text.as_bytes(), "t", k, Some(rows), None).unwrap();
+        prop_assert_eq!(&back, &vec![board.clone()]);
+        for raw in [false, true] {
+            let image = lightsout::write_pgm(Vec::new(), &board, k, raw).unwrap();
+            prop_assert_eq!(&lightsout::read_pgm(&image, "pgm", k).unwrap(), &vec![board.clone()]);
+        }
+    }
+}
