@@ -63,6 +63,9 @@ pub use model::{
     Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, StateGrid,
     TextBoards, Topology, check_side, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
+pub use model::{
+    Graph, MAX_EDGES, MAX_VERTICES, StateBoards, is_pgm, parse_state_boards, read_pgm, state_lines, write_pgm,
+};
 pub use solve::limits;
 pub use solve::{
     Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY,

@@ -3,7 +3,7 @@
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::Grid;
+use super::{Grid, StateGrid};
 use bitvec::order::Lsb0;
 use bitvec::view::BitView;
 
@@ -33,6 +33,37 @@ impl Generate {
             self.fill_row(&mut rng, grid.words_mut(r), cols);
         }
         grid
+    }
+
+    /// The `rows × cols` board of `k` states this recipe makes: all white
+    /// is every cell 0, all black every cell 1, and random draws each
+    /// state uniformly from `0..k` out of the seeded ChaCha8 stream, row by
+    /// row (the same seed, the same board). For `k = 2` the board is
+    /// [`board`](Self::board)'s, so a seed names one board whichever
+    /// solver reads it, and the density counts; for more states it does
+    /// not (the states are uniform).
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::{Generate, StateGrid};
+    ///
+    /// let random = Generate::Random { seed: 3, density: 0.5 };
+    /// let board = random.states(4, 5, 7);
+    /// assert!(board.max_state() < 7);
+    /// assert_eq!(board, random.states(4, 5, 7));
+    /// assert_eq!(Generate::AllBlack.states(2, 2, 7), StateGrid::filled(2, 2, 1));
+    /// assert_eq!(random.states(4, 5, 2), StateGrid::from_bits(&random.board(4, 5)));
+    /// ```
+    pub fn states(&self, rows: usize, cols: usize, k: u8) -> StateGrid {
+        match *self {
+            Generate::AllWhite => StateGrid::zeros(rows, cols),
+            Generate::AllBlack => StateGrid::filled(rows, cols, 1),
+            Generate::Random { .. } if k <= 2 => StateGrid::from_bits(&self.board(rows, cols)),
+            Generate::Random { .. } => {
+                let mut rng = self.rng();
+                StateGrid::from_fn(rows, cols, |_, _| rng.random_range(0..k))
+            }
+        }
     }
 
     /// Whether every cell has the same colour (then the board is its own
@@ -140,5 +171,19 @@ mod tests {
         assert!((0.4..0.6).contains(&ones), "{ones}");
         assert!(Generate::Random { seed: 1, density: 0.0 }.board(9, 9).is_zero());
         assert_eq!(Generate::Random { seed: 1, density: 1.0 }.board(9, 9).count_ones(), 81);
+    }
+
+    #[test]
+    fn random_states_are_reproducible_and_uniform() {
+        let recipe = Generate::Random { seed: 11, density: 0.5 };
+        let a = recipe.states(60, 70, 5);
+        assert_eq!(a, recipe.states(60, 70, 5));
+        assert_ne!(a, Generate::Random { seed: 12, density: 0.5 }.states(60, 70, 5));
+        // Each of the 5 states about 4200 / 5 = 840 times.
+        let mut counts = [0usize; 5];
+        a.cells().iter().for_each(|&s| counts[s as usize] += 1);
+        assert!(counts.iter().all(|&c| (700..980).contains(&c)), "{counts:?}");
+        assert_eq!(Generate::Random { seed: 1, density: 0.0 }.states(3, 3, 2), StateGrid::zeros(3, 3));
+        assert!(Generate::AllWhite.states(3, 4, 9).is_zero());
     }
 }

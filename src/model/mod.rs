@@ -2,18 +2,25 @@
 //!
 //! A board is a [`Grid`] with one bit per cell, `1` for a piece with its black
 //! side up. A press set is a `Grid` too, `1` where a cell is pressed. The
-//! [`Puzzle`] says which cells a press flips (its [`Rule`] and [`Topology`]),
-//! and so defines the linear map `A` from press sets to flips over GF(2).
+//! [`Puzzle`] says which cells a press flips (its [`Rule`] and [`Topology`],
+//! or its [`Graph`]), and so defines the linear map `A` from press sets to
+//! flips over GF(2).
 
 mod generate;
+mod graph;
 mod pbm;
+mod pgm;
 mod states;
 mod text;
 
 pub use generate::{Generate, GeneratedRows, RowStream};
+pub use graph::{Graph, MAX_EDGES, MAX_VERTICES};
 pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
+pub use pgm::{is_pgm, read_pgm, write_pgm};
 pub use states::StateGrid;
-pub use text::{TextBoards, grid_lines, parse_boards};
+pub use text::{StateBoards, TextBoards, grid_lines, parse_boards, parse_state_boards, state_lines};
+
+use std::sync::Arc;
 
 use crate::error::{Error, Side};
 use crate::gf2::{BitMatrix, words, zeros};
@@ -152,12 +159,21 @@ pub fn check_side(side: Side, value: usize) -> Result<(), Error> {
 }
 
 /// A board shape with its press rule: everything but the colours.
+///
+/// On a grid, a press flips the cells at the rule's offsets (wrapped on a
+/// torus). On a [`Graph`] ([`on_graph`](Self::on_graph)), the board is one
+/// row of `n` cells, vertex `v` in column `v`, and a press flips the
+/// vertex's neighbours, and the vertex itself under [`Rule::plus`]: so
+/// everything built on [`press_lists`](Self::press_lists),
+/// [`flipped_by`](Self::flipped_by) and [`apply`](Self::apply) serves graphs
+/// unchanged. The graph is shared (an `Arc`), so cloning a puzzle is cheap.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Puzzle {
     rows: usize,
     cols: usize,
     topology: Topology,
     rule: Rule,
+    graph: Option<Arc<Graph>>,
 }
 
 impl Puzzle {
@@ -168,16 +184,75 @@ impl Puzzle {
     pub fn new(rows: usize, cols: usize) -> Result<Self, Error> {
         check_side(Side::Rows, rows)?;
         check_side(Side::Cols, cols)?;
-        Ok(Puzzle { rows, cols, topology: Topology::Plane, rule: Rule::plus() })
+        Ok(Puzzle { rows, cols, topology: Topology::Plane, rule: Rule::plus(), graph: None })
     }
 
-    /// The same board with another topology.
+    /// The puzzle on a graph: `rule` is [`Rule::plus`] (σ⁺: a press flips
+    /// the vertex and its neighbours) or [`Rule::neighbours`] (σ: the
+    /// neighbours only). A board is `1 × n`, vertex `v` in column `v`.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for any other rule (offsets on a grid mean
+    /// nothing on a graph); [`Error::BadInput`] for a graph without
+    /// vertices.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::{Graph, Grid, Method, Puzzle, Rule, Solver, Target};
+    ///
+    /// // On the Petersen graph, σ⁺: the all-black board to white.
+    /// let puzzle = Puzzle::on_graph(Graph::named("petersen")?, Rule::plus())?;
+    /// assert_eq!((puzzle.rows(), puzzle.cols()), (1, 10));
+    /// let solver = Solver::new(&puzzle, Method::Dense, 32)?;
+    /// let all_black = Grid::from_fn(1, 10, |_, _| true);
+    /// let best = solver.solve_for(&all_black, &Target::White)?.expect("Sutner: always solvable");
+    /// assert!(solver.puzzle().apply(&all_black, &best.presses).is_zero());
+    /// assert_eq!(puzzle.flipped_by(0, 5), vec![(0, 0), (0, 5), (0, 7), (0, 8)]);
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
+    pub fn on_graph(graph: impl Into<Arc<Graph>>, rule: Rule) -> Result<Self, Error> {
+        let graph = graph.into();
+        if rule != Rule::plus() && rule != Rule::neighbours() {
+            return Err(Error::Unsupported(format!(
+                "a puzzle on a graph presses a vertex and its neighbours (plus) or its neighbours only \
+                 (neighbours), not the rule {rule}"
+            )));
+        }
+        if graph.vertex_count() == 0 {
+            return Err(Error::BadInput("a puzzle on a graph needs at least one vertex".into()));
+        }
+        let cols = graph.vertex_count();
+        Ok(Puzzle { rows: 1, cols, topology: Topology::Plane, rule, graph: Some(graph) })
+    }
+
+    /// The graph of a puzzle made by [`on_graph`](Self::on_graph), `None` on a grid.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::{Graph, Puzzle, Rule};
+    ///
+    /// let cube = Puzzle::on_graph(Graph::named("cube")?, Rule::neighbours())?;
+    /// assert_eq!(cube.graph().map(Graph::edge_count), Some(108));
+    /// assert!(Puzzle::new(3, 3)?.graph().is_none());
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
+    pub fn graph(&self) -> Option<&Graph> {
+        self.graph.as_deref()
+    }
+
+    /// The same board with another topology. A graph has no edges to wrap:
+    /// a puzzle on a graph stays as it is.
     pub fn with_topology(mut self, topology: Topology) -> Self {
-        self.topology = topology;
+        if self.graph.is_none() {
+            self.topology = topology;
+        }
         self
     }
 
-    /// The same board with another press rule.
+    /// The same board with another press rule. On a graph, only whether the
+    /// rule holds the centre `(0, 0)` counts (the pressed vertex flips too,
+    /// as under [`Rule::plus`], or not, as under [`Rule::neighbours`]);
+    /// [`on_graph`](Self::on_graph) refuses other rules.
     pub fn with_rule(mut self, rule: Rule) -> Self {
         self.rule = rule;
         self
@@ -208,22 +283,62 @@ impl Puzzle {
         &self.rule
     }
 
-    /// Whether this is the classic rule on the plane, where light chasing works.
+    /// Whether this is the classic rule on the plane, where light chasing
+    /// works (never on a graph: its board of one row has no rows to chase).
     pub fn is_classic(&self) -> bool {
-        self.topology == Topology::Plane && self.rule.is_plus()
+        self.graph.is_none() && self.topology == Topology::Plane && self.rule.is_plus()
     }
 
-    /// The same puzzle with rows and columns exchanged.
+    /// Whether a press flips the pressed cell itself.
+    fn presses_itself(&self) -> bool {
+        self.rule.offsets.binary_search(&(0, 0)).is_ok()
+    }
+
+    /// The same puzzle with rows and columns exchanged. A graph has no
+    /// rows and columns to exchange: a puzzle on a graph is returned as it
+    /// is (its board stays one row of vertices).
     pub fn transposed(&self) -> Puzzle {
+        if self.graph.is_some() {
+            return self.clone();
+        }
         let rule = Rule::from_offsets(self.rule.offsets.iter().map(|&(dr, dc)| (dc, dr)));
-        Puzzle { rows: self.cols, cols: self.rows, topology: self.topology, rule }
+        Puzzle { rows: self.cols, cols: self.rows, topology: self.topology, rule, graph: None }
     }
 
-    /// The distinct cells flipped by pressing (`r`, `c`).
+    /// The cells a press of cell `j` (row-major) flips, as cell indices in
+    /// increasing order: on a graph, from the adjacency list.
+    fn flipped_indices(&self, j: usize) -> Vec<usize> {
+        match &self.graph {
+            Some(graph) => {
+                let neighbours = graph.neighbours(j);
+                let mut cells = Vec::with_capacity(neighbours.len() + 1);
+                // The list is sorted: the vertex goes in its place.
+                let below = neighbours.partition_point(|&v| (v as usize) < j);
+                cells.extend(neighbours[..below].iter().map(|&v| v as usize));
+                if self.presses_itself() {
+                    cells.push(j);
+                }
+                cells.extend(neighbours[below..].iter().map(|&v| v as usize));
+                cells
+            }
+            None => self
+                .flipped_by(j / self.cols, j % self.cols)
+                .iter()
+                .map(|&(r, c)| r * self.cols + c)
+                .collect(),
+        }
+    }
+
+    /// The distinct cells flipped by pressing (`r`, `c`), in increasing order.
     ///
     /// On a torus narrower than the rule, two offsets can land on one cell;
-    /// that cell is flipped once (a press flips a set of cells).
+    /// that cell is flipped once (a press flips a set of cells). On a graph
+    /// `r` is 0, `c` the vertex, and the cells are `(0, v)` for each vertex
+    /// flipped.
     pub fn flipped_by(&self, r: usize, c: usize) -> Vec<(usize, usize)> {
+        if self.graph.is_some() {
+            return self.flipped_indices(r * self.cols + c).into_iter().map(|v| (0, v)).collect();
+        }
         let (rows, cols) = (self.rows as isize, self.cols as isize);
         let mut cells: Vec<(usize, usize)> = self
             .rule
@@ -246,19 +361,16 @@ impl Puzzle {
     /// For each press `r·cols + c`, the indices of the cells it flips: the
     /// columns of the flip matrix `A`, as sparse lists.
     pub fn press_lists(&self) -> Vec<Vec<usize>> {
-        (0..self.cells())
-            .map(|j| {
-                self.flipped_by(j / self.cols, j % self.cols)
-                    .iter()
-                    .map(|&(r, c)| r * self.cols + c)
-                    .collect()
-            })
-            .collect()
+        (0..self.cells()).map(|j| self.flipped_indices(j)).collect()
     }
 
     /// For each cell, the indices of the presses that flip it: the rows of
     /// the flip matrix `A`, as sparse lists.
     pub fn cell_lists(&self) -> Vec<Vec<usize>> {
+        // A graph's edges go both ways: the flip matrix is symmetric.
+        if self.graph.is_some() {
+            return self.press_lists();
+        }
         let mut rows = vec![Vec::new(); self.cells()];
         for (press, cells) in self.press_lists().into_iter().enumerate() {
             for cell in cells {
@@ -270,9 +382,10 @@ impl Puzzle {
 
     /// Whether pressing a flips b exactly when pressing b flips a (the flip
     /// matrix is symmetric), as for every rule symmetric under `(dr, dc) ->
-    /// (-dr, -dc)`.
+    /// (-dr, -dc)`, and on every graph (its edges have no direction).
     pub fn is_symmetric(&self) -> bool {
-        self.rule.offsets.iter().all(|&(dr, dc)| self.rule.offsets.binary_search(&(-dr, -dc)).is_ok())
+        self.graph.is_some()
+            || self.rule.offsets.iter().all(|&(dr, dc)| self.rule.offsets.binary_search(&(-dr, -dc)).is_ok())
     }
 
     /// The flip matrix `A`: column `r·cols + c` holds the cells flipped by
@@ -280,11 +393,9 @@ impl Puzzle {
     pub fn flip_matrix(&self) -> BitMatrix {
         let n = self.cells();
         let mut a = BitMatrix::zeros(n, n);
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                for (fr, fc) in self.flipped_by(r, c) {
-                    a.set(fr * self.cols + fc, r * self.cols + c, true);
-                }
+        for j in 0..n {
+            for i in self.flipped_indices(j) {
+                a.set(i, j, true);
             }
         }
         a
@@ -311,6 +422,16 @@ impl Puzzle {
                 }
                 if r + 1 < self.rows {
                     words::xor(row, presses.words(r + 1));
+                }
+            }
+        } else if let Some(graph) = &self.graph {
+            let itself = self.presses_itself();
+            for v in presses.row(0).iter_ones() {
+                if itself {
+                    out.toggle(0, v);
+                }
+                for &w in graph.neighbours(v) {
+                    out.toggle(0, w as usize);
                 }
             }
         } else {

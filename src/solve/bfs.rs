@@ -20,13 +20,19 @@ pub const UNREACHABLE: u8 = u8::MAX;
 /// the definition of its rule and topology: each offset of the rule from
 /// the pressed cell, wrapped around on a torus and dropped past the edge of
 /// a plane. A cell that two offsets reach (a torus narrower than the rule)
-/// is flipped once, as a press flips a set of cells.
+/// is flipped once, as a press flips a set of cells. On a graph, vertex `v`
+/// is bit `v` and the masks are the puzzle's press lists.
 ///
 /// # Panics
 /// If the board has more than [`MAX_CELLS`] cells.
 pub fn press_masks(puzzle: &Puzzle) -> Vec<u32> {
     let (rows, cols) = (puzzle.rows() as isize, puzzle.cols() as isize);
     assert!(puzzle.cells() <= MAX_CELLS, "BFS handles at most {MAX_CELLS} cells, got {}", puzzle.cells());
+    // A graph has no offsets to follow: its presses are its press lists,
+    // vertex v at bit v.
+    if puzzle.graph().is_some() {
+        return puzzle.press_lists().iter().map(|cells| cells.iter().fold(0, |m, &v| m | 1 << v)).collect();
+    }
     let torus = puzzle.topology() == Topology::Torus;
     let mut masks = Vec::with_capacity(puzzle.cells());
     for r in 0..rows {

@@ -22,6 +22,12 @@ const GRIDS_PER_SOLVE: u64 = 8;
 /// spans at most about twice the bandwidth, and the recorded row operations
 /// (8 bytes each) number about R·C times the bandwidth.
 pub fn dense_bytes(puzzle: &Puzzle) -> u64 {
+    // On a graph the band is the graph's own: the farthest edge from the
+    // diagonal in vertex order (a random graph's is about n, a path's 1).
+    if let Some(graph) = puzzle.graph() {
+        let (cells, band) = (puzzle.cells() as u64, 2 * graph.bandwidth() as u64 + 64);
+        return cells.saturating_mul(band).saturating_mul(4) + cells.saturating_mul(band / 8 + 32);
+    }
     let reach_rows = puzzle.rule().offsets().iter().map(|o| o.0.unsigned_abs()).max().unwrap_or(0) as u64;
     let reach_cols = puzzle.rule().offsets().iter().map(|o| o.1.unsigned_abs()).max().unwrap_or(0) as u64;
     let (rows, cols) = (puzzle.rows() as u64, puzzle.cols() as u64);

@@ -142,7 +142,12 @@ pub fn symmetric_basis(
     inner: usize,
 ) -> Option<SymmetricBasis> {
     let d = quiet.len();
-    if d == 0 || d > super::MAX_KEY_BITS || inner >= d {
+    // The motions are of a grid. A puzzle on a graph is a board of one
+    // row, which the mirror maps onto itself, but reversing the vertex
+    // order is no symmetry of a graph in general (and where it happens to
+    // be one, it is one of many automorphisms this does not look for):
+    // graphs fold by none.
+    if d == 0 || d > super::MAX_KEY_BITS || inner >= d || puzzle.graph().is_some() {
         return None;
     }
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
