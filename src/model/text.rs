@@ -627,7 +627,7 @@ mod tests {
         // The first error in the input wins.
         assert!(shapes("bw%\nbw\nbbb\n", None).unwrap_err().contains("'%' at line 1, column 3"));
         assert_eq!(shapes("\n\n", None), Err("in: no board in input".into()));
-        assert!(shapes("bwbw\nwwww\nbbbb\nwwww\nbbbb\n", None).unwrap_err().contains("line 5 has 1 rows"));
+        assert!(shapes("bwbw\nwwww\nbbbb\nwwww\nbbbb\n", None).unwrap_err().contains("line 5 has 1 row "));
         assert!(shapes("bw\nwb\nww\n", Some(2)).unwrap_err().contains("2 rows were given"));
         assert!(shapes("b\u{e9}\n", None).unwrap_err().contains("byte 0xc3 at line 1, column 2"));
     }
