@@ -54,6 +54,7 @@ pub mod picture;
 #[cfg(feature = "cli")]
 pub mod serve;
 mod solve;
+pub mod zk;
 
 pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};
 pub use error::{Error, ShapeOf, Side};
