@@ -63,6 +63,9 @@ pub use model::{
     TextBoards, Topology, check_side, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
 pub use solve::limits;
+pub use solve::states::{
+    StateAnswer, StateChase, StateDense, StateOutcome, StateSolution, StateSolver, StateTarget,
+};
 pub use solve::{
     Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY,
     MAX_STREAMED_NULLITY, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,
