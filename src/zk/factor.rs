@@ -184,7 +184,7 @@ impl ZkFactors {
 
     /// `log2` of the number of kernel elements.
     pub fn kernel_size_log2(&self) -> f64 {
-        self.kernel.iter().map(|g| f64::from(g.1).log2()).sum()
+        self.kernel.iter().map(|g| f64::from(g.1).log2()).fold(0.0, |a, b| a + b)
     }
 
     /// The rank of `A`, for a prime K (`None` for a composite K, whose

@@ -42,6 +42,7 @@ mod rows;
 
 pub use factor::ZkFactors;
 pub use matrix::ZkMatrix;
+pub(crate) use rows::Barrett;
 
 use crate::error::Error;
 

@@ -12,19 +12,19 @@
 
 /// Reduction mod q of 16-bit values without division.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Barrett {
+pub(crate) struct Barrett {
     q: u16,
     m: u32,
 }
 
 impl Barrett {
-    pub(super) fn new(q: u8) -> Barrett {
+    pub(crate) fn new(q: u8) -> Barrett {
         Barrett { q: u16::from(q), m: (1u32 << 16) / u32::from(q) }
     }
 
     /// `x mod q`.
     #[inline(always)]
-    pub(super) fn reduce(self, x: u16) -> u16 {
+    pub(crate) fn reduce(self, x: u16) -> u16 {
         let t = ((u32::from(x) * self.m) >> 16) as u16;
         // t ≤ ⌊x/q⌋ ≤ t + 1, so r < 2q.
         let r = x - t * self.q;
@@ -33,7 +33,7 @@ impl Barrett {
 
     /// Every entry of `row` mod q.
     #[inline(always)]
-    pub(super) fn reduce_row(self, row: &mut [u16]) {
+    pub(crate) fn reduce_row(self, row: &mut [u16]) {
         for x in row {
             *x = self.reduce(*x);
         }

@@ -180,21 +180,47 @@ fn chase(r: usize, c: usize, states: Modulus, rhs: Option<&[u8]>, first: &[u8]) 
     let barrett = Barrett::new(states.get());
     let mut x = vec![0u8; (r + 1) * c];
     x[..c].copy_from_slice(first);
-    let zero = vec![0u8; c];
+    let mut taken = vec![0u16; c];
     for i in 0..r {
         let (done, below) = x.split_at_mut((i + 1) * c);
-        let cur = &done[i * c..];
-        let up = if i > 0 { &done[(i - 1) * c..i * c] } else { &zero[..] };
-        let target = rhs.map_or(&zero[..], |rhs| &rhs[i * c..(i + 1) * c]);
+        taken.fill(0);
+        add_spread(&mut taken, &done[i * c..]);
+        if i > 0 {
+            add_row(&mut taken, &done[(i - 1) * c..i * c]);
+        }
+        // next = target − (left + cur + right + up), kept positive by 4K.
         let next = &mut below[..c];
-        // next = target − (left + cur + right) − up, kept positive by 4K.
-        for j in 0..c {
-            let left = if j > 0 { u16::from(cur[j - 1]) } else { 0 };
-            let right = if j + 1 < c { u16::from(cur[j + 1]) } else { 0 };
-            let taken = left + u16::from(cur[j]) + right + u16::from(up[j]);
-            next[j] = barrett.reduce(u16::from(target[j]) + 4 * k - taken) as u8;
+        match rhs {
+            Some(rhs) => {
+                for ((n, &t), &g) in next.iter_mut().zip(&taken).zip(&rhs[i * c..(i + 1) * c]) {
+                    *n = barrett.reduce(u16::from(g) + 4 * k - t) as u8;
+                }
+            }
+            None => {
+                for (n, &t) in next.iter_mut().zip(&taken) {
+                    *n = barrett.reduce(4 * k - t) as u8;
+                }
+            }
         }
     }
     let last = x.split_off(r * c);
     (x, last)
+}
+
+/// `acc[j] += row[j]`.
+pub(super) fn add_row(acc: &mut [u16], row: &[u8]) {
+    for (a, &x) in acc.iter_mut().zip(row) {
+        *a += u16::from(x);
+    }
+}
+
+/// `acc[j] += row[j − 1] + row[j] + row[j + 1]` (what the plus presses of
+/// `row` add to their own row), in three passes the compiler vectorises.
+pub(super) fn add_spread(acc: &mut [u16], row: &[u8]) {
+    add_row(acc, row);
+    if row.len() > 1 {
+        let n = row.len();
+        add_row(&mut acc[1..], &row[..n - 1]);
+        add_row(&mut acc[..n - 1], &row[1..]);
+    }
 }

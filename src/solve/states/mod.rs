@@ -480,24 +480,20 @@ fn plus_apply(board: &StateGrid, presses: &StateGrid, k: Modulus) -> StateGrid {
     let (rows, cols) = (board.nrows(), board.ncols());
     let barrett = Barrett::new(k.get());
     let mut out = board.clone();
+    // At most six values below K ≤ 255 per cell: within u16.
+    let mut sum = vec![0u16; cols];
     for r in 0..rows {
-        let here = presses.row(r);
-        let out_row = &mut out.cells_mut()[r * cols..(r + 1) * cols];
-        for c in 0..cols {
-            let mut sum = u16::from(out_row[c]) + u16::from(here[c]);
-            if c > 0 {
-                sum += u16::from(here[c - 1]);
-            }
-            if c + 1 < cols {
-                sum += u16::from(here[c + 1]);
-            }
-            if r > 0 {
-                sum += u16::from(presses.get(r - 1, c));
-            }
-            if r + 1 < rows {
-                sum += u16::from(presses.get(r + 1, c));
-            }
-            out_row[c] = barrett.reduce(sum) as u8;
+        sum.fill(0);
+        chase::add_row(&mut sum, board.row(r));
+        chase::add_spread(&mut sum, presses.row(r));
+        if r > 0 {
+            chase::add_row(&mut sum, presses.row(r - 1));
+        }
+        if r + 1 < rows {
+            chase::add_row(&mut sum, presses.row(r + 1));
+        }
+        for (o, &s) in out.cells_mut()[r * cols..(r + 1) * cols].iter_mut().zip(&sum) {
+            *o = barrett.reduce(s) as u8;
         }
     }
     out
