@@ -56,6 +56,7 @@ mod present;
 #[cfg(feature = "cli")]
 pub mod serve;
 mod solve;
+pub mod zk;
 
 pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};
 pub use error::{Error, ShapeOf, Side};
@@ -67,6 +68,9 @@ pub use model::{
     Graph, MAX_EDGES, MAX_VERTICES, StateBoards, is_pgm, parse_state_boards, read_pgm, state_lines, write_pgm,
 };
 pub use solve::limits;
+pub use solve::states::{
+    StateAnswer, StateChase, StateDense, StateOutcome, StateSolution, StateSolver, StateTarget,
+};
 pub use solve::{
     Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY,
     MAX_STREAMED_NULLITY, Mask, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,

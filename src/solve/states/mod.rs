@@ -1,0 +1,564 @@
+//! The K-state game: each cell has K states, a press adds 1 mod K to every
+//! cell it reaches, and the presses are counted with multiplicity.
+//!
+//! [`StateSolver`] factors a puzzle once over Z_K (light chasing, or the
+//! whole press matrix), then answers boards: a particular press set from
+//! the algebra ([`crate::zk`]), the lightest member of its coset over the
+//! quiet patterns ([`minimum::minimize`]), re-applied to the board before it
+//! is returned. The two-state [`Solver`](super::Solver) stays the fast path
+//! for K = 2 on bits; this one serves every K, K = 2 included.
+
+mod chase;
+mod dense;
+pub mod minimum;
+
+pub use chase::StateChase;
+pub use dense::StateDense;
+
+use super::Method;
+use crate::error::{Error, ShapeOf};
+use crate::model::{Puzzle, StateGrid};
+use crate::zk::{Barrett, Modulus, ZkFactors};
+
+/// What a board of K states should become.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StateTarget {
+    /// Every cell in this state.
+    Uniform(u8),
+    /// This board (of the puzzle's shape).
+    Board(StateGrid),
+}
+
+impl StateTarget {
+    /// Every uniform state `0..K`, for whichever takes the fewest presses:
+    /// the default goal of the K-state game.
+    pub fn any(states: Modulus) -> Vec<StateTarget> {
+        (0..states.get()).map(StateTarget::Uniform).collect()
+    }
+}
+
+/// The lightest press set found for one target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateSolution {
+    /// How many times each cell is pressed (0 to K−1), re-checked against
+    /// the board; [`StateGrid::total`] is the number of presses.
+    pub presses: StateGrid,
+    /// Whether no press set with fewer presses exists.
+    pub proven_minimal: bool,
+    /// No press set reaches the target with fewer presses than this (the
+    /// total itself when proven minimal).
+    pub lower_bound: u64,
+}
+
+/// One target's result: its lightest press set, or `None` when the target
+/// cannot be reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateOutcome {
+    /// The target asked for.
+    pub target: StateTarget,
+    /// Its solution, `None` when unreachable.
+    pub solution: Option<StateSolution>,
+}
+
+/// A board's answer: one outcome per target asked for, in the order asked.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct StateAnswer {
+    /// The outcomes, in the order of the targets asked.
+    pub outcomes: Vec<StateOutcome>,
+}
+
+impl StateAnswer {
+    /// The outcome for `target`, if it was asked for.
+    pub fn get(&self, target: &StateTarget) -> Option<&StateOutcome> {
+        self.outcomes.iter().find(|o| o.target == *target)
+    }
+
+    /// The reachable target needing the fewest presses (the first asked on
+    /// a tie).
+    pub fn best(&self) -> Option<(&StateTarget, &StateSolution)> {
+        self.outcomes
+            .iter()
+            .filter_map(|o| Some((&o.target, o.solution.as_ref()?)))
+            .min_by_key(|(_, s)| s.presses.total())
+    }
+}
+
+#[derive(Clone, Debug)]
+enum System {
+    Dense(StateDense),
+    Chase(StateChase),
+}
+
+/// The cells each press reaches, flattened: press j reaches
+/// `cells[starts[j]..starts[j + 1]]`. Kept for the re-check off the
+/// classic plane (where the plus rule is applied row by row instead).
+#[derive(Clone, Debug)]
+struct Reach {
+    starts: Vec<usize>,
+    cells: Vec<u32>,
+}
+
+/// Grids of R·C bytes a solve holds at once: the board, the target, the
+/// right-hand side, two chases of R+1 rows, the particular solution, the
+/// minimiser's current and best members, the re-check's board, and the
+/// answers of a few targets.
+const GRIDS_PER_SOLVE: u64 = 12;
+
+/// A K-state puzzle factored once, ready to solve many boards of its shape.
+///
+/// # Example
+/// ```
+/// use lightsout::zk::Modulus;
+/// use lightsout::{Method, Puzzle, StateGrid, StateSolver, StateTarget};
+///
+/// // 3x3, three states: every cell in state 1, to all 0.
+/// let states = Modulus::new(3)?;
+/// let solver = StateSolver::new(&Puzzle::new(3, 3)?, states, Method::Auto, 20, 1 << 30)?;
+/// let board = StateGrid::filled(3, 3, 1);
+/// let answer = solver.solve(&board, &[StateTarget::Uniform(0)])?;
+/// let (_, best) = answer.best().expect("3x3 over Z_3 is always solvable");
+/// assert!(best.proven_minimal);
+/// assert_eq!(solver.apply(&board, &best.presses)?, StateGrid::zeros(3, 3));
+/// assert_eq!((solver.nullity(), solver.kernel_size()), (Some(0), "1".to_string()));
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct StateSolver {
+    puzzle: Puzzle,
+    states: Modulus,
+    system: System,
+    /// Generators of the quiet patterns with their orders (a direct sum).
+    quiet: Vec<(StateGrid, u32)>,
+    reach: Option<Reach>,
+    max_members_log2: u32,
+}
+
+impl StateSolver {
+    /// Factors `puzzle` over `states` with `method` (`Auto`: light chasing
+    /// for the classic plane, elimination of the press matrix otherwise).
+    /// Cosets of at most 2^`max_members_log2` members are searched
+    /// exhaustively for the minimum. The memory the work needs is estimated
+    /// first, from the size, and again once the quiet patterns are known.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for `Method::Chase` off the classic plane;
+    /// [`Error::Memory`] when the estimate is over `max_memory` bytes.
+    pub fn new(
+        puzzle: &Puzzle,
+        states: Modulus,
+        method: Method,
+        max_members_log2: u32,
+        max_memory: u64,
+    ) -> Result<Self, Error> {
+        let chase = match method {
+            Method::Chase | Method::Auto if puzzle.is_classic() => true,
+            Method::Dense | Method::Auto => false,
+            Method::Chase => {
+                return Err(Error::Unsupported("light chasing needs the classic rule on the plane".into()));
+            }
+        };
+        let (rows, cols, cells) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
+        let grids = (cells as u64).saturating_mul(GRIDS_PER_SOLVE);
+        let (work, bytes) = if chase {
+            let side = rows.min(cols);
+            (
+                format!(
+                    "solving a {rows}x{cols} board of {states} states by light chasing \
+                     (a {side}x{side} first-row system)"
+                ),
+                StateChase::bytes(rows, cols, states).saturating_add(grids),
+            )
+        } else {
+            let lists = (cells as u64).saturating_mul(8 * puzzle.rule().offsets().len() as u64 + 40);
+            (
+                format!(
+                    "solving a {rows}x{cols} board of {states} states by elimination \
+                     (its {cells}x{cells} press matrix, {} bytes a copy)",
+                    (cells as u64).saturating_mul(cells as u64)
+                ),
+                StateDense::bytes(cells, states).saturating_add(grids).saturating_add(lists),
+            )
+        };
+        super::limits::check(bytes, max_memory, &work)?;
+        // The estimate fits in memory, so cells² fits in usize on any
+        // machine that allocates it; on one that could not, refuse.
+        if !chase && cells.checked_mul(cells).is_none() {
+            return Err(Error::Memory { work, needed: bytes, limit: max_memory });
+        }
+        let (system, reach) = if chase {
+            (System::Chase(StateChase::new(rows, cols, states)), None)
+        } else {
+            let lists = puzzle.press_lists();
+            let dense = StateDense::new(rows, cols, &lists, states);
+            let mut starts = Vec::with_capacity(lists.len() + 1);
+            starts.push(0);
+            let mut reached = Vec::new();
+            for list in &lists {
+                reached.extend(list.iter().map(|&c| c as u32));
+                starts.push(reached.len());
+            }
+            (System::Dense(dense), Some(Reach { starts, cells: reached }))
+        };
+        let factors = match &system {
+            System::Dense(d) => d.factors(),
+            System::Chase(c) => c.factors(),
+        };
+        let count = factors.kernel().len() as u64;
+        let with_quiet = bytes.saturating_add(count.saturating_mul(cells as u64));
+        super::limits::check(with_quiet, max_memory, &format!("{work} with its {count} quiet patterns"))?;
+        let quiet = match &system {
+            System::Dense(d) => d.quiet_patterns(),
+            System::Chase(c) => c.quiet_patterns(),
+        };
+        Ok(StateSolver { puzzle: puzzle.clone(), states, system, quiet, reach, max_members_log2 })
+    }
+
+    /// The puzzle this solver answers.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+
+    /// K.
+    pub fn states(&self) -> Modulus {
+        self.states
+    }
+
+    /// The method the system was solved with: `Chase` or `Dense`.
+    pub fn method(&self) -> Method {
+        match self.system {
+            System::Dense(_) => Method::Dense,
+            System::Chase(_) => Method::Chase,
+        }
+    }
+
+    /// The factored system: the press matrix (dense) or the first-row
+    /// system (chasing), for its invariants.
+    pub fn factors(&self) -> &ZkFactors {
+        match &self.system {
+            System::Dense(d) => d.factors(),
+            System::Chase(c) => c.factors(),
+        }
+    }
+
+    /// Generators of the quiet patterns (press sets that change nothing)
+    /// with their orders: every quiet pattern is `Σ c_i·g_i` for exactly
+    /// one choice of `0 ≤ c_i < order_i`.
+    pub fn quiet_patterns(&self) -> &[(StateGrid, u32)] {
+        &self.quiet
+    }
+
+    /// The number of quiet patterns, exactly in decimal: the number of
+    /// press sets that solve any solvable board.
+    pub fn kernel_size(&self) -> String {
+        self.factors().kernel_size()
+    }
+
+    /// `log2` of the number of quiet patterns.
+    pub fn kernel_size_log2(&self) -> f64 {
+        self.factors().kernel_size_log2()
+    }
+
+    /// Dimension of the quiet patterns over the field Z_K, for a prime K
+    /// (`None` for a composite K, where they need not form a free module).
+    pub fn nullity(&self) -> Option<usize> {
+        self.factors().nullity()
+    }
+
+    /// Rank of the press matrix (cells minus the nullity), for a prime K.
+    pub fn rank(&self) -> Option<usize> {
+        self.nullity().map(|d| self.puzzle.cells() - d)
+    }
+
+    /// The quiet pattern with the fewest presses, if there is one other than
+    /// zero and there are at most 2^`max_members_log2` to look through.
+    pub fn lightest_quiet_pattern(&self) -> Option<StateGrid> {
+        let gens: Vec<(&[u8], u32)> = self.quiet.iter().map(|(g, o)| (g.cells(), *o)).collect();
+        let cells = minimum::lightest_nonzero(self.states.get(), &gens, self.max_members_log2)?;
+        StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), cells)
+    }
+
+    /// Solves `board` for each of `targets` ([`StateTarget::any`] asks for
+    /// every uniform state).
+    ///
+    /// # Errors
+    /// [`Error::Shape`] if the board's shape, or a target board's, is not
+    /// the puzzle's; [`Error::BadInput`] for a state of K or more;
+    /// [`Error::Internal`] if a press set fails its re-check.
+    pub fn solve(&self, board: &StateGrid, targets: &[StateTarget]) -> Result<StateAnswer, Error> {
+        let outcomes = targets
+            .iter()
+            .map(|target| {
+                Ok(StateOutcome { target: target.clone(), solution: self.solve_for(board, target)? })
+            })
+            .collect::<Result<_, Error>>()?;
+        Ok(StateAnswer { outcomes })
+    }
+
+    /// The fewest presses turning `board` into `target`, or `None` when it
+    /// cannot be reached.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve).
+    pub fn solve_for(&self, board: &StateGrid, target: &StateTarget) -> Result<Option<StateSolution>, Error> {
+        let Some(particular) = self.particular_to(board, target)? else {
+            return Ok(None);
+        };
+        let gens: Vec<(&[u8], u32)> = self.quiet.iter().map(|(g, o)| (g.cells(), *o)).collect();
+        let found = minimum::minimize(self.states.get(), particular.cells(), &gens, self.max_members_log2);
+        let presses = StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), found.presses)
+            .filter(|p| p.total() == found.total && p.max_state() < self.states.get())
+            .ok_or_else(|| self.failed("the minimum"))?;
+        self.check(board, &presses, target)?;
+        Ok(Some(StateSolution {
+            presses,
+            proven_minimal: found.proven_minimal,
+            lower_bound: found.lower_bound,
+        }))
+    }
+
+    /// A press set turning `board` into `target` (not yet the lightest), or
+    /// `None` when it cannot be reached; re-checked like every answer.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve).
+    pub fn particular_to(&self, board: &StateGrid, target: &StateTarget) -> Result<Option<StateGrid>, Error> {
+        let rhs = self.rhs(board, target)?;
+        let found = match &self.system {
+            System::Dense(d) => d.particular(&rhs),
+            System::Chase(c) => c.particular(&rhs)?,
+        };
+        let Some(presses) = found else {
+            return Ok(None);
+        };
+        self.check(board, &presses, target)?;
+        Ok(Some(presses))
+    }
+
+    /// A pattern `y` proving that `board` cannot reach `target`: `yᵀ·A = 0`
+    /// (every press changes the weighted sum `y·cells` by 0 mod K) while
+    /// `y·(target − board) ≠ 0`. `None` when the target is reachable.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve), and [`Error::Internal`] if the pattern
+    /// fails its check.
+    pub fn obstruction(&self, board: &StateGrid, target: &StateTarget) -> Result<Option<StateGrid>, Error> {
+        let rhs = self.rhs(board, target)?;
+        let found = match &self.system {
+            System::Dense(d) => d.obstruction(&rhs),
+            System::Chase(c) => c.obstruction(&rhs),
+        };
+        let Some(y) = found else {
+            return Ok(None);
+        };
+        let k = self.states;
+        let weighed =
+            k.reduce(y.cells().iter().zip(rhs.cells()).map(|(&a, &b)| u64::from(a) * u64::from(b)).sum());
+        if weighed == 0 || !self.is_invariant(&y) {
+            return Err(self.failed("an obstruction"));
+        }
+        Ok(Some(y))
+    }
+
+    /// Whether `y·A = 0`: every press changes `y·cells` by a multiple of K.
+    fn is_invariant(&self, y: &StateGrid) -> bool {
+        let k = self.states;
+        match &self.reach {
+            Some(reach) => reach.starts.windows(2).all(|w| {
+                let sum: u64 =
+                    reach.cells[w[0]..w[1]].iter().map(|&c| u64::from(y.cells()[c as usize])).sum();
+                k.reduce(sum) == 0
+            }),
+            // The plus rule's matrix is symmetric: y·A = A·y, the board y
+            // presses on an empty board.
+            None => plus_apply(&StateGrid::zeros(y.nrows(), y.ncols()), y, k).is_zero(),
+        }
+    }
+
+    /// The board reached from `board` by pressing each cell as many times
+    /// as `presses` says: every cell gains, mod K, the presses that reach it.
+    ///
+    /// # Errors
+    /// [`Error::Shape`] if a grid is not of the puzzle's shape;
+    /// [`Error::BadInput`] for a state or press count of K or more.
+    pub fn apply(&self, board: &StateGrid, presses: &StateGrid) -> Result<StateGrid, Error> {
+        self.check_grid(board, ShapeOf::Board)?;
+        self.check_grid(presses, ShapeOf::Presses)?;
+        let k = self.states;
+        Ok(match &self.reach {
+            Some(reach) => {
+                let mut sums: Vec<u32> = board.cells().iter().map(|&s| u32::from(s)).collect();
+                for (j, &x) in presses.cells().iter().enumerate().filter(|&(_, &x)| x != 0) {
+                    for &c in &reach.cells[reach.starts[j]..reach.starts[j + 1]] {
+                        sums[c as usize] = (sums[c as usize] + u32::from(x)) % u32::from(k.get());
+                    }
+                }
+                let cells = sums.into_iter().map(|s| s as u8).collect();
+                StateGrid::from_cells(board.nrows(), board.ncols(), cells).unwrap_or_else(|| board.clone())
+            }
+            None => plus_apply(board, presses, k),
+        })
+    }
+
+    /// Presses `presses` on `board` and insists on reaching `target`: the
+    /// one re-check every press set goes through before it is returned.
+    ///
+    /// # Errors
+    /// As [`apply`](Self::apply); [`Error::Internal`] if `presses` does not
+    /// turn `board` into `target`.
+    pub fn check(&self, board: &StateGrid, presses: &StateGrid, target: &StateTarget) -> Result<(), Error> {
+        let goal = self.goal(target)?;
+        let reached = self.apply(board, presses)?;
+        if reached.cells() == goal.as_slice() {
+            return Ok(());
+        }
+        Err(self.failed("a press set"))
+    }
+
+    fn failed(&self, what: &str) -> Error {
+        Error::Internal(format!(
+            "{what} for a {}x{} board of {} states failed its re-check",
+            self.puzzle.rows(),
+            self.puzzle.cols(),
+            self.states
+        ))
+    }
+
+    /// Refuses a grid of another shape than the puzzle's, or with a state
+    /// of K or more.
+    fn check_grid(&self, grid: &StateGrid, of: ShapeOf) -> Result<(), Error> {
+        let expected = (self.puzzle.rows(), self.puzzle.cols());
+        let found = (grid.nrows(), grid.ncols());
+        if found != expected {
+            return Err(Error::Shape { of, found, expected });
+        }
+        let k = self.states.get();
+        if let Some(i) = grid.cells().iter().position(|&s| s >= k) {
+            let (r, c) = (i / grid.ncols(), i % grid.ncols());
+            let what = match of {
+                ShapeOf::Presses => "press count",
+                ShapeOf::Board | ShapeOf::Target => "state",
+            };
+            return Err(Error::BadInput(format!(
+                "the {} has a {what} of {} at row {}, column {}, but the states are 0 to {}",
+                of.name(),
+                grid.cells()[i],
+                r + 1,
+                c + 1,
+                k - 1
+            )));
+        }
+        Ok(())
+    }
+
+    /// The target's cells, checked.
+    fn goal(&self, target: &StateTarget) -> Result<Vec<u8>, Error> {
+        match target {
+            StateTarget::Uniform(s) if *s < self.states.get() => Ok(vec![*s; self.puzzle.cells()]),
+            StateTarget::Uniform(s) => {
+                Err(Error::BadInput(format!("the target state is 0 to {}, got {s}", self.states.get() - 1)))
+            }
+            StateTarget::Board(goal) => {
+                self.check_grid(goal, ShapeOf::Target)?;
+                Ok(goal.cells().to_vec())
+            }
+        }
+    }
+
+    /// `target − board` mod K: what the presses must add to each cell.
+    fn rhs(&self, board: &StateGrid, target: &StateTarget) -> Result<StateGrid, Error> {
+        self.check_grid(board, ShapeOf::Board)?;
+        let goal = self.goal(target)?;
+        let k = self.states;
+        let cells = goal.iter().zip(board.cells()).map(|(&t, &b)| k.sub(t, b)).collect();
+        StateGrid::from_cells(board.nrows(), board.ncols(), cells).ok_or_else(|| self.failed("a board"))
+    }
+}
+
+/// The plus rule on the plane, row by row: each cell gains its own presses
+/// and its four neighbours', mod K.
+fn plus_apply(board: &StateGrid, presses: &StateGrid, k: Modulus) -> StateGrid {
+    let (rows, cols) = (board.nrows(), board.ncols());
+    let barrett = Barrett::new(k.get());
+    let mut out = board.clone();
+    // At most six values below K ≤ 255 per cell: within u16.
+    let mut sum = vec![0u16; cols];
+    for r in 0..rows {
+        sum.fill(0);
+        chase::add_row(&mut sum, board.row(r));
+        chase::add_spread(&mut sum, presses.row(r));
+        if r > 0 {
+            chase::add_row(&mut sum, presses.row(r - 1));
+        }
+        if r + 1 < rows {
+            chase::add_row(&mut sum, presses.row(r + 1));
+        }
+        for (o, &s) in out.cells_mut()[r * cols..(r + 1) * cols].iter_mut().zip(&sum) {
+            *o = barrett.reduce(s) as u8;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Rule;
+
+    #[test]
+    fn plus_apply_matches_the_press_lists() {
+        let puzzle = Puzzle::new(4, 5).unwrap();
+        let k = Modulus::new(7).unwrap();
+        let dense =
+            StateSolver::new(&puzzle.clone().with_rule(Rule::plus()), k, Method::Dense, 8, u64::MAX).unwrap();
+        let board = StateGrid::from_fn(4, 5, |r, c| ((r * 5 + c) % 7) as u8);
+        let presses = StateGrid::from_fn(4, 5, |r, c| ((r * 3 + c * c) % 7) as u8);
+        assert_eq!(dense.apply(&board, &presses).unwrap(), plus_apply(&board, &presses, k));
+    }
+
+    #[test]
+    fn bad_states_and_shapes_are_refused() {
+        let k = Modulus::new(4).unwrap();
+        let solver = StateSolver::new(&Puzzle::new(2, 3).unwrap(), k, Method::Auto, 8, u64::MAX).unwrap();
+        let board = StateGrid::from_fn(2, 3, |r, c| if (r, c) == (1, 2) { 4 } else { 0 });
+        assert_eq!(
+            solver.solve(&board, &[StateTarget::Uniform(0)]),
+            Err(Error::BadInput(
+                "the board has a state of 4 at row 2, column 3, but the states are 0 to 3".into()
+            ))
+        );
+        let ok = StateGrid::zeros(2, 3);
+        assert_eq!(
+            solver.solve(&ok, &[StateTarget::Uniform(4)]),
+            Err(Error::BadInput("the target state is 0 to 3, got 4".into()))
+        );
+        assert!(matches!(
+            solver.solve(&StateGrid::zeros(3, 2), &[StateTarget::Uniform(0)]),
+            Err(Error::Shape { of: ShapeOf::Board, .. })
+        ));
+        assert!(matches!(
+            solver.solve(&ok, &[StateTarget::Board(StateGrid::zeros(2, 2))]),
+            Err(Error::Shape { of: ShapeOf::Target, .. })
+        ));
+        let dense = Puzzle::new(3, 3).unwrap().with_rule(Rule::king());
+        assert!(matches!(
+            StateSolver::new(&dense, k, Method::Chase, 8, u64::MAX),
+            Err(Error::Unsupported(_))
+        ));
+    }
+
+    #[test]
+    fn memory_is_estimated_before_factoring() {
+        let k = Modulus::new(3).unwrap();
+        // 100x100 by elimination: a 10000x10000 press matrix, 10^8 bytes.
+        let big = Puzzle::new(100, 100).unwrap();
+        let err = StateSolver::new(&big, k, Method::Dense, 8, 1 << 26).unwrap_err();
+        match err {
+            Error::Memory { work, needed, limit } => {
+                assert!(work.contains("10000x10000 press matrix"), "{work}");
+                assert!(needed > 200_000_000 && limit == 1 << 26, "{needed}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(StateSolver::new(&big, k, Method::Chase, 8, 1 << 26).is_ok());
+    }
+}

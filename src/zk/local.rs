@@ -1,0 +1,424 @@
+//! Elimination over the local ring Z_q, q = p^e: one prime power of K.
+//!
+//! Every nonzero element of Z_q is a unit times p^v for one valuation v < e,
+//! and an entry of the smallest valuation in a matrix divides every other
+//! entry. So elimination that always pivots on an entry of the smallest
+//! valuation left never needs to divide by a non-unit: it reaches
+//! `P·A·Π = D·V`, with `P` the row operations, `Π` a column permutation,
+//! `D = diag(p^v₀, p^v₁, …, 0, …)` and `V` unit upper triangular. That is a
+//! Smith form `P·A·(Π·V⁻¹) = D`, kept compactly:
+//!
+//! - the pivots are found level by level: first every unit pivot the rows
+//!   offer (v = 0), then, among the rows left (all of whose entries are now
+//!   multiples of p), every pivot of valuation 1, and so on up to e − 1;
+//!   the rows left after that are zero;
+//! - each row is reduced against the pivots before it as it comes (the
+//!   multiplier of pivot k is stored in place, in the row's position k, as
+//!   in an LU factorisation), so `P` is never formed: it is replayed on a
+//!   right-hand side (`forward`) or transposed onto a certificate
+//!   (`transpose_apply`);
+//! - a pivot row is stored divided by its pivot p^v, which is then 1: that
+//!   is the row of `V`, and back substitution through it needs no division.
+//!
+//! Columns are permuted in storage as pivots are chosen (pivot k moves to
+//! position k), so every row operation runs over one contiguous tail.
+
+use super::inverse_mod;
+use super::matrix::ZkMatrix;
+use super::rows::{self, Barrett, Isa};
+
+/// One pivot: the row it came from, its valuation and the inverse of the
+/// unit it was divided by.
+#[derive(Clone, Copy, Debug)]
+struct Pivot {
+    row: u32,
+    val: u8,
+    inv: u8,
+}
+
+/// A matrix factored over Z_q, q = p^e.
+#[derive(Clone, Debug)]
+pub(super) struct Local {
+    p: u8,
+    e: u32,
+    q: u8,
+    nrows: usize,
+    ncols: usize,
+    /// Row by row, columns in pivot order: in a row reduced against s
+    /// pivots, positions below s hold its multipliers, the rest its entries
+    /// (for a pivot row, 1 at its own position, then its row of `V`).
+    data: Vec<u8>,
+    /// The column at each position.
+    col_at: Vec<u32>,
+    pivots: Vec<Pivot>,
+    /// Rows that eliminated to zero; they are reduced against every pivot.
+    zero_rows: Vec<u32>,
+}
+
+/// The rows being eliminated together, in 16-bit lanes, with a bound on
+/// their entries.
+struct Block {
+    rows: Vec<u16>,
+    bound: Vec<u32>,
+}
+
+impl Local {
+    /// Factors `a` mod `p^e`.
+    ///
+    /// # Complexity
+    /// O(m·n·min(m, n)) for an m×n matrix (about n³/3 row-operation steps
+    /// for a square one, in 16-bit vector lanes), plus O(m·n) swaps.
+    pub(super) fn new(a: &ZkMatrix, p: u8, e: u32) -> Local {
+        let q = p.pow(e);
+        let (nrows, ncols) = (a.nrows(), a.ncols());
+        let mut local = Local {
+            p,
+            e,
+            q,
+            nrows,
+            ncols,
+            data: a.entries().iter().map(|&x| x % q).collect(),
+            col_at: (0..ncols as u32).collect(),
+            pivots: Vec::new(),
+            zero_rows: Vec::new(),
+        };
+        let mut seen = vec![0u32; nrows];
+        let mut pending: Vec<u32> = (0..nrows as u32).collect();
+        let isa = Isa::detect();
+        for level in 0..=e {
+            if pending.is_empty() {
+                break;
+            }
+            pending = local.pass(&pending, level, &mut seen, isa);
+        }
+        // Past level e − 1 every entry left is a multiple of p^e, that is
+        // zero, so the last pass left nothing pending.
+        local.zero_rows.append(&mut pending);
+        local
+    }
+
+    /// `p^v`.
+    fn power(&self, v: u32) -> u16 {
+        u16::from(self.p).pow(v)
+    }
+
+    /// The pivots' valuations.
+    pub(super) fn valuations(&self) -> impl Iterator<Item = u32> + '_ {
+        self.pivots.iter().map(|p| u32::from(p.val))
+    }
+
+    /// Number of pivots.
+    pub(super) fn pivot_count(&self) -> usize {
+        self.pivots.len()
+    }
+
+    /// Rows per block: a block of rows in 16-bit lanes stays about 256 KiB,
+    /// within the L2 cache, while each pivot row passes over all of them.
+    fn block_rows(&self) -> usize {
+        ((1usize << 17) / self.ncols.max(1)).clamp(1, 64)
+    }
+
+    /// Eliminates `rows` (each reduced against its first `seen` pivots so
+    /// far) with pivots of valuation `level`: each row is reduced against
+    /// every pivot, then becomes a pivot if it has an entry of valuation
+    /// `level` in a free position, or is zero. Returns the rest (all their
+    /// entries multiples of p^(level+1)), for the next level.
+    fn pass(&mut self, rows: &[u32], level: u32, seen: &mut [u32], isa: Isa) -> Vec<u32> {
+        let n = self.ncols;
+        let per_block = self.block_rows();
+        let mut block = Block { rows: vec![0; per_block * n], bound: vec![0; per_block] };
+        let mut deferred = Vec::new();
+        for chunk in rows.chunks(per_block) {
+            for (b, &r) in chunk.iter().enumerate() {
+                let stored = &self.data[r as usize * n..][..n];
+                for (x, &s) in block.rows[b * n..][..n].iter_mut().zip(stored) {
+                    *x = u16::from(s);
+                }
+                block.bound[b] = u32::from(self.q - 1);
+            }
+            // Every pivot found before this block, for all its rows at once.
+            let start = self.pivots.len();
+            let from: Vec<usize> = chunk.iter().map(|&r| seen[r as usize] as usize).collect();
+            self.catch_up(&mut block.rows, &mut block.bound, &from, start, isa);
+            let mut became_pivot = vec![false; chunk.len()];
+            for (b, &r) in chunk.iter().enumerate() {
+                // Then the pivots found in this block, one row at a time.
+                let found = self.pivots.len();
+                if found > start {
+                    let (rows, bound) = (&mut block.rows[b * n..][..n], &mut block.bound[b..=b]);
+                    self.catch_up(rows, bound, &[start], found, isa);
+                }
+                let barrett = Barrett::new(self.q);
+                let row = &mut block.rows[b * n..][..n];
+                barrett.reduce_row(&mut row[found..]);
+                seen[r as usize] = found as u32;
+                match self.find_pivot(&row[found..], level) {
+                    Some(offset) => {
+                        if offset != 0 {
+                            self.swap_columns(found, found + offset, &mut block.rows[..chunk.len() * n]);
+                        }
+                        self.make_pivot(r, &block.rows[b * n..][..n], level);
+                        became_pivot[b] = true;
+                    }
+                    None if row[found..].iter().all(|&x| x == 0) => self.zero_rows.push(r),
+                    None => deferred.push(r),
+                }
+            }
+            for (b, &r) in chunk.iter().enumerate().filter(|&(b, _)| !became_pivot[b]) {
+                // Reduced: the multipliers were, and the entries just now.
+                let stored = &mut self.data[r as usize * n..][..n];
+                for (s, &x) in stored.iter_mut().zip(&block.rows[b * n..][..n]) {
+                    *s = x as u8;
+                }
+            }
+        }
+        deferred
+    }
+
+    /// Reduces each row `b` of `lanes` (bounded by `bound[b]`) against
+    /// pivots `from[b]..to`.
+    fn catch_up(&self, lanes: &mut [u16], bound: &mut [u32], from: &[usize], to: usize, isa: Isa) {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU was seen to support the features.
+            Isa::Avx512 => unsafe { self.catch_up_avx512(lanes, bound, from, to) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Isa::Avx2 => unsafe { self.catch_up_avx2(lanes, bound, from, to) },
+            Isa::Portable => self.catch_up_portable(lanes, bound, from, to),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn catch_up_avx512(&self, lanes: &mut [u16], bound: &mut [u32], from: &[usize], to: usize) {
+        self.catch_up_portable(lanes, bound, from, to)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn catch_up_avx2(&self, lanes: &mut [u16], bound: &mut [u32], from: &[usize], to: usize) {
+        self.catch_up_portable(lanes, bound, from, to)
+    }
+
+    /// The hot loop: pivot by pivot, each pivot row (bytes, read once per
+    /// block) added to every row that has not seen it.
+    #[inline(always)]
+    fn catch_up_portable(&self, lanes: &mut [u16], bound: &mut [u32], from: &[usize], to: usize) {
+        let n = self.ncols;
+        let q = u16::from(self.q);
+        let barrett = Barrett::new(self.q);
+        let step = u32::from(q - 1) * u32::from(q - 1);
+        let low = from.iter().copied().min().unwrap_or(to);
+        for k in low..to {
+            let pivot = self.pivots[k];
+            let divisor = self.power(u32::from(pivot.val));
+            let v = &self.data[pivot.row as usize * n + k + 1..][..n - k - 1];
+            for (b, &first) in from.iter().enumerate() {
+                if first > k {
+                    continue;
+                }
+                let row = &mut lanes[b * n..][..n];
+                let a = barrett.reduce(row[k]);
+                if a == 0 {
+                    row[k] = 0;
+                    continue;
+                }
+                // a is a multiple of the pivot p^v: row −= a·V_k, and the
+                // multiplier recorded is a / p^v (row −= (a/p^v)·U_k).
+                row[k] = a / divisor;
+                let tail = &mut row[k + 1..];
+                if bound[b] + step > u32::from(u16::MAX) {
+                    barrett.reduce_row(tail);
+                    bound[b] = u32::from(q - 1);
+                }
+                rows::axpy(tail, v, q - a);
+                bound[b] += step;
+            }
+        }
+    }
+
+    /// The first position of a reduced row tail holding an entry of
+    /// valuation exactly `level`.
+    fn find_pivot(&self, tail: &[u16], level: u32) -> Option<usize> {
+        if level >= self.e {
+            return None;
+        }
+        let next = self.power(level + 1);
+        tail.iter().position(|&x| x % next != 0)
+    }
+
+    /// Exchanges the columns at positions `a` and `b` in every stored row
+    /// and every row of `block`.
+    fn swap_columns(&mut self, a: usize, b: usize, block: &mut [u16]) {
+        let n = self.ncols;
+        for row in self.data.chunks_exact_mut(n) {
+            row.swap(a, b);
+        }
+        for row in block.chunks_exact_mut(n) {
+            row.swap(a, b);
+        }
+        self.col_at.swap(a, b);
+    }
+
+    /// Stores reduced `row` (from row `r`) as the next pivot, of valuation
+    /// `level`, at its own position: its multipliers, then 1, then its row
+    /// of `V`.
+    fn make_pivot(&mut self, r: u32, row: &[u16], level: u32) {
+        let (n, k) = (self.ncols, self.pivots.len());
+        let q = u16::from(self.q);
+        let divisor = self.power(level);
+        // row[k] = p^v·w with p ∤ w, so w is a unit mod q.
+        let inv = inverse_mod((row[k] / divisor % q) as u8, self.q).unwrap_or(1);
+        let stored = &mut self.data[r as usize * n..][..n];
+        for (s, &x) in stored[..k].iter_mut().zip(&row[..k]) {
+            *s = x as u8;
+        }
+        stored[k] = 1;
+        for (s, &x) in stored[k + 1..].iter_mut().zip(&row[k + 1..]) {
+            *s = ((u16::from(inv) * x % q) / divisor) as u8;
+        }
+        self.pivots.push(Pivot { row: r, val: level as u8, inv });
+    }
+
+    /// Row `r` as stored.
+    fn stored(&self, r: u32) -> &[u8] {
+        &self.data[r as usize * self.ncols..][..self.ncols]
+    }
+
+    /// Replays the row operations on `b` (reduced mod q, one entry per
+    /// row): `c = P·b`, as one value per pivot and the residual of each
+    /// zero row.
+    fn forward(&self, b: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let q = u64::from(self.q);
+        let mut c = Vec::with_capacity(self.pivots.len());
+        for (k, pivot) in self.pivots.iter().enumerate() {
+            let done = rows::dot(&self.stored(pivot.row)[..k], &c) % q;
+            let value = (u64::from(b[pivot.row as usize]) + q - done) % q;
+            c.push((value * u64::from(pivot.inv) % q) as u8);
+        }
+        let r = self.pivots.len();
+        let residuals = self
+            .zero_rows
+            .iter()
+            .map(|&i| {
+                let done = rows::dot(&self.stored(i)[..r], &c) % q;
+                ((u64::from(b[i as usize]) + q - done) % q) as u8
+            })
+            .collect();
+        (c, residuals)
+    }
+
+    /// Solves `V·x' = t` from the bottom, with the free positions set as
+    /// given, and returns `x = Π·x'` by original column.
+    fn back(&self, t: &[u8], free: &[(usize, u8)]) -> Vec<u8> {
+        let q = u64::from(self.q);
+        let mut xp = vec![0u8; self.ncols];
+        for &(j, v) in free {
+            xp[j] = v;
+        }
+        for k in (0..self.pivots.len()).rev() {
+            let done = rows::dot(&self.stored(self.pivots[k].row)[k + 1..], &xp[k + 1..]) % q;
+            xp[k] = ((u64::from(t[k]) + q - done) % q) as u8;
+        }
+        let mut x = vec![0u8; self.ncols];
+        for (j, &v) in xp.iter().enumerate() {
+            x[self.col_at[j] as usize] = v;
+        }
+        x
+    }
+
+    /// `y = Pᵀ·w` (w by row), so that `yᵀ·A = wᵀ·D·(Π·V⁻¹)⁻¹`: the
+    /// certificate for row `i` of the Smith form, in the original rows.
+    fn transpose_apply(&self, w: &[u8]) -> Vec<u8> {
+        let q = u64::from(self.q);
+        let r = self.pivots.len();
+        // Σ of what later steps subtract from each pivot's value.
+        let mut taken = vec![0u64; r];
+        let mut y = vec![0u8; self.nrows];
+        for &i in &self.zero_rows {
+            let z = w[i as usize] % self.q;
+            y[i as usize] = z;
+            if z != 0 {
+                rows::axpy_wide(&mut taken, &self.stored(i)[..r], z);
+            }
+        }
+        for k in (0..r).rev() {
+            let pivot = self.pivots[k];
+            let value = (u64::from(w[pivot.row as usize]) + q - taken[k] % q) % q;
+            let z = (value * u64::from(pivot.inv) % q) as u8;
+            y[pivot.row as usize] = z;
+            if z != 0 {
+                rows::axpy_wide(&mut taken[..k], &self.stored(pivot.row)[..k], z);
+            }
+        }
+        y
+    }
+
+    /// A solution of `A·x = b` mod q (b reduced, one entry per row), if any.
+    pub(super) fn solve(&self, b: &[u8]) -> Option<Vec<u8>> {
+        let (c, residuals) = self.forward(b);
+        if residuals.iter().any(|&x| x != 0) {
+            return None;
+        }
+        // D·t = c: c_k must be a multiple of p^v_k.
+        let t = c
+            .iter()
+            .zip(&self.pivots)
+            .map(|(&c, p)| {
+                let d = self.power(u32::from(p.val));
+                (u16::from(c).is_multiple_of(d)).then_some((u16::from(c) / d) as u8)
+            })
+            .collect::<Option<Vec<u8>>>()?;
+        Some(self.back(&t, &[]))
+    }
+
+    /// Generators of `{x : A·x = 0}` as a direct sum, with their orders:
+    /// `Π·V⁻¹` applied to the generators of the kernel of `D` (a free
+    /// position, order q; p^(e−v) at a pivot of valuation v > 0, order p^v).
+    pub(super) fn kernel(&self) -> Vec<(Vec<u8>, u32)> {
+        let r = self.pivots.len();
+        let mut out: Vec<(Vec<u8>, u32)> =
+            (r..self.ncols).map(|j| (self.back(&vec![0; r], &[(j, 1)]), u32::from(self.q))).collect();
+        for (k, pivot) in self.pivots.iter().enumerate().filter(|(_, p)| p.val > 0) {
+            let mut t = vec![0u8; r];
+            t[k] = self.power(self.e - u32::from(pivot.val)) as u8;
+            out.push((self.back(&t, &[]), u32::from(self.power(u32::from(pivot.val)))));
+        }
+        out
+    }
+
+    /// Generators of `{y : yᵀ·A = 0}` as a direct sum, with their orders.
+    pub(super) fn left_kernel(&self) -> Vec<(Vec<u8>, u32)> {
+        let unit = |i: u32, value: u8| {
+            let mut w = vec![0u8; self.nrows];
+            w[i as usize] = value;
+            self.transpose_apply(&w)
+        };
+        let mut out: Vec<(Vec<u8>, u32)> =
+            self.zero_rows.iter().map(|&i| (unit(i, 1), u32::from(self.q))).collect();
+        for pivot in self.pivots.iter().filter(|p| p.val > 0) {
+            let value = self.power(self.e - u32::from(pivot.val)) as u8;
+            out.push((unit(pivot.row, value), u32::from(self.power(u32::from(pivot.val)))));
+        }
+        out
+    }
+
+    /// Some `y` with `yᵀ·A = 0` and `y·b ≠ 0` mod q, if `A·x = b` has no
+    /// solution.
+    pub(super) fn obstruction(&self, b: &[u8]) -> Option<Vec<u8>> {
+        let (c, residuals) = self.forward(b);
+        let mut w = vec![0u8; self.nrows];
+        if let Some(z) = residuals.iter().position(|&x| x != 0) {
+            w[self.zero_rows[z] as usize] = 1;
+        } else {
+            let (pivot, _) = self
+                .pivots
+                .iter()
+                .zip(&c)
+                .find(|&(p, &c)| !u16::from(c).is_multiple_of(self.power(u32::from(p.val))))?;
+            w[pivot.row as usize] = self.power(self.e - u32::from(pivot.val)) as u8;
+        }
+        Some(self.transpose_apply(&w))
+    }
+}

@@ -1,0 +1,469 @@
+//! Linear algebra over Z_K against brute force, and the K-state solver
+//! against the two-state one and against itself (chasing and dense).
+//!
+//! Answers are checked by rebuilding (A·x = b, A·g = 0, yᵀ·A = 0), never by
+//! pinned vectors: solutions and generators are not unique.
+
+use std::collections::HashSet;
+
+use lightsout::zk::{Modulus, ZkFactors, ZkMatrix};
+use lightsout::{Puzzle, Rule, Topology};
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const MODULI: [u32; 7] = [2, 3, 4, 6, 8, 9, 12];
+
+/// Every vector of `len` entries mod `k`, in mixed-radix order.
+fn all_vectors(k: u8, len: usize) -> impl Iterator<Item = Vec<u8>> {
+    let count = (k as usize).pow(len as u32);
+    (0..count).map(move |mut i| {
+        (0..len)
+            .map(|_| {
+                let d = (i % k as usize) as u8;
+                i /= k as usize;
+                d
+            })
+            .collect()
+    })
+}
+
+fn dot(a: &[u8], b: &[u8], k: Modulus) -> u8 {
+    k.reduce(a.iter().zip(b).map(|(&x, &y)| u64::from(x) * u64::from(y)).sum())
+}
+
+fn scale(v: &[u8], c: u32, k: Modulus) -> Vec<u8> {
+    v.iter().map(|&x| k.reduce(u64::from(x) * u64::from(c))).collect()
+}
+
+/// `g` has exactly the order `order`: order·g = 0 and no smaller positive
+/// multiple is 0.
+fn has_order(g: &[u8], order: u32, k: Modulus) -> bool {
+    scale(g, order, k).iter().all(|&x| x == 0) && (1..order).all(|c| scale(g, c, k).iter().any(|&x| x != 0))
+}
+
+/// Every combination `Σ c_i·g_i` (0 ≤ c_i < order_i), or `None` if there
+/// are more than `limit`.
+fn span(gens: &[(Vec<u8>, u32)], len: usize, k: Modulus, limit: usize) -> Option<Vec<Vec<u8>>> {
+    let mut members = vec![vec![0u8; len]];
+    for (g, order) in gens {
+        if members.len() * *order as usize > limit {
+            return None;
+        }
+        let mut next = Vec::with_capacity(members.len() * *order as usize);
+        for c in 0..*order {
+            let step = scale(g, c, k);
+            next.extend(members.iter().map(|m| m.iter().zip(&step).map(|(&a, &b)| k.add(a, b)).collect()));
+        }
+        members = next;
+    }
+    Some(members)
+}
+
+/// The generators are of their stated orders, lie in `{v : f(v) = 0}`,
+/// and form a direct sum of exactly `count` elements.
+fn check_direct_sum(
+    gens: &[(Vec<u8>, u32)],
+    len: usize,
+    k: Modulus,
+    count: usize,
+    zero: impl Fn(&[u8]) -> bool,
+) {
+    for (g, order) in gens {
+        assert!(has_order(g, *order, k), "generator {g:?} is not of order {order} mod {k}");
+        assert!(zero(g), "generator {g:?} is not in the kernel");
+    }
+    let members = span(gens, len, k, 1 << 20).expect("a small kernel");
+    let distinct: HashSet<&Vec<u8>> = members.iter().collect();
+    assert_eq!(distinct.len(), members.len(), "the generators are not independent mod {k}");
+    assert_eq!(members.len(), count, "the generators do not span the kernel mod {k}");
+}
+
+/// Checks the factorisation of `a` mod `k` against an enumeration of
+/// every x (and of every b and y, when there are few enough).
+fn check_against_brute_force(a: &ZkMatrix, k: Modulus) {
+    let (m, n) = (a.nrows(), a.ncols());
+    let f = ZkFactors::new(a, k);
+    let mut image = HashSet::new();
+    let mut kernel_count = 0usize;
+    for x in all_vectors(k.get(), n) {
+        let b = a.mul_vec(&x, k);
+        kernel_count += usize::from(b.iter().all(|&v| v == 0));
+        image.insert(b);
+    }
+    assert_eq!(f.kernel_size(), kernel_count.to_string(), "{a:?} mod {k}");
+    assert!((f.kernel_size_log2() - (kernel_count as f64).log2()).abs() < 1e-9);
+    check_direct_sum(f.kernel(), n, k, kernel_count, |g| a.mul_vec(g, k).iter().all(|&v| v == 0));
+    let left = f.left_kernel();
+    let left_count = (k.get() as usize).pow(m as u32) / image.len();
+    check_direct_sum(&left, m, k, left_count, |y| a.vec_mul(y, k).iter().all(|&v| v == 0));
+    if k.is_prime() {
+        let rank = f.rank().expect("a prime modulus has a rank");
+        assert_eq!((k.get() as usize).pow(rank as u32), image.len());
+        assert_eq!(f.nullity(), Some(n - rank));
+    } else {
+        assert_eq!((f.rank(), f.nullity()), (None, None));
+    }
+    for b in all_vectors(k.get(), m) {
+        match f.solve(&b) {
+            Some(x) => {
+                assert!(image.contains(&b), "{a:?} mod {k}: solved an unreachable {b:?}");
+                assert_eq!(a.mul_vec(&x, k), b, "{a:?} mod {k}: wrong solution for {b:?}");
+                assert_eq!(f.obstruction(&b), None);
+            }
+            None => {
+                assert!(!image.contains(&b), "{a:?} mod {k}: missed a solution of {b:?}");
+                let y = f.obstruction(&b).expect("an unsolvable system has an obstruction");
+                assert!(a.vec_mul(&y, k).iter().all(|&v| v == 0), "obstruction not in the left kernel");
+                assert_ne!(dot(&y, &b, k), 0, "obstruction orthogonal to b");
+            }
+        }
+    }
+}
+
+/// A random m×n matrix mod k, of one of several kinds: uniform, sparse,
+/// full of multiples of a prime factor of k (so pivots of every valuation
+/// occur), or of low rank.
+fn random_matrix(rng: &mut ChaCha8Rng, m: usize, n: usize, k: Modulus) -> ZkMatrix {
+    let kk = k.get();
+    let powers = k.prime_powers();
+    match rng.random_range(0..4) {
+        0 => ZkMatrix::from_fn(m, n, |_, _| rng.random_range(0..kk)),
+        1 => ZkMatrix::from_fn(m, n, |_, _| if rng.random_bool(0.3) { rng.random_range(0..kk) } else { 0 }),
+        2 => {
+            let p = powers[rng.random_range(0..powers.len())].0;
+            ZkMatrix::from_fn(m, n, |_, _| {
+                let v = rng.random_range(0..3u32);
+                k.reduce(u64::from(rng.random_range(0..kk)) * u64::from(p).pow(v))
+            })
+        }
+        _ => {
+            let r = rng.random_range(1..=m.min(n));
+            let left = ZkMatrix::from_fn(m, r, |_, _| rng.random_range(0..kk));
+            let right = ZkMatrix::from_fn(r, n, |_, _| rng.random_range(0..kk));
+            product(&left, &right, k)
+        }
+    }
+}
+
+#[test]
+fn factors_match_brute_force_on_small_random_matrices() {
+    let mut rng = ChaCha8Rng::seed_from_u64(255);
+    for k in MODULI {
+        let k = Modulus::new(k).unwrap();
+        // Shapes whose K^n and K^m stay within a few thousand vectors.
+        let most = if k.get() <= 4 { 5 } else { 3 };
+        for _ in 0..60 {
+            let (m, n) = (rng.random_range(1..=most), rng.random_range(1..=most));
+            let a = random_matrix(&mut rng, m, n, k);
+            check_against_brute_force(&a, k);
+        }
+    }
+}
+
+#[test]
+fn zero_and_identity_matrices() {
+    for k in MODULI {
+        let k = Modulus::new(k).unwrap();
+        check_against_brute_force(&ZkMatrix::zeros(2, 3), k);
+        check_against_brute_force(&ZkMatrix::from_fn(3, 3, |i, j| u8::from(i == j)), k);
+    }
+}
+
+#[test]
+fn a_solution_mod_2_need_not_lift_to_mod_4() {
+    // 2x = 2 over Z_4: x = 1 or 3. x = 0 solves it mod 2 and does not lift:
+    // a solver that reduced Z_4 to Z_2 and lifted one solution would fail.
+    let k = Modulus::new(4).unwrap();
+    let a = ZkMatrix::from_fn(1, 1, |_, _| 2);
+    let f = ZkFactors::new(&a, k);
+    let x = f.solve(&[2]).unwrap();
+    assert!(x == [1] || x == [3], "{x:?}");
+    assert_eq!(f.kernel(), &[(vec![2], 2)]);
+    assert_eq!(f.kernel_size(), "2");
+    assert_eq!(f.solve(&[1]), None);
+    assert_eq!(f.solve(&[3]), None);
+    let y = f.obstruction(&[1]).unwrap();
+    assert_eq!(y, [2]);
+    check_against_brute_force(&a, k);
+}
+
+/// The press matrix of `puzzle`: column j adds 1 to each cell press j flips.
+fn press_matrix(puzzle: &Puzzle) -> ZkMatrix {
+    let n = puzzle.cells();
+    let mut a = ZkMatrix::zeros(n, n);
+    for (j, cells) in puzzle.press_lists().iter().enumerate() {
+        for &i in cells {
+            a.set(i, j, 1);
+        }
+    }
+    a
+}
+
+#[test]
+fn classic_kernels_of_known_size() {
+    // 4x4 plus over Z_4: 64 quiet patterns (over GF(2) the nullity is 4,
+    // and the kernel mod 4 is not free: 4^4 would be 256).
+    let f = ZkFactors::new(&press_matrix(&Puzzle::new(4, 4).unwrap()), Modulus::new(4).unwrap());
+    assert_eq!(f.kernel_size(), "64");
+    assert_eq!(f.rank(), None);
+    // 5x5 plus over GF(3): nullity 3.
+    let f = ZkFactors::new(&press_matrix(&Puzzle::new(5, 5).unwrap()), Modulus::new(3).unwrap());
+    assert_eq!((f.nullity(), f.kernel_size()), (Some(3), "27".to_string()));
+    // 5x5 over GF(2): the classic nullity 2.
+    let f = ZkFactors::new(&press_matrix(&Puzzle::new(5, 5).unwrap()), Modulus::TWO);
+    assert_eq!(f.nullity(), Some(2));
+}
+
+#[test]
+fn press_matrices_of_other_rules_match_brute_force() {
+    for (rows, cols) in [(1, 4), (2, 2), (2, 3)] {
+        for puzzle in [
+            Puzzle::new(rows, cols).unwrap(),
+            Puzzle::new(rows, cols).unwrap().with_topology(Topology::Torus),
+            Puzzle::new(rows, cols).unwrap().with_rule(Rule::neighbours()),
+            Puzzle::new(rows, cols).unwrap().with_rule(Rule::from_mask("110/011/000").unwrap()),
+        ] {
+            for k in [2u32, 3, 4, 6] {
+                let k = Modulus::new(k).unwrap();
+                if (k.get() as usize).pow(puzzle.cells() as u32) <= 5000 {
+                    check_against_brute_force(&press_matrix(&puzzle), k);
+                }
+            }
+        }
+    }
+}
+
+fn product(a: &ZkMatrix, b: &ZkMatrix, k: Modulus) -> ZkMatrix {
+    let bt = b.transpose();
+    ZkMatrix::from_fn(a.nrows(), b.ncols(), |i, j| dot(a.row(i), bt.row(j), k))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Where brute force cannot go: solutions rebuild their right-hand
+    /// side, generators have their orders and lie in their kernels, the
+    /// obstruction appears exactly when there is no solution, and the sizes
+    /// agree with |ker|·K^m = |left ker|·K^n.
+    #[test]
+    fn factors_rebuild_larger_systems(
+        k in prop::sample::select(vec![2u32, 3, 4, 5, 6, 8, 9, 12, 16, 25, 27, 30, 60, 128, 210, 243, 251, 255]),
+        m in 1usize..40,
+        n in 1usize..40,
+        rank in 1usize..40,
+        seed in any::<u64>(),
+    ) {
+        let k = Modulus::new(k).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let a = if rank < m.min(n) {
+            let left = random_matrix(&mut rng, m, rank, k);
+            let right = random_matrix(&mut rng, rank, n, k);
+            product(&left, &right, k)
+        } else {
+            random_matrix(&mut rng, m, n, k)
+        };
+        let f = ZkFactors::new(&a, k);
+        let x0: Vec<u8> = (0..n).map(|_| rng.random_range(0..k.get())).collect();
+        let b = a.mul_vec(&x0, k);
+        let x = f.solve(&b).expect("A·x0 is solvable");
+        prop_assert_eq!(a.mul_vec(&x, k), b.clone());
+        prop_assert_eq!(f.obstruction(&b), None);
+        for (g, order) in f.kernel() {
+            prop_assert!(has_order(g, *order, k));
+            prop_assert!(a.mul_vec(g, k).iter().all(|&v| v == 0));
+        }
+        let left = f.left_kernel();
+        for (y, order) in &left {
+            prop_assert!(has_order(y, *order, k));
+            prop_assert!(a.vec_mul(y, k).iter().all(|&v| v == 0));
+        }
+        let left_log2: f64 = left.iter().map(|g| f64::from(g.1).log2()).sum();
+        let kk = f64::from(k.get()).log2();
+        prop_assert!((f.kernel_size_log2() + m as f64 * kk - left_log2 - n as f64 * kk).abs() < 1e-6);
+        for _ in 0..4 {
+            let b: Vec<u8> = (0..m).map(|_| rng.random_range(0..k.get())).collect();
+            match f.solve(&b) {
+                Some(x) => {
+                    prop_assert_eq!(a.mul_vec(&x, k), b.clone());
+                    prop_assert!(left.iter().all(|(y, _)| dot(y, &b, k) == 0));
+                }
+                None => {
+                    let y = f.obstruction(&b).expect("an obstruction");
+                    prop_assert!(a.vec_mul(&y, k).iter().all(|&v| v == 0));
+                    prop_assert_ne!(dot(&y, &b, k), 0);
+                }
+            }
+        }
+    }
+}
+
+// ---- The K-state solver ----
+
+use lightsout::{Grid, Method, Solver, StateGrid, StateSolver, StateTarget, Target};
+
+fn random_board(rng: &mut ChaCha8Rng, rows: usize, cols: usize, k: Modulus) -> StateGrid {
+    StateGrid::from_fn(rows, cols, |_, _| rng.random_range(0..k.get()))
+}
+
+/// The fewest presses to each target, `None` where unreachable, insisting
+/// that each is proven minimal, and checking the obstruction of each
+/// unreachable one.
+fn state_minima(solver: &StateSolver, board: &StateGrid, targets: &[StateTarget]) -> Vec<Option<u64>> {
+    let answer = solver.solve(board, targets).unwrap();
+    answer
+        .outcomes
+        .iter()
+        .map(|o| {
+            let obstruction = solver.obstruction(board, &o.target).unwrap();
+            assert_eq!(obstruction.is_some(), o.solution.is_none());
+            o.solution.as_ref().map(|s| {
+                assert!(s.proven_minimal);
+                assert_eq!(s.lower_bound, s.presses.total());
+                s.presses.total()
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn two_states_agree_with_the_two_state_solver() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let k = Modulus::TWO;
+    for _ in 0..60 {
+        let (rows, cols) = (rng.random_range(1..=8), rng.random_range(1..=8));
+        let plane = Puzzle::new(rows, cols).unwrap();
+        for puzzle in [
+            plane.clone(),
+            plane.clone().with_topology(Topology::Torus),
+            plane.clone().with_rule(Rule::neighbours()),
+        ] {
+            let bits = Solver::new(&puzzle, Method::Auto, 32).unwrap();
+            let states = StateSolver::new(&puzzle, k, Method::Auto, 24, u64::MAX).unwrap();
+            assert_eq!(states.nullity(), Some(bits.nullity()), "{rows}x{cols} {puzzle:?}");
+            let board = Grid::from_fn(rows, cols, |_, _| rng.random_bool(0.5));
+            let answer = bits.solve(&board, Target::EITHER).unwrap();
+            let expected: Vec<Option<u64>> = answer
+                .outcomes
+                .iter()
+                .map(|o| o.solution.as_ref().map(|s| s.presses.count_ones() as u64))
+                .collect();
+            let got = state_minima(&states, &StateGrid::from_bits(&board), &StateTarget::any(k));
+            assert_eq!(got, expected, "{rows}x{cols} {puzzle:?}");
+        }
+    }
+}
+
+#[test]
+fn chase_equals_dense_on_random_boards_up_to_12x12() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for k in [3u32, 4, 6] {
+        let k = Modulus::new(k).unwrap();
+        for _ in 0..25 {
+            let (rows, cols) = (rng.random_range(1..=12), rng.random_range(1..=12));
+            let puzzle = Puzzle::new(rows, cols).unwrap();
+            let chase = StateSolver::new(&puzzle, k, Method::Chase, 22, u64::MAX).unwrap();
+            let dense = StateSolver::new(&puzzle, k, Method::Dense, 22, u64::MAX).unwrap();
+            assert_eq!(chase.kernel_size(), dense.kernel_size(), "{rows}x{cols} mod {k}");
+            assert_eq!(chase.nullity(), dense.nullity());
+            for (q, order) in chase.quiet_patterns() {
+                assert!(dense.apply(&StateGrid::zeros(rows, cols), q).unwrap().is_zero());
+                assert!(*order >= 2);
+            }
+            // Random boards, and boards made solvable as A·x, and a target board.
+            let mut boards = vec![random_board(&mut rng, rows, cols, k)];
+            let x = random_board(&mut rng, rows, cols, k);
+            boards.push(dense.apply(&StateGrid::zeros(rows, cols), &x).unwrap());
+            let mut targets = StateTarget::any(k);
+            targets.push(StateTarget::Board(random_board(&mut rng, rows, cols, k)));
+            if chase.kernel_size_log2() > 22.0 {
+                continue;
+            }
+            for board in boards {
+                let c = state_minima(&chase, &board, &targets);
+                let d = state_minima(&dense, &board, &targets);
+                assert_eq!(c, d, "{rows}x{cols} mod {k}");
+            }
+        }
+    }
+}
+
+#[test]
+fn chase_across_word_sized_columns() {
+    // Chasing works on the shorter side: 63, 64 and 65 columns, both ways
+    // round, against dense elimination where that is small enough.
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    for (rows, cols) in [(2, 63), (3, 64), (2, 65), (65, 3), (63, 64), (64, 65), (65, 65)] {
+        for k in [3u32, 4, 6] {
+            let k = Modulus::new(k).unwrap();
+            let puzzle = Puzzle::new(rows, cols).unwrap();
+            let chase = StateSolver::new(&puzzle, k, Method::Chase, 12, u64::MAX).unwrap();
+            let x = random_board(&mut rng, rows, cols, k);
+            let board = chase.apply(&StateGrid::zeros(rows, cols), &x).unwrap();
+            // Reachable by construction: A·x from zero reaches zero from −A·x.
+            let target = StateTarget::Board(board.clone());
+            let p = chase.particular_to(&StateGrid::zeros(rows, cols), &target).unwrap();
+            assert!(p.is_some(), "{rows}x{cols} mod {k}");
+            let random = random_board(&mut rng, rows, cols, k);
+            for t in StateTarget::any(k) {
+                let solved = chase.particular_to(&random, &t).unwrap().is_some();
+                assert_eq!(chase.obstruction(&random, &t).unwrap().is_none(), solved);
+            }
+            if rows * cols <= 200 {
+                let dense = StateSolver::new(&puzzle, k, Method::Dense, 12, u64::MAX).unwrap();
+                assert_eq!(chase.kernel_size(), dense.kernel_size(), "{rows}x{cols} mod {k}");
+                for t in StateTarget::any(k) {
+                    let c = chase.particular_to(&random, &t).unwrap().is_some();
+                    assert_eq!(c, dense.particular_to(&random, &t).unwrap().is_some());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn quiet_pattern_counts_of_classic_boards() {
+    // 4x4 over Z_4: 64 quiet patterns, whichever method; 5x5 over Z_3:
+    // nullity 3, rank 22.
+    let k4 = Modulus::new(4).unwrap();
+    for method in [Method::Chase, Method::Dense] {
+        let s = StateSolver::new(&Puzzle::new(4, 4).unwrap(), k4, method, 20, u64::MAX).unwrap();
+        assert_eq!((s.kernel_size(), s.nullity(), s.rank()), ("64".to_string(), None, None));
+        let s = StateSolver::new(&Puzzle::new(5, 5).unwrap(), Modulus::new(3).unwrap(), method, 20, u64::MAX)
+            .unwrap();
+        assert_eq!((s.nullity(), s.rank()), (Some(3), Some(22)));
+        let light = s.lightest_quiet_pattern().expect("a quiet pattern");
+        assert!(s.apply(&StateGrid::zeros(5, 5), &light).unwrap().is_zero() && light.total() > 0);
+    }
+}
+
+#[test]
+fn graphs_and_other_rules_solve_by_elimination() {
+    // Off the classic plane only elimination serves; Auto picks it.
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for puzzle in [
+        Puzzle::new(4, 5).unwrap().with_topology(Topology::Torus),
+        Puzzle::new(5, 4).unwrap().with_rule(Rule::king()),
+        Puzzle::new(1, 9).unwrap().with_rule(Rule::from_mask("101").unwrap()),
+    ] {
+        for k in [3u32, 5, 6, 9] {
+            let k = Modulus::new(k).unwrap();
+            let solver = StateSolver::new(&puzzle, k, Method::Auto, 20, u64::MAX).unwrap();
+            assert_eq!(solver.method(), Method::Dense);
+            let board = random_board(&mut rng, puzzle.rows(), puzzle.cols(), k);
+            let answer = solver.solve(&board, &StateTarget::any(k)).unwrap();
+            for o in &answer.outcomes {
+                assert_eq!(o.solution.is_none(), solver.obstruction(&board, &o.target).unwrap().is_some());
+            }
+            if let Some((_, best)) = answer.best() {
+                let least = answer
+                    .outcomes
+                    .iter()
+                    .filter_map(|o| o.solution.as_ref())
+                    .map(|s| s.presses.total())
+                    .min();
+                assert_eq!(Some(best.presses.total()), least);
+            }
+        }
+    }
+}
