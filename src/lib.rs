@@ -62,6 +62,7 @@ pub use model::{
     TextBoards, Topology, check_side, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
 pub use solve::limits;
+pub use solve::states::{bfs as state_bfs, minimum as state_minimum};
 pub use solve::{
     Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY,
     MAX_STREAMED_NULLITY, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,

@@ -11,6 +11,7 @@ mod chase;
 mod dense;
 pub mod limits;
 mod minimal;
+pub mod states;
 
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;

@@ -1,0 +1,2 @@
+pub mod bfs;
+pub mod minimum;
