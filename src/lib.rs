@@ -71,6 +71,7 @@ pub use solve::limits;
 pub use solve::states::{
     StateAnswer, StateChase, StateDense, StateOutcome, StateSolution, StateSolver, StateTarget,
 };
+pub use solve::states::{bfs as state_bfs, minimum as state_minimum};
 pub use solve::{
     Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Layout, MAX_EXHAUSTIVE_NULLITY,
     MAX_STREAMED_NULLITY, Mask, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,

@@ -1,79 +1,1207 @@
-//! The lightest member of a coset over Z_k.
+//! The lightest member of a coset over Z_K: a particular press set plus
+//! any combination of the kernel's generators.
 //!
-//! A plain placeholder, to be replaced by the real search: every
-//! coefficient tuple is enumerated in mixed radix while the coset is within
-//! the budget; past it, the particular solution is returned, not proven.
+//! A K-state press set is a vector `x ∈ Z_K^n`; its weight is `Σ x` (a cell
+//! pressed three times counts three). The solutions of a solvable board are
+//! `x0 + Σ c_i·g_i` with `0 ≤ c_i < order_i`, and [`minimize`] finds the
+//! lightest of them.
+//!
+//! # How the exhaustive search weighs a member
+//! Cell `c`'s value in the member with coefficients `c_1 … c_d` is
+//! `(x0[c] + ⟨c, κ_c⟩) mod K`, where the *key* `κ_c = (g_1[c], …, g_d[c])`
+//! is the column of generator entries. Cells of one key move together, and
+//! cells of one key *and* one particular value are one *unit* with a
+//! multiplicity: the weight of a member is a sum over units, whatever the
+//! board's size.
+//!
+//! The coefficients split in two. The low ones (`t` of them, `P = Π_{i<t}
+//! order_i` members) are the *inner* block: for the high coefficients fixed,
+//! each unit adds `m·((a + s) mod K)` at inner shift `s = ⟨c_low, λ⟩`,
+//! where `λ` is the low part of its key and `a` its value so far. Units of
+//! one `λ` pool into one table `T_λ[s]`, and a transform over the low
+//! coordinates (the Z_K analogue of the Walsh–Hadamard transform the
+//! two-state engine uses) turns the tables into the weights of all `P`
+//! members of the block at once. The high coefficients are walked in a
+//! reflected mixed-radix Gray code: each step changes one coefficient by
+//! ±1, which moves the value of each unit whose key has that coordinate
+//! nonzero, and updates its table in O(1) (the tables are kept as
+//! differences, see `Engine`). The top coefficients are split between
+//! threads.
+//!
+//! # Ties
+//! Among members of equal weight the one returned is the first in
+//! *colexicographic* order of the coefficient tuple: the smallest `c_d`,
+//! then among those the smallest `c_(d−1)`, and so on down to `c_1`
+//! (the coefficients read as a mixed-radix number with `c_1` the least
+//! significant digit). The particular itself (all coefficients 0) wins
+//! every tie it is in. The order does not depend on the threads or on
+//! the order the search visits members, so the press set returned is the
+//! same on every run and every machine.
 
-/// The lightest press set found, its total, and whether it is proven.
+use std::borrow::Cow;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+/// The lightest press set found in a coset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Minimum {
+    /// The member, one state `0..K` per cell.
     pub presses: Vec<u8>,
+    /// Its weight: `Σ presses`.
     pub total: u64,
+    /// Whether no member is lighter: the search was exhaustive, or the
+    /// member meets [`lower_bound`](Self::lower_bound).
     pub proven_minimal: bool,
+    /// No member weighs less than this; equal to `total` when the search
+    /// was exhaustive.
     pub lower_bound: u64,
 }
 
+/// Most members the exhaustive search walks, whatever the budget says: the
+/// index of a member is one `u64`.
+pub const MAX_MEMBERS_LOG2: u32 = 63;
+
 /// The lightest member of particular + span(generators) over Z_k, searched exhaustively
 /// while the coset has at most 2^max_members_log2 members, by local search otherwise.
+///
+/// `particular` has one state per cell; each generator is a vector of the
+/// same length with its order (the additive order of the vector is used:
+/// an order that is a multiple of it adds only repeats). Entries are read
+/// mod `k`; a generator shorter than `particular` is padded with zeros.
+/// With `k < 2` every press set is zero. Ties go to the first member in the
+/// order the module documentation states.
+///
+/// Beyond the budget a local search gives the best member it finds,
+/// `proven_minimal` only when it meets the lower bound (see
+/// [`lower_bound`]). Its effort is scaled to the size: about
+/// [`LOCAL_WORK`] unit-coefficient steps, so that a board of four million
+/// cells with a few dozen generators gets one or two passes of coordinate
+/// descent (measured in `benches/states_minimum.rs`, group `local`).
+///
+/// # Complexity
+/// Exhaustive: O(M · S · Σ_{i<t} order_i) for the `M = Π order_i` members
+/// (`t` inner coefficients, `S ≤ K` sampled shifts: a few dozen additions
+/// per member, vectorised) plus O(units) per block of `P` members;
+/// measured at about 3·10^8 members/s on this machine's two cores for
+/// K = 3 (bench group `members`). Grouping the cells by key: O(n · d).
+/// Local search: O(n · d) per pass.
+///
+/// # Example
+/// ```
+/// use lightsout::state_minimum::minimize;
+///
+/// // Over Z_3: x0 = (2, 2, 2) and one generator (1, 1, 1) of order 3.
+/// // Adding it once gives (0, 0, 0), no presses at all.
+/// let best = minimize(3, &[2, 2, 2], &[(&[1, 1, 1], 3)], 20);
+/// assert_eq!((best.presses, best.total, best.proven_minimal), (vec![0, 0, 0], 0, true));
+/// ```
 pub fn minimize(k: u8, particular: &[u8], generators: &[(&[u8], u32)], max_members_log2: u32) -> Minimum {
-    let total = |v: &[u8]| v.iter().map(|&x| u64::from(x)).sum::<u64>();
-    let log2: f64 = generators.iter().map(|g| f64::from(g.1).log2()).sum();
-    if log2 > f64::from(max_members_log2) {
-        let t = total(particular);
-        return Minimum { presses: particular.to_vec(), total: t, proven_minimal: t == 0, lower_bound: 0 };
+    minimize_with_progress(k, particular, generators, max_members_log2, &|_, _| {})
+}
+
+/// [`minimize`], calling `progress(done, total)` with members weighed so
+/// far as the exhaustive search goes (never for a local search).
+pub fn minimize_with_progress(
+    k: u8,
+    particular: &[u8],
+    generators: &[(&[u8], u32)],
+    max_members_log2: u32,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Minimum {
+    minimize_in_blocks(k, particular, generators, max_members_log2, progress, MAX_INNER)
+}
+
+/// [`minimize_with_progress`] with transform buffers of at most
+/// `max_inner` entries (tests make them tiny, so that small cosets walk
+/// many blocks).
+fn minimize_in_blocks(
+    k: u8,
+    particular: &[u8],
+    generators: &[(&[u8], u32)],
+    max_members_log2: u32,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    max_inner: usize,
+) -> Minimum {
+    if k < 2 {
+        let presses = vec![0; particular.len()];
+        return Minimum { presses, total: 0, proven_minimal: true, lower_bound: 0 };
     }
-    let mut best = particular.to_vec();
-    let mut best_total = total(particular);
-    let mut digits = vec![0u32; generators.len()];
-    let mut current = particular.to_vec();
-    // Mixed-radix counting: bump the lowest digit that is not at its
-    // order − 1, adding its generator; each digit that wraps has been added
-    // order times, which is zero, so it needs nothing undone.
-    while let Some(i) = (0..digits.len()).find(|&i| digits[i] + 1 < generators[i].1) {
-        for d in &mut digits[..i] {
-            *d = 0;
-        }
-        for (g, _) in generators.iter().take(i + 1) {
-            // Digits below i wrap from order − 1 to 0: one more addition.
-            for (c, &x) in current.iter_mut().zip(g.iter()) {
-                *c = ((u16::from(*c) + u16::from(x)) % u16::from(k)) as u8;
-            }
-        }
-        digits[i] += 1;
-        let t = total(&current);
-        if t < best_total {
-            best_total = t;
-            best.clone_from(&current);
-        }
+    let coset = Coset::new(k, particular, generators);
+    if coset.orders.is_empty() {
+        let total = weight(&coset.x0);
+        return Minimum { presses: coset.x0, total, proven_minimal: true, lower_bound: total };
     }
-    Minimum { presses: best, total: best_total, proven_minimal: true, lower_bound: best_total }
+    let units = Units::new(&coset);
+    let bound = units.lower_bound(k);
+    let exhaustive = coset.members().is_some_and(|m| m <= budget(max_members_log2));
+    if exhaustive {
+        let (lightest, index) = search(&coset, &units, false, bound, progress, max_inner).unwrap_or((0, 0));
+        let presses = coset.member(&coset.coefficients(index));
+        let total = weight(&presses);
+        debug_assert_eq!(lightest, total, "the engine weighed the member it returns wrongly");
+        return Minimum { presses, total, proven_minimal: true, lower_bound: total };
+    }
+    let best = descend(k, &units, &coset.orders, bound);
+    let presses = match &units.of_cell {
+        None => best,
+        Some(of_cell) => of_cell.iter().map(|&u| best[u as usize]).collect(),
+    };
+    let total = weight(&presses);
+    Minimum { presses, total, proven_minimal: total <= bound, lower_bound: bound.min(total) }
 }
 
 /// The lightest nonzero member of span(generators) (the lightest quiet pattern), if the
 /// span has at most 2^max_members_log2 members; None if it is {0} or too large.
+///
+/// Ties go to the first member in the order the module documentation
+/// states. A member is nonzero when its weight is: generators that are not
+/// independent cannot make the search return zero.
+///
+/// # Complexity
+/// As the exhaustive [`minimize`].
+///
+/// # Example
+/// ```
+/// use lightsout::state_minimum::lightest_nonzero;
+///
+/// // Over Z_4: (2, 2, 0) of order 2 and (1, 3, 1) of order 4. Twice the
+/// // second is (2, 2, 2); plus the first, (0, 0, 2): weight 2.
+/// let q = lightest_nonzero(4, &[(&[2, 2, 0], 2), (&[1, 3, 1], 4)], 20);
+/// assert_eq!(q, Some(vec![0, 0, 2]));
+/// assert_eq!(lightest_nonzero(4, &[(&[0, 0, 0], 4)], 20), None);
+/// ```
 pub fn lightest_nonzero(k: u8, generators: &[(&[u8], u32)], max_members_log2: u32) -> Option<Vec<u8>> {
-    let len = generators.first()?.0.len();
-    let log2: f64 = generators.iter().map(|g| f64::from(g.1).log2()).sum();
-    if log2 > f64::from(max_members_log2) {
+    if k < 2 {
         return None;
     }
-    let mut best: Option<(u64, Vec<u8>)> = None;
-    let mut digits = vec![0u32; generators.len()];
-    let mut current = vec![0u8; len];
-    while let Some(i) = (0..digits.len()).find(|&i| digits[i] + 1 < generators[i].1) {
-        for d in &mut digits[..i] {
-            *d = 0;
+    let n = generators.iter().map(|(g, _)| g.len()).max().unwrap_or(0);
+    let coset = Coset::new(k, &vec![0; n], generators);
+    if coset.orders.is_empty() || coset.members().is_none_or(|m| m > budget(max_members_log2)) {
+        return None;
+    }
+    let units = Units::new(&coset);
+    // Every nonzero member weighs at least 1.
+    let (_, index) = search(&coset, &units, true, 1, &|_, _| {}, MAX_INNER)?;
+    Some(coset.member(&coset.coefficients(index)))
+}
+
+/// No member of particular + span(generators) weighs less than this.
+///
+/// Cell `c` can only take the values `x0[c] + ⟨g_c⟩`, where `g_c = gcd(K,
+/// κ_c)` is the gcd of its key's entries with K, so it weighs at least
+/// `x0[c] mod g_c`; the bound here is at least that sum, and better: the
+/// cells of one key share their shift, so each key contributes the least
+/// weight of its cells over the shifts it can take (worked out while that
+/// stays within a few passes over the cells, else the per-cell bound).
+///
+/// # Complexity
+/// O(n · d) to group the cells, then O(n) for single cells and up to
+/// O(n) more for the keys that several cells share.
+pub fn lower_bound(k: u8, particular: &[u8], generators: &[(&[u8], u32)]) -> u64 {
+    if k < 2 {
+        return 0;
+    }
+    let coset = Coset::new(k, particular, generators);
+    if coset.orders.is_empty() {
+        return weight(&coset.x0);
+    }
+    Units::new(&coset).lower_bound(k)
+}
+
+/// Unit-coefficient steps a local search may spend (each is one unit
+/// looked at for one coefficient): about 0.2 s here, which is one or two
+/// passes of descent over 4·10^6 cells with 36 generators, and hundreds of
+/// descents on boards of a few thousand cells.
+pub const LOCAL_WORK: u64 = 1 << 28;
+
+/// Seeded restarts of the local search after its first descent.
+const RESTARTS: u32 = 32;
+
+/// Seed of the restarts, so that every run gives the same answer.
+const SEED: u64 = 0x5eed_0f_2a;
+
+/// Most entries of one transform buffer (a block of `P` members and its
+/// `S` shifts): 2^14 `u32`s are 64 KiB, two of them well inside a core's
+/// 1 MiB level-2 cache (bench group `inner` measures the choice).
+const MAX_INNER: usize = 1 << 14;
+
+fn budget(max_members_log2: u32) -> u64 {
+    1u64 << max_members_log2.min(MAX_MEMBERS_LOG2)
+}
+
+fn weight(x: &[u8]) -> u64 {
+    x.iter().map(|&v| u64::from(v)).sum()
+}
+
+/// gcd(a, b) for bytes, from a table built once per process.
+fn gcd(a: u8, b: u8) -> u8 {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        fn euclid(mut a: u32, mut b: u32) -> u32 {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
         }
-        for (g, _) in generators.iter().take(i + 1) {
-            for (c, &x) in current.iter_mut().zip(g.iter()) {
-                *c = ((u16::from(*c) + u16::from(x)) % u16::from(k)) as u8;
+        (0..1u32 << 16).map(|i| euclid(i >> 8, i & 255) as u8).collect()
+    });
+    table[usize::from(a) << 8 | usize::from(b)]
+}
+
+/// The coset, normalised: entries reduced mod K, zero generators dropped,
+/// each generator with its additive order.
+struct Coset<'a> {
+    k: u8,
+    x0: Vec<u8>,
+    gens: Vec<Cow<'a, [u8]>>,
+    orders: Vec<u32>,
+}
+
+impl<'a> Coset<'a> {
+    fn new(k: u8, particular: &[u8], generators: &[(&'a [u8], u32)]) -> Self {
+        let n = particular.len();
+        let x0 = particular.iter().map(|&v| v % k).collect();
+        let (mut gens, mut orders) = (Vec::new(), Vec::new());
+        for &(g, _) in generators {
+            let g: Cow<'a, [u8]> = if g.len() == n && g.iter().all(|&e| e < k) {
+                Cow::Borrowed(g)
+            } else {
+                Cow::Owned((0..n).map(|c| g.get(c).map_or(0, |&e| e % k)).collect())
+            };
+            // gcd(K, entries): the order of g is K / gcd.
+            let mut common = k;
+            for &e in g.iter() {
+                common = gcd(common, e);
+                if common == 1 {
+                    break;
+                }
+            }
+            if common != k {
+                orders.push(u32::from(k / common));
+                gens.push(g);
             }
         }
-        digits[i] += 1;
-        let t: u64 = current.iter().map(|&x| u64::from(x)).sum();
-        if t > 0 && best.as_ref().is_none_or(|b| t < b.0) {
-            best = Some((t, current.clone()));
+        Coset { k, x0, gens, orders }
+    }
+
+    /// Π order_i, if it fits a `u64`.
+    fn members(&self) -> Option<u64> {
+        self.orders.iter().try_fold(1u64, |m, &r| m.checked_mul(u64::from(r)))
+    }
+
+    /// The coefficients of the member with mixed-radix `index` (`c_1` least
+    /// significant).
+    fn coefficients(&self, mut index: u64) -> Vec<u32> {
+        self.orders
+            .iter()
+            .map(|&r| {
+                let c = index % u64::from(r);
+                index /= u64::from(r);
+                c as u32
+            })
+            .collect()
+    }
+
+    /// `x0 + Σ c_i·g_i` (mod K).
+    fn member(&self, coefficients: &[u32]) -> Vec<u8> {
+        let k = u32::from(self.k);
+        let mut x: Vec<u32> = self.x0.iter().map(|&v| u32::from(v)).collect();
+        for (g, &c) in self.gens.iter().zip(coefficients) {
+            if c != 0 {
+                for (xc, &e) in x.iter_mut().zip(g.iter()) {
+                    *xc = (*xc + c * u32::from(e)) % k;
+                }
+            }
+        }
+        x.into_iter().map(|v| v as u8).collect()
+    }
+}
+
+/// The cells as units: one per (key, particular value), with how many
+/// cells it stands for.
+struct Units<'a> {
+    /// The particular's value of each unit.
+    value: Vec<u8>,
+    /// How many cells each unit stands for.
+    mult: Vec<u32>,
+    /// Each generator's entry for each unit.
+    cols: Vec<Cow<'a, [u8]>>,
+    /// The key group of each unit, and per group gcd(K, key entries).
+    group: Vec<u32>,
+    gcd: Vec<u8>,
+    /// The unit of each cell; `None` when unit `u` is cell `u`.
+    of_cell: Option<Vec<u32>>,
+}
+
+impl<'a> Units<'a> {
+    fn new(coset: &'a Coset<'a>) -> Self {
+        let (k, n) = (coset.k, coset.x0.len());
+        let (group_of, reps) = group_cells(coset);
+        let gcd = reps.iter().map(|&c| coset.gens.iter().fold(k, |a, g| gcd(a, g[c as usize]))).collect();
+        if reps.len() == n {
+            // Every key is a single cell: the units are the cells.
+            let cols = coset.gens.iter().map(|g| Cow::Borrowed(&g[..])).collect();
+            return Units {
+                value: coset.x0.clone(),
+                mult: vec![1; n],
+                cols,
+                group: group_of,
+                gcd,
+                of_cell: None,
+            };
+        }
+        let mut ids = IdMap::new();
+        let mut of_cell = Vec::with_capacity(n);
+        let (mut value, mut mult, mut group, mut first) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (c, (&g, &v)) in group_of.iter().zip(&coset.x0).enumerate() {
+            let u = ids.id(u64::from(g) * u64::from(k) + u64::from(v));
+            if u as usize == value.len() {
+                value.push(v);
+                mult.push(0);
+                group.push(g);
+                first.push(c as u32);
+            }
+            mult[u as usize] += 1;
+            of_cell.push(u);
+        }
+        let cols =
+            coset.gens.iter().map(|g| Cow::Owned(first.iter().map(|&c| g[c as usize]).collect())).collect();
+        Units { value, mult, cols, group, gcd, of_cell: Some(of_cell) }
+    }
+
+    fn len(&self) -> usize {
+        self.value.len()
+    }
+
+    /// See [`lower_bound`].
+    fn lower_bound(&self, k: u8) -> u64 {
+        let per_unit =
+            |u: usize| u64::from(self.mult[u]) * u64::from(self.value[u] % self.gcd[self.group[u] as usize]);
+        let mut units_of = vec![0u32; self.gcd.len()];
+        for &g in &self.group {
+            units_of[g as usize] += 1;
+        }
+        let mut bound: u64 =
+            (0..self.len()).filter(|&u| units_of[self.group[u] as usize] == 1).map(&per_unit).sum();
+        // Keys shared by several units: the least weight over the key's
+        // shifts, while the work stays within a few passes over the cells.
+        let mut shared: Vec<(u32, u32)> = (0..self.len() as u32)
+            .filter(|&u| units_of[self.group[u as usize] as usize] > 1)
+            .map(|u| (self.group[u as usize], u))
+            .collect();
+        shared.sort_unstable();
+        let mut work_left = 4 * self.len() as u64 + (1 << 16);
+        for run in shared.chunk_by(|a, b| a.0 == b.0) {
+            let step = usize::from(self.gcd[run[0].0 as usize]);
+            let cost = (usize::from(k) / step * run.len()) as u64;
+            if cost <= work_left {
+                work_left -= cost;
+                bound += (0..usize::from(k))
+                    .step_by(step)
+                    .map(|s| {
+                        run.iter()
+                            .map(|&(_, u)| {
+                                let v = (usize::from(self.value[u as usize]) + s) % usize::from(k);
+                                u64::from(self.mult[u as usize]) * v as u64
+                            })
+                            .sum::<u64>()
+                    })
+                    .min()
+                    .unwrap_or(0);
+            } else {
+                bound += run.iter().map(|&(_, u)| per_unit(u as usize)).sum::<u64>();
+            }
+        }
+        bound
+    }
+}
+
+/// The key group of each cell, and the first cell of each group, groups
+/// numbered in the order their first cells come.
+///
+/// When `Π order_i` fits a `u64` the key is packed exactly (mixed radix
+/// over the orders); otherwise it is hashed, the groups are checked cell by
+/// cell against their first cell, and on a collision (never seen; the hash
+/// is 64 bits) the cells are grouped by sorting their keys.
+fn group_cells(coset: &Coset) -> (Vec<u32>, Vec<u32>) {
+    let n = coset.x0.len();
+    let exact = coset.members().is_some();
+    let mut keys = vec![0u64; n];
+    let mut stride = 1u64;
+    for (g, &r) in coset.gens.iter().zip(&coset.orders) {
+        if exact {
+            let unit = coset.k / r as u8;
+            let digit: [u64; 256] = std::array::from_fn(|e| (e / usize::from(unit)) as u64 * stride);
+            for (key, &e) in keys.iter_mut().zip(g.iter()) {
+                *key += digit[usize::from(e)];
+            }
+            stride = stride.wrapping_mul(u64::from(r));
+        } else {
+            for (key, &e) in keys.iter_mut().zip(g.iter()) {
+                *key = (*key ^ u64::from(e)).wrapping_mul(0x0100_0000_01b3).rotate_left(17);
+            }
         }
     }
-    best.map(|b| b.1)
+    let mut ids = IdMap::new();
+    let mut reps = Vec::new();
+    let group_of: Vec<u32> = keys
+        .iter()
+        .enumerate()
+        .map(|(c, &key)| {
+            let id = ids.id(key);
+            if id as usize == reps.len() {
+                reps.push(c as u32);
+            }
+            id
+        })
+        .collect();
+    if exact || reps.len() == n {
+        return (group_of, reps);
+    }
+    let collision = coset
+        .gens
+        .iter()
+        .any(|g| group_of.iter().zip(g.iter()).any(|(&id, &e)| g[reps[id as usize] as usize] != e));
+    if !collision {
+        return (group_of, reps);
+    }
+    // Exact grouping: sort the cells by key.
+    let mut cells: Vec<u32> = (0..n as u32).collect();
+    let key_order = |a: &u32, b: &u32| {
+        coset
+            .gens
+            .iter()
+            .map(|g| g[*a as usize].cmp(&g[*b as usize]))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    };
+    cells.sort_by(|a, b| key_order(a, b).then(a.cmp(b)));
+    let mut group_of = vec![0u32; n];
+    let mut reps: Vec<u32> = Vec::new();
+    for (i, &c) in cells.iter().enumerate() {
+        if i == 0 || key_order(&cells[i - 1], &c).is_ne() {
+            reps.push(c);
+        }
+        group_of[c as usize] = reps.len() as u32 - 1;
+    }
+    (group_of, reps)
+}
+
+/// Ids for `u64` keys, handed out in the order keys are first seen: an
+/// open-addressing table, cheaper than `HashMap` for the millions of cells
+/// of a large board.
+struct IdMap {
+    keys: Vec<u64>,
+    ids: Vec<u32>,
+    len: usize,
+}
+
+impl IdMap {
+    const EMPTY: u32 = u32::MAX;
+
+    fn new() -> Self {
+        IdMap { keys: vec![0; 64], ids: vec![Self::EMPTY; 64], len: 0 }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        // splitmix64's finaliser: packed keys are far from random.
+        let mut h = key ^ key >> 30;
+        h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h ^= h >> 27;
+        h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^= h >> 31;
+        let mask = self.keys.len() - 1;
+        let mut i = h as usize & mask;
+        while self.ids[i] != Self::EMPTY && self.keys[i] != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    /// The id of `key`, a new one (the number of keys so far) if unseen.
+    fn id(&mut self, key: u64) -> u32 {
+        let i = self.slot(key);
+        if self.ids[i] != Self::EMPTY {
+            return self.ids[i];
+        }
+        let id = self.len as u32;
+        self.keys[i] = key;
+        self.ids[i] = id;
+        self.len += 1;
+        if 2 * self.len > self.keys.len() {
+            let (keys, ids) = (std::mem::take(&mut self.keys), std::mem::take(&mut self.ids));
+            self.keys = vec![0; 2 * keys.len()];
+            self.ids = vec![Self::EMPTY; 2 * keys.len()];
+            for (key, id) in keys.into_iter().zip(ids) {
+                if id != Self::EMPTY {
+                    let j = self.slot(key);
+                    self.keys[j] = key;
+                    self.ids[j] = id;
+                }
+            }
+        }
+        id
+    }
+}
+
+/// The number type the tables add in: `u32` while no member can weigh
+/// 2^32 or more, else `u64`. Arithmetic wraps: the tables hold
+/// differences, and every value read back is a true weight.
+trait Acc: Copy + Send + Sync + Ord + Default + 'static {
+    fn of(v: u64) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn get(self) -> u64;
+}
+
+impl Acc for u32 {
+    fn of(v: u64) -> Self {
+        v as u32
+    }
+    fn add(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
+    fn sub(self, o: Self) -> Self {
+        self.wrapping_sub(o)
+    }
+    fn get(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Acc for u64 {
+    fn of(v: u64) -> Self {
+        v
+    }
+    fn add(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
+    fn sub(self, o: Self) -> Self {
+        self.wrapping_sub(o)
+    }
+    fn get(self) -> u64 {
+        self
+    }
+}
+
+/// The exhaustive search: the lightest member's (weight, index), ties to
+/// the smallest index; with `nonzero`, members of weight 0 are skipped.
+/// `bound` is a weight no member (nonzero member) is below: a member that
+/// meets it lets the search skip every block of larger indices.
+fn search(
+    coset: &Coset,
+    units: &Units,
+    nonzero: bool,
+    bound: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    max_inner: usize,
+) -> Option<(u64, u64)> {
+    let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
+    if heaviest < 1 << 32 {
+        Engine::<u32>::new(coset, units, max_inner).run(nonzero, bound, progress)
+    } else {
+        Engine::<u64>::new(coset, units, max_inner).run(nonzero, bound, progress)
+    }
+}
+
+/// The exhaustive engine (see the module documentation).
+///
+/// For each low key `λ` the table `T_λ[s] = Σ_(units of λ) m·((a + s) mod K)`
+/// is kept as differences over the `S` shifts the inner coefficients can
+/// make (`s = σ·K/S`): slot 0 holds `Σ m·a`, slot `σ ≥ 1` adds `(K/S)·M_λ`
+/// (the `s·M_λ` part, `M_λ = Σ m`) less `K·m` for each unit that wraps
+/// past K from shift σ on, and `T_λ[σ·K/S]` is the sum of slots 0 ..= σ.
+/// A unit whose value `a` moves changes slot 0 and at most two others;
+/// slot `S` collects the wraps no sampled shift reaches.
+struct Engine<'a, A: Acc> {
+    k: usize,
+    units: &'a Units<'a>,
+    /// Orders of the inner coefficients, then of the outer ones.
+    inner: Vec<usize>,
+    outer: Vec<usize>,
+    /// Members per block (Π inner orders) and sampled shifts per table.
+    p: usize,
+    s: usize,
+    /// How many of the outer coefficients (from the top) split the work.
+    top: usize,
+    /// For `j` in `0..=K`: the slot where a wrap at shift `j` starts.
+    slot_of: Vec<usize>,
+    /// Per unit: its low key's table, `m` and `K·m`.
+    lam: Vec<u32>,
+    m: Vec<A>,
+    km: Vec<A>,
+    /// Per outer coefficient: the units it moves, with their entries.
+    moves: Vec<Vec<(u32, u8)>>,
+    /// The tables' part that never changes: `(K/S)·M_λ` in slots 1..S.
+    fixed: Vec<A>,
+}
+
+impl<'a, A: Acc> Engine<'a, A> {
+    fn new(coset: &Coset, units: &'a Units<'a>, max_inner: usize) -> Self {
+        let k = usize::from(coset.k);
+        let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
+        let (mut t, mut p, mut s) = (0, 1usize, 1usize);
+        while t < orders.len() {
+            let r = orders[t];
+            let s2 = s / gcd(s as u8, r as u8) as usize * r;
+            if s2 * p * r > max_inner && t > 0 {
+                break;
+            }
+            (t, p, s) = (t + 1, p * r, s2);
+        }
+        let (inner, outer) = (orders[..t].to_vec(), orders[t..].to_vec());
+        let threads = rayon::current_num_threads().max(1) as u64;
+        let mut top = 0;
+        let mut tasks = 1u64;
+        while top < outer.len() && tasks < 16 * threads {
+            tasks *= outer[outer.len() - 1 - top] as u64;
+            top += 1;
+        }
+        let slot_of = (0..=k).map(|j| (j * s).div_ceil(k)).collect();
+        let mut lam = vec![0u32; units.len()];
+        let mut stride = 1u32;
+        for (col, &r) in units.cols.iter().zip(&inner) {
+            let unit = (k / r) as u8;
+            for (l, &e) in lam.iter_mut().zip(col.iter()) {
+                *l += u32::from(e / unit) * stride;
+            }
+            stride *= r as u32;
+        }
+        let moves = units.cols[t..]
+            .iter()
+            .map(|col| {
+                (0..units.len() as u32)
+                    .filter(|&u| col[u as usize] != 0)
+                    .map(|u| (u, col[u as usize]))
+                    .collect()
+            })
+            .collect();
+        let m: Vec<A> = units.mult.iter().map(|&m| A::of(u64::from(m))).collect();
+        let km = units.mult.iter().map(|&m| A::of(u64::from(m) * k as u64)).collect();
+        let mut fixed = vec![A::default(); p * (s + 1)];
+        let step = A::of((k / s) as u64);
+        for (&l, &mu) in lam.iter().zip(&m) {
+            let row = &mut fixed[l as usize * (s + 1)..][..s + 1];
+            for slot in &mut row[1..s] {
+                *slot = slot.add(mu_times(mu, step));
+            }
+        }
+        Engine { k, units, inner, outer, p, s, top, slot_of, lam, m, km, moves, fixed }
+    }
+
+    /// Every block; see [`search`].
+    fn run(&self, nonzero: bool, bound: u64, progress: &(dyn Fn(u64, u64) + Sync)) -> Option<(u64, u64)> {
+        let split = self.outer.len() - self.top;
+        let tasks: u64 = self.outer[split..].iter().map(|&r| r as u64).product();
+        let per_task = self.p as u64 * self.outer[..split].iter().map(|&r| r as u64).product::<u64>();
+        let total = per_task * tasks;
+        let met = AtomicU64::new(u64::MAX);
+        let done = AtomicU64::new(0);
+        let task = |t: u64| {
+            let best = self.task(t, nonzero, bound, &met);
+            progress(done.fetch_add(per_task, Ordering::Relaxed) + per_task, total);
+            best
+        };
+        if tasks == 1 {
+            return task(0);
+        }
+        (0..tasks).into_par_iter().filter_map(task).min()
+    }
+
+    /// One task: the blocks whose top coefficients spell `task`, walked in
+    /// Gray-code order over the middle ones.
+    fn task(&self, task: u64, nonzero: bool, bound: u64, met: &AtomicU64) -> Option<(u64, u64)> {
+        let (k, s, p) = (self.k, self.s, self.p);
+        let split = self.outer.len() - self.top;
+        // Block strides: block index = Σ_outer c_i · stride_i.
+        let strides: Vec<u64> =
+            self.outer.iter().scan(1u64, |st, &r| Some(std::mem::replace(st, *st * r as u64))).collect();
+        let mut a = self.units.value.clone();
+        let mut block = 0u64;
+        let mut rest = task;
+        for i in split..self.outer.len() {
+            let r = self.outer[i] as u64;
+            let c = (rest % r) as usize;
+            rest /= r;
+            block += c as u64 * strides[i];
+            for &(u, e) in &self.moves[i] {
+                let v = &mut a[u as usize];
+                *v = ((usize::from(*v) + c * usize::from(e)) % k) as u8;
+            }
+        }
+        if block.saturating_mul(p as u64) > met.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut d = self.fixed.clone();
+        for (u, &v) in a.iter().enumerate() {
+            let row = self.lam[u] as usize * (s + 1);
+            d[row] = d[row].add(mu_times(self.m[u], A::of(u64::from(v))));
+            d[row + self.slot_of[k - usize::from(v)]] =
+                d[row + self.slot_of[k - usize::from(v)]].sub(self.km[u]);
+        }
+        let (mut buf, mut tmp) = (vec![A::default(); s * p], vec![A::default(); s * p]);
+        let mut digit = vec![0usize; split];
+        let mut up = vec![true; split];
+        let mut best: Option<(u64, u64)> = None;
+        loop {
+            if block * p as u64 <= met.load(Ordering::Relaxed) {
+                self.weigh(&d, &mut buf, &mut tmp);
+                let first = block * p as u64;
+                let lightest = buf[..p]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| (w.get(), i))
+                    .filter(|&(w, _)| !nonzero || w > 0)
+                    .min();
+                if let Some((w, i)) = lightest {
+                    let found = (w, first + i as u64);
+                    if best.is_none_or(|b| found < b) {
+                        best = Some(found);
+                    }
+                    if w <= bound {
+                        met.fetch_min(found.1, Ordering::Relaxed);
+                    }
+                }
+            }
+            // The next block in the reflected Gray code: the lowest middle
+            // coefficient that can move on in its direction moves by one;
+            // those below it, at their ends, turn round.
+            let Some(j) = (0..split).find(|&j| {
+                let can = if up[j] { digit[j] + 1 < self.outer[j] } else { digit[j] > 0 };
+                if !can {
+                    up[j] = !up[j];
+                }
+                can
+            }) else {
+                break;
+            };
+            let e_of = |e: u8| if up[j] { usize::from(e) } else { k - usize::from(e) };
+            if up[j] {
+                digit[j] += 1;
+                block += strides[j];
+            } else {
+                digit[j] -= 1;
+                block -= strides[j];
+            }
+            for &(u, e) in &self.moves[j] {
+                let u = u as usize;
+                let old = usize::from(a[u]);
+                let mut new = old + e_of(e);
+                if new >= k {
+                    new -= k;
+                }
+                a[u] = new as u8;
+                let row = self.lam[u] as usize * (s + 1);
+                d[row] = d[row]
+                    .add(mu_times(self.m[u], A::of(new as u64)))
+                    .sub(mu_times(self.m[u], A::of(old as u64)));
+                d[row + self.slot_of[k - old]] = d[row + self.slot_of[k - old]].add(self.km[u]);
+                d[row + self.slot_of[k - new]] = d[row + self.slot_of[k - new]].sub(self.km[u]);
+            }
+        }
+        best
+    }
+
+    /// The weights of the block's `P` members into `buf[..P]`, from the
+    /// tables' differences `d`.
+    fn weigh(&self, d: &[A], buf: &mut Vec<A>, tmp: &mut Vec<A>) {
+        let (s, p) = (self.s, self.p);
+        for (l, row) in d.chunks_exact(s + 1).enumerate() {
+            let mut sum = A::default();
+            for (sigma, &x) in row[..s].iter().enumerate() {
+                sum = sum.add(x);
+                buf[sigma * p + l] = sum;
+            }
+        }
+        transform(buf, tmp, &self.inner, s, p);
+    }
+}
+
+fn mu_times<A: Acc>(m: A, v: A) -> A {
+    A::of(m.get().wrapping_mul(v.get()))
+}
+
+/// Turns the tables `buf[σ·P + λ] = T_λ[σ·K/S]` (λ in mixed radix over the
+/// inner orders, the first coordinate least significant) into the weights
+/// `buf[c] = Σ_λ T_λ[⟨c, λ⟩]` of the `P` members `c` of the block.
+///
+/// One coordinate at a time, its key digit `a` is replaced by its
+/// coefficient `c`: `new[σ][…c…] = Σ_a old[σ + c·a·S/r][…a…]`, where a
+/// digit `a` stands for the entry `a·K/r` (`r` the coordinate's order) and
+/// the shift is counted in units of K/S. The last coordinate needs σ = 0
+/// only.
+///
+/// # Complexity
+/// O(S · P · Σ r) additions, in runs as long as the coordinates below the
+/// one transformed.
+fn transform<A: Acc>(buf: &mut Vec<A>, tmp: &mut Vec<A>, inner: &[usize], s: usize, p: usize) {
+    let mut run = 1;
+    for (j, &r) in inner.iter().enumerate() {
+        let sigmas = if j + 1 == inner.len() { 1 } else { s };
+        let shift = s / r;
+        let chunk = run * r;
+        for so in 0..sigmas {
+            let out = &mut tmp[so * p..(so + 1) * p];
+            for c in 0..r {
+                for a in 0..r {
+                    let sigma = (so + c * a * shift) % s;
+                    let inp = &buf[sigma * p..(sigma + 1) * p];
+                    for (oc, ic) in out.chunks_exact_mut(chunk).zip(inp.chunks_exact(chunk)) {
+                        let o = &mut oc[c * run..(c + 1) * run];
+                        let i = &ic[a * run..(a + 1) * run];
+                        if a == 0 {
+                            o.copy_from_slice(i);
+                        } else {
+                            for (x, &y) in o.iter_mut().zip(i) {
+                                *x = x.add(y);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        std::mem::swap(buf, tmp);
+        run = chunk;
+    }
+}
+
+/// The local search beyond the budget: coordinate descent over the
+/// generators' multiples, from the particular and then from seeded
+/// restarts (the best member so far with one to three coefficients
+/// redrawn), until [`LOCAL_WORK`] is spent, [`RESTARTS`] restarts have
+/// run, or a member meets `bound`. Returns the best member's value per
+/// unit.
+///
+/// One descent pass tries, for each generator in turn, every multiple to
+/// add and takes the one that lowers the weight most (the smallest on a
+/// tie), until a whole pass changes nothing. Weighing every multiple of a
+/// generator at once costs one pass over the units: a histogram of (unit
+/// value, key digit) gives each multiple's change from suffix sums.
+fn descend(k: u8, units: &Units, orders: &[u32], bound: u64) -> Vec<u8> {
+    let mut walk =
+        Walk { k: usize::from(k), units, orders, y: units.value.clone(), work: 0, hist: Vec::new() };
+    let mut weight: u64 = walk.y.iter().zip(&units.mult).map(|(&v, &m)| u64::from(v) * u64::from(m)).sum();
+    weight = walk.descend(weight);
+    let (mut best, mut best_weight) = (walk.y.clone(), weight);
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let d = orders.len();
+    for _ in 0..RESTARTS {
+        if walk.work >= LOCAL_WORK || best_weight <= bound {
+            break;
+        }
+        walk.y.clone_from(&best);
+        let mut weight = best_weight;
+        for _ in 0..1 + rng.random_range(0..d.min(3)) {
+            let i = rng.random_range(0..d);
+            let delta = rng.random_range(1..orders[i]);
+            weight = walk.add(i, delta, weight);
+        }
+        weight = walk.descend(weight);
+        if weight < best_weight {
+            best.clone_from(&walk.y);
+            best_weight = weight;
+        }
+    }
+    best
+}
+
+/// A member of the coset during the local search: the value of each unit.
+struct Walk<'a> {
+    k: usize,
+    units: &'a Units<'a>,
+    orders: &'a [u32],
+    y: Vec<u8>,
+    /// Units looked at so far, over all coefficients.
+    work: u64,
+    hist: Vec<u64>,
+}
+
+impl Walk<'_> {
+    /// Descent passes from the current member until none improves or the
+    /// work is spent; returns the new weight.
+    fn descend(&mut self, mut weight: u64) -> u64 {
+        loop {
+            let mut improved = false;
+            for i in 0..self.orders.len() {
+                if self.work >= LOCAL_WORK {
+                    return weight;
+                }
+                if let Some(delta) = self.best_multiple(i) {
+                    weight = self.add(i, delta, weight);
+                    improved = true;
+                }
+            }
+            if !improved {
+                return weight;
+            }
+        }
+    }
+
+    /// The multiple of generator `i` whose addition lowers the weight most,
+    /// if any does.
+    fn best_multiple(&mut self, i: usize) -> Option<u32> {
+        let (k, r) = (self.k, self.orders[i] as usize);
+        let unit = k / r;
+        let col = &self.units.cols[i];
+        self.hist.clear();
+        self.hist.resize(r * k, 0);
+        for ((&e, &y), &m) in col.iter().zip(&self.y).zip(&self.units.mult) {
+            self.hist[usize::from(e) / unit * k + usize::from(y)] += u64::from(m);
+        }
+        self.work += col.len() as u64 + (r * k) as u64;
+        // change[δ]: the weight change of adding δ·g_i.
+        let mut change = vec![0i64; r];
+        let mut suffix = vec![0u64; k + 1];
+        for digit in 1..r {
+            let row = &self.hist[digit * k..(digit + 1) * k];
+            for y in (0..k).rev() {
+                suffix[y] = suffix[y + 1] + row[y];
+            }
+            let units = suffix[0] as i64;
+            if units == 0 {
+                continue;
+            }
+            for (delta, ch) in change.iter_mut().enumerate().skip(1) {
+                // Each unit gains t, less K for those at K − t or above.
+                let t = delta * digit * unit % k;
+                *ch += t as i64 * units - (k as i64) * suffix[k - t] as i64 * i64::from(t != 0);
+            }
+        }
+        let (delta, &gain) = change.iter().enumerate().skip(1).min_by_key(|&(delta, &ch)| (ch, delta))?;
+        (gain < 0).then_some(delta as u32)
+    }
+
+    /// Adds `delta`·g_i to the member; returns the new weight.
+    fn add(&mut self, i: usize, delta: u32, weight: u64) -> u64 {
+        let k = self.k;
+        let add: [u8; 256] = std::array::from_fn(|e| (e * delta as usize % k) as u8);
+        let mut weight = weight as i64;
+        for ((y, &e), &m) in self.y.iter_mut().zip(self.units.cols[i].iter()).zip(&self.units.mult) {
+            let old = usize::from(*y);
+            let mut new = old + usize::from(add[usize::from(e)]);
+            if new >= k {
+                new -= k;
+            }
+            *y = new as u8;
+            weight += (new as i64 - old as i64) * i64::from(m);
+        }
+        self.work += self.y.len() as u64;
+        weight as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every member in index order (`c_1` fastest): the reference.
+    fn members(k: u8, x0: &[u8], gens: &[(Vec<u8>, u32)]) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        let total: u64 = gens.iter().map(|g| u64::from(g.1)).product();
+        for index in 0..total {
+            let mut rest = index;
+            let mut x: Vec<u32> = x0.iter().map(|&v| u32::from(v)).collect();
+            for (g, r) in gens {
+                let c = (rest % u64::from(*r)) as u32;
+                rest /= u64::from(*r);
+                for (xc, &e) in x.iter_mut().zip(g) {
+                    *xc = (*xc + c * u32::from(e)) % u32::from(k);
+                }
+            }
+            out.push(x.into_iter().map(|v| v as u8).collect());
+        }
+        out
+    }
+
+    /// The first lightest (nonzero) member by brute force.
+    fn brute(k: u8, x0: &[u8], gens: &[(Vec<u8>, u32)], nonzero: bool) -> Option<Vec<u8>> {
+        let mut best: Option<(u64, Vec<u8>)> = None;
+        for m in members(k, x0, gens) {
+            let w = weight(&m);
+            if (!nonzero || w > 0) && best.as_ref().is_none_or(|b| w < b.0) {
+                best = Some((w, m));
+            }
+        }
+        best.map(|b| b.1)
+    }
+
+    /// A random generator of order `r | k`: entries multiples of k/r, not
+    /// all of them multiples of a larger divisor (so its order is `r`).
+    fn random_coset(rng: &mut ChaCha8Rng, k: u8, n: usize, d: usize) -> (Vec<u8>, Vec<(Vec<u8>, u32)>) {
+        let divisors: Vec<u8> = (1..=k).filter(|r| k % r == 0 && *r > 1).collect();
+        let x0 = (0..n).map(|_| rng.random_range(0..k)).collect();
+        let gens = (0..d)
+            .map(|_| {
+                let r = divisors[rng.random_range(0..divisors.len())];
+                let unit = k / r;
+                let mut g: Vec<u8> = (0..n).map(|_| rng.random_range(0..r) * unit).collect();
+                g[rng.random_range(0..n)] = unit;
+                (g, u32::from(r))
+            })
+            .collect();
+        (x0, gens)
+    }
+
+    fn borrowed(gens: &[(Vec<u8>, u32)]) -> Vec<(&[u8], u32)> {
+        gens.iter().map(|(g, r)| (&g[..], *r)).collect()
+    }
+
+    #[test]
+    fn exhaustive_equals_brute_force() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for k in [2u8, 3, 4, 5, 6, 8, 9] {
+            for round in 0..60 {
+                let n = rng.random_range(1..30);
+                let d = rng.random_range(0..5);
+                let (x0, gens) = random_coset(&mut rng, k, n, d);
+                let expected = brute(k, &x0, &gens, false).unwrap();
+                let got = minimize(k, &x0, &borrowed(&gens), 40);
+                assert_eq!(got.presses, expected, "K={k} round {round}: n={n} d={d}");
+                let small = minimize_in_blocks(k, &x0, &borrowed(&gens), 40, &|_, _| {}, 1);
+                assert_eq!(small, got, "K={k} round {round}: one coefficient a block");
+                assert_eq!(
+                    (got.total, got.proven_minimal, got.lower_bound),
+                    (weight(&expected), true, got.total)
+                );
+                assert!(lower_bound(k, &x0, &borrowed(&gens)) <= got.total);
+            }
+        }
+    }
+
+    #[test]
+    fn lightest_nonzero_equals_brute_force() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for k in [2u8, 3, 4, 5, 6, 8, 9] {
+            for round in 0..60 {
+                let n = rng.random_range(1..30);
+                let d = rng.random_range(0..5);
+                let (_, gens) = random_coset(&mut rng, k, n, d);
+                let expected = brute(k, &vec![0; n], &gens, true);
+                assert_eq!(lightest_nonzero(k, &borrowed(&gens), 40), expected, "K={k} round {round}");
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_tasks_and_gray_walk_equal_brute_force() {
+        // Enough members for several blocks, tasks and a Gray walk over the
+        // middle coefficients, and small tables so that the walk is long.
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for (k, n, d) in [(3u8, 40, 11), (4, 30, 8), (6, 25, 7), (2, 50, 17), (9, 12, 5), (8, 20, 7)] {
+            let (x0, gens) = random_coset(&mut rng, k, n, d);
+            let expected = brute(k, &x0, &gens, false).unwrap();
+            let got = minimize(k, &x0, &borrowed(&gens), 40);
+            assert_eq!(got.presses, expected, "K={k} n={n} d={d}");
+            for max_inner in [1, 20, 200] {
+                let small = minimize_in_blocks(k, &x0, &borrowed(&gens), 40, &|_, _| {}, max_inner);
+                assert_eq!(small, got, "K={k} n={n} d={d} max_inner {max_inner}");
+            }
+            let zero = vec![0; n];
+            assert_eq!(lightest_nonzero(k, &borrowed(&gens), 40), brute(k, &zero, &gens, true), "K={k}");
+        }
+    }
+
+    #[test]
+    fn same_answer_on_one_thread_and_two() {
+        // Ties everywhere: a board of 0s and generators of repeated entries.
+        let mut rng = ChaCha8Rng::seed_from_u64(10);
+        for (k, n, d) in [(3u8, 30, 10), (4, 16, 8), (2, 8, 14)] {
+            let (x0, gens) = random_coset(&mut rng, k, n, d);
+            let run = |threads| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                pool.install(|| minimize(k, &x0, &borrowed(&gens), 40))
+            };
+            assert_eq!(run(1), run(2), "K={k}");
+            assert_eq!(run(1).presses, brute(k, &x0, &gens, false).unwrap());
+        }
+    }
+
+    #[test]
+    fn local_search_claims_only_true_minima() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut proven = 0;
+        for k in [2u8, 3, 4, 5, 6, 8, 9] {
+            for round in 0..40 {
+                let n = rng.random_range(1..25);
+                let d = rng.random_range(1..5);
+                let (x0, gens) = random_coset(&mut rng, k, n, d);
+                let all = members(k, &x0, &gens);
+                let true_min = all.iter().map(|m| weight(m)).min().unwrap();
+                let got = minimize(k, &x0, &borrowed(&gens), 0);
+                assert!(all.contains(&got.presses), "K={k} round {round}: not a member");
+                assert_eq!(got.total, weight(&got.presses));
+                assert!(got.lower_bound <= true_min && true_min <= got.total, "K={k} round {round}");
+                if got.proven_minimal {
+                    assert_eq!(got.total, true_min, "K={k} round {round}: claimed proven");
+                    proven += 1;
+                }
+            }
+        }
+        // The bound is met often enough to be worth having.
+        assert!(proven > 20, "{proven}");
+    }
+
+    #[test]
+    fn bound_is_at_least_the_per_cell_gcd_bound() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        for k in [4u8, 6, 8, 9] {
+            for _ in 0..30 {
+                let (x0, gens) = random_coset(&mut rng, k, 20, 3);
+                let per_cell: u64 = (0..20)
+                    .map(|c| {
+                        let g = gens.iter().fold(k, |a, (g, _)| gcd(a, g[c]));
+                        u64::from(x0[c] % g)
+                    })
+                    .sum();
+                assert!(lower_bound(k, &x0, &borrowed(&gens)) >= per_cell);
+            }
+        }
+    }
+
+    #[test]
+    fn odd_inputs() {
+        // Orders that are multiples of the true order, entries past K,
+        // short generators, zero generators, K below 2.
+        let got = minimize(4, &[3, 3, 7], &[(&[2, 6], 8), (&[0, 0, 0], 4)], 10);
+        assert_eq!((got.presses, got.total), (vec![1, 1, 3], 5));
+        assert_eq!(minimize(1, &[0, 0], &[(&[1, 1], 1)], 10).presses, vec![0, 0]);
+        assert_eq!(minimize(5, &[], &[], 10).total, 0);
+        assert_eq!(lightest_nonzero(3, &[], 10), None);
+        assert_eq!(lightest_nonzero(3, &[(&[1, 2], 3)], 1), None); // 3 members > 2^1
+    }
+
+    #[test]
+    fn hashed_keys_group_as_exact_ones() {
+        // 70 generators of order 2 over Z_4: Π orders is past u64, so
+        // keys are hashed; only 4 distinct keys among the cells.
+        let k = 4u8;
+        let n = 40;
+        let gens: Vec<(Vec<u8>, u32)> = (0..70)
+            .map(|j| ((0..n).map(|c| if (c % 4 + j) % 3 == 0 { 2 } else { 0 }).collect(), 2))
+            .collect();
+        let x0: Vec<u8> = (0..n).map(|c| (c * 7 % 4) as u8).collect();
+        let coset = Coset::new(k, &x0, &borrowed(&gens));
+        let (group_of, reps) = group_cells(&coset);
+        assert_eq!(reps.len(), 3);
+        for c in 0..n {
+            let r = reps[group_of[c] as usize] as usize;
+            assert!(gens.iter().all(|(g, _)| g[c] == g[r]));
+        }
+        let got = minimize(k, &x0, &borrowed(&gens), 63);
+        assert!(!got.proven_minimal || got.total == got.lower_bound);
+    }
+
+    #[test]
+    fn id_map_hands_out_ids_in_order() {
+        let mut ids = IdMap::new();
+        for round in 0..2 {
+            for key in 0..1000u64 {
+                assert_eq!(ids.id(key * 0x1_0000_0001), key as u32, "round {round}");
+            }
+        }
+    }
 }

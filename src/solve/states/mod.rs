@@ -8,6 +8,7 @@
 //! is returned. The two-state [`Solver`](super::Solver) stays the fast path
 //! for K = 2 on bits; this one serves every K, K = 2 included.
 
+pub mod bfs;
 mod chase;
 mod dense;
 pub mod minimum;
