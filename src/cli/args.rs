@@ -1,7 +1,11 @@
 //! The command line's arguments: what clap parses, and the small parsers
 //! of values (sizes, densities, byte counts) it calls.
 
+use std::sync::Arc;
+
 use super::*;
+use crate::Graph;
+use crate::zk::Modulus;
 
 /// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
 ///
@@ -63,18 +67,25 @@ pub(super) struct GenerateArgs {
     pub(super) size: SizeArgs,
     #[command(flatten)]
     pub(super) random: RandomArgs,
-    /// Write a PBM image instead of `b`/`w` text.
+    #[command(flatten)]
+    pub(super) shape: ShapeArgs,
+    /// Write a PBM image instead of `b`/`w` text (two states).
     #[arg(long, value_enum, value_name = "KIND")]
     pub(super) pbm: Option<PbmArg>,
+    /// Write a PGM image instead of text (more than two states).
+    #[arg(long, value_enum, value_name = "KIND", conflicts_with = "pbm")]
+    pub(super) pgm: Option<PbmArg>,
 }
 
 #[derive(Args, Debug)]
 pub(super) struct SolveArgs {
     #[command(flatten)]
     pub(super) source: BoardArgs,
-    /// What to reach: white, black, either (the fewer presses), or a board
-    /// file to reach.
-    #[arg(short, long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
+    /// What to reach: any (the fewer presses: either colour, or any uniform
+    /// state with --states), white, black, either, a state number (every
+    /// cell in it; 0 white, 1 black), or a board file (a file named like a
+    /// number is written ./2).
+    #[arg(short, long, default_value = "any", value_parser = parse_target, value_name = "TARGET")]
     pub(super) target: TargetArg,
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
@@ -137,21 +148,54 @@ impl BoardArgs {
         self.random.refuse_unused(self.generate, "--generate random")
     }
 
+    /// On a graph, boards are one row of its vertices: the shape every
+    /// reader and generator then takes.
+    pub(super) fn take_graph_shape(&mut self, puzzle: &PuzzleArgs) {
+        if let Some(graph) = &puzzle.graph {
+            self.rows = Some(1);
+            self.cols = Some(graph.vertex_count());
+        }
+    }
+
     /// The generator's recipe, when the board is made rather than read.
     pub(super) fn recipe(&self) -> Option<Generate> {
         self.generate.map(|kind| self.random.recipe(kind))
     }
 }
 
-/// The size of one board: `--rows` and `--cols`, both required.
+/// The size of one board: `--rows` and `--cols`, both required unless
+/// `--graph` gives the shape.
 #[derive(Args, Debug, Clone, Copy)]
 pub(super) struct SizeArgs {
     /// Rows of the board.
-    #[arg(short, long, value_name = "R")]
-    pub(super) rows: usize,
+    #[arg(short, long, value_name = "R", required_unless_present = "graph", conflicts_with = "graph")]
+    pub(super) rows: Option<usize>,
     /// Columns of the board.
-    #[arg(short, long, value_name = "C")]
-    pub(super) cols: usize,
+    #[arg(short, long, value_name = "C", required_unless_present = "graph", conflicts_with = "graph")]
+    pub(super) cols: Option<usize>,
+}
+
+impl SizeArgs {
+    /// The board's rows and columns: the graph's one row of its vertices,
+    /// or the sizes given (clap insists on one or the other).
+    pub(super) fn shape(&self, graph: Option<&Graph>) -> (usize, usize) {
+        match graph {
+            Some(g) => (1, g.vertex_count()),
+            None => (self.rows.unwrap_or(0), self.cols.unwrap_or(0)),
+        }
+    }
+}
+
+/// The states of a cell and the graph, for `generate` (which has no rule).
+#[derive(Args, Debug, Clone)]
+pub(super) struct ShapeArgs {
+    /// States of a cell (2 to 255): boards of digits (K <= 10) or numbers.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..), value_name = "K")]
+    pub(super) states: u8,
+    /// A graph instead of a grid (graph6 or edge-list FILE, or a built-in
+    /// NAME); a board is then one line of its vertices' states.
+    #[arg(long, value_name = "FILE|NAME", value_parser = parse_graph)]
+    pub(super) graph: Option<Arc<Graph>>,
 }
 
 /// How a random board is drawn.
@@ -215,20 +259,64 @@ pub(super) struct PuzzleArgs {
     pub(super) torus: bool,
     /// What a press flips: plus (the cell and its 4 neighbours), neighbours
     /// (the 4 neighbours only), king (the 3x3 block), or a mask of 0/1 rows
-    /// like 010/111/010 (odd sides; the centre is the pressed cell).
+    /// like 010/111/010 (odd sides; the centre is the pressed cell). On a
+    /// graph: plus (a vertex and its neighbours, σ⁺) or neighbours (σ).
     #[arg(long, default_value = "plus", value_parser = parse_rule)]
     pub(super) rule: Rule,
+    /// States of a cell, 2 to 255: a press adds 1 (mod K) to each cell it
+    /// reaches. Boards of more than two states are rows of digits (K <= 10)
+    /// or of numbers separated by spaces, or PGM images.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..), value_name = "K")]
+    pub(super) states: u8,
+    /// Lights Out on a graph instead of a grid: a graph6 or edge-list FILE,
+    /// or a built-in NAME (petersen, cycle:N, path:N, complete:N,
+    /// hypercube:D, cube). A board is one line of its vertices' states.
+    #[arg(long, value_name = "FILE|NAME", value_parser = parse_graph)]
+    pub(super) graph: Option<Arc<Graph>>,
 }
 
 impl PuzzleArgs {
-    /// The puzzle of this shape and size.
+    /// The puzzle of this shape and size (on a graph, the graph's: one row
+    /// of its vertices, whatever the size).
     pub(super) fn puzzle(&self, rows: usize, cols: usize) -> Result<Puzzle, Error> {
+        if let Some(graph) = &self.graph {
+            return Puzzle::on_graph(graph.clone(), self.rule.clone()).map_err(|e| match e {
+                Error::Unsupported(_) => Error::BadInput(format!(
+                    "--rule {} is not a rule on a graph: use plus or neighbours",
+                    self.rule
+                )),
+                e => e,
+            });
+        }
         Ok(Puzzle::new(rows, cols)?.with_topology(topology(self.torus)).with_rule(self.rule.clone()))
     }
 
     /// Whether this is the classic rule on the plane.
     pub(super) fn is_classic(&self) -> bool {
-        !self.torus && self.rule.is_plus()
+        !self.torus && self.rule.is_plus() && self.graph.is_none()
+    }
+
+    /// The states of a cell as the library's modulus (clap kept it in
+    /// 2..=255).
+    pub(super) fn modulus(&self) -> Modulus {
+        Modulus::new(u32::from(self.states)).unwrap_or_else(|_| unreachable!("clap checks --states"))
+    }
+
+    /// Refuses what does not go with a graph: a torus, and a board size
+    /// (the graph gives it).
+    pub(super) fn refuse_unused(&self, rows: Option<usize>, cols: Option<usize>) -> Result<(), Error> {
+        if self.graph.is_some() {
+            if self.torus {
+                return Err(Error::BadInput("--torus is for grids; a graph has its own edges".into()));
+            }
+            if rows.is_some() || cols.is_some() {
+                return Err(Error::BadInput(
+                    "--graph gives the board's shape (one line of its vertices' states); drop --rows and --cols"
+                        .into(),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -271,12 +359,23 @@ impl PictureArgs {
 #[derive(Clone, Debug)]
 pub(super) enum TargetArg {
     Colours(&'static [Target]),
+    /// Every uniform state, the fewest presses (for two states: either).
+    Any,
+    /// Every cell in this state.
+    State(u32),
     File(PathBuf),
 }
 
 pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
     if let Some(colours) = colour_targets(s) {
         return Ok(TargetArg::Colours(colours));
+    }
+    if s == "any" {
+        return Ok(TargetArg::Any);
+    }
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        // A file named like a number is written ./2.
+        return s.parse().map(TargetArg::State).map_err(|_| format!("state {s} is not below 256"));
     }
     if s.is_empty() {
         return Err(format!("expected {TARGET_WORDS} or a board file"));
@@ -403,8 +502,10 @@ pub(super) struct CheckArgs {
     pub(super) source: BoardArgs,
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
-    /// What to reach: white, black, either (both are checked), or a board file.
-    #[arg(short, long, default_value = "either", value_parser = parse_target, value_name = "TARGET")]
+    /// What to reach: any (every uniform state is checked; for two states
+    /// both colours, as either), white, black, a state number, or a board
+    /// file.
+    #[arg(short, long, default_value = "any", value_parser = parse_target, value_name = "TARGET")]
     pub(super) target: TargetArg,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
@@ -496,4 +597,23 @@ pub(super) enum MergeFormat {
     Text,
     Json,
     Csv,
+}
+
+/// `--graph FILE|NAME`: a built-in name (petersen, cycle:N, path:N,
+/// complete:N, hypercube:D, cube) when it is one, else a file of graph6 or
+/// an edge list (a file named like a built-in is written ./cube).
+pub(super) fn parse_graph(s: &str) -> Result<Arc<Graph>, String> {
+    const BUILT_IN: [&str; 6] = ["petersen", "cycle:", "path:", "complete:", "hypercube:", "cube"];
+    let named = BUILT_IN.iter().any(|b| s == *b || (b.ends_with(':') && s.starts_with(b)));
+    if named {
+        return Graph::named(s).map(Arc::new).map_err(|e| e.to_string());
+    }
+    let path = std::path::Path::new(s);
+    let mut file = std::fs::File::open(path).map_err(|e| {
+        format!("no built-in graph '{s}' (petersen, cycle:N, path:N, complete:N, hypercube:D, cube) and no readable file: {e}")
+    })?;
+    // A graph file is small next to what its boards' work needs: 256 MiB
+    // holds graph6 of 45,000 vertices or an edge list of 20 million edges.
+    let data = super::read_limited(&mut file, s, 256 << 20).map_err(|e| e.to_string())?;
+    Graph::parse(&data, s).map(Arc::new).map_err(|e| e.to_string())
 }

@@ -4,8 +4,39 @@ use super::*;
 
 pub(super) fn generate(args: GenerateArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.random.refuse_unused(Some(args.kind), "random boards")?;
-    let SizeArgs { rows: height, cols } = args.size;
+    let (height, cols) = args.size.shape(args.shape.graph.as_deref());
     Puzzle::new(height, cols)?;
+    let k = args.shape.states;
+    if k > 2 && args.pbm.is_some() {
+        return Err(
+            Error::BadInput(format!("--pbm writes two states; a board of {k} states is --pgm")).into()
+        );
+    }
+    if k == 2 && args.pgm.is_some() {
+        return Err(Error::BadInput("--pgm writes more than two states; two states are --pbm".into()).into());
+    }
+    if k > 2 {
+        if args.random.density.is_some() {
+            return Err(Error::BadInput(format!(
+                "--density is the share of black cells of two states; a random board of {k} states is uniform"
+            ))
+            .into());
+        }
+        let board = args.random.recipe(args.kind).states(height, cols, k);
+        let mut out = io::BufWriter::new(&mut *io.stdout);
+        match args.pgm {
+            Some(kind) => {
+                write_pgm(&mut out, &board, k, matches!(kind, PbmArg::Raw))?;
+            }
+            None => {
+                for line in state_lines(&board, k) {
+                    writeln!(out, "{line}")?;
+                }
+            }
+        }
+        out.flush()?;
+        return Ok(0);
+    }
     let mut rows = GeneratedRows::new(args.random.recipe(args.kind), cols);
     let mut row = vec![0u64; cols.div_ceil(64)];
     let out = io::BufWriter::new(&mut *io.stdout);

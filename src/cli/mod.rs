@@ -23,6 +23,7 @@ mod record;
 mod render;
 mod search;
 mod solve;
+mod states;
 mod study;
 mod verify;
 
@@ -42,8 +43,8 @@ use crate::solve::limits;
 use crate::{
     Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY,
     MAX_SIDE, MAX_STREAMED_NULLITY, Mask, Method, Outcome, PbmKind, PbmWriter, Puzzle, RowStream, Rule,
-    ShapeOf, Side, Solution, Solver, Target, TextBoards, bfs, check_side, grid_lines, is_pbm, read_pbm,
-    write_pbm,
+    ShapeOf, Side, Solution, Solver, StateBoards, StateGrid, StateSolver, StateTarget, Target, TextBoards,
+    bfs, check_side, grid_lines, is_pbm, is_pgm, read_pbm, read_pgm, state_lines, write_pbm, write_pgm,
 };
 
 /// Runs the command line `args` (program name first) against the given

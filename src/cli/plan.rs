@@ -12,6 +12,13 @@ impl TargetArg {
     pub(super) fn resolve(&self, source: &BoardArgs, max_memory: u64) -> Result<Vec<Target>, Error> {
         match self {
             TargetArg::Colours(colours) => Ok(colours.to_vec()),
+            TargetArg::Any => Ok(Target::EITHER.to_vec()),
+            // Two states: 0 is white, 1 black.
+            TargetArg::State(0) => Ok(vec![Target::White]),
+            TargetArg::State(1) => Ok(vec![Target::Black]),
+            TargetArg::State(s) => Err(Error::BadInput(format!(
+                "--target {s} is not a state of a two-state board (0 white, 1 black); more states need --states"
+            ))),
             TargetArg::File(path) => Ok(vec![Target::Board(read_target(path, source, max_memory)?)]),
         }
     }

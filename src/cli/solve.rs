@@ -4,8 +4,13 @@
 
 use super::*;
 
-pub(super) fn solve(args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn solve(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
+    args.source.take_graph_shape(&args.puzzle);
     args.refuse_unused()?;
+    if args.puzzle.states > 2 {
+        return super::states::solve(&args, io);
+    }
     let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
     match args.route() {
         Route::Search => search::solve(&args, &targets, io),

@@ -12,7 +12,11 @@ use crate::{analyze as analyse, nullity_table};
 const SUGGESTED_MAX_NULLITY: usize = 42;
 
 pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let SizeArgs { rows, cols } = args.size;
+    args.puzzle.refuse_unused(None, None)?;
+    if args.puzzle.states > 2 {
+        return super::states::analyze(&args, io);
+    }
+    let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     // The analysis eliminates in memory: no streamed way round, so the
     // solver's own hint (streaming a generated board) would mislead.
@@ -68,7 +72,15 @@ fn factors_text(factors: &[(crate::gf2::Poly, usize)]) -> String {
 fn analysis_text(a: &Analysis) -> String {
     let p = &a.puzzle;
     let cells = p.cells();
-    let mut t = format!("{}x{} {}, rule {}\n", p.rows(), p.cols(), topology_name(p.topology()), p.rule());
+    let mut t = match p.graph() {
+        Some(g) => format!(
+            "graph of {} vertices and {} edges, rule {}\n",
+            g.vertex_count(),
+            g.edge_count(),
+            p.rule()
+        ),
+        None => format!("{}x{} {}, rule {}\n", p.rows(), p.cols(), topology_name(p.topology()), p.rule()),
+    };
     t += &format!("rank {}, nullity {}\n", a.rank(), a.nullity);
     t += &format!("solvable boards: {} of {} (1 in {})\n", count(a.rank()), count(cells), count(a.nullity));
     t += &format!("solutions per solvable board: {}\n", count(a.nullity));
@@ -119,6 +131,11 @@ fn analysis_text(a: &Analysis) -> String {
             let drawn = listed_patterns(a.quiet.len(), cells);
             for (i, q) in a.quiet.iter().take(drawn).enumerate() {
                 t += &format!("  {}: {} presses\n", i + 1, q.count_ones());
+                if p.graph().is_some() {
+                    let vertices: Vec<String> = q.row(0).iter_ones().map(|v| v.to_string()).collect();
+                    t += &format!("    vertices {}\n", vertices.join(" "));
+                    continue;
+                }
                 for line in grid_lines(q, 'x', '.') {
                     t += &format!("    {line}\n");
                 }
@@ -132,8 +149,13 @@ fn analysis_text(a: &Analysis) -> String {
     t
 }
 
-pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn check(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
+    args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
+    args.source.take_graph_shape(&args.puzzle);
     args.source.refuse_unused()?;
+    if args.puzzle.states > 2 {
+        return super::states::check(&args, io);
+    }
     let max_memory = args.memory.max_memory;
     let targets = args.target.resolve(&args.source, max_memory)?;
     let mut input = read_input(
@@ -187,6 +209,14 @@ pub(super) fn check(args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
 }
 
 pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+    if args.puzzle.graph.is_some() {
+        return Err(
+            Error::BadInput("--graph has one size; a table runs over ranges of grid sizes".into()).into()
+        );
+    }
+    if args.puzzle.states > 2 {
+        return super::states::table(&args, io);
+    }
     let template = args.puzzle.puzzle(1, 1)?;
     let max_memory = args.memory.max_memory;
     let narrow = || "narrow the ranges of --rows and --cols".to_string();

@@ -3,7 +3,11 @@
 use super::*;
 
 pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let SizeArgs { rows, cols } = args.size;
+    args.puzzle.refuse_unused(None, None)?;
+    if args.puzzle.states > 2 {
+        return super::states::verify(&args, io);
+    }
+    let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     if puzzle.cells() > bfs::MAX_CELLS {
         return Err(Error::Limit(format!(
@@ -44,9 +48,10 @@ pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> 
     let out = &mut *io.stdout;
     let agreed = states as usize - disagreements.len();
     // The classic puzzle keeps its short name; other shapes say theirs.
-    let shape = match puzzle.is_classic() {
-        true => format!("{rows}x{cols}"),
-        false => format!("{rows}x{cols} {}, rule {}", topology_name(puzzle.topology()), puzzle.rule()),
+    let shape = match (puzzle.is_classic(), puzzle.graph()) {
+        (_, Some(g)) => format!("graph of {} vertices, rule {}", g.vertex_count(), puzzle.rule()),
+        (true, _) => format!("{rows}x{cols}"),
+        (false, _) => format!("{rows}x{cols} {}, rule {}", topology_name(puzzle.topology()), puzzle.rule()),
     };
     writeln!(
         out,

@@ -6,8 +6,10 @@
 
 mod names;
 mod report;
+mod states;
 mod study;
 
 pub(crate) use names::*;
 pub(crate) use report::*;
+pub(crate) use states::*;
 pub(crate) use study::*;

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::topology_name;
+use super::puzzle_topology;
 use crate::{Answer, Grid, Outcome, Solution, Solver, Target, grid_lines};
 
 /// One target's result as the POJ and text answers print it.
@@ -141,6 +141,24 @@ impl Report<'_> {
     pub(crate) fn text(&self, show: bool) -> String {
         let shape = (self.board.nrows(), self.board.ncols());
         let mut text = text_lines(self.index, shape, self.solver.nullity(), &self.tallies());
+        if let Some(g) = self.solver.puzzle().graph() {
+            // A graph's board is one row of its vertices: say so, and list
+            // presses by vertex.
+            let grid = format!("board {}: 1x{}, ", self.index, shape.1);
+            text = text.replacen(
+                &grid,
+                &format!("board {}: graph of {} vertices, ", self.index, g.vertex_count()),
+                1,
+            );
+            if let Some((_, s)) = self.best().filter(|(_, s)| s.presses.count_ones() <= LISTED_PRESSES) {
+                let vertices: Vec<String> = s.presses.row(0).iter_ones().map(|v| v.to_string()).collect();
+                let listed = if vertices.is_empty() { "none".to_string() } else { vertices.join(" ") };
+                if let Some(at) = text.find("  press (row,col): ") {
+                    let end = text[at..].find('\n').map_or(text.len(), |e| at + e + 1);
+                    text.replace_range(at..end, &format!("  press vertex: {listed}\n"));
+                }
+            }
+        }
         if let (true, Some((name, s))) = (show, self.best()) {
             text += &self.grids(name, s);
         }
@@ -190,12 +208,15 @@ impl Report<'_> {
             "board": self.index,
             "rows": self.board.nrows(),
             "cols": self.board.ncols(),
-            "topology": topology_name(puzzle.topology()),
+            "topology": puzzle_topology(puzzle),
             "rule": puzzle.rule().to_string(),
             "nullity": self.solver.nullity(),
             "white": named("white"),
             "black": named("black"),
         });
+        if let Some(g) = puzzle.graph() {
+            object["graph"] = json!({"vertices": g.vertex_count(), "edges": g.edge_count()});
+        }
         if self.answer.outcomes.iter().any(|o| matches!(o.target, Target::Board(_))) {
             object["target"] = named("target");
         }

@@ -5,8 +5,8 @@ use std::borrow::Cow;
 
 use serde_json::json;
 
-use super::topology_name;
-use crate::{Analysis, Grid, Solver, grid_lines};
+use super::puzzle_topology;
+use crate::{Analysis, Grid, Puzzle, Solver, grid_lines};
 
 /// `2^k` in decimal, for k up to a few thousand (beyond, `None`).
 pub(crate) fn power_of_two(k: usize) -> Option<String> {
@@ -56,6 +56,15 @@ pub(crate) fn omitted_patterns(patterns: usize, listed: usize, cells: usize) -> 
     )
 }
 
+/// A quiet pattern as JSON: rows of `x`/`.` on a grid, the pressed
+/// vertices' numbers on a graph.
+fn pattern_json(p: &Puzzle, q: &Grid) -> serde_json::Value {
+    match p.graph() {
+        Some(_) => json!(q.row(0).iter_ones().collect::<Vec<_>>()),
+        None => json!(grid_lines(q, 'x', '.')),
+    }
+}
+
 /// An analysis as a JSON object: the numbers, the lightest quiet pattern,
 /// and the first quiet patterns of the basis ([`listed_patterns`];
 /// `quiet_patterns_omitted` says how many more and why).
@@ -66,7 +75,7 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
     let mut v = json!({
         "rows": p.rows(),
         "cols": p.cols(),
-        "topology": topology_name(p.topology()),
+        "topology": puzzle_topology(p),
         "rule": p.rule().to_string(),
         "rank": a.rank(),
         "nullity": a.nullity,
@@ -74,7 +83,9 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
         "solvable_boards": power_of_two(a.rank()),
         "solutions_per_solvable_board_log2": a.nullity,
         "targets_interchangeable": a.targets_interchangeable,
-        "quiet_patterns": held.then(|| a.quiet[..listed].iter().map(|q| grid_lines(q, 'x', '.')).collect::<Vec<_>>()),
+        "kernel_size": power_of_two(a.nullity),
+        "kernel_size_log2": a.nullity,
+        "quiet_patterns": held.then(|| a.quiet[..listed].iter().map(|q| pattern_json(p, q)).collect::<Vec<_>>()),
         "quiet_patterns_omitted": (held && listed < a.quiet.len()).then(|| json!({
             "count": a.quiet.len() - listed,
             "why": omitted_patterns(a.quiet.len(), listed, p.cells()),
@@ -82,7 +93,7 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
         "lightest_quiet_pattern": a.lightest_quiet.as_ref().map(|(q, proven)| json!({
             "presses": q.count_ones(),
             "proven": proven,
-            "pattern": grid_lines(q, 'x', '.'),
+            "pattern": pattern_json(p, q),
         })),
     });
     if let Some((g, factors)) = &a.gcd {
@@ -102,7 +113,7 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
 pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Option<Cow<Grid>>)]) -> String {
     let puzzle = solver.puzzle();
     let mut v = json!({"board": index, "rows": puzzle.rows(), "cols": puzzle.cols(),
-        "topology": topology_name(puzzle.topology()), "rule": puzzle.rule().to_string(),
+        "topology": puzzle_topology(puzzle), "rule": puzzle.rule().to_string(),
         "nullity": solver.nullity(), "white": null, "black": null});
     for (name, obstruction) in verdicts {
         v[*name] = json!({

@@ -1,0 +1,528 @@
+//! The K-state game on the command line (`--states K`, K > 2; grids and
+//! graphs): `solve`, `check`, `analyze`, `table` and `verify` over Z_K.
+//! Two states keep the bit-packed commands; these are their K-state
+//! counterparts, with the same flags, exit codes and checks.
+
+use super::*;
+use crate::present::{
+    StateReport, kernel_text, puzzle_topology, state_analysis_json, state_check_json, state_target_name,
+};
+use crate::solve::states::bfs as state_bfs;
+use crate::zk::Modulus;
+
+impl TargetArg {
+    /// The K-state targets named: `any` every uniform state, a state
+    /// number, or a board file; the colour words are two-state words.
+    pub(super) fn resolve_states(
+        &self,
+        source: &BoardArgs,
+        states: Modulus,
+        max_memory: u64,
+    ) -> Result<Vec<StateTarget>, Error> {
+        let k = states.get();
+        match self {
+            TargetArg::Any => Ok(StateTarget::any(states)),
+            TargetArg::State(s) if *s < u32::from(k) => Ok(vec![StateTarget::Uniform(*s as u8)]),
+            TargetArg::State(s) => {
+                Err(Error::BadInput(format!("--target {s} is not a state below --states {k}")))
+            }
+            TargetArg::Colours(_) => Err(Error::BadInput(format!(
+                "--target white, black and either are two-state words; with --states {k} give a state 0 to {} or any",
+                k - 1
+            ))),
+            TargetArg::File(path) => {
+                let source_name = path.display().to_string();
+                let (data, _) = read_file(path, max_memory).map_err(|_| {
+                    Error::BadInput(format!(
+                        "--target {source_name} is not any or a state number, nor a readable board file"
+                    ))
+                })?;
+                let boards: Vec<StateGrid> =
+                    parse_states(&data, &source_name, k, source)?.take(2).collect::<Result<_, _>>()?;
+                match <[StateGrid; 1]>::try_from(boards) {
+                    Ok([goal]) => Ok(vec![StateTarget::Board(goal)]),
+                    Err(b) if b.is_empty() => {
+                        Err(Error::BadInput(format!("{source_name}: no board in input")))
+                    }
+                    Err(_) => Err(Error::BadInput(format!(
+                        "--target {source_name} holds more than one board; give a file of one"
+                    ))),
+                }
+            }
+        }
+    }
+}
+
+/// The K-state boards of one input's bytes: a PGM image, or text.
+fn parse_states<'a>(
+    data: &'a [u8],
+    source: &'a str,
+    k: u8,
+    shape: &BoardArgs,
+) -> Result<Box<dyn Iterator<Item = Result<StateGrid, Error>> + 'a>, Error> {
+    if is_pgm(data) {
+        let images = read_pgm(data, source, k)?;
+        let (rows, cols) = (shape.rows, shape.cols);
+        return Ok(Box::new(images.into_iter().map(move |board| {
+            for (name, given, actual) in [("--rows", rows, board.nrows()), ("--cols", cols, board.ncols())] {
+                if let Some(given) = given.filter(|&g| g != actual) {
+                    return Err(Error::BadInput(format!(
+                        "{source}: the PGM image is {}x{} but {name} is {given}",
+                        board.nrows(),
+                        board.ncols()
+                    )));
+                }
+            }
+            Ok(board)
+        })));
+    }
+    Ok(Box::new(StateBoards::new(data, source, k, shape.rows, shape.cols)))
+}
+
+/// Every K-state board of the run, in order, each handed to `each` as it
+/// is parsed: a bad board stops the run after the ones before it.
+/// Standard input is read whole (at a terminal too: end it with Ctrl-D).
+fn for_each_board(
+    source: &BoardArgs,
+    puzzle: &PuzzleArgs,
+    max_memory: u64,
+    stdin: &mut dyn Read,
+    each: &mut dyn FnMut(usize, StateGrid) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let k = puzzle.states;
+    if let Some(recipe) = source.recipe() {
+        if !source.files.is_empty() {
+            return Err(Error::BadInput("--generate makes the board; do not give a file too".into()).into());
+        }
+        if recipe != Generate::AllBlack && recipe != Generate::AllWhite && source.random.density.is_some() {
+            return Err(Error::BadInput(format!(
+                "--density is the share of black cells of two states; a random board of {k} states is uniform"
+            ))
+            .into());
+        }
+        let (Some(rows), Some(cols)) = (source.rows, source.cols) else {
+            return Err(Error::BadInput("--generate needs --rows and --cols".into()).into());
+        };
+        let work = format!("a {rows}x{cols} board of {k} states");
+        limits::check((rows as u64).saturating_mul(cols as u64), max_memory, &work)?;
+        return each(1, recipe.states(rows, cols, k));
+    }
+    let paths: Vec<Option<&PathBuf>> = match source.files.as_slice() {
+        [] => vec![None],
+        files => files.iter().map(|p| (p.as_os_str() != "-").then_some(p)).collect(),
+    };
+    if paths.len() > 1 && paths.iter().any(Option::is_none) {
+        return Err(Error::BadInput("standard input (-) can only be read as the one FILE".into()).into());
+    }
+    let mut index = 0;
+    for path in paths {
+        let (data, name) = match path {
+            Some(path) => read_file(path, max_memory)?,
+            None => (read_limited(stdin, "<stdin>", max_memory)?, "<stdin>".to_string()),
+        };
+        for board in parse_states(&data, &name, k, source)? {
+            index += 1;
+            each(index, board?)?;
+        }
+        if index == 0 {
+            return Err(Error::Parse { source: name, message: "no board in input".into() }.into());
+        }
+    }
+    Ok(())
+}
+
+/// A refusal of `StateSolver::new` in the command line's terms.
+fn solver_error(error: Error, method: Method) -> Failure {
+    match error {
+        Error::Unsupported(_) if method == Method::Chase => Failure::hinted(
+            Error::BadInput("--method chase needs the classic rule on the plane".into()),
+            "use --method dense",
+        ),
+        Error::Memory { .. } => Failure::hinted(error, SMALLER_OR_MORE_MEMORY),
+        _ => error.into(),
+    }
+}
+
+/// One factored K-state solver per board shape, made on first use.
+struct StateSolvers<'a> {
+    puzzle: &'a PuzzleArgs,
+    method: Method,
+    budget: u32,
+    max_memory: u64,
+    made: Vec<((usize, usize), StateSolver)>,
+}
+
+impl StateSolvers<'_> {
+    fn for_board(&mut self, board: &StateGrid) -> Result<&StateSolver, Failure> {
+        let shape = (board.nrows(), board.ncols());
+        let index = match self.made.iter().position(|(s, _)| *s == shape) {
+            Some(i) => i,
+            None => {
+                let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
+                let solver = StateSolver::new(
+                    &puzzle,
+                    self.puzzle.modulus(),
+                    self.method,
+                    self.budget,
+                    self.max_memory,
+                )
+                .map_err(|e| solver_error(e, self.method))?;
+                self.made.push((shape, solver));
+                self.made.len() - 1
+            }
+        };
+        Ok(&self.made[index].1)
+    }
+}
+
+/// What a K-state solve does not do (yet): refused in words, not ignored.
+fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
+    let k = args.puzzle.states;
+    if args.search.wanted() {
+        return Err(Error::BadInput(format!(
+            "--shard, --checkpoint and --time-limit are long searches of two-state boards; a board of {k} states \
+             is searched within --max-nullity in one run"
+        )));
+    }
+    if args.picture.wanted() {
+        return Err(Error::BadInput(format!(
+            "--png and --svg draw two-state boards; a board of {k} states is written with --output FILE (PGM)"
+        )));
+    }
+    Ok(())
+}
+
+/// `lightsout --states K`: each board's fewest presses (a cell pressed n
+/// times counts n) to the targets asked, every press set re-checked.
+pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    refuse_two_state_only(args)?;
+    let max_memory = args.memory.max_memory;
+    let states = args.puzzle.modulus();
+    let k = states.get();
+    let targets = args.target.resolve_states(&args.source, states, max_memory)?;
+    let mut output = match &args.output {
+        Some(path) => Some(io::BufWriter::new(create(path)?)),
+        None => None,
+    };
+    let budget = args.max_nullity as u32;
+    let mut solvers = StateSolvers {
+        puzzle: &args.puzzle,
+        method: args.method.into(),
+        budget,
+        max_memory,
+        made: Vec::new(),
+    };
+    let mut out = io::BufWriter::new(&mut *io.stdout);
+    let stderr = &mut *io.stderr;
+    let raw = !matches!(args.output_pbm, Some(PbmArg::Plain));
+    for_each_board(&args.source, &args.puzzle, max_memory, io.stdin, &mut |index, board| {
+        let solver = solvers.for_board(&board)?;
+        let answer = solver.solve(&board, &targets)?;
+        let report = StateReport { index, board: &board, solver, answer: &answer };
+        for outcome in answer
+            .outcomes
+            .iter()
+            .filter(|o| targets.len() == 1 || answer.best().is_some_and(|(t, _)| *t == o.target))
+        {
+            if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
+                let _ = writeln!(
+                    stderr,
+                    "lightsout: note: board {index}, {}: {} presses, not proven minimal (the kernel has {} members, \
+                     more than the 2^{budget} of --max-nullity {budget}; a local search found it; at least {})",
+                    state_target_name(&outcome.target),
+                    s.presses.total(),
+                    kernel_text(solver),
+                    s.lower_bound
+                );
+            }
+        }
+        let text = match args.format {
+            Format::Poj => report.poj(args.show),
+            Format::Text => report.text(args.show),
+            Format::Json => report.json() + "\n",
+        };
+        out.write_all(text.as_bytes())?;
+        if let (Some(file), Some((_, best))) = (output.as_mut(), answer.best()) {
+            write_pgm(&mut *file, &best.presses, k, raw).map_err(|e| output_error(args, e))?;
+        }
+        Ok(())
+    })?;
+    out.flush()?;
+    if let Some(mut file) = output {
+        file.flush().map_err(|e| output_error(args, e))?;
+    }
+    Ok(0)
+}
+
+/// `lightsout check --states K`: per board and target, solvable, or the
+/// pattern `y` (`yᵀ·A = 0`) that the change needed meets in a nonzero sum.
+pub(super) fn check(args: &CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let max_memory = args.memory.max_memory;
+    let states = args.puzzle.modulus();
+    let k = states.get();
+    let targets = args.target.resolve_states(&args.source, states, max_memory)?;
+    let mut solvers =
+        StateSolvers { puzzle: &args.puzzle, method: Method::Auto, budget: 0, max_memory, made: Vec::new() };
+    let mut out = io::BufWriter::new(&mut *io.stdout);
+    for_each_board(&args.source, &args.puzzle, max_memory, io.stdin, &mut |index, board| {
+        let solver = solvers.for_board(&board)?;
+        let verdicts = targets
+            .iter()
+            .map(|t| Ok((t.clone(), solver.obstruction(&board, t)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let text = match args.format {
+            StudyFormat::Json => state_check_json(index, solver, &verdicts) + "\n",
+            StudyFormat::Text => {
+                let puzzle = solver.puzzle();
+                let mut t = format!(
+                    "board {index}: {}x{}, {k} states, kernel {}\n",
+                    puzzle.rows(),
+                    puzzle.cols(),
+                    kernel_text(solver)
+                );
+                for (target, y) in &verdicts {
+                    let name = state_target_name(target);
+                    match y {
+                        None => t += &format!("  {name}: solvable\n"),
+                        Some(y) => {
+                            t += &format!(
+                                "  {name}: not solvable: every press meets this pattern in a sum of 0 mod {k}, the \
+                                 change the board needs does not (numbers: the pattern's weights)\n"
+                            );
+                            for line in state_lines(y, k) {
+                                t += &format!("    {line}\n");
+                            }
+                        }
+                    }
+                }
+                t
+            }
+        };
+        out.write_all(text.as_bytes())?;
+        Ok(())
+    })?;
+    out.flush()?;
+    Ok(0)
+}
+
+/// `lightsout analyze --states K`: the kernel (its size, and rank and
+/// nullity for prime K), its generators with their orders, the lightest
+/// quiet pattern.
+pub(super) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
+    if args.picture.wanted() {
+        return Err(Error::BadInput("--png and --svg draw two-state quiet patterns".into()).into());
+    }
+    let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
+    let puzzle = args.puzzle.puzzle(rows, cols)?;
+    let states = args.puzzle.modulus();
+    let k = states.get();
+    let budget = args.max_nullity as u32;
+    let solver = StateSolver::new(&puzzle, states, Method::Auto, budget, args.memory.max_memory)
+        .map_err(|e| solver_error(e, Method::Auto))?;
+    let lightest = solver.lightest_quiet_pattern();
+    let text = match args.format {
+        StudyFormat::Json => state_analysis_json(&solver, lightest.as_ref().map(|q| (q, true))) + "\n",
+        StudyFormat::Text => {
+            let shape = match puzzle.graph() {
+                Some(g) => format!("graph of {} vertices and {} edges", g.vertex_count(), g.edge_count()),
+                None => format!("{rows}x{cols} {}", puzzle_topology(&puzzle)),
+            };
+            let mut t = format!("{shape}, rule {}, {k} states\n", puzzle.rule());
+            match (solver.rank(), solver.nullity()) {
+                (Some(r), Some(d)) => t += &format!("rank {r}, nullity {d} (Z_{k} is a field)\n"),
+                _ => t += &format!("Z_{k} is no field: no rank or nullity, the kernel is a group\n"),
+            }
+            t += &format!(
+                "quiet patterns: {} members (2^{:.2})\n",
+                solver.kernel_size(),
+                solver.kernel_size_log2()
+            );
+            let cells = puzzle.cells() as f64 * f64::from(k).log2();
+            t += &format!(
+                "solvable boards: 1 in {} (2^{:.2} of 2^{cells:.2})\n",
+                solver.kernel_size(),
+                cells - solver.kernel_size_log2()
+            );
+            match &lightest {
+                Some(q) => t += &format!("lightest quiet pattern: {} presses\n", q.total()),
+                None if solver.quiet_patterns().is_empty() => {
+                    t += "every board is solvable, in exactly one way\n"
+                }
+                None => {
+                    t += &format!(
+                        "lightest quiet pattern: not searched (more than 2^{budget} members; raise --max-nullity)\n"
+                    )
+                }
+            }
+            let quiet = solver.quiet_patterns();
+            let listed = crate::present::listed_patterns(quiet.len(), puzzle.cells());
+            if !quiet.is_empty() {
+                t += &format!(
+                    "generators of the kernel ({}, each with its order; every quiet pattern is one sum of their \
+                     multiples; numbers = presses):\n",
+                    quiet.len()
+                );
+            }
+            for (i, (q, order)) in quiet.iter().take(listed).enumerate() {
+                t += &format!("  {}: order {order}, {} presses\n", i + 1, q.total());
+                for line in state_lines(q, k) {
+                    t += &format!("    {line}\n");
+                }
+            }
+            if listed < quiet.len() {
+                t += &format!(
+                    "  … {}\n",
+                    crate::present::omitted_patterns(quiet.len(), listed, puzzle.cells())
+                );
+            }
+            t
+        }
+    };
+    io.stdout.write_all(text.as_bytes())?;
+    io.stdout.flush()?;
+    Ok(0)
+}
+
+/// `lightsout table --states K`: log2 of the kernel's size over ranges of
+/// sizes (for prime K, the nullity times log2 K).
+pub(super) fn table(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+    if args.shard.is_some() || args.picture.wanted() {
+        return Err(Error::BadInput(
+            "--shard, --png and --svg tabulate two states; a table of K states is printed whole".into(),
+        )
+        .into());
+    }
+    let states = args.puzzle.modulus();
+    let ((r0, r1), (c0, c1)) = (args.rows, args.cols);
+    let sizes = (r1 - r0 + 1).saturating_mul(c1 - c0 + 1);
+    if sizes > 1 << 20 {
+        return Err(Failure::hinted(
+            Error::Limit(format!("a table of {sizes} sizes of {} states is more than 2^20", states.get())),
+            "narrow the ranges of --rows and --cols",
+        ));
+    }
+    let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
+    let mut table = Vec::new();
+    for r in r0..=r1 {
+        let row = (c0..=c1)
+            .into_par_iter()
+            .map(|c| -> Result<(f64, Option<usize>), Failure> {
+                let puzzle = args.puzzle.puzzle(r, c)?;
+                let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, args.memory.max_memory)
+                    .map_err(|e| solver_error(e, Method::Auto))?;
+                Ok((solver.kernel_size_log2(), solver.nullity()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        table.push(row);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let k = states.get();
+    let mut out = io::BufWriter::new(&mut *io.stdout);
+    match args.format.unwrap_or(TableFormat::Text) {
+        TableFormat::Text => {
+            writeln!(out, "log2 of the kernel size, {k} states (rows down, columns across)")?;
+            write!(out, "{:>6}", "")?;
+            for c in c0..=c1 {
+                write!(out, " {c:>6}")?;
+            }
+            writeln!(out)?;
+            for (i, row) in table.iter().enumerate() {
+                write!(out, "{:>6}", r0 + i)?;
+                for (log2, _) in row {
+                    write!(out, " {:>6}", format!("{log2:.2}"))?;
+                }
+                writeln!(out)?;
+            }
+        }
+        TableFormat::Csv => {
+            writeln!(out, "rows,cols,states,kernel_size_log2,nullity")?;
+            for (i, row) in table.iter().enumerate() {
+                for (j, (log2, nullity)) in row.iter().enumerate() {
+                    let d = nullity.map_or(String::new(), |d| d.to_string());
+                    writeln!(out, "{},{},{k},{log2},{d}", r0 + i, c0 + j)?;
+                }
+            }
+        }
+        TableFormat::Json => {
+            for (i, row) in table.iter().enumerate() {
+                for (j, (log2, nullity)) in row.iter().enumerate() {
+                    let v = serde_json::json!({"rows": r0 + i, "cols": c0 + j, "states": k,
+                        "kernel_size_log2": log2, "nullity": nullity});
+                    writeln!(out, "{v}")?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+/// `lightsout verify --states K`: every board (K^cells of them, at most
+/// 2^25) solved for every uniform target and checked against breadth-first
+/// search.
+pub(super) fn verify(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
+    let puzzle = args.puzzle.puzzle(rows, cols)?;
+    let states = args.puzzle.modulus();
+    let k = states.get();
+    let n = puzzle.cells();
+    let boards =
+        (0..n).try_fold(1u64, |acc, _| acc.checked_mul(u64::from(k)).filter(|&b| b <= state_bfs::MAX_STATES));
+    let Some(boards) = boards else {
+        return Err(Error::Limit(format!(
+            "verify searches every board, at most 2^25 of them; {k}^{n} is more"
+        ))
+        .into());
+    };
+    let method = args.method.into();
+    let solver =
+        StateSolver::new(&puzzle, states, method, 63, u64::MAX).map_err(|e| solver_error(e, method))?;
+    let lists = puzzle.press_lists();
+    let targets = StateTarget::any(states);
+    let distances = (0..k)
+        .into_par_iter()
+        .map(|s| state_bfs::distances(n, &lists, k, &vec![s; n]))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let bar = terminal_bar(boards, "boards");
+    let disagreements: Vec<usize> = (0..boards as usize)
+        .into_par_iter()
+        .map(|b| -> Result<Option<usize>, Error> {
+            if b % 4096 == 0 {
+                bar.inc(4096);
+            }
+            let board = StateGrid::from_cells(rows, cols, state_bfs::board_of(b, n, k))
+                .ok_or_else(|| Error::Internal("a board of the wrong size".into()))?;
+            let answer = solver.solve(&board, &targets)?;
+            let agree = answer.outcomes.iter().zip(&distances).all(|(o, d)| {
+                o.solution.as_ref().map_or(state_bfs::UNREACHABLE, |s| s.presses.total() as u16) == d[b]
+            });
+            Ok((!agree).then_some(b))
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    bar.finish_and_clear();
+    let shape = match puzzle.graph() {
+        Some(g) => format!("graph of {} vertices, rule {}", g.vertex_count(), puzzle.rule()),
+        None => format!("{rows}x{cols} {}, rule {}", puzzle_topology(&puzzle), puzzle.rule()),
+    };
+    let agreed = boards as usize - disagreements.len();
+    writeln!(
+        io.stdout,
+        "{shape}, {k} states: {agreed} of {boards} boards agree with breadth-first search (fewest presses to every \
+         uniform state; kernel {})",
+        kernel_text(&solver)
+    )?;
+    if let Some(&b) = disagreements.first() {
+        let board = state_bfs::board_of(b, n, k);
+        writeln!(
+            io.stdout,
+            "first disagreement: board {}",
+            board.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+        )?;
+        return Ok(1);
+    }
+    Ok(0)
+}
