@@ -136,6 +136,10 @@ pub(super) struct BoardArgs {
     pub(super) generate: Option<GenerateArg>,
     #[command(flatten)]
     pub(super) random: RandomArgs,
+    /// Whether the boards are a graph's (one row of its vertices): then a
+    /// row of the wrong length is named by the graph, not by --cols.
+    #[arg(skip)]
+    pub(super) on_graph: bool,
 }
 
 impl BoardArgs {
@@ -154,6 +158,21 @@ impl BoardArgs {
         if let Some(graph) = &puzzle.graph {
             self.rows = Some(1);
             self.cols = Some(graph.vertex_count());
+            self.on_graph = true;
+        }
+    }
+
+    /// A board's error in the words of its input: on a graph, a row of the
+    /// wrong length is one of the wrong number of vertices.
+    pub(super) fn name_error(&self, error: Error) -> Error {
+        match error {
+            Error::Mismatch { source, side: Side::Cols, line, found, expected, .. } if self.on_graph => {
+                Error::BadInput(format!(
+                    "{source}: line {line} has {} but the graph has {expected} vertices",
+                    crate::error::plural(found, "state")
+                ))
+            }
+            e => e,
         }
     }
 

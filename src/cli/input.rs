@@ -204,9 +204,13 @@ pub(super) fn boards<'a, 'r: 'a>(
     let (data, source) = match input {
         Input::Generated(board) => return Box::new(std::iter::once(Ok(board.clone()))),
         Input::Bytes { data, source } => (&*data, &*source),
-        Input::Typed(reader) => return Box::new(TypedBoards::new(reader, args.rows, args.cols)),
+        Input::Typed(reader) => {
+            let boards = TypedBoards::new(reader, args.rows, args.cols);
+            return Box::new(boards.map(|b| b.map_err(|e| args.name_error(e))));
+        }
         Input::Piped { reader, max_memory, would_wait } => {
-            return Box::new(PipedBoards::new(reader, args.rows, args.cols, *max_memory, would_wait.clone()));
+            let boards = PipedBoards::new(reader, args.rows, args.cols, *max_memory, would_wait.clone());
+            return Box::new(boards.map(|b| b.map_err(|e| args.name_error(e))));
         }
         Input::Files { paths, max_memory } => {
             let max_memory = *max_memory;
@@ -222,7 +226,9 @@ pub(super) fn boards<'a, 'r: 'a>(
         }
     };
     if !is_pbm(data) {
-        return Box::new(TextBoards::new(data, source, args.rows, args.cols));
+        return Box::new(
+            TextBoards::new(data, source, args.rows, args.cols).map(|b| b.map_err(|e| args.name_error(e))),
+        );
     }
     let images = match read_pbm(data, source) {
         Ok(images) => images,

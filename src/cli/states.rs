@@ -122,7 +122,7 @@ fn for_each_board(
         };
         for board in parse_states(&data, &name, k, source)? {
             index += 1;
-            each(index, board?)?;
+            each(index, board.map_err(|e| source.name_error(e))?)?;
         }
         if index == 0 {
             return Err(Error::Parse { source: name, message: "no board in input".into() }.into());
