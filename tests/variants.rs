@@ -286,3 +286,26 @@ fn two_state_words_are_unchanged() {
     );
     assert_eq!(run(&[], sample).0, "4\n");
 }
+
+/// A long search on a graph records the graph: its shards merge into the
+/// unsharded answer of the same graph, never of a 1xN grid.
+#[test]
+fn graph_shards_record_their_graph() {
+    let dir = folder("graph-shards");
+    let board = run(&["generate", "random", "--graph", "complete:12", "--seed", "5"], "").0;
+    let whole = run(&["--graph", "complete:12", "--rule", "neighbours", "--format", "json"], &board);
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let (out, err, code) = run(&["--graph", "complete:12", "--rule", "neighbours", "--shard", &shard], &board);
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert!(out.contains("\"graph\":\"K"), "the record holds the graph6: {out}");
+        let name = dir.join(format!("part-{k}.json"));
+        std::fs::write(&name, out).unwrap();
+        files.push(name.to_str().unwrap().to_string());
+    }
+    let mut merge = vec!["merge", "--format", "json"];
+    merge.extend(files.iter().map(String::as_str));
+    assert_eq!(run(&merge, ""), whole);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::*;
-use crate::{SearchState, Shard, parse_boards};
+use crate::{Graph, SearchState, Shard, parse_boards};
 
 /// Version of the record format; a record of another version is refused.
 pub(super) const RECORD_VERSION: u32 = 1;
@@ -29,6 +29,10 @@ pub(super) struct Problem {
     /// `auto`, `dense` or `chase`: the method picks the basis of quiet
     /// patterns, and so what a mask means.
     pub(super) method: String,
+    /// The graph (graph6) of a puzzle on a graph; absent for a grid, so a
+    /// grid's record, and its hash, are as they always were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) graph: Option<String>,
 }
 
 impl Problem {
@@ -62,6 +66,7 @@ impl Problem {
             board: grid_lines(board, 'b', 'w'),
             target,
             method: method.into(),
+            graph: puzzle.graph().map(Graph::to_graph6),
         }
     }
 
@@ -76,7 +81,10 @@ impl Problem {
         let topology = parse_topology(&self.topology)
             .ok_or_else(|| Error::BadInput(format!("unknown topology '{}'", self.topology)))?;
         let rule = Rule::from_mask(&self.rule).map_err(Error::BadInput)?;
-        let puzzle = Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule);
+        let puzzle = match &self.graph {
+            Some(graph6) => Puzzle::on_graph(Graph::parse(graph6.as_bytes(), "record")?, rule)?,
+            None => Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule),
+        };
         let board = parse_grid(&self.board, self.rows, self.cols)?;
         let targets = match colour_targets(&self.target) {
             Some(colours) => colours.to_vec(),
