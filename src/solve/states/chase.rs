@@ -28,6 +28,20 @@ use crate::zk::{Barrett, Modulus, ZkFactors, ZkMatrix};
 /// Setup: O(R·C + C²) to build `M`, O(C³) to factor it (in vector lanes).
 /// Each solve: two chases, O(R·C), and O(C²) for the first row. Each quiet
 /// pattern: one chase.
+///
+/// # Example
+/// ```
+/// use lightsout::zk::Modulus;
+/// use lightsout::{StateChase, StateGrid};
+///
+/// // 5x5 over Z_3: three independent quiet patterns (3^3 of them).
+/// let chase = StateChase::new(5, 5, Modulus::new(3)?);
+/// assert_eq!(chase.factors().kernel_size(), "27");
+/// // What the presses must add to each cell: 1 everywhere.
+/// let presses = chase.particular(&StateGrid::filled(5, 5, 1))?.expect("solvable");
+/// assert_eq!(presses.nrows(), 5);
+/// # Ok::<(), lightsout::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct StateChase {
     rows: usize,
