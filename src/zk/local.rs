@@ -220,14 +220,8 @@ impl Local {
                     Some(offset) => {
                         if offset != 0 {
                             let stored = if level > 0 { later } else { &[] };
-                            let block_rows = &mut block.rows[..chunk.len() * n];
-                            self.swap_columns(
-                                found,
-                                found + offset,
-                                block_rows,
-                                [&deferred[..], stored],
-                                work,
-                            );
+                            let (a, b, held) = (found, found + offset, chunk.len());
+                            self.swap_columns(a, b, &mut block, held, [&deferred[..], stored], work);
                         }
                         self.make_pivot(r, &block.rows[b * n..][..n], level, work);
                         became_pivot[b] = true;
@@ -336,9 +330,18 @@ impl Local {
 
     /// Exchanges the columns at positions `a < b` in every row that holds
     /// them in position order and may have a nonzero there: the pivot rows
-    /// that reach past `a`, the `loose` rows, and every row of `block`.
-    /// (Fresh rows take the order when loaded; zero rows are zero there.)
-    fn swap_columns(&mut self, a: usize, b: usize, block: &mut [u16], loose: [&[u32]; 2], work: &mut Work) {
+    /// that reach past `a`, the `loose` rows, and the first `held` rows of
+    /// `block`. (Fresh rows take the order when loaded; zero rows are zero
+    /// there.)
+    fn swap_columns(
+        &mut self,
+        a: usize,
+        b: usize,
+        block: &mut Block,
+        held: usize,
+        loose: [&[u32]; 2],
+        work: &mut Work,
+    ) {
         let n = self.ncols;
         self.col_at.swap(a, b);
         work.active.retain(|&k| self.pivots[k as usize].end as usize > a);
@@ -353,8 +356,14 @@ impl Local {
         for &r in loose.into_iter().flatten() {
             self.data[r as usize * n..][..n].swap(a, b);
         }
-        for row in block.chunks_exact_mut(n) {
+        for (row, lane) in block.rows.chunks_exact_mut(n).zip(&mut block.lanes).take(held) {
             row.swap(a, b);
+            // An unreduced sum at a moves to b: the part that may hold
+            // unreduced sums must reach it. (Regression: it did not, and the
+            // next reduction left the sum at b to overflow.)
+            if lane.touched > a {
+                lane.touched = lane.touched.max(b + 1);
+            }
         }
     }
 
