@@ -123,11 +123,25 @@ fn check_against_brute_force(a: &ZkMatrix, k: Modulus) {
 
 /// A random m×n matrix mod k, of one of several kinds: uniform, sparse,
 /// full of multiples of a prime factor of k (so pivots of every valuation
-/// occur), or of low rank.
+/// occur), banded with holes on the diagonal (so pivots move and rows
+/// reach only so far), or of low rank.
 fn random_matrix(rng: &mut ChaCha8Rng, m: usize, n: usize, k: Modulus) -> ZkMatrix {
     let kk = k.get();
     let powers = k.prime_powers();
-    match rng.random_range(0..4) {
+    match rng.random_range(0..5) {
+        4 => {
+            let width = rng.random_range(0..4usize);
+            let p = u64::from(powers[0].0);
+            ZkMatrix::from_fn(m, n, |i, j| {
+                let near = i.abs_diff(j) <= width || (i + j) % (n + 3) == 0;
+                let value = match rng.random_range(0..3) {
+                    0 => 0,
+                    1 => k.reduce(p * u64::from(rng.random_range(0..kk))),
+                    _ => rng.random_range(0..kk),
+                };
+                if near { value } else { 0 }
+            })
+        }
         0 => ZkMatrix::from_fn(m, n, |_, _| rng.random_range(0..kk)),
         1 => ZkMatrix::from_fn(m, n, |_, _| if rng.random_bool(0.3) { rng.random_range(0..kk) } else { 0 }),
         2 => {
@@ -166,6 +180,9 @@ fn zero_and_identity_matrices() {
     for k in MODULI {
         let k = Modulus::new(k).unwrap();
         check_against_brute_force(&ZkMatrix::zeros(2, 3), k);
+        // No columns: only b = 0 is reached; no rows: everything is kernel.
+        check_against_brute_force(&ZkMatrix::zeros(2, 0), k);
+        check_against_brute_force(&ZkMatrix::zeros(0, 3), k);
         check_against_brute_force(&ZkMatrix::from_fn(3, 3, |i, j| u8::from(i == j)), k);
     }
 }
@@ -234,6 +251,89 @@ fn press_matrices_of_other_rules_match_brute_force() {
     }
 }
 
+#[test]
+fn rows_put_back_follow_later_column_exchanges() {
+    // Over Z_4, rows of even entries wait for the second level while later
+    // rows take unit pivots, which exchange columns. A waiting row from an
+    // earlier block must follow each exchange (a block is at most 64 rows):
+    // 200 rows, the even ones first, then rows whose units are late in the
+    // row and only in the first half of the columns, so that the second
+    // level too has pivots to find, and exchanges to make, over 100 rows.
+    let k = Modulus::new(4).unwrap();
+    let n = 12;
+    let a = ZkMatrix::from_fn(200, n, |i, j| match i {
+        0..100 => [0, 2][(i * 7 + j * 3) % 5 % 2] * u8::from((i + j) % 3 != 0 && (j > 5 || i % 4 == 0)),
+        _ if j < 6 => u8::from(j == 5 - (i * 5) % 6 || j == 5 - (i * 5 + 1) % 6) * [1, 3, 2][i % 3],
+        _ => [0, 2][(i + j) % 2],
+    });
+    let f = ZkFactors::new(&a, k);
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    for _ in 0..20 {
+        let x0: Vec<u8> = (0..n).map(|_| rng.random_range(0..4)).collect();
+        let b = a.mul_vec(&x0, k);
+        assert_eq!(a.mul_vec(&f.solve(&b).unwrap(), k), b);
+    }
+    for (g, order) in f.kernel() {
+        assert!(has_order(g, *order, k) && a.mul_vec(g, k).iter().all(|&v| v == 0));
+    }
+    let left: f64 = f.left_kernel().iter().map(|g| f64::from(g.1).log2()).sum();
+    assert!((f.kernel_size_log2() + 200.0 * 2.0 - left - n as f64 * 2.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_column_exchange_keeps_lazy_sums_in_range() {
+    // Rows being eliminated hold unreduced 16-bit sums and remember how far
+    // they were added to; only that part is reduced when a sum could
+    // overflow. A column exchange once moved an unreduced sum past that
+    // mark, where the next row operation overflowed it (a wrong factor).
+    // Over Z_243: 64 rows make pivots 0..63 (1 and 242 on two diagonals,
+    // filling the first block of rows); then row Y has the non-unit 240 at
+    // position 64 and its unit at 80, so its pivot exchanges 64 and 80,
+    // and row X, which pivot 63 left with 242·242 at position 64, carries
+    // that sum to 80, where Y adds 242·240 more.
+    let k = Modulus::new(243).unwrap();
+    let n = 100;
+    let a = ZkMatrix::from_fn(66, n, |i, j| match i {
+        0..64 => [0, 1, 242][usize::from(j == i) + 2 * usize::from(j == i + 1)],
+        64 => [0, 240, 1][usize::from(j == 64) + 2 * usize::from(j == 80)],
+        _ => u8::from(j == 63 || j == 80),
+    });
+    let f = ZkFactors::new(&a, k);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..10 {
+        let x0: Vec<u8> = (0..n).map(|_| rng.random_range(0..243)).collect();
+        let b = a.mul_vec(&x0, k);
+        assert_eq!(f.solve(&b).map(|x| a.mul_vec(&x, k)), Some(b));
+    }
+}
+
+#[test]
+fn large_moduli_on_sparse_systems_of_many_blocks() {
+    // Large q leaves room for one unreduced row operation at most, sparse
+    // rows exchange columns often, and more than 64 rows make several
+    // blocks: where the lazy sums are most fragile.
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    for k in [128u32, 243, 251, 255] {
+        let k = Modulus::new(k).unwrap();
+        for _ in 0..12 {
+            let (m, n) = (rng.random_range(65..200), rng.random_range(40..120));
+            let density = rng.random_range(0.01..0.2);
+            let a = ZkMatrix::from_fn(m, n, |_, _| {
+                if rng.random_bool(density) { rng.random_range(1..k.get()) } else { 0 }
+            });
+            let f = ZkFactors::new(&a, k);
+            for _ in 0..3 {
+                let x0: Vec<u8> = (0..n).map(|_| rng.random_range(0..k.get())).collect();
+                let b = a.mul_vec(&x0, k);
+                assert_eq!(f.solve(&b).map(|x| a.mul_vec(&x, k)), Some(b), "{m}x{n} mod {k}");
+            }
+            for (g, order) in f.kernel() {
+                assert!(has_order(g, *order, k) && a.mul_vec(g, k).iter().all(|&v| v == 0));
+            }
+        }
+    }
+}
+
 fn product(a: &ZkMatrix, b: &ZkMatrix, k: Modulus) -> ZkMatrix {
     let bt = b.transpose();
     ZkMatrix::from_fn(a.nrows(), b.ncols(), |i, j| dot(a.row(i), bt.row(j), k))
@@ -249,7 +349,9 @@ proptest! {
     #[test]
     fn factors_rebuild_larger_systems(
         k in prop::sample::select(vec![2u32, 3, 4, 5, 6, 8, 9, 12, 16, 25, 27, 30, 60, 128, 210, 243, 251, 255]),
-        m in 1usize..40,
+        // Up to 160 rows: the elimination takes rows in blocks of up to 64,
+        // and rows put back in one block meet pivots of later ones.
+        m in 1usize..160,
         n in 1usize..40,
         rank in 1usize..40,
         seed in any::<u64>(),

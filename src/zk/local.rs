@@ -27,13 +27,15 @@ use super::inverse_mod;
 use super::matrix::ZkMatrix;
 use super::rows::{self, Barrett, Isa};
 
-/// One pivot: the row it came from, its valuation and the inverse of the
-/// unit it was divided by.
+/// One pivot: the row it came from, its valuation, the inverse of the
+/// unit it was divided by, and where its row of `V` ends.
 #[derive(Clone, Copy, Debug)]
 struct Pivot {
     row: u32,
     val: u8,
     inv: u8,
+    /// Positions at and past `end` of the pivot row are zero.
+    end: u32,
 }
 
 /// A matrix factored over Z_q, q = p^e.
@@ -48,6 +50,9 @@ pub(super) struct Local {
     /// pivots, positions below s hold its multipliers, the rest its entries
     /// (for a pivot row, 1 at its own position, then its row of `V`).
     data: Vec<u8>,
+    /// Per row, the first position of a nonzero multiplier (multipliers
+    /// before it are zero): a banded matrix keeps its multipliers banded.
+    starts: Vec<u32>,
     /// The column at each position.
     col_at: Vec<u32>,
     pivots: Vec<Pivot>,
@@ -55,11 +60,40 @@ pub(super) struct Local {
     zero_rows: Vec<u32>,
 }
 
-/// The rows being eliminated together, in 16-bit lanes, with a bound on
-/// their entries.
+/// A row's state while it is eliminated: its entries are below `bound`,
+/// and all but those before `touched` are below q.
+#[derive(Clone, Copy, Debug)]
+struct Lane {
+    bound: u32,
+    touched: usize,
+}
+
+/// The rows being eliminated together, in 16-bit lanes.
 struct Block {
     rows: Vec<u16>,
-    bound: Vec<u32>,
+    lanes: Vec<Lane>,
+}
+
+/// Where each row is in the elimination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    /// Never loaded: stored in the original column order.
+    Fresh,
+    /// Reduced and put back for a later level, in position order.
+    Loose,
+    Pivot,
+    Zero,
+}
+
+/// What only the elimination needs.
+struct Work {
+    /// Per row, how many pivots it has been reduced against.
+    seen: Vec<u32>,
+    status: Vec<Status>,
+    /// Pivots whose rows reach past the newest pivot position: the only
+    /// pivot rows a column exchange can change.
+    active: Vec<u32>,
+    isa: Isa,
 }
 
 impl Local {
@@ -67,7 +101,8 @@ impl Local {
     ///
     /// # Complexity
     /// O(m·n·min(m, n)) for an m×n matrix (about n³/3 row-operation steps
-    /// for a square one, in 16-bit vector lanes), plus O(m·n) swaps.
+    /// for a square one, in 16-bit vector lanes); a pivot row is added only
+    /// as far as it reaches, so a band of width w costs about m·n·w.
     pub(super) fn new(a: &ZkMatrix, p: u8, e: u32) -> Local {
         let q = p.pow(e);
         let (nrows, ncols) = (a.nrows(), a.ncols());
@@ -77,19 +112,27 @@ impl Local {
             q,
             nrows,
             ncols,
-            data: a.entries().iter().map(|&x| x % q).collect(),
+            data: {
+                let barrett = Barrett::new(q);
+                a.entries().iter().map(|&x| barrett.reduce(u16::from(x)) as u8).collect()
+            },
+            starts: vec![0; nrows],
             col_at: (0..ncols as u32).collect(),
             pivots: Vec::new(),
             zero_rows: Vec::new(),
         };
-        let mut seen = vec![0u32; nrows];
+        let mut work = Work {
+            seen: vec![0; nrows],
+            status: vec![Status::Fresh; nrows],
+            active: Vec::new(),
+            isa: Isa::detect(),
+        };
         let mut pending: Vec<u32> = (0..nrows as u32).collect();
-        let isa = Isa::detect();
         for level in 0..=e {
             if pending.is_empty() {
                 break;
             }
-            pending = local.pass(&pending, level, &mut seen, isa);
+            pending = local.pass(&pending, level, &mut work);
         }
         // Past level e − 1 every entry left is a multiple of p^e, that is
         // zero, so the last pass left nothing pending.
@@ -123,51 +166,83 @@ impl Local {
     /// every pivot, then becomes a pivot if it has an entry of valuation
     /// `level` in a free position, or is zero. Returns the rest (all their
     /// entries multiples of p^(level+1)), for the next level.
-    fn pass(&mut self, rows: &[u32], level: u32, seen: &mut [u32], isa: Isa) -> Vec<u32> {
+    fn pass(&mut self, rows: &[u32], level: u32, work: &mut Work) -> Vec<u32> {
         let n = self.ncols;
         let per_block = self.block_rows();
-        let mut block = Block { rows: vec![0; per_block * n], bound: vec![0; per_block] };
+        let fresh_lane = Lane { bound: u32::from(self.q - 1), touched: 0 };
+        let mut block = Block { rows: vec![0; per_block * n], lanes: vec![fresh_lane; per_block] };
         let mut deferred = Vec::new();
-        for chunk in rows.chunks(per_block) {
+        for (c, chunk) in rows.chunks(per_block).enumerate() {
+            // Rows still stored after this block, to keep in position order
+            // (fresh rows are put in order when they are loaded instead).
+            let later = &rows[((c + 1) * per_block).min(rows.len())..];
             for (b, &r) in chunk.iter().enumerate() {
                 let stored = &self.data[r as usize * n..][..n];
-                for (x, &s) in block.rows[b * n..][..n].iter_mut().zip(stored) {
-                    *x = u16::from(s);
+                let lane = &mut block.rows[b * n..][..n];
+                if work.status[r as usize] == Status::Fresh {
+                    for (x, &col) in lane.iter_mut().zip(&self.col_at) {
+                        *x = u16::from(stored[col as usize]);
+                    }
+                } else {
+                    for (x, &s) in lane.iter_mut().zip(stored) {
+                        *x = u16::from(s);
+                    }
                 }
-                block.bound[b] = u32::from(self.q - 1);
+                block.lanes[b] = fresh_lane;
             }
             // Every pivot found before this block, for all its rows at once.
             let start = self.pivots.len();
-            let from: Vec<usize> = chunk.iter().map(|&r| seen[r as usize] as usize).collect();
-            self.catch_up(&mut block.rows, &mut block.bound, &from, start, isa);
+            // A row's multipliers before its first nonzero entry are zero
+            // (no row operation writes behind its pivot), so it starts there.
+            let from: Vec<usize> = chunk
+                .iter()
+                .enumerate()
+                .map(|(b, &r)| {
+                    let seen = work.seen[r as usize] as usize;
+                    let lane = &block.rows[b * n..][..n];
+                    lane[seen..start.max(seen)].iter().position(|&x| x != 0).map_or(start, |i| seen + i)
+                })
+                .collect();
+            self.catch_up(&mut block.rows, &mut block.lanes, &from, start, work.isa);
             let mut became_pivot = vec![false; chunk.len()];
             for (b, &r) in chunk.iter().enumerate() {
                 // Then the pivots found in this block, one row at a time.
                 let found = self.pivots.len();
                 if found > start {
-                    let (rows, bound) = (&mut block.rows[b * n..][..n], &mut block.bound[b..=b]);
-                    self.catch_up(rows, bound, &[start], found, isa);
+                    let (lane, state) = (&mut block.rows[b * n..][..n], &mut block.lanes[b..=b]);
+                    self.catch_up(lane, state, &[start], found, work.isa);
                 }
                 let barrett = Barrett::new(self.q);
                 let row = &mut block.rows[b * n..][..n];
                 barrett.reduce_row(&mut row[found..]);
-                seen[r as usize] = found as u32;
+                work.seen[r as usize] = found as u32;
                 match self.find_pivot(&row[found..], level) {
                     Some(offset) => {
                         if offset != 0 {
-                            self.swap_columns(found, found + offset, &mut block.rows[..chunk.len() * n]);
+                            let stored = if level > 0 { later } else { &[] };
+                            let (a, b, held) = (found, found + offset, chunk.len());
+                            self.swap_columns(a, b, &mut block, held, [&deferred[..], stored], work);
                         }
-                        self.make_pivot(r, &block.rows[b * n..][..n], level);
+                        self.make_pivot(r, &block.rows[b * n..][..n], level, work);
                         became_pivot[b] = true;
                     }
-                    None if row[found..].iter().all(|&x| x == 0) => self.zero_rows.push(r),
-                    None => deferred.push(r),
+                    None if row[found..].iter().all(|&x| x == 0) => {
+                        self.zero_rows.push(r);
+                        work.status[r as usize] = Status::Zero;
+                    }
+                    None => {
+                        deferred.push(r);
+                        work.status[r as usize] = Status::Loose;
+                    }
                 }
             }
             for (b, &r) in chunk.iter().enumerate().filter(|&(b, _)| !became_pivot[b]) {
                 // Reduced: the multipliers were, and the entries just now.
+                let lane = &block.rows[b * n..][..n];
+                let seen = work.seen[r as usize] as usize;
+                self.starts[r as usize] = lane[..seen].iter().position(|&x| x != 0).unwrap_or(seen) as u32;
                 let stored = &mut self.data[r as usize * n..][..n];
-                for (s, &x) in stored.iter_mut().zip(&block.rows[b * n..][..n]) {
+                for (s, &x) in stored.iter_mut().zip(lane) {
                     *s = x as u8;
                 }
             }
@@ -175,36 +250,36 @@ impl Local {
         deferred
     }
 
-    /// Reduces each row `b` of `lanes` (bounded by `bound[b]`) against
+    /// Reduces each row `b` of `lanes` (in state `state[b]`) against
     /// pivots `from[b]..to`.
-    fn catch_up(&self, lanes: &mut [u16], bound: &mut [u32], from: &[usize], to: usize, isa: Isa) {
+    fn catch_up(&self, lanes: &mut [u16], state: &mut [Lane], from: &[usize], to: usize, isa: Isa) {
         match isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU was seen to support the features.
-            Isa::Avx512 => unsafe { self.catch_up_avx512(lanes, bound, from, to) },
+            Isa::Avx512 => unsafe { self.catch_up_avx512(lanes, state, from, to) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            Isa::Avx2 => unsafe { self.catch_up_avx2(lanes, bound, from, to) },
-            Isa::Portable => self.catch_up_portable(lanes, bound, from, to),
+            Isa::Avx2 => unsafe { self.catch_up_avx2(lanes, state, from, to) },
+            Isa::Portable => self.catch_up_portable(lanes, state, from, to),
         }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn catch_up_avx512(&self, lanes: &mut [u16], bound: &mut [u32], from: &[usize], to: usize) {
-        self.catch_up_portable(lanes, bound, from, to)
+    unsafe fn catch_up_avx512(&self, lanes: &mut [u16], state: &mut [Lane], from: &[usize], to: usize) {
+        self.catch_up_portable(lanes, state, from, to)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn catch_up_avx2(&self, lanes: &mut [u16], bound: &mut [u32], from: &[usize], to: usize) {
-        self.catch_up_portable(lanes, bound, from, to)
+    unsafe fn catch_up_avx2(&self, lanes: &mut [u16], state: &mut [Lane], from: &[usize], to: usize) {
+        self.catch_up_portable(lanes, state, from, to)
     }
 
     /// The hot loop: pivot by pivot, each pivot row (bytes, read once per
-    /// block) added to every row that has not seen it.
+    /// block, as far as it reaches) added to every row that has not seen it.
     #[inline(always)]
-    fn catch_up_portable(&self, lanes: &mut [u16], bound: &mut [u32], from: &[usize], to: usize) {
+    fn catch_up_portable(&self, lanes: &mut [u16], state: &mut [Lane], from: &[usize], to: usize) {
         let n = self.ncols;
         let q = u16::from(self.q);
         let barrett = Barrett::new(self.q);
@@ -212,8 +287,9 @@ impl Local {
         let low = from.iter().copied().min().unwrap_or(to);
         for k in low..to {
             let pivot = self.pivots[k];
+            let end = pivot.end as usize;
             let divisor = self.power(u32::from(pivot.val));
-            let v = &self.data[pivot.row as usize * n + k + 1..][..n - k - 1];
+            let v = &self.data[pivot.row as usize * n..][k + 1..end];
             for (b, &first) in from.iter().enumerate() {
                 if first > k {
                     continue;
@@ -227,13 +303,17 @@ impl Local {
                 // a is a multiple of the pivot p^v: row −= a·V_k, and the
                 // multiplier recorded is a / p^v (row −= (a/p^v)·U_k).
                 row[k] = a / divisor;
-                let tail = &mut row[k + 1..];
-                if bound[b] + step > u32::from(u16::MAX) {
-                    barrett.reduce_row(tail);
-                    bound[b] = u32::from(q - 1);
+                let lane = &mut state[b];
+                if lane.bound + step > u32::from(u16::MAX) {
+                    // Only what was added to since the last reduction.
+                    if lane.touched > k + 1 {
+                        barrett.reduce_row(&mut row[k + 1..lane.touched]);
+                    }
+                    *lane = Lane { bound: u32::from(q - 1), touched: k + 1 };
                 }
-                rows::axpy(tail, v, q - a);
-                bound[b] += step;
+                rows::axpy(&mut row[k + 1..end], v, q - a);
+                lane.bound += step;
+                lane.touched = lane.touched.max(end);
             }
         }
     }
@@ -248,37 +328,69 @@ impl Local {
         tail.iter().position(|&x| x % next != 0)
     }
 
-    /// Exchanges the columns at positions `a` and `b` in every stored row
-    /// and every row of `block`.
-    fn swap_columns(&mut self, a: usize, b: usize, block: &mut [u16]) {
+    /// Exchanges the columns at positions `a < b` in every row that holds
+    /// them in position order and may have a nonzero there: the pivot rows
+    /// that reach past `a`, the `loose` rows, and the first `held` rows of
+    /// `block`. (Fresh rows take the order when loaded; zero rows are zero
+    /// there.)
+    fn swap_columns(
+        &mut self,
+        a: usize,
+        b: usize,
+        block: &mut Block,
+        held: usize,
+        loose: [&[u32]; 2],
+        work: &mut Work,
+    ) {
         let n = self.ncols;
-        for row in self.data.chunks_exact_mut(n) {
-            row.swap(a, b);
-        }
-        for row in block.chunks_exact_mut(n) {
-            row.swap(a, b);
-        }
         self.col_at.swap(a, b);
+        work.active.retain(|&k| self.pivots[k as usize].end as usize > a);
+        for &k in &work.active {
+            let pivot = &mut self.pivots[k as usize];
+            let row = &mut self.data[pivot.row as usize * n..][..n];
+            row.swap(a, b);
+            if row[b] != 0 {
+                pivot.end = pivot.end.max(b as u32 + 1);
+            }
+        }
+        for &r in loose.into_iter().flatten() {
+            self.data[r as usize * n..][..n].swap(a, b);
+        }
+        for (row, lane) in block.rows.chunks_exact_mut(n).zip(&mut block.lanes).take(held) {
+            row.swap(a, b);
+            // An unreduced sum at a moves to b: the part that may hold
+            // unreduced sums must reach it. (Regression: it did not, and the
+            // next reduction left the sum at b to overflow.)
+            if lane.touched > a {
+                lane.touched = lane.touched.max(b + 1);
+            }
+        }
     }
 
     /// Stores reduced `row` (from row `r`) as the next pivot, of valuation
     /// `level`, at its own position: its multipliers, then 1, then its row
     /// of `V`.
-    fn make_pivot(&mut self, r: u32, row: &[u16], level: u32) {
+    fn make_pivot(&mut self, r: u32, row: &[u16], level: u32, work: &mut Work) {
         let (n, k) = (self.ncols, self.pivots.len());
-        let q = u16::from(self.q);
         let divisor = self.power(level);
         // row[k] = p^v·w with p ∤ w, so w is a unit mod q.
-        let inv = inverse_mod((row[k] / divisor % q) as u8, self.q).unwrap_or(1);
+        let inv = inverse_mod((row[k] / divisor) as u8, self.q).unwrap_or(1);
+        let end = row.iter().rposition(|&x| x != 0).map_or(k + 1, |last| last.max(k) + 1);
+        self.starts[r as usize] = row[..k].iter().position(|&x| x != 0).unwrap_or(k) as u32;
         let stored = &mut self.data[r as usize * n..][..n];
         for (s, &x) in stored[..k].iter_mut().zip(&row[..k]) {
             *s = x as u8;
         }
         stored[k] = 1;
-        for (s, &x) in stored[k + 1..].iter_mut().zip(&row[k + 1..]) {
-            *s = ((u16::from(inv) * x % q) / divisor) as u8;
+        // inv·x ≤ 254² fits the 16 bits Barrett reduces.
+        let barrett = Barrett::new(self.q);
+        for (s, &x) in stored[k + 1..end].iter_mut().zip(&row[k + 1..end]) {
+            *s = (barrett.reduce(u16::from(inv) * x) / divisor) as u8;
         }
-        self.pivots.push(Pivot { row: r, val: level as u8, inv });
+        stored[end..].fill(0);
+        self.pivots.push(Pivot { row: r, val: level as u8, inv, end: end as u32 });
+        work.status[r as usize] = Status::Pivot;
+        work.active.push(k as u32);
     }
 
     /// Row `r` as stored.
@@ -293,7 +405,8 @@ impl Local {
         let q = u64::from(self.q);
         let mut c = Vec::with_capacity(self.pivots.len());
         for (k, pivot) in self.pivots.iter().enumerate() {
-            let done = rows::dot(&self.stored(pivot.row)[..k], &c) % q;
+            let start = self.starts[pivot.row as usize] as usize;
+            let done = rows::dot(&self.stored(pivot.row)[start..k], &c[start..]) % q;
             let value = (u64::from(b[pivot.row as usize]) + q - done) % q;
             c.push((value * u64::from(pivot.inv) % q) as u8);
         }
@@ -302,7 +415,8 @@ impl Local {
             .zero_rows
             .iter()
             .map(|&i| {
-                let done = rows::dot(&self.stored(i)[..r], &c) % q;
+                let start = (self.starts[i as usize] as usize).min(r);
+                let done = rows::dot(&self.stored(i)[start..r], &c[start..]) % q;
                 ((u64::from(b[i as usize]) + q - done) % q) as u8
             })
             .collect();
@@ -318,7 +432,9 @@ impl Local {
             xp[j] = v;
         }
         for k in (0..self.pivots.len()).rev() {
-            let done = rows::dot(&self.stored(self.pivots[k].row)[k + 1..], &xp[k + 1..]) % q;
+            let pivot = self.pivots[k];
+            let end = pivot.end as usize;
+            let done = rows::dot(&self.stored(pivot.row)[k + 1..end], &xp[k + 1..end]) % q;
             xp[k] = ((u64::from(t[k]) + q - done) % q) as u8;
         }
         let mut x = vec![0u8; self.ncols];
@@ -340,7 +456,8 @@ impl Local {
             let z = w[i as usize] % self.q;
             y[i as usize] = z;
             if z != 0 {
-                rows::axpy_wide(&mut taken, &self.stored(i)[..r], z);
+                let start = (self.starts[i as usize] as usize).min(r);
+                rows::axpy_wide(&mut taken[start..], &self.stored(i)[start..r], z);
             }
         }
         for k in (0..r).rev() {
@@ -349,7 +466,8 @@ impl Local {
             let z = (value * u64::from(pivot.inv) % q) as u8;
             y[pivot.row as usize] = z;
             if z != 0 {
-                rows::axpy_wide(&mut taken[..k], &self.stored(pivot.row)[..k], z);
+                let start = self.starts[pivot.row as usize] as usize;
+                rows::axpy_wide(&mut taken[start..k], &self.stored(pivot.row)[start..k], z);
             }
         }
         y

@@ -28,6 +28,20 @@ use crate::zk::{Barrett, Modulus, ZkFactors, ZkMatrix};
 /// Setup: O(R·C + C²) to build `M`, O(C³) to factor it (in vector lanes).
 /// Each solve: two chases, O(R·C), and O(C²) for the first row. Each quiet
 /// pattern: one chase.
+///
+/// # Example
+/// ```
+/// use lightsout::zk::Modulus;
+/// use lightsout::{StateChase, StateGrid};
+///
+/// // 5x5 over Z_3: three independent quiet patterns (3^3 of them).
+/// let chase = StateChase::new(5, 5, Modulus::new(3)?);
+/// assert_eq!(chase.factors().kernel_size(), "27");
+/// // What the presses must add to each cell: 1 everywhere.
+/// let presses = chase.particular(&StateGrid::filled(5, 5, 1))?.expect("solvable");
+/// assert_eq!(presses.nrows(), 5);
+/// # Ok::<(), lightsout::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct StateChase {
     rows: usize,
@@ -149,27 +163,34 @@ fn transpose(cells: &[u8], rows: usize, cols: usize) -> Vec<u8> {
 
 /// `M = f_R(T)`: column j is the row forced below the last by the
 /// first row `e_j` on an empty `rows × c` board.
+///
+/// `M` is a polynomial in the symmetric `T`, so it is symmetric, and its
+/// rows follow the columns' recurrence: each row is written in place from
+/// the two before it, with no second copy of the matrix.
 fn first_row_matrix(rows: usize, c: usize, states: Modulus) -> ZkMatrix {
     let k = states.get();
     let mut unit = vec![0u8; c];
     unit[0] = 1;
     let (_, first) = chase(rows, c, states, None, &unit);
-    let mut columns: Vec<Vec<u8>> = Vec::with_capacity(c);
-    columns.push(first);
+    let mut m = ZkMatrix::zeros(c, c);
+    m.row_mut(0).copy_from_slice(&first);
     let barrett = Barrett::new(k);
-    for j in 0..c.saturating_sub(1) {
-        let cur = &columns[j];
-        let next: Vec<u8> = (0..c)
-            .map(|i| {
-                let left = if i > 0 { u16::from(cur[i - 1]) } else { 0 };
-                let right = if i + 1 < c { u16::from(cur[i + 1]) } else { 0 };
-                let before = if j > 0 { u16::from(columns[j - 1][i]) } else { 0 };
-                barrett.reduce(left + right + u16::from(k) - before) as u8
-            })
-            .collect();
-        columns.push(next);
+    let mut sum = vec![0u16; c];
+    for j in 1..c {
+        // Row j = (T − I)·row (j−1) − row (j−2).
+        sum.fill(u16::from(k));
+        let before = m.row(j - 1);
+        add_row(&mut sum[1..], &before[..c - 1]);
+        add_row(&mut sum[..c - 1], &before[1..]);
+        let next: Vec<u8> = match j {
+            1 => sum.iter().map(|&s| barrett.reduce(s) as u8).collect(),
+            _ => {
+                sum.iter().zip(m.row(j - 2)).map(|(&s, &b)| barrett.reduce(s - u16::from(b)) as u8).collect()
+            }
+        };
+        m.row_mut(j).copy_from_slice(&next);
     }
-    ZkMatrix::from_fn(c, c, |i, j| columns[j][i])
+    m
 }
 
 /// Chases `first` down the board towards `rhs` (`None`: zero) on an

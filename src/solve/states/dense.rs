@@ -13,7 +13,22 @@ use crate::zk::{Modulus, ZkFactors, ZkMatrix};
 ///
 /// # Complexity
 /// Factoring: O(n³) for n cells (about n³/3 steps in vector lanes per prime
-/// power of K), n² bytes per prime power. Each solve: O(n²).
+/// power of K), n² bytes per prime power; a band of width w (a grid rule
+/// on the plane, w ≈ 2C) costs about n·w². Each solve: O(n²).
+///
+/// # Example
+/// ```
+/// use lightsout::zk::Modulus;
+/// use lightsout::{Puzzle, Rule, StateDense, StateGrid};
+///
+/// // The king's rule on 2x2 presses every cell: a press adds 1 to all four.
+/// let puzzle = Puzzle::new(2, 2)?.with_rule(Rule::king());
+/// let dense = StateDense::new(2, 2, &puzzle.press_lists(), Modulus::new(4)?);
+/// assert!(dense.particular(&StateGrid::filled(2, 2, 3)).is_some());
+/// assert!(dense.particular(&StateGrid::from_fn(2, 2, |r, _| r as u8)).is_none());
+/// assert_eq!(dense.factors().kernel_size(), "64");
+/// # Ok::<(), lightsout::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct StateDense {
     rows: usize,

@@ -170,7 +170,8 @@ impl StateSolver {
                 StateChase::bytes(rows, cols, states).saturating_add(grids),
             )
         } else {
-            let lists = (cells as u64).saturating_mul(8 * puzzle.rule().offsets().len() as u64 + 40);
+            // The press lists (a vector per press) and their flat copy.
+            let lists = (cells as u64).saturating_mul(12 * puzzle.rule().offsets().len() as u64 + 40);
             (
                 format!(
                     "solving a {rows}x{cols} board of {states} states by elimination \
@@ -205,7 +206,10 @@ impl StateSolver {
             System::Chase(c) => c.factors(),
         };
         let count = factors.kernel().len() as u64;
-        let with_quiet = bytes.saturating_add(count.saturating_mul(cells as u64));
+        // Each quiet pattern as a grid, and for elimination its vector in
+        // the factors too.
+        let copies = if chase { 1 } else { 2 };
+        let with_quiet = bytes.saturating_add(count.saturating_mul(cells as u64).saturating_mul(copies));
         super::limits::check(with_quiet, max_memory, &format!("{work} with its {count} quiet patterns"))?;
         let quiet = match &system {
             System::Dense(d) => d.quiet_patterns(),
