@@ -286,7 +286,11 @@ async fn malformed_requests_get_a_clear_400() {
         ("/api/solve", "{\"board\": [\"bw\"", "EOF while parsing"),
         ("/api/solve", "not json", "expected ident"),
         ("/api/solve", "{}", "missing field `board`"),
-        ("/api/solve", "{\"board\": 5}", "invalid type: integer `5`, expected a sequence"),
+        (
+            "/api/solve",
+            "{\"board\": 5}",
+            "board: expected a list of rows (strings), one string with line breaks",
+        ),
         ("/api/solve", "{\"board\": [\"bw\"], \"colour\": \"white\"}", "unknown field `colour`"),
         ("/api/solve", "{\"board\": [\"bw\", \"b%\"]}", "invalid character '%' at line 2, column 2"),
         ("/api/solve", "{\"board\": [\"bw\", \"bww\"]}", "board"),
@@ -531,4 +535,51 @@ fn run_cli(args: &[&str], stdin: &str) -> String {
     let code = lightsout::cli::run(args, &mut stdin.as_bytes(), &mut out, &mut err);
     assert_eq!(code, 0, "{args:?}: {}", String::from_utf8_lossy(&err));
     String::from_utf8(out).unwrap()
+}
+
+/// The generalized game through the API answers as the CLI does: `states`
+/// in solve, check, analyze and table; `graph` (graph6) in solve, check
+/// and analyze; a board as a list of strings, one string with line breaks,
+/// or a list of lists of numbers (found by a tryout: one newline-joined
+/// string was refused).
+#[tokio::test]
+async fn states_graphs_and_board_shapes_answer_as_the_cli_does() {
+    let app = app();
+    let board = "120\n021\n102\n";
+    let cli = cli_json(&["--states", "3", "--format", "json"], board);
+    for given in
+        [json!(["120", "021", "102"]), json!("120\n021\n102"), json!([[1, 2, 0], [0, 2, 1], [1, 0, 2]])]
+    {
+        let (status, answer) = post(&app, "/api/solve", &json!({"board": given, "states": 3})).await;
+        assert_eq!((status, &answer), (StatusCode::OK, &cli[0]), "{given}");
+    }
+    let (_, two) = post(&app, "/api/solve", &json!({"board": "bwwb\nbbwb\nbwwb\nbwww"})).await;
+    assert_eq!(two, cli_json(&["--format", "json"], "bwwb\nbbwb\nbwwb\nbwww\n")[0]);
+    let cli = cli_json(&["check", "--states", "3", "--format", "json"], board);
+    let (_, check) = post(&app, "/api/check", &json!({"board": ["120", "021", "102"], "states": 3})).await;
+    assert_eq!(check, cli[0]);
+    let petersen = "IheA@GUAo";
+    let cli = cli_json(&["--graph", "petersen", "--states", "3", "--format", "json"], "0120120120\n");
+    let (_, graph) =
+        post(&app, "/api/solve", &json!({"board": ["0120120120"], "states": 3, "graph": petersen})).await;
+    assert_eq!(graph, cli[0]);
+    let cli = cli_json(&["analyze", "--graph", "petersen", "--format", "json"], "");
+    let (_, analysis) = post(&app, "/api/analyze", &json!({"graph": petersen})).await;
+    assert_eq!(analysis, cli[0]);
+    let cli = cli_json(&["analyze", "-r", "5", "-c", "5", "--states", "3", "--format", "json"], "");
+    let (_, analysis) = post(&app, "/api/analyze", &json!({"rows": 5, "cols": 5, "states": 3})).await;
+    assert_eq!(analysis, cli[0]);
+    let cli = cli_json(&["table", "-r", "1..3", "-c", "2..4", "--states", "4", "--format", "json"], "");
+    let (_, table) = post(&app, "/api/table", &json!({"rows": "1..3", "cols": "2..4", "states": 4})).await;
+    assert_eq!(table, json!(cli));
+    for (body, says) in [
+        (json!({"board": [[1, 5]], "states": 3}), "board: state 5 at row 1, column 2 is not below 3"),
+        (json!({"board": ["12"], "states": 300}), "states: the number of states is 2 to 255, got 300"),
+        (json!({"board": ["012"], "states": 3, "graph": petersen}), "one row of its 10 vertices' states"),
+        (json!({"board": ["012"], "states": 3, "target": 7}), "target: state 7 is not below 3"),
+        (json!({"board": ["0110100101"], "graph": "I?"}), "truncated"),
+    ] {
+        let answer = post(&app, "/api/solve", &body).await;
+        assert_refused(&answer, StatusCode::BAD_REQUEST, None, says);
+    }
 }

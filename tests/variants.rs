@@ -297,7 +297,8 @@ fn graph_shards_record_their_graph() {
     let mut files = Vec::new();
     for k in 1..=3 {
         let shard = format!("{k}/3");
-        let (out, err, code) = run(&["--graph", "complete:12", "--rule", "neighbours", "--shard", &shard], &board);
+        let (out, err, code) =
+            run(&["--graph", "complete:12", "--rule", "neighbours", "--shard", &shard], &board);
         assert_eq!((code, err.as_str()), (0, ""));
         assert!(out.contains("\"graph\":\"K"), "the record holds the graph6: {out}");
         let name = dir.join(format!("part-{k}.json"));

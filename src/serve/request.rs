@@ -15,7 +15,8 @@ use super::Limits;
 use super::error::ApiError;
 use super::work::App;
 use crate::present::{TARGET_WORDS, colour_targets, parse_range, parse_rule, topology};
-use crate::{Grid, Puzzle, Target, TextBoards};
+use crate::zk::Modulus;
+use crate::{Error, Graph, Grid, Puzzle, StateBoards, StateGrid, StateTarget, Target};
 
 /// A JSON request body, read up to [`super::Limits::body_bytes`] and parsed into
 /// `T` (whose fields are `deny_unknown_fields`), with every failure an
@@ -58,8 +59,17 @@ impl<T: DeserializeOwned> FromRequest<App> for ApiJson<T> {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub(super) struct SolveRequest {
-    /// Rows of `b`/`w` (or `1`/`0`, `#`/`.`), top first.
-    pub(super) board: Vec<String>,
+    /// The board: rows of `b`/`w` (or `1`/`0`, `#`/`.`; digits for more
+    /// states), top first, as a list of strings, one string with line
+    /// breaks, or a list of lists of numbers.
+    pub(super) board: Value,
+    /// States of a cell, 2 (default) to 255.
+    #[serde(default)]
+    pub(super) states: Option<u32>,
+    /// A graph (graph6) instead of a grid: the board is one row of its
+    /// vertices' states.
+    #[serde(default)]
+    pub(super) graph: Option<String>,
     /// `"white"`, `"black"`, `"either"` (default) or a board (rows) to reach.
     #[serde(default)]
     pub(super) target: Option<Value>,
@@ -78,7 +88,11 @@ pub(super) struct SolveRequest {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub(super) struct CheckRequest {
-    pub(super) board: Vec<String>,
+    pub(super) board: Value,
+    #[serde(default)]
+    pub(super) states: Option<u32>,
+    #[serde(default)]
+    pub(super) graph: Option<String>,
     #[serde(default)]
     pub(super) target: Option<Value>,
     #[serde(default)]
@@ -91,8 +105,15 @@ pub(super) struct CheckRequest {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub(super) struct AnalyzeRequest {
-    pub(super) rows: usize,
-    pub(super) cols: usize,
+    /// The size (not with `graph`).
+    #[serde(default)]
+    pub(super) rows: Option<usize>,
+    #[serde(default)]
+    pub(super) cols: Option<usize>,
+    #[serde(default)]
+    pub(super) states: Option<u32>,
+    #[serde(default)]
+    pub(super) graph: Option<String>,
     #[serde(default)]
     pub(super) rule: Option<String>,
     #[serde(default)]
@@ -110,6 +131,8 @@ pub(super) struct TableRequest {
     pub(super) rows: Value,
     pub(super) cols: Value,
     #[serde(default)]
+    pub(super) states: Option<u32>,
+    #[serde(default)]
     pub(super) rule: Option<String>,
     #[serde(default)]
     pub(super) torus: bool,
@@ -126,8 +149,36 @@ pub(super) fn check_side(name: &str, value: usize, limits: &Limits) -> Result<()
     Ok(())
 }
 
-/// The board given as rows, named `what` in messages.
-pub(super) fn board(rows: &[String], what: &str, limits: &Limits) -> Result<Grid, ApiError> {
+/// A board as a request gives it: rows as a list of strings, as one
+/// string with line breaks, or as a list of lists of numbers.
+pub(super) enum Rows {
+    Text(Vec<String>),
+    Numbers(Vec<Vec<u64>>),
+}
+
+/// The rows of `value`, named `what` in messages.
+pub(super) fn rows(value: &Value, what: &str) -> Result<Rows, ApiError> {
+    let bad = || {
+        ApiError::bad(format!(
+            "{what}: expected a list of rows (strings), one string with line breaks, or a list of lists of numbers"
+        ))
+    };
+    match value {
+        Value::String(s) => Ok(Rows::Text(s.lines().map(str::to_owned).collect())),
+        Value::Array(rows) if rows.iter().all(Value::is_string) => {
+            Ok(Rows::Text(rows.iter().filter_map(|r| r.as_str().map(str::to_owned)).collect()))
+        }
+        Value::Array(rows) if rows.iter().all(Value::is_array) => rows
+            .iter()
+            .map(|r| r.as_array().into_iter().flatten().map(|x| x.as_u64().ok_or_else(bad)).collect())
+            .collect::<Result<Vec<_>, _>>()
+            .map(Rows::Numbers),
+        _ => Err(bad()),
+    }
+}
+
+/// Checks the rows' count and lengths against the limits, before parsing.
+fn check_rows(rows: &[String], what: &str, wide: bool, limits: &Limits) -> Result<(), ApiError> {
     if rows.is_empty() {
         return Err(ApiError::bad(format!("{what} has no rows")));
     }
@@ -135,24 +186,117 @@ pub(super) fn board(rows: &[String], what: &str, limits: &Limits) -> Result<Grid
     for (i, row) in rows.iter().enumerate() {
         // Counted in characters, and before parsing: a huge row is refused
         // without being looked at twice.
-        check_side(&format!("the width of {what} row {}", i + 1), row.chars().count(), limits)?;
+        check_width(&format!("the width of {what} row {}", i + 1), row.chars().count(), wide, limits)?;
         if row.trim().is_empty() {
             return Err(ApiError::bad(format!("{what} row {} is empty", i + 1)));
         }
         if row.contains(['\n', '\r']) {
             return Err(ApiError::bad(format!(
-                "{what} row {} contains a line break; give one string per row",
+                "{what} row {} contains a line break; give one string per row, or the whole board as one string",
                 i + 1
             )));
         }
     }
-    let text = rows.join("\n");
-    // Every row is non-blank, so with the height given the rows are one board.
-    let mut boards = TextBoards::new(text.as_bytes(), what, Some(rows.len()), None);
-    match boards.next() {
-        Some(board) => Ok(board?),
-        None => Err(ApiError::bad(format!("{what} has no rows"))),
+    Ok(())
+}
+
+/// A row is at most `max_side` wide, or on a graph (one row of its
+/// vertices, `wide`) `max_side²`: the cells of the largest grid.
+fn check_width(name: &str, value: usize, wide: bool, limits: &Limits) -> Result<(), ApiError> {
+    if !wide {
+        return check_side(name, value, limits);
     }
+    let most = limits.max_side * limits.max_side;
+    if value > most {
+        return Err(ApiError::limit(
+            "side",
+            format!("{name} is {value}; this server takes at most {most} cells"),
+        ));
+    }
+    Ok(())
+}
+
+/// The two-state board given as rows, named `what` in messages.
+pub(super) fn board(value: &Value, what: &str, limits: &Limits) -> Result<Grid, ApiError> {
+    let cells = state_board(value, what, 2, false, limits)?;
+    Ok(Grid::from_fn(cells.nrows(), cells.ncols(), |r, c| cells.get(r, c) == 1))
+}
+
+/// The board of `k` states given as rows, named `what` in messages.
+/// `wide` for a graph's board (one row of its vertices).
+pub(super) fn state_board(
+    value: &Value,
+    what: &str,
+    k: u8,
+    wide: bool,
+    limits: &Limits,
+) -> Result<StateGrid, ApiError> {
+    match rows(value, what)? {
+        Rows::Text(rows) => {
+            check_rows(&rows, what, wide, limits)?;
+            let text = rows.join("\n");
+            // Every row is non-blank, so with the height given the rows are one board.
+            let mut boards = StateBoards::new(text.as_bytes(), what, k, Some(rows.len()), None);
+            match boards.next() {
+                Some(board) => Ok(board?),
+                None => Err(ApiError::bad(format!("{what} has no rows"))),
+            }
+        }
+        Rows::Numbers(rows) => {
+            let width = rows.first().map_or(0, Vec::len);
+            if rows.is_empty() || width == 0 {
+                return Err(ApiError::bad(format!("{what} has no rows")));
+            }
+            check_side(&format!("the height of {what}"), rows.len(), limits)?;
+            check_width(&format!("the width of {what}"), width, wide, limits)?;
+            let mut cells = Vec::with_capacity(rows.len() * width);
+            for (r, row) in rows.iter().enumerate() {
+                if row.len() != width {
+                    return Err(ApiError::bad(format!(
+                        "{what} row {} has {} cells but row 1 has {width}",
+                        r + 1,
+                        row.len()
+                    )));
+                }
+                for (c, &s) in row.iter().enumerate() {
+                    if s >= u64::from(k) {
+                        return Err(ApiError::bad(format!(
+                            "{what}: state {s} at row {}, column {} is not below {k}",
+                            r + 1,
+                            c + 1
+                        )));
+                    }
+                    cells.push(s as u8);
+                }
+            }
+            StateGrid::from_cells(rows.len(), width, cells)
+                .ok_or_else(|| ApiError::bad(format!("{what} is ragged")))
+        }
+    }
+}
+
+/// The states asked for: 2 when absent, refused outside 2..=255.
+pub(super) fn states(asked: Option<u32>) -> Result<Modulus, ApiError> {
+    Modulus::new(asked.unwrap_or(2)).map_err(|e| ApiError::bad(format!("states: {e}")))
+}
+
+/// The graph of a request (graph6), refused over the server's cells.
+pub(super) fn graph(graph6: &str, limits: &Limits) -> Result<Graph, ApiError> {
+    let graph = Graph::parse(graph6.as_bytes(), "graph")?;
+    check_width("the graph's vertex count", graph.vertex_count(), true, limits)?;
+    Ok(graph)
+}
+
+/// The puzzle on `graph` with `rule` (plus or neighbours).
+pub(super) fn graph_puzzle(graph: Graph, rule: Option<&str>, torus: bool) -> Result<Puzzle, ApiError> {
+    if torus {
+        return Err(ApiError::bad("torus: a graph has its own edges"));
+    }
+    let rule = parse_rule(rule.unwrap_or("plus")).map_err(|e| ApiError::bad(format!("rule: {e}")))?;
+    Puzzle::on_graph(graph, rule).map_err(|e| match e {
+        Error::Unsupported(_) => ApiError::bad("rule: a graph takes plus or neighbours"),
+        e => e.into(),
+    })
 }
 
 /// The puzzle of the given size, rule and topology.
@@ -188,16 +332,8 @@ pub(super) fn target(value: Option<&Value>, limits: &Limits) -> Result<Vec<Targe
             )));
         }
     };
-    let rows: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            r.as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| ApiError::bad("target: each row of a target board is a string"))
-        })
-        .collect::<Result<_, _>>()?;
     // Its shape is checked against the board's by the solver.
-    Ok(vec![Target::Board(board(&rows, "target", limits)?)])
+    Ok(vec![Target::Board(board(&Value::Array(rows.clone()), "target", limits)?)])
 }
 
 /// The enumeration budget asked for: the server's limit when absent,
@@ -229,4 +365,28 @@ pub(super) fn range(name: &str, value: &Value) -> Result<(usize, usize), ApiErro
         }
     };
     parse_range(&text).map_err(|e| ApiError::bad(format!("{name}: {e}")))
+}
+
+/// The K-state target: `"any"` (also when absent), a state number, or a
+/// board (rows, as the board is given).
+pub(super) fn state_target(
+    value: Option<&Value>,
+    states: Modulus,
+    limits: &Limits,
+) -> Result<Vec<StateTarget>, ApiError> {
+    let k = states.get();
+    match value {
+        None => Ok(StateTarget::any(states)),
+        Some(Value::String(s)) if s == "any" => Ok(StateTarget::any(states)),
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(s) if s < u64::from(k) => Ok(vec![StateTarget::Uniform(s as u8)]),
+            _ => Err(ApiError::bad(format!("target: state {n} is not below {k}"))),
+        },
+        Some(rows @ Value::Array(_)) => {
+            Ok(vec![StateTarget::Board(state_board(rows, "target", k, true, limits)?)])
+        }
+        Some(other) => Err(ApiError::bad(format!(
+            "target: expected any, a state number below {k} or a board, got {other}"
+        ))),
+    }
 }

@@ -8,7 +8,9 @@ use super::request::{self, AnalyzeRequest, ApiJson, TableRequest};
 use super::work::{App, Job, time_limit};
 use super::{Limits, json_response};
 use crate::analysis::table_cost;
-use crate::present::{analysis_json, table_entry_json};
+use crate::present::{analysis_json, state_analysis_json, table_entry_json};
+use crate::zk::Modulus;
+use crate::{Method, StateSolver};
 use crate::{analyze as analyse, nullity_table};
 
 /// `POST /api/analyze`: the object `lightsout analyze --format json` prints.
@@ -20,8 +22,25 @@ pub(super) async fn analyze(
 }
 
 fn analysis(req: &AnalyzeRequest, limits: &Limits) -> Result<String, ApiError> {
-    let puzzle = request::puzzle(req.rows, req.cols, req.rule.as_deref(), req.torus, limits)?;
+    let puzzle = match (&req.graph, req.rows, req.cols) {
+        (Some(graph6), None, None) => {
+            request::graph_puzzle(request::graph(graph6, limits)?, req.rule.as_deref(), req.torus)?
+        }
+        (Some(_), _, _) => {
+            return Err(ApiError::bad("rows, cols: a graph gives the shape; give one or the other"));
+        }
+        (None, Some(rows), Some(cols)) => {
+            request::puzzle(rows, cols, req.rule.as_deref(), req.torus, limits)?
+        }
+        (None, _, _) => return Err(ApiError::bad("rows and cols (or a graph) are needed")),
+    };
     let max_nullity = request::max_nullity(req.max_nullity, limits)?;
+    let states = request::states(req.states)?;
+    if states.get() > 2 {
+        let solver = StateSolver::new(&puzzle, states, Method::Auto, max_nullity as u32, limits.max_memory)?;
+        let lightest = solver.lightest_quiet_pattern();
+        return Ok(state_analysis_json(&solver, lightest.as_ref().map(|q| (q, true))));
+    }
     Ok(analysis_json(&analyse(&puzzle, max_nullity, limits.max_memory)?))
 }
 
@@ -68,6 +87,10 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
             ));
         }
     }
+    let states = request::states(req.states)?;
+    if states.get() > 2 {
+        return state_rows(states, (r0, r1), (c0, c1), req, job);
+    }
     let mut table = Vec::with_capacity(r1 - r0 + 1);
     for first in (r0..=r1).step_by(ROWS_PER_PART) {
         if job.should_stop() {
@@ -81,5 +104,31 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
         .enumerate()
         .flat_map(|(i, row)| row.iter().enumerate().map(move |(j, &n)| table_entry_json(r0 + i, c0 + j, n)))
         .collect();
+    Ok(serde_json::Value::from(entries).to_string())
+}
+
+/// A K-state table: log2 of the kernel's size (and the nullity for prime
+/// K) per size, each size factored by the K-state solver, a row between
+/// two checks of [`Job::should_stop`].
+fn state_rows(
+    states: Modulus,
+    (r0, r1): (usize, usize),
+    (c0, c1): (usize, usize),
+    req: &TableRequest,
+    job: &Job,
+) -> Result<String, ApiError> {
+    let limits = &*job.limits;
+    let mut entries = Vec::new();
+    for r in r0..=r1 {
+        if job.should_stop() {
+            return Err(time_limit(limits.time));
+        }
+        for c in c0..=c1 {
+            let puzzle = request::puzzle(r, c, req.rule.as_deref(), req.torus, limits)?;
+            let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, limits.max_memory)?;
+            entries.push(serde_json::json!({"rows": r, "cols": c, "states": states.get(),
+                "kernel_size_log2": solver.kernel_size_log2(), "nullity": solver.nullity()}));
+        }
+    }
     Ok(serde_json::Value::from(entries).to_string())
 }
