@@ -79,7 +79,7 @@ pub fn distances(cells: usize, press_lists: &[Vec<usize>], k: u8, target: &[u8])
             for &c in list {
                 times[c] += 1;
             }
-            (0..cells).filter(|&c| times[c] % k32 != 0).map(|c| (c, times[c] % k32)).collect()
+            (0..cells).filter(|&c| !times[c].is_multiple_of(k32)).map(|c| (c, times[c] % k32)).collect()
         })
         .filter(|p: &Vec<(usize, u32)>| !p.is_empty())
         .collect();

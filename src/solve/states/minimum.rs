@@ -112,19 +112,34 @@ pub fn minimize_with_progress(
     max_members_log2: u32,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Minimum {
-    minimize_in_blocks(k, particular, generators, max_members_log2, progress, MAX_INNER)
+    minimize_tuned(k, particular, generators, max_members_log2, progress, TUNING)
 }
 
-/// [`minimize_with_progress`] with transform buffers of at most
-/// `max_inner` entries (tests make them tiny, so that small cosets walk
-/// many blocks).
-fn minimize_in_blocks(
+/// How the exhaustive engine sizes its work: for the benches that chose
+/// the defaults and for tests (tiny buffers make small cosets walk many
+/// blocks). Results do not depend on it.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Most entries of one transform buffer (blocks × shifts × members).
+    pub max_inner: usize,
+    /// Blocks weighed together, one a lane of the buffers.
+    pub lanes: usize,
+}
+
+/// The defaults; see [`MAX_INNER`] and [`LANES`].
+#[doc(hidden)]
+pub const TUNING: Tuning = Tuning { max_inner: MAX_INNER, lanes: LANES };
+
+/// [`minimize_with_progress`] with the engine sized by `tuning`.
+#[doc(hidden)]
+pub fn minimize_tuned(
     k: u8,
     particular: &[u8],
     generators: &[(&[u8], u32)],
     max_members_log2: u32,
     progress: &(dyn Fn(u64, u64) + Sync),
-    max_inner: usize,
+    tuning: Tuning,
 ) -> Minimum {
     if k < 2 {
         let presses = vec![0; particular.len()];
@@ -135,11 +150,11 @@ fn minimize_in_blocks(
         let total = weight(&coset.x0);
         return Minimum { presses: coset.x0, total, proven_minimal: true, lower_bound: total };
     }
-    let units = Units::new(&coset);
-    let bound = units.lower_bound(k);
     let exhaustive = coset.members().is_some_and(|m| m <= budget(max_members_log2));
+    let units = Units::new(&coset, exhaustive || worth_grouping(&coset));
+    let bound = units.lower_bound(k);
     if exhaustive {
-        let (lightest, index) = search(&coset, &units, false, bound, progress, max_inner).unwrap_or((0, 0));
+        let (lightest, index) = search(&coset, &units, false, bound, progress, tuning).unwrap_or((0, 0));
         let presses = coset.member(&coset.coefficients(index));
         let total = weight(&presses);
         debug_assert_eq!(lightest, total, "the engine weighed the member it returns wrongly");
@@ -183,9 +198,9 @@ pub fn lightest_nonzero(k: u8, generators: &[(&[u8], u32)], max_members_log2: u3
     if coset.orders.is_empty() || coset.members().is_none_or(|m| m > budget(max_members_log2)) {
         return None;
     }
-    let units = Units::new(&coset);
+    let units = Units::new(&coset, true);
     // Every nonzero member weighs at least 1.
-    let (_, index) = search(&coset, &units, true, 1, &|_, _| {}, MAX_INNER)?;
+    let (_, index) = search(&coset, &units, true, 1, &|_, _| {}, TUNING)?;
     Some(coset.member(&coset.coefficients(index)))
 }
 
@@ -209,7 +224,7 @@ pub fn lower_bound(k: u8, particular: &[u8], generators: &[(&[u8], u32)]) -> u64
     if coset.orders.is_empty() {
         return weight(&coset.x0);
     }
-    Units::new(&coset).lower_bound(k)
+    Units::new(&coset, true).lower_bound(k)
 }
 
 /// Unit-coefficient steps a local search may spend (each is one unit
@@ -222,12 +237,15 @@ pub const LOCAL_WORK: u64 = 1 << 28;
 const RESTARTS: u32 = 32;
 
 /// Seed of the restarts, so that every run gives the same answer.
-const SEED: u64 = 0x5eed_0f_2a;
+const SEED: u64 = 0x5eed_0f2a;
 
-/// Most entries of one transform buffer (a block of `P` members and its
-/// `S` shifts): 2^14 `u32`s are 64 KiB, two of them well inside a core's
-/// 1 MiB level-2 cache (bench group `inner` measures the choice).
-const MAX_INNER: usize = 1 << 14;
+/// Most entries of one transform buffer (`LANES` blocks of `P` members and
+/// their `S` shifts): 2^16 `u32`s are 256 KiB, two of them inside a core's
+/// 1 MiB level-2 cache (bench group `tuning` measures the choice).
+pub const MAX_INNER: usize = 1 << 16;
+
+/// Blocks weighed at once, one a lane: 16 `u32`s are one AVX-512 vector.
+pub const LANES: usize = 16;
 
 fn budget(max_members_log2: u32) -> u64 {
     1u64 << max_members_log2.min(MAX_MEMBERS_LOG2)
@@ -308,16 +326,18 @@ impl<'a> Coset<'a> {
 
     /// `x0 + Σ c_i·g_i` (mod K).
     fn member(&self, coefficients: &[u32]) -> Vec<u8> {
-        let k = u32::from(self.k);
-        let mut x: Vec<u32> = self.x0.iter().map(|&v| u32::from(v)).collect();
+        let k = usize::from(self.k);
+        let mut x = self.x0.clone();
         for (g, &c) in self.gens.iter().zip(coefficients) {
             if c != 0 {
+                let add: [u8; 256] = std::array::from_fn(|e| (e * c as usize % k) as u8);
                 for (xc, &e) in x.iter_mut().zip(g.iter()) {
-                    *xc = (*xc + c * u32::from(e)) % k;
+                    let v = usize::from(*xc) + usize::from(add[usize::from(e)]);
+                    *xc = if v >= k { v - k } else { v } as u8;
                 }
             }
         }
-        x.into_iter().map(|v| v as u8).collect()
+        x
     }
 }
 
@@ -330,31 +350,35 @@ struct Units<'a> {
     mult: Vec<u32>,
     /// Each generator's entry for each unit.
     cols: Vec<Cow<'a, [u8]>>,
-    /// The key group of each unit, and per group gcd(K, key entries).
-    group: Vec<u32>,
-    gcd: Vec<u8>,
+    /// The key group of each unit and the number of groups; `None` when
+    /// no two units share a key.
+    group: Option<(Vec<u32>, usize)>,
     /// The unit of each cell; `None` when unit `u` is cell `u`.
     of_cell: Option<Vec<u32>>,
 }
 
 impl<'a> Units<'a> {
-    fn new(coset: &'a Coset<'a>) -> Self {
+    /// The units of `coset`; with `group` false, one unit a cell (the
+    /// search is as right, only slower where cells share keys, and the
+    /// bound is the per-cell one).
+    fn new(coset: &'a Coset<'a>, group: bool) -> Self {
         let (k, n) = (coset.k, coset.x0.len());
+        let cells = |group| Units {
+            value: coset.x0.clone(),
+            mult: vec![1; n],
+            cols: coset.gens.iter().map(|g| Cow::Borrowed(&g[..])).collect(),
+            group,
+            of_cell: None,
+        };
+        if !group {
+            return cells(None);
+        }
         let (group_of, reps) = group_cells(coset);
-        let gcd = reps.iter().map(|&c| coset.gens.iter().fold(k, |a, g| gcd(a, g[c as usize]))).collect();
         if reps.len() == n {
             // Every key is a single cell: the units are the cells.
-            let cols = coset.gens.iter().map(|g| Cow::Borrowed(&g[..])).collect();
-            return Units {
-                value: coset.x0.clone(),
-                mult: vec![1; n],
-                cols,
-                group: group_of,
-                gcd,
-                of_cell: None,
-            };
+            return cells(None);
         }
-        let mut ids = IdMap::new();
+        let mut ids = IdMap::new(Some(reps.len() as u64 * u64::from(k)), n);
         let mut of_cell = Vec::with_capacity(n);
         let (mut value, mut mult, mut group, mut first) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (c, (&g, &v)) in group_of.iter().zip(&coset.x0).enumerate() {
@@ -370,33 +394,50 @@ impl<'a> Units<'a> {
         }
         let cols =
             coset.gens.iter().map(|g| Cow::Owned(first.iter().map(|&c| g[c as usize]).collect())).collect();
-        Units { value, mult, cols, group, gcd, of_cell: Some(of_cell) }
+        Units { value, mult, cols, group: Some((group, reps.len())), of_cell: Some(of_cell) }
     }
 
     fn len(&self) -> usize {
         self.value.len()
     }
 
+    /// gcd(K, the entries of unit `u`'s key): its value moves in steps of it.
+    fn step(&self, k: u8, u: usize) -> u8 {
+        let mut g = k;
+        for col in &self.cols {
+            g = gcd(g, col[u]);
+            if g == 1 {
+                break;
+            }
+        }
+        g
+    }
+
     /// See [`lower_bound`].
     fn lower_bound(&self, k: u8) -> u64 {
-        let per_unit =
-            |u: usize| u64::from(self.mult[u]) * u64::from(self.value[u] % self.gcd[self.group[u] as usize]);
-        let mut units_of = vec![0u32; self.gcd.len()];
-        for &g in &self.group {
+        let per_unit = |u: usize| match self.value[u] {
+            0 => 0,
+            v => u64::from(self.mult[u]) * u64::from(v % self.step(k, u)),
+        };
+        let Some((group, groups)) = &self.group else {
+            return (0..self.len()).map(per_unit).sum();
+        };
+        let mut units_of = vec![0u32; *groups];
+        for &g in group {
             units_of[g as usize] += 1;
         }
         let mut bound: u64 =
-            (0..self.len()).filter(|&u| units_of[self.group[u] as usize] == 1).map(&per_unit).sum();
+            (0..self.len()).filter(|&u| units_of[group[u] as usize] == 1).map(&per_unit).sum();
         // Keys shared by several units: the least weight over the key's
         // shifts, while the work stays within a few passes over the cells.
         let mut shared: Vec<(u32, u32)> = (0..self.len() as u32)
-            .filter(|&u| units_of[self.group[u as usize] as usize] > 1)
-            .map(|u| (self.group[u as usize], u))
+            .filter(|&u| units_of[group[u as usize] as usize] > 1)
+            .map(|u| (group[u as usize], u))
             .collect();
         shared.sort_unstable();
         let mut work_left = 4 * self.len() as u64 + (1 << 16);
         for run in shared.chunk_by(|a, b| a.0 == b.0) {
-            let step = usize::from(self.gcd[run[0].0 as usize]);
+            let step = usize::from(self.step(k, run[0].1 as usize));
             let cost = (usize::from(k) / step * run.len()) as u64;
             if cost <= work_left {
                 work_left -= cost;
@@ -418,6 +459,24 @@ impl<'a> Units<'a> {
         }
         bound
     }
+}
+
+/// Whether grouping the cells by key may pay for a local search: always on
+/// boards of up to 2^16 cells; on larger ones, when at least a quarter of
+/// 4096 cells spread over the board share their key with another of them.
+/// (Grouping costs a pass over every key; when keys are all different it
+/// buys nothing.)
+fn worth_grouping(coset: &Coset) -> bool {
+    let n = coset.x0.len();
+    if n <= 1 << 16 {
+        return true;
+    }
+    let sample = 4096;
+    let mut keys: Vec<Vec<u8>> =
+        (0..sample).map(|i| i * (n / sample)).map(|c| coset.gens.iter().map(|g| g[c]).collect()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.len() <= sample * 3 / 4
 }
 
 /// The key group of each cell, and the first cell of each group, groups
@@ -446,7 +505,7 @@ fn group_cells(coset: &Coset) -> (Vec<u32>, Vec<u32>) {
             }
         }
     }
-    let mut ids = IdMap::new();
+    let mut ids = IdMap::new(coset.members(), n);
     let mut reps = Vec::new();
     let group_of: Vec<u32> = keys
         .iter()
@@ -491,10 +550,13 @@ fn group_cells(coset: &Coset) -> (Vec<u32>, Vec<u32>) {
     (group_of, reps)
 }
 
-/// Ids for `u64` keys, handed out in the order keys are first seen: an
-/// open-addressing table, cheaper than `HashMap` for the millions of cells
-/// of a large board.
+/// Ids for `u64` keys, handed out in the order keys are first seen: a
+/// plain array when the keys are known to be small, else an
+/// open-addressing table (cheaper than `HashMap` for the millions of cells
+/// of a large board).
 struct IdMap {
+    /// Direct: `ids[key]`. Hashed: `keys[slot]`, `ids[slot]`.
+    direct: bool,
     keys: Vec<u64>,
     ids: Vec<u32>,
     len: usize,
@@ -503,11 +565,20 @@ struct IdMap {
 impl IdMap {
     const EMPTY: u32 = u32::MAX;
 
-    fn new() -> Self {
-        IdMap { keys: vec![0; 64], ids: vec![Self::EMPTY; 64], len: 0 }
+    /// A map for up to `n` keys, each below `limit` if that is known.
+    fn new(limit: Option<u64>, n: usize) -> Self {
+        match limit {
+            Some(limit) if limit <= (2 * n as u64).max(1 << 16) => {
+                IdMap { direct: true, keys: Vec::new(), ids: vec![Self::EMPTY; limit as usize], len: 0 }
+            }
+            _ => IdMap { direct: false, keys: vec![0; 64], ids: vec![Self::EMPTY; 64], len: 0 },
+        }
     }
 
     fn slot(&self, key: u64) -> usize {
+        if self.direct {
+            return key as usize;
+        }
         // splitmix64's finaliser: packed keys are far from random.
         let mut h = key ^ key >> 30;
         h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -529,9 +600,12 @@ impl IdMap {
             return self.ids[i];
         }
         let id = self.len as u32;
-        self.keys[i] = key;
         self.ids[i] = id;
         self.len += 1;
+        if self.direct {
+            return id;
+        }
+        self.keys[i] = key;
         if 2 * self.len > self.keys.len() {
             let (keys, ids) = (std::mem::take(&mut self.keys), std::mem::take(&mut self.ids));
             self.keys = vec![0; 2 * keys.len()];
@@ -598,13 +672,13 @@ fn search(
     nonzero: bool,
     bound: u64,
     progress: &(dyn Fn(u64, u64) + Sync),
-    max_inner: usize,
+    tuning: Tuning,
 ) -> Option<(u64, u64)> {
     let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
     if heaviest < 1 << 32 {
-        Engine::<u32>::new(coset, units, max_inner).run(nonzero, bound, progress)
+        Engine::<u32>::new(coset, units, tuning).run(nonzero, bound, progress)
     } else {
-        Engine::<u64>::new(coset, units, max_inner).run(nonzero, bound, progress)
+        Engine::<u64>::new(coset, units, tuning).run(nonzero, bound, progress)
     }
 }
 
@@ -628,6 +702,8 @@ struct Engine<'a, A: Acc> {
     s: usize,
     /// How many of the outer coefficients (from the top) split the work.
     top: usize,
+    /// Blocks weighed together, one a lane.
+    lanes: usize,
     /// For `j` in `0..=K`: the slot where a wrap at shift `j` starts.
     slot_of: Vec<usize>,
     /// Per unit: its low key's table, `m` and `K·m`.
@@ -641,14 +717,15 @@ struct Engine<'a, A: Acc> {
 }
 
 impl<'a, A: Acc> Engine<'a, A> {
-    fn new(coset: &Coset, units: &'a Units<'a>, max_inner: usize) -> Self {
+    fn new(coset: &Coset, units: &'a Units<'a>, tuning: Tuning) -> Self {
+        let lanes = tuning.lanes.max(1);
         let k = usize::from(coset.k);
         let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
         let (mut t, mut p, mut s) = (0, 1usize, 1usize);
         while t < orders.len() {
             let r = orders[t];
             let s2 = s / gcd(s as u8, r as u8) as usize * r;
-            if s2 * p * r > max_inner && t > 0 {
+            if s2 * p * r * lanes > tuning.max_inner && t > 0 {
                 break;
             }
             (t, p, s) = (t + 1, p * r, s2);
@@ -690,7 +767,7 @@ impl<'a, A: Acc> Engine<'a, A> {
                 *slot = slot.add(mu_times(mu, step));
             }
         }
-        Engine { k, units, inner, outer, p, s, top, slot_of, lam, m, km, moves, fixed }
+        Engine { k, units, inner, outer, p, s, top, lanes, slot_of, lam, m, km, moves, fixed }
     }
 
     /// Every block; see [`search`].
@@ -723,12 +800,12 @@ impl<'a, A: Acc> Engine<'a, A> {
         let mut a = self.units.value.clone();
         let mut block = 0u64;
         let mut rest = task;
-        for i in split..self.outer.len() {
-            let r = self.outer[i] as u64;
-            let c = (rest % r) as usize;
-            rest /= r;
-            block += c as u64 * strides[i];
-            for &(u, e) in &self.moves[i] {
+        let top = self.outer.iter().zip(&strides).zip(&self.moves).skip(split);
+        for ((&r, &stride), moves) in top {
+            let c = (rest % r as u64) as usize;
+            rest /= r as u64;
+            block += c as u64 * stride;
+            for &(u, e) in moves {
                 let v = &mut a[u as usize];
                 *v = ((usize::from(*v) + c * usize::from(e)) % k) as u8;
             }
@@ -743,40 +820,47 @@ impl<'a, A: Acc> Engine<'a, A> {
             d[row + self.slot_of[k - usize::from(v)]] =
                 d[row + self.slot_of[k - usize::from(v)]].sub(self.km[u]);
         }
-        let (mut buf, mut tmp) = (vec![A::default(); s * p], vec![A::default(); s * p]);
+        // Blocks are weighed `lanes` at a time, each in one lane of the
+        // buffers (entry (σ, λ, lane) at (σ·P + λ)·lanes + lane), so that
+        // every addition of the transform runs over contiguous lanes.
+        let blocks: u64 = self.outer[..split].iter().map(|&r| r as u64).product();
+        let lanes = blocks.min(self.lanes as u64) as usize;
+        let (mut buf, mut tmp) = (vec![A::default(); s * p * lanes], vec![A::default(); s * p * lanes]);
+        let mut lane_block = vec![0u64; lanes];
+        let mut filled = 0;
         let mut digit = vec![0usize; split];
         let mut up = vec![true; split];
         let mut best: Option<(u64, u64)> = None;
         loop {
             if block * p as u64 <= met.load(Ordering::Relaxed) {
-                self.weigh(&d, &mut buf, &mut tmp);
-                let first = block * p as u64;
-                let lightest = buf[..p]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, w)| (w.get(), i))
-                    .filter(|&(w, _)| !nonzero || w > 0)
-                    .min();
-                if let Some((w, i)) = lightest {
-                    let found = (w, first + i as u64);
-                    if best.is_none_or(|b| found < b) {
-                        best = Some(found);
-                    }
-                    if w <= bound {
-                        met.fetch_min(found.1, Ordering::Relaxed);
-                    }
-                }
+                self.capture(&d, &mut buf, filled, lanes);
+                lane_block[filled] = block;
+                filled += 1;
             }
             // The next block in the reflected Gray code: the lowest middle
             // coefficient that can move on in its direction moves by one;
             // those below it, at their ends, turn round.
-            let Some(j) = (0..split).find(|&j| {
+            let next = (0..split).find(|&j| {
                 let can = if up[j] { digit[j] + 1 < self.outer[j] } else { digit[j] > 0 };
                 if !can {
                     up[j] = !up[j];
                 }
                 can
-            }) else {
+            });
+            if filled == lanes || (next.is_none() && filled > 0) {
+                transform(&mut buf, &mut tmp, &self.inner, s, p * lanes, lanes);
+                let found = lightest(&mut buf[..p * lanes], lanes, filled, &lane_block, p, nonzero);
+                if let Some(found) = found {
+                    if best.is_none_or(|b| found < b) {
+                        best = Some(found);
+                    }
+                    if found.0 <= bound {
+                        met.fetch_min(found.1, Ordering::Relaxed);
+                    }
+                }
+                filled = 0;
+            }
+            let Some(j) = next else {
                 break;
             };
             let e_of = |e: u8| if up[j] { usize::from(e) } else { k - usize::from(e) };
@@ -791,14 +875,14 @@ impl<'a, A: Acc> Engine<'a, A> {
                 let u = u as usize;
                 let old = usize::from(a[u]);
                 let mut new = old + e_of(e);
+                let mut change = A::of(e_of(e) as u64);
                 if new >= k {
                     new -= k;
+                    change = change.sub(A::of(k as u64));
                 }
                 a[u] = new as u8;
                 let row = self.lam[u] as usize * (s + 1);
-                d[row] = d[row]
-                    .add(mu_times(self.m[u], A::of(new as u64)))
-                    .sub(mu_times(self.m[u], A::of(old as u64)));
+                d[row] = d[row].add(mu_times(self.m[u], change));
                 d[row + self.slot_of[k - old]] = d[row + self.slot_of[k - old]].add(self.km[u]);
                 d[row + self.slot_of[k - new]] = d[row + self.slot_of[k - new]].sub(self.km[u]);
             }
@@ -806,28 +890,66 @@ impl<'a, A: Acc> Engine<'a, A> {
         best
     }
 
-    /// The weights of the block's `P` members into `buf[..P]`, from the
-    /// tables' differences `d`.
-    fn weigh(&self, d: &[A], buf: &mut Vec<A>, tmp: &mut Vec<A>) {
+    /// The block's tables `T_λ[σ·K/S]` into `lane` of `buf`, from their
+    /// differences `d`.
+    #[inline(never)]
+    fn capture(&self, d: &[A], buf: &mut [A], lane: usize, lanes: usize) {
         let (s, p) = (self.s, self.p);
         for (l, row) in d.chunks_exact(s + 1).enumerate() {
             let mut sum = A::default();
             for (sigma, &x) in row[..s].iter().enumerate() {
                 sum = sum.add(x);
-                buf[sigma * p + l] = sum;
+                buf[(sigma * p + l) * lanes + lane] = sum;
             }
         }
-        transform(buf, tmp, &self.inner, s, p);
     }
+}
+
+/// The lightest member among the transformed blocks: `weights[c·lanes +
+/// lane]` is member `c` of block `lane_block[lane]`, for the first `filled`
+/// lanes. (weight, index), the smallest index among the lightest; with
+/// `nonzero`, weight 0 is skipped.
+#[inline(never)]
+fn lightest<A: Acc>(
+    weights: &mut [A],
+    lanes: usize,
+    filled: usize,
+    lane_block: &[u64],
+    p: usize,
+    nonzero: bool,
+) -> Option<(u64, u64)> {
+    // Unfilled lanes hold stale sums: make them the heaviest. With
+    // `nonzero`, w − 1 (wrapping) puts weight 0 last.
+    let skip = A::of(u64::MAX);
+    let shift = A::of(u64::from(nonzero));
+    if filled < lanes {
+        for row in weights.chunks_exact_mut(lanes) {
+            for w in &mut row[filled..] {
+                *w = skip.add(shift);
+            }
+        }
+    }
+    let least = weights.iter().map(|w| w.sub(shift)).min()?;
+    if least == skip {
+        return None;
+    }
+    let index = weights
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.sub(shift) == least)
+        .map(|(i, _)| lane_block[i % lanes] * p as u64 + (i / lanes) as u64)
+        .min()?;
+    Some((least.add(shift).get(), index))
 }
 
 fn mu_times<A: Acc>(m: A, v: A) -> A {
     A::of(m.get().wrapping_mul(v.get()))
 }
 
-/// Turns the tables `buf[σ·P + λ] = T_λ[σ·K/S]` (λ in mixed radix over the
-/// inner orders, the first coordinate least significant) into the weights
-/// `buf[c] = Σ_λ T_λ[⟨c, λ⟩]` of the `P` members `c` of the block.
+/// Turns the tables `buf[σ·plane + λ·lanes + lane] = T_λ[σ·K/S]` (λ in
+/// mixed radix over the inner orders, the first coordinate least
+/// significant; one block a lane) into the weights `buf[c·lanes + lane] =
+/// Σ_λ T_λ[⟨c, λ⟩]` of the members `c` of each block.
 ///
 /// One coordinate at a time, its key digit `a` is replaced by its
 /// coefficient `c`: `new[σ][…c…] = Σ_a old[σ + c·a·S/r][…a…]`, where a
@@ -836,29 +958,45 @@ fn mu_times<A: Acc>(m: A, v: A) -> A {
 /// only.
 ///
 /// # Complexity
-/// O(S · P · Σ r) additions, in runs as long as the coordinates below the
-/// one transformed.
-fn transform<A: Acc>(buf: &mut Vec<A>, tmp: &mut Vec<A>, inner: &[usize], s: usize, p: usize) {
-    let mut run = 1;
+/// O(S · plane · Σ r) additions, in runs of at least `lanes`.
+#[inline(never)]
+fn transform<A: Acc>(
+    buf: &mut Vec<A>,
+    tmp: &mut Vec<A>,
+    inner: &[usize],
+    s: usize,
+    plane: usize,
+    lanes: usize,
+) {
+    let mut run = lanes;
     for (j, &r) in inner.iter().enumerate() {
         let sigmas = if j + 1 == inner.len() { 1 } else { s };
         let shift = s / r;
         let chunk = run * r;
         for so in 0..sigmas {
-            let out = &mut tmp[so * p..(so + 1) * p];
+            let out = &mut tmp[so * plane..(so + 1) * plane];
+            let plane_of = |a: usize, c: usize| {
+                let sigma = (so + c * a * shift) % s;
+                &buf[sigma * plane..(sigma + 1) * plane]
+            };
             for c in 0..r {
-                for a in 0..r {
-                    let sigma = (so + c * a * shift) % s;
-                    let inp = &buf[sigma * p..(sigma + 1) * p];
-                    for (oc, ic) in out.chunks_exact_mut(chunk).zip(inp.chunks_exact(chunk)) {
+                // Terms a = 0 and a = 1 together (every order is at least 2),
+                // then the others.
+                let (p0, p1) = (plane_of(0, c), plane_of(1, c));
+                for ((oc, c0), c1) in
+                    out.chunks_exact_mut(chunk).zip(p0.chunks_exact(chunk)).zip(p1.chunks_exact(chunk))
+                {
+                    let o = &mut oc[c * run..(c + 1) * run];
+                    for ((x, &y0), &y1) in o.iter_mut().zip(&c0[..run]).zip(&c1[run..2 * run]) {
+                        *x = y0.add(y1);
+                    }
+                }
+                for a in 2..r {
+                    let pa = plane_of(a, c);
+                    for (oc, ca) in out.chunks_exact_mut(chunk).zip(pa.chunks_exact(chunk)) {
                         let o = &mut oc[c * run..(c + 1) * run];
-                        let i = &ic[a * run..(a + 1) * run];
-                        if a == 0 {
-                            o.copy_from_slice(i);
-                        } else {
-                            for (x, &y) in o.iter_mut().zip(i) {
-                                *x = x.add(y);
-                            }
+                        for (x, &y) in o.iter_mut().zip(&ca[a * run..(a + 1) * run]) {
+                            *x = x.add(y);
                         }
                     }
                 }
@@ -947,10 +1085,33 @@ impl Walk<'_> {
         let (k, r) = (self.k, self.orders[i] as usize);
         let unit = k / r;
         let col = &self.units.cols[i];
+        // Four histograms filled in turn, summed after: consecutive units
+        // rarely wait for each other's increments.
+        let size = r * k;
         self.hist.clear();
-        self.hist.resize(r * k, 0);
-        for ((&e, &y), &m) in col.iter().zip(&self.y).zip(&self.units.mult) {
-            self.hist[usize::from(e) / unit * k + usize::from(y)] += u64::from(m);
+        self.hist.resize(4 * size, 0);
+        let bin: [u32; 256] = std::array::from_fn(|e| (e / unit * k) as u32);
+        let bin_of = |e: u8, y: u8| bin[usize::from(e)] as usize + usize::from(y);
+        let (hist, y) = (&mut self.hist, &self.y);
+        if self.units.of_cell.is_none() {
+            // One cell a unit: no multiplicities to read.
+            let (cols4, ys4) = (col.chunks_exact(4), y.chunks_exact(4));
+            let (col_rest, y_rest) = (cols4.remainder(), ys4.remainder());
+            for (e, y) in cols4.zip(ys4) {
+                for j in 0..4 {
+                    hist[j * size + bin_of(e[j], y[j])] += 1;
+                }
+            }
+            for (&e, &y) in col_rest.iter().zip(y_rest) {
+                hist[bin_of(e, y)] += 1;
+            }
+        } else {
+            for (j, ((&e, &y), &m)) in col.iter().zip(y).zip(&self.units.mult).enumerate() {
+                hist[(j & 3) * size + bin_of(e, y)] += u64::from(m);
+            }
+        }
+        for j in 0..size {
+            hist[j] += hist[size + j] + hist[2 * size + j] + hist[3 * size + j];
         }
         self.work += col.len() as u64 + (r * k) as u64;
         // change[δ]: the weight change of adding δ·g_i.
@@ -1032,7 +1193,7 @@ mod tests {
     /// A random generator of order `r | k`: entries multiples of k/r, not
     /// all of them multiples of a larger divisor (so its order is `r`).
     fn random_coset(rng: &mut ChaCha8Rng, k: u8, n: usize, d: usize) -> (Vec<u8>, Vec<(Vec<u8>, u32)>) {
-        let divisors: Vec<u8> = (1..=k).filter(|r| k % r == 0 && *r > 1).collect();
+        let divisors: Vec<u8> = (2..=k).filter(|&r| k.is_multiple_of(r)).collect();
         let x0 = (0..n).map(|_| rng.random_range(0..k)).collect();
         let gens = (0..d)
             .map(|_| {
@@ -1061,7 +1222,14 @@ mod tests {
                 let expected = brute(k, &x0, &gens, false).unwrap();
                 let got = minimize(k, &x0, &borrowed(&gens), 40);
                 assert_eq!(got.presses, expected, "K={k} round {round}: n={n} d={d}");
-                let small = minimize_in_blocks(k, &x0, &borrowed(&gens), 40, &|_, _| {}, 1);
+                let small = minimize_tuned(
+                    k,
+                    &x0,
+                    &borrowed(&gens),
+                    40,
+                    &|_, _| {},
+                    Tuning { max_inner: 1, lanes: 2 },
+                );
                 assert_eq!(small, got, "K={k} round {round}: one coefficient a block");
                 assert_eq!(
                     (got.total, got.proven_minimal, got.lower_bound),
@@ -1096,9 +1264,10 @@ mod tests {
             let expected = brute(k, &x0, &gens, false).unwrap();
             let got = minimize(k, &x0, &borrowed(&gens), 40);
             assert_eq!(got.presses, expected, "K={k} n={n} d={d}");
-            for max_inner in [1, 20, 200] {
-                let small = minimize_in_blocks(k, &x0, &borrowed(&gens), 40, &|_, _| {}, max_inner);
-                assert_eq!(small, got, "K={k} n={n} d={d} max_inner {max_inner}");
+            for (max_inner, lanes) in [(1, 1), (20, 3), (200, 1), (200, 16), (5000, 7)] {
+                let tuning = Tuning { max_inner, lanes };
+                let small = minimize_tuned(k, &x0, &borrowed(&gens), 40, &|_, _| {}, tuning);
+                assert_eq!(small, got, "K={k} n={n} d={d} {tuning:?}");
             }
             let zero = vec![0; n];
             assert_eq!(lightest_nonzero(k, &borrowed(&gens), 40), brute(k, &zero, &gens, true), "K={k}");
@@ -1197,11 +1366,16 @@ mod tests {
 
     #[test]
     fn id_map_hands_out_ids_in_order() {
-        let mut ids = IdMap::new();
-        for round in 0..2 {
-            for key in 0..1000u64 {
-                assert_eq!(ids.id(key * 0x1_0000_0001), key as u32, "round {round}");
+        for limit in [None, Some(1000 * 0x1_0000_0001)] {
+            let mut ids = IdMap::new(limit, 10);
+            for round in 0..2 {
+                for key in 0..1000u64 {
+                    assert_eq!(ids.id(key * 0x1_0000_0001), key as u32, "round {round}");
+                }
             }
         }
+        let mut direct = IdMap::new(Some(5000), 10);
+        assert!(direct.direct);
+        assert_eq!([4999, 7, 4999, 0].map(|key| direct.id(key)), [0, 1, 0, 2]);
     }
 }
