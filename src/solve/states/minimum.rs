@@ -112,7 +112,7 @@ pub fn minimize_with_progress(
     max_members_log2: u32,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Minimum {
-    minimize_tuned(k, particular, generators, max_members_log2, progress, TUNING)
+    minimize_tuned(k, particular, generators, max_members_log2, progress, None)
 }
 
 /// How the exhaustive engine sizes its work: for the benches that chose
@@ -123,15 +123,13 @@ pub fn minimize_with_progress(
 pub struct Tuning {
     /// Most entries of one transform buffer (blocks × shifts × members).
     pub max_inner: usize,
-    /// Blocks weighed together, one a lane of the buffers.
+    /// Blocks weighed together, one a lane of the buffers: 1, 4 or 16
+    /// (others are rounded up).
     pub lanes: usize,
 }
 
-/// The defaults; see [`MAX_INNER`] and [`LANES`].
-#[doc(hidden)]
-pub const TUNING: Tuning = Tuning { max_inner: MAX_INNER, lanes: LANES };
-
-/// [`minimize_with_progress`] with the engine sized by `tuning`.
+/// [`minimize_with_progress`] with the engine sized by `tuning` (`None`:
+/// as [`minimize`] sizes it).
 #[doc(hidden)]
 pub fn minimize_tuned(
     k: u8,
@@ -139,7 +137,7 @@ pub fn minimize_tuned(
     generators: &[(&[u8], u32)],
     max_members_log2: u32,
     progress: &(dyn Fn(u64, u64) + Sync),
-    tuning: Tuning,
+    tuning: Option<Tuning>,
 ) -> Minimum {
     if k < 2 {
         let presses = vec![0; particular.len()];
@@ -200,7 +198,7 @@ pub fn lightest_nonzero(k: u8, generators: &[(&[u8], u32)], max_members_log2: u3
     }
     let units = Units::new(&coset, true);
     // Every nonzero member weighs at least 1.
-    let (_, index) = search(&coset, &units, true, 1, &|_, _| {}, TUNING)?;
+    let (_, index) = search(&coset, &units, true, 1, &|_, _| {}, None)?;
     Some(coset.member(&coset.coefficients(index)))
 }
 
@@ -672,17 +670,66 @@ fn search(
     nonzero: bool,
     bound: u64,
     progress: &(dyn Fn(u64, u64) + Sync),
-    tuning: Tuning,
+    tuning: Option<Tuning>,
 ) -> Option<(u64, u64)> {
+    let tuning = tuning.unwrap_or_else(|| Tuning::auto(units.len(), &coset.orders));
     let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
-    if heaviest < 1 << 32 {
-        Engine::<u32>::new(coset, units, tuning).run(nonzero, bound, progress)
-    } else {
-        Engine::<u64>::new(coset, units, tuning).run(nonzero, bound, progress)
+    macro_rules! run {
+        ($a:ty) => {
+            match tuning.lanes {
+                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning).run(nonzero, bound, progress),
+                2..=4 => Engine::<$a, 4>::new(coset, units, tuning).run(nonzero, bound, progress),
+                _ => Engine::<$a, 16>::new(coset, units, tuning).run(nonzero, bound, progress),
+            }
+        };
+    }
+    if heaviest < 1 << 32 { run!(u32) } else { run!(u64) }
+}
+
+impl Tuning {
+    /// The engine's sizes for `units` units (bench group `tuning`): few
+    /// units are cheap to move, so blocks are small and weighed 16 at a
+    /// time; many units make each step of the Gray walk dear (every unit
+    /// whose key has the coefficient moves), so blocks grow, fewer at a
+    /// time, to need fewer steps.
+    fn auto(units: usize, orders: &[u32]) -> Tuning {
+        let mut lanes = match units {
+            0..=1000 => LANES,
+            1001..=5000 => 4,
+            _ => 1,
+        };
+        // Too few blocks to fill the lanes twice over: fewer lanes (and
+        // larger blocks).
+        let orders: Vec<usize> = orders.iter().map(|&r| r as usize).collect();
+        let members: u64 = orders.iter().map(|&r| r as u64).product();
+        while lanes > 1 && members / (inner_plan(&orders, MAX_INNER / lanes).1 as u64) < 2 * lanes as u64 {
+            lanes /= 4;
+        }
+        Tuning { max_inner: MAX_INNER, lanes }
     }
 }
 
-/// The exhaustive engine (see the module documentation).
+/// How many of the low coefficients (`t`) make the inner block, and its
+/// members `P` and sampled shifts `S`: as many as keep `S·P` within
+/// `entries`, and at least one.
+fn inner_plan(orders: &[usize], entries: usize) -> (usize, usize, usize) {
+    let (mut t, mut p, mut s) = (0, 1usize, 1usize);
+    while t < orders.len() {
+        let r = orders[t];
+        let s2 = s / usize::from(gcd(s as u8, r as u8)) * r;
+        if s2 * p * r > entries && t > 0 {
+            break;
+        }
+        (t, p, s) = (t + 1, p * r, s2);
+    }
+    (t, p, s)
+}
+
+/// One entry of the buffers for each of `L` blocks weighed together.
+type Row<A, const L: usize> = [A; L];
+
+/// The exhaustive engine (see the module documentation), weighing `L`
+/// blocks at a time.
 ///
 /// For each low key `λ` the table `T_λ[s] = Σ_(units of λ) m·((a + s) mod K)`
 /// is kept as differences over the `S` shifts the inner coefficients can
@@ -691,7 +738,7 @@ fn search(
 /// past K from shift σ on, and `T_λ[σ·K/S]` is the sum of slots 0 ..= σ.
 /// A unit whose value `a` moves changes slot 0 and at most two others;
 /// slot `S` collects the wraps no sampled shift reaches.
-struct Engine<'a, A: Acc> {
+struct Engine<'a, A: Acc, const L: usize> {
     k: usize,
     units: &'a Units<'a>,
     /// Orders of the inner coefficients, then of the outer ones.
@@ -702,8 +749,6 @@ struct Engine<'a, A: Acc> {
     s: usize,
     /// How many of the outer coefficients (from the top) split the work.
     top: usize,
-    /// Blocks weighed together, one a lane.
-    lanes: usize,
     /// For `j` in `0..=K`: the slot where a wrap at shift `j` starts.
     slot_of: Vec<usize>,
     /// Per unit: its low key's table, `m` and `K·m`.
@@ -716,27 +761,24 @@ struct Engine<'a, A: Acc> {
     fixed: Vec<A>,
 }
 
-impl<'a, A: Acc> Engine<'a, A> {
+impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
     fn new(coset: &Coset, units: &'a Units<'a>, tuning: Tuning) -> Self {
-        let lanes = tuning.lanes.max(1);
         let k = usize::from(coset.k);
         let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
-        let (mut t, mut p, mut s) = (0, 1usize, 1usize);
-        while t < orders.len() {
-            let r = orders[t];
-            let s2 = s / gcd(s as u8, r as u8) as usize * r;
-            if s2 * p * r * lanes > tuning.max_inner && t > 0 {
-                break;
-            }
-            (t, p, s) = (t + 1, p * r, s2);
-        }
+        let (t, p, s) = inner_plan(&orders, tuning.max_inner / L);
         let (inner, outer) = (orders[..t].to_vec(), orders[t..].to_vec());
+        // The top coefficients split the blocks into tasks: enough for the
+        // threads to share, each with blocks to fill its lanes if it can.
         let threads = rayon::current_num_threads().max(1) as u64;
+        let blocks: u64 = outer.iter().map(|&r| r as u64).product();
         let mut top = 0;
         let mut tasks = 1u64;
         while top < outer.len() && tasks < 16 * threads {
-            tasks *= outer[outer.len() - 1 - top] as u64;
-            top += 1;
+            let more = tasks * outer[outer.len() - 1 - top] as u64;
+            if more * L as u64 > blocks && tasks >= threads {
+                break;
+            }
+            (tasks, top) = (more, top + 1);
         }
         let slot_of = (0..=k).map(|j| (j * s).div_ceil(k)).collect();
         let mut lam = vec![0u32; units.len()];
@@ -767,7 +809,7 @@ impl<'a, A: Acc> Engine<'a, A> {
                 *slot = slot.add(mu_times(mu, step));
             }
         }
-        Engine { k, units, inner, outer, p, s, top, lanes, slot_of, lam, m, km, moves, fixed }
+        Engine { k, units, inner, outer, p, s, top, slot_of, lam, m, km, moves, fixed }
     }
 
     /// Every block; see [`search`].
@@ -790,7 +832,8 @@ impl<'a, A: Acc> Engine<'a, A> {
     }
 
     /// One task: the blocks whose top coefficients spell `task`, walked in
-    /// Gray-code order over the middle ones.
+    /// Gray-code order over the middle ones, `L` blocks weighed at once
+    /// (block `i` of a batch in lane `i` of the buffers).
     fn task(&self, task: u64, nonzero: bool, bound: u64, met: &AtomicU64) -> Option<(u64, u64)> {
         let (k, s, p) = (self.k, self.s, self.p);
         let split = self.outer.len() - self.top;
@@ -820,20 +863,16 @@ impl<'a, A: Acc> Engine<'a, A> {
             d[row + self.slot_of[k - usize::from(v)]] =
                 d[row + self.slot_of[k - usize::from(v)]].sub(self.km[u]);
         }
-        // Blocks are weighed `lanes` at a time, each in one lane of the
-        // buffers (entry (σ, λ, lane) at (σ·P + λ)·lanes + lane), so that
-        // every addition of the transform runs over contiguous lanes.
-        let blocks: u64 = self.outer[..split].iter().map(|&r| r as u64).product();
-        let lanes = blocks.min(self.lanes as u64) as usize;
-        let (mut buf, mut tmp) = (vec![A::default(); s * p * lanes], vec![A::default(); s * p * lanes]);
-        let mut lane_block = vec![0u64; lanes];
+        let mut buf = vec![[A::default(); L]; s * p];
+        let mut tmp = buf.clone();
+        let mut lane_block = [0u64; L];
         let mut filled = 0;
         let mut digit = vec![0usize; split];
         let mut up = vec![true; split];
         let mut best: Option<(u64, u64)> = None;
         loop {
             if block * p as u64 <= met.load(Ordering::Relaxed) {
-                self.capture(&d, &mut buf, filled, lanes);
+                self.capture(&d, &mut buf, filled);
                 lane_block[filled] = block;
                 filled += 1;
             }
@@ -847,9 +886,9 @@ impl<'a, A: Acc> Engine<'a, A> {
                 }
                 can
             });
-            if filled == lanes || (next.is_none() && filled > 0) {
-                transform(&mut buf, &mut tmp, &self.inner, s, p * lanes, lanes);
-                let found = lightest(&mut buf[..p * lanes], lanes, filled, &lane_block, p, nonzero);
+            if filled == L || (next.is_none() && filled > 0) {
+                transform(&mut buf, &mut tmp, &self.inner, s, p);
+                let found = lightest(&mut buf[..p], filled, &lane_block, p, nonzero);
                 if let Some(found) = found {
                     if best.is_none_or(|b| found < b) {
                         best = Some(found);
@@ -890,31 +929,32 @@ impl<'a, A: Acc> Engine<'a, A> {
         best
     }
 
-    /// The block's tables `T_λ[σ·K/S]` into `lane` of `buf`, from their
-    /// differences `d`.
-    #[inline(never)]
-    fn capture(&self, d: &[A], buf: &mut [A], lane: usize, lanes: usize) {
+    /// The block's tables `T_λ[σ·K/S]` into `lane` of `buf` (row σ·P + λ),
+    /// from their differences `d`.
+    fn capture(&self, d: &[A], buf: &mut [Row<A, L>], lane: usize) {
         let (s, p) = (self.s, self.p);
         for (l, row) in d.chunks_exact(s + 1).enumerate() {
             let mut sum = A::default();
             for (sigma, &x) in row[..s].iter().enumerate() {
                 sum = sum.add(x);
-                buf[(sigma * p + l) * lanes + lane] = sum;
+                buf[sigma * p + l][lane] = sum;
             }
         }
     }
 }
 
-/// The lightest member among the transformed blocks: `weights[c·lanes +
-/// lane]` is member `c` of block `lane_block[lane]`, for the first `filled`
-/// lanes. (weight, index), the smallest index among the lightest; with
-/// `nonzero`, weight 0 is skipped.
-#[inline(never)]
-fn lightest<A: Acc>(
-    weights: &mut [A],
-    lanes: usize,
+fn mu_times<A: Acc>(m: A, v: A) -> A {
+    A::of(m.get().wrapping_mul(v.get()))
+}
+
+/// The lightest member among the transformed blocks: `weights[c][lane]` is
+/// member `c` of block `lane_block[lane]`, for the first `filled` lanes.
+/// (weight, index), the smallest index among the lightest; with `nonzero`,
+/// weight 0 is skipped.
+fn lightest<A: Acc, const L: usize>(
+    weights: &mut [Row<A, L>],
     filled: usize,
-    lane_block: &[u64],
+    lane_block: &[u64; L],
     p: usize,
     nonzero: bool,
 ) -> Option<(u64, u64)> {
@@ -922,80 +962,128 @@ fn lightest<A: Acc>(
     // `nonzero`, w − 1 (wrapping) puts weight 0 last.
     let skip = A::of(u64::MAX);
     let shift = A::of(u64::from(nonzero));
-    if filled < lanes {
-        for row in weights.chunks_exact_mut(lanes) {
+    if filled < L {
+        for row in weights.iter_mut() {
             for w in &mut row[filled..] {
                 *w = skip.add(shift);
             }
         }
     }
-    let least = weights.iter().map(|w| w.sub(shift)).min()?;
+    let least = weights.iter().map(|row| row.iter().map(|w| w.sub(shift)).min().unwrap_or(skip)).min()?;
     if least == skip {
         return None;
     }
     let index = weights
         .iter()
         .enumerate()
-        .filter(|(_, w)| w.sub(shift) == least)
-        .map(|(i, _)| lane_block[i % lanes] * p as u64 + (i / lanes) as u64)
+        .flat_map(|(c, row)| {
+            row.iter()
+                .zip(lane_block)
+                .filter(|(w, _)| w.sub(shift) == least)
+                .map(move |(_, &b)| b * p as u64 + c as u64)
+        })
         .min()?;
     Some((least.add(shift).get(), index))
 }
 
-fn mu_times<A: Acc>(m: A, v: A) -> A {
-    A::of(m.get().wrapping_mul(v.get()))
-}
-
-/// Turns the tables `buf[σ·plane + λ·lanes + lane] = T_λ[σ·K/S]` (λ in
-/// mixed radix over the inner orders, the first coordinate least
-/// significant; one block a lane) into the weights `buf[c·lanes + lane] =
-/// Σ_λ T_λ[⟨c, λ⟩]` of the members `c` of each block.
+/// Turns the tables `buf[σ·P + λ] = T_λ[σ·K/S]` (λ in mixed radix over the
+/// inner orders, the first coordinate least significant; each row holds
+/// `L` blocks) into the weights `buf[c] = Σ_λ T_λ[⟨c, λ⟩]` of the `P`
+/// members `c` of each block.
 ///
 /// One coordinate at a time, its key digit `a` is replaced by its
 /// coefficient `c`: `new[σ][…c…] = Σ_a old[σ + c·a·S/r][…a…]`, where a
 /// digit `a` stands for the entry `a·K/r` (`r` the coordinate's order) and
 /// the shift is counted in units of K/S. The last coordinate needs σ = 0
-/// only.
+/// only. Compiled for AVX-512 and AVX2 when the processor has them: the
+/// rows of `L` lanes are what the vector instructions add.
 ///
 /// # Complexity
-/// O(S · plane · Σ r) additions, in runs of at least `lanes`.
-#[inline(never)]
-fn transform<A: Acc>(
-    buf: &mut Vec<A>,
-    tmp: &mut Vec<A>,
+/// O(S · P · Σ r) row additions.
+fn transform<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
     inner: &[usize],
     s: usize,
-    plane: usize,
-    lanes: usize,
+    p: usize,
 ) {
-    let mut run = lanes;
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU was seen to support the features.
+            return unsafe { transform_avx512(buf, tmp, inner, s, p) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: as above.
+            return unsafe { transform_avx2(buf, tmp, inner, s, p) };
+        }
+    }
+    transform_portable(buf, tmp, inner, s, p)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn transform_avx512<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    transform_portable(buf, tmp, inner, s, p)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn transform_avx2<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    transform_portable(buf, tmp, inner, s, p)
+}
+
+#[inline(always)]
+fn transform_portable<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    let mut run = 1;
     for (j, &r) in inner.iter().enumerate() {
         let sigmas = if j + 1 == inner.len() { 1 } else { s };
         let shift = s / r;
         let chunk = run * r;
         for so in 0..sigmas {
-            let out = &mut tmp[so * plane..(so + 1) * plane];
+            let out = &mut tmp[so * p..(so + 1) * p];
             let plane_of = |a: usize, c: usize| {
                 let sigma = (so + c * a * shift) % s;
-                &buf[sigma * plane..(sigma + 1) * plane]
+                &buf[sigma * p..(sigma + 1) * p]
             };
             for c in 0..r {
                 // Terms a = 0 and a = 1 together (every order is at least 2),
                 // then the others.
                 let (p0, p1) = (plane_of(0, c), plane_of(1, c));
-                for ((oc, c0), c1) in
-                    out.chunks_exact_mut(chunk).zip(p0.chunks_exact(chunk)).zip(p1.chunks_exact(chunk))
-                {
-                    let o = &mut oc[c * run..(c + 1) * run];
-                    for ((x, &y0), &y1) in o.iter_mut().zip(&c0[..run]).zip(&c1[run..2 * run]) {
+                let chunks =
+                    out.chunks_exact_mut(chunk).zip(p0.chunks_exact(chunk)).zip(p1.chunks_exact(chunk));
+                for ((oc, c0), c1) in chunks {
+                    // Flat runs of run·L entries: the compiler vectorises
+                    // along them (over rows of L it would gather).
+                    let o = oc[c * run..(c + 1) * run].as_flattened_mut();
+                    let (y0, y1) = (c0[..run].as_flattened(), c1[run..2 * run].as_flattened());
+                    for ((x, &y0), &y1) in o.iter_mut().zip(y0).zip(y1) {
                         *x = y0.add(y1);
                     }
                 }
                 for a in 2..r {
                     let pa = plane_of(a, c);
                     for (oc, ca) in out.chunks_exact_mut(chunk).zip(pa.chunks_exact(chunk)) {
-                        let o = &mut oc[c * run..(c + 1) * run];
-                        for (x, &y) in o.iter_mut().zip(&ca[a * run..(a + 1) * run]) {
+                        let o = oc[c * run..(c + 1) * run].as_flattened_mut();
+                        for (x, &y) in o.iter_mut().zip(ca[a * run..(a + 1) * run].as_flattened()) {
                             *x = x.add(y);
                         }
                     }
@@ -1228,7 +1316,7 @@ mod tests {
                     &borrowed(&gens),
                     40,
                     &|_, _| {},
-                    Tuning { max_inner: 1, lanes: 2 },
+                    Some(Tuning { max_inner: 1, lanes: 2 }),
                 );
                 assert_eq!(small, got, "K={k} round {round}: one coefficient a block");
                 assert_eq!(
@@ -1266,7 +1354,7 @@ mod tests {
             assert_eq!(got.presses, expected, "K={k} n={n} d={d}");
             for (max_inner, lanes) in [(1, 1), (20, 3), (200, 1), (200, 16), (5000, 7)] {
                 let tuning = Tuning { max_inner, lanes };
-                let small = minimize_tuned(k, &x0, &borrowed(&gens), 40, &|_, _| {}, tuning);
+                let small = minimize_tuned(k, &x0, &borrowed(&gens), 40, &|_, _| {}, Some(tuning));
                 assert_eq!(small, got, "K={k} n={n} d={d} {tuning:?}");
             }
             let zero = vec![0; n];
