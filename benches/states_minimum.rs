@@ -164,7 +164,7 @@ fn tuning(c: &mut Criterion) {
         let (x0, gens) = random_coset(k, k, n, d, 3);
         let gens = borrowed(&gens);
         for (log2, lanes) in [(14, 16), (16, 1), (16, 4), (16, 16), (18, 4)] {
-            let tuning = Tuning { max_inner: 1 << log2, lanes };
+            let tuning = Tuning { max_inner: 1 << log2, lanes, wide: false };
             group.bench_function(BenchmarkId::new(format!("n{n}"), format!("2^{log2}_x{lanes}")), |b| {
                 b.iter(|| minimize_tuned(k, black_box(&x0), &gens, 40, &|_, _| {}, Some(tuning)))
             });

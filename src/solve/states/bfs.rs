@@ -36,7 +36,7 @@ pub const UNREACHABLE: u16 = u16::MAX;
 /// - [`Error::Limit`] when `k^cells` is more than [`MAX_STATES`].
 ///
 /// # Complexity
-/// O(K^n · (n + Σ_j |press_lists[j]|)) time for n cells, K^n · 6 bytes
+/// O(K^n · (n + L)) time for n cells and L entries in all the press lists, K^n · 6 bytes
 /// of memory (and a bit).
 ///
 /// # Example

@@ -25,8 +25,11 @@
 //! reflected mixed-radix Gray code: each step changes one coefficient by
 //! ±1, which moves the value of each unit whose key has that coordinate
 //! nonzero, and updates its table in O(1) (the tables are kept as
-//! differences, see `Engine`). The top coefficients are split between
-//! threads.
+//! differences, see `Engine`). Blocks are weighed up to 16 at a time, one
+//! in each lane of the transform's buffers, so that its additions run over
+//! vectors (AVX-512 or AVX2 where the processor has them); fewer lanes and
+//! larger blocks when many units make each step of the walk dear. The top
+//! coefficients are split between threads.
 //!
 //! # Ties
 //! Among members of equal weight the one returned is the first in
@@ -85,10 +88,14 @@ pub const MAX_MEMBERS_LOG2: u32 = 63;
 /// # Complexity
 /// Exhaustive: O(M · S · Σ_{i<t} order_i) for the `M = Π order_i` members
 /// (`t` inner coefficients, `S ≤ K` sampled shifts: a few dozen additions
-/// per member, vectorised) plus O(units) per block of `P` members;
-/// measured at about 3·10^8 members/s on this machine's two cores for
-/// K = 3 (bench group `members`). Grouping the cells by key: O(n · d).
-/// Local search: O(n · d) per pass.
+/// per member, vectorised) plus O(units) per block of `P` members.
+/// Measured on this machine's two cores, shared with other builds (bench
+/// group `throughput`, 100 cells): 1–2·10^8 members/s for K = 2 and 3,
+/// 7·10^7 for K = 4, 4–6·10^7 for K = 5 and 6; with 10^4 cells of distinct
+/// keys, 2–6·10^7 for K = 3. Grouping the cells by key: O(n · d), about
+/// 0.1 s for 4·10^6 cells (group `members`: 3^8 members on a 2000x2000
+/// board in 85 ms, 4^8 in 140 ms; a 5x5 board over Z_3 in 8 µs). Local
+/// search: O(n · d) per pass.
 ///
 /// # Example
 /// ```
@@ -126,6 +133,8 @@ pub struct Tuning {
     /// Blocks weighed together, one a lane of the buffers: 1, 4 or 16
     /// (others are rounded up).
     pub lanes: usize,
+    /// Add in `u64` even where `u32` cannot overflow.
+    pub wide: bool,
 }
 
 /// [`minimize_with_progress`] with the engine sized by `tuning` (`None`:
@@ -683,7 +692,7 @@ fn search(
             }
         };
     }
-    if heaviest < 1 << 32 { run!(u32) } else { run!(u64) }
+    if heaviest < 1 << 32 && !tuning.wide { run!(u32) } else { run!(u64) }
 }
 
 impl Tuning {
@@ -705,7 +714,7 @@ impl Tuning {
         while lanes > 1 && members / (inner_plan(&orders, MAX_INNER / lanes).1 as u64) < 2 * lanes as u64 {
             lanes /= 4;
         }
-        Tuning { max_inner: MAX_INNER, lanes }
+        Tuning { max_inner: MAX_INNER, lanes, wide: false }
     }
 }
 
@@ -729,7 +738,7 @@ fn inner_plan(orders: &[usize], entries: usize) -> (usize, usize, usize) {
 type Row<A, const L: usize> = [A; L];
 
 /// The exhaustive engine (see the module documentation), weighing `L`
-/// blocks at a time.
+/// blocks at a time, one a lane.
 ///
 /// For each low key `λ` the table `T_λ[s] = Σ_(units of λ) m·((a + s) mod K)`
 /// is kept as differences over the `S` shifts the inner coefficients can
@@ -1316,7 +1325,7 @@ mod tests {
                     &borrowed(&gens),
                     40,
                     &|_, _| {},
-                    Some(Tuning { max_inner: 1, lanes: 2 }),
+                    Some(Tuning { max_inner: 1, lanes: 2, wide: true }),
                 );
                 assert_eq!(small, got, "K={k} round {round}: one coefficient a block");
                 assert_eq!(
@@ -1352,8 +1361,9 @@ mod tests {
             let expected = brute(k, &x0, &gens, false).unwrap();
             let got = minimize(k, &x0, &borrowed(&gens), 40);
             assert_eq!(got.presses, expected, "K={k} n={n} d={d}");
-            for (max_inner, lanes) in [(1, 1), (20, 3), (200, 1), (200, 16), (5000, 7)] {
-                let tuning = Tuning { max_inner, lanes };
+            let sizes = [(1, 1, false), (20, 3, true), (200, 1, false), (200, 16, true), (5000, 7, false)];
+            for (max_inner, lanes, wide) in sizes {
+                let tuning = Tuning { max_inner, lanes, wide };
                 let small = minimize_tuned(k, &x0, &borrowed(&gens), 40, &|_, _| {}, Some(tuning));
                 assert_eq!(small, got, "K={k} n={n} d={d} {tuning:?}");
             }
@@ -1417,6 +1427,21 @@ mod tests {
                 assert!(lower_bound(k, &x0, &borrowed(&gens)) >= per_cell);
             }
         }
+    }
+
+    #[test]
+    fn progress_reaches_the_total() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        let (x0, gens) = random_coset(&mut rng, 3, 30, 12);
+        let seen = std::sync::Mutex::new(Vec::new());
+        let got = minimize_with_progress(3, &x0, &borrowed(&gens), 40, &|done, total| {
+            seen.lock().unwrap().push((done, total));
+        });
+        let seen = seen.into_inner().unwrap();
+        let members: u64 = gens.iter().map(|g| u64::from(g.1)).product();
+        assert!(seen.iter().all(|&(_, total)| total == members));
+        assert_eq!(seen.iter().map(|&(done, _)| done).max(), Some(members));
+        assert_eq!(got, minimize(3, &x0, &borrowed(&gens), 40));
     }
 
     #[test]
