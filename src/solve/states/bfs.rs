@@ -36,7 +36,7 @@ pub const UNREACHABLE: u16 = u16::MAX;
 /// - [`Error::Limit`] when `k^cells` is more than [`MAX_STATES`].
 ///
 /// # Complexity
-/// O(K^n · (n + Σ_j |press_lists[j]|)) time for n cells, K^n · 6 bytes
+/// O(K^n · (n + L)) time for n cells and L entries in all the press lists, K^n · 6 bytes
 /// of memory (and a bit).
 ///
 /// # Example
@@ -79,7 +79,7 @@ pub fn distances(cells: usize, press_lists: &[Vec<usize>], k: u8, target: &[u8])
             for &c in list {
                 times[c] += 1;
             }
-            (0..cells).filter(|&c| times[c] % k32 != 0).map(|c| (c, times[c] % k32)).collect()
+            (0..cells).filter(|&c| !times[c].is_multiple_of(k32)).map(|c| (c, times[c] % k32)).collect()
         })
         .filter(|p: &Vec<(usize, u32)>| !p.is_empty())
         .collect();

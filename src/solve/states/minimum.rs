@@ -25,8 +25,11 @@
 //! reflected mixed-radix Gray code: each step changes one coefficient by
 //! ±1, which moves the value of each unit whose key has that coordinate
 //! nonzero, and updates its table in O(1) (the tables are kept as
-//! differences, see `Engine`). The top coefficients are split between
-//! threads.
+//! differences, see `Engine`). Blocks are weighed up to 16 at a time, one
+//! in each lane of the transform's buffers, so that its additions run over
+//! vectors (AVX-512 or AVX2 where the processor has them); fewer lanes and
+//! larger blocks when many units make each step of the walk dear. The top
+//! coefficients are split between threads.
 //!
 //! # Ties
 //! Among members of equal weight the one returned is the first in
@@ -85,10 +88,14 @@ pub const MAX_MEMBERS_LOG2: u32 = 63;
 /// # Complexity
 /// Exhaustive: O(M · S · Σ_{i<t} order_i) for the `M = Π order_i` members
 /// (`t` inner coefficients, `S ≤ K` sampled shifts: a few dozen additions
-/// per member, vectorised) plus O(units) per block of `P` members;
-/// measured at about 3·10^8 members/s on this machine's two cores for
-/// K = 3 (bench group `members`). Grouping the cells by key: O(n · d).
-/// Local search: O(n · d) per pass.
+/// per member, vectorised) plus O(units) per block of `P` members.
+/// Measured on this machine's two cores, shared with other builds (bench
+/// group `throughput`, 100 cells): 1–2·10^8 members/s for K = 2 and 3,
+/// 7·10^7 for K = 4, 4–6·10^7 for K = 5 and 6; with 10^4 cells of distinct
+/// keys, 2–6·10^7 for K = 3. Grouping the cells by key: O(n · d), about
+/// 0.1 s for 4·10^6 cells (group `members`: 3^8 members on a 2000x2000
+/// board in 85 ms, 4^8 in 140 ms; a 5x5 board over Z_3 in 8 µs). Local
+/// search: O(n · d) per pass.
 ///
 /// # Example
 /// ```
@@ -112,19 +119,34 @@ pub fn minimize_with_progress(
     max_members_log2: u32,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Minimum {
-    minimize_in_blocks(k, particular, generators, max_members_log2, progress, MAX_INNER)
+    minimize_tuned(k, particular, generators, max_members_log2, progress, None)
 }
 
-/// [`minimize_with_progress`] with transform buffers of at most
-/// `max_inner` entries (tests make them tiny, so that small cosets walk
-/// many blocks).
-fn minimize_in_blocks(
+/// How the exhaustive engine sizes its work: for the benches that chose
+/// the defaults and for tests (tiny buffers make small cosets walk many
+/// blocks). Results do not depend on it.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Most entries of one transform buffer (blocks × shifts × members).
+    pub max_inner: usize,
+    /// Blocks weighed together, one a lane of the buffers: 1, 4 or 16
+    /// (others are rounded up).
+    pub lanes: usize,
+    /// Add in `u64` even where `u32` cannot overflow.
+    pub wide: bool,
+}
+
+/// [`minimize_with_progress`] with the engine sized by `tuning` (`None`:
+/// as [`minimize`] sizes it).
+#[doc(hidden)]
+pub fn minimize_tuned(
     k: u8,
     particular: &[u8],
     generators: &[(&[u8], u32)],
     max_members_log2: u32,
     progress: &(dyn Fn(u64, u64) + Sync),
-    max_inner: usize,
+    tuning: Option<Tuning>,
 ) -> Minimum {
     if k < 2 {
         let presses = vec![0; particular.len()];
@@ -135,11 +157,11 @@ fn minimize_in_blocks(
         let total = weight(&coset.x0);
         return Minimum { presses: coset.x0, total, proven_minimal: true, lower_bound: total };
     }
-    let units = Units::new(&coset);
-    let bound = units.lower_bound(k);
     let exhaustive = coset.members().is_some_and(|m| m <= budget(max_members_log2));
+    let units = Units::new(&coset, exhaustive || worth_grouping(&coset));
+    let bound = units.lower_bound(k);
     if exhaustive {
-        let (lightest, index) = search(&coset, &units, false, bound, progress, max_inner).unwrap_or((0, 0));
+        let (lightest, index) = search(&coset, &units, false, bound, progress, tuning).unwrap_or((0, 0));
         let presses = coset.member(&coset.coefficients(index));
         let total = weight(&presses);
         debug_assert_eq!(lightest, total, "the engine weighed the member it returns wrongly");
@@ -183,9 +205,9 @@ pub fn lightest_nonzero(k: u8, generators: &[(&[u8], u32)], max_members_log2: u3
     if coset.orders.is_empty() || coset.members().is_none_or(|m| m > budget(max_members_log2)) {
         return None;
     }
-    let units = Units::new(&coset);
+    let units = Units::new(&coset, true);
     // Every nonzero member weighs at least 1.
-    let (_, index) = search(&coset, &units, true, 1, &|_, _| {}, MAX_INNER)?;
+    let (_, index) = search(&coset, &units, true, 1, &|_, _| {}, None)?;
     Some(coset.member(&coset.coefficients(index)))
 }
 
@@ -209,7 +231,7 @@ pub fn lower_bound(k: u8, particular: &[u8], generators: &[(&[u8], u32)]) -> u64
     if coset.orders.is_empty() {
         return weight(&coset.x0);
     }
-    Units::new(&coset).lower_bound(k)
+    Units::new(&coset, true).lower_bound(k)
 }
 
 /// Unit-coefficient steps a local search may spend (each is one unit
@@ -222,12 +244,15 @@ pub const LOCAL_WORK: u64 = 1 << 28;
 const RESTARTS: u32 = 32;
 
 /// Seed of the restarts, so that every run gives the same answer.
-const SEED: u64 = 0x5eed_0f_2a;
+const SEED: u64 = 0x5eed_0f2a;
 
-/// Most entries of one transform buffer (a block of `P` members and its
-/// `S` shifts): 2^14 `u32`s are 64 KiB, two of them well inside a core's
-/// 1 MiB level-2 cache (bench group `inner` measures the choice).
-const MAX_INNER: usize = 1 << 14;
+/// Most entries of one transform buffer (`LANES` blocks of `P` members and
+/// their `S` shifts): 2^16 `u32`s are 256 KiB, two of them inside a core's
+/// 1 MiB level-2 cache (bench group `tuning` measures the choice).
+pub const MAX_INNER: usize = 1 << 16;
+
+/// Blocks weighed at once, one a lane: 16 `u32`s are one AVX-512 vector.
+pub const LANES: usize = 16;
 
 fn budget(max_members_log2: u32) -> u64 {
     1u64 << max_members_log2.min(MAX_MEMBERS_LOG2)
@@ -308,16 +333,18 @@ impl<'a> Coset<'a> {
 
     /// `x0 + Σ c_i·g_i` (mod K).
     fn member(&self, coefficients: &[u32]) -> Vec<u8> {
-        let k = u32::from(self.k);
-        let mut x: Vec<u32> = self.x0.iter().map(|&v| u32::from(v)).collect();
+        let k = usize::from(self.k);
+        let mut x = self.x0.clone();
         for (g, &c) in self.gens.iter().zip(coefficients) {
             if c != 0 {
+                let add: [u8; 256] = std::array::from_fn(|e| (e * c as usize % k) as u8);
                 for (xc, &e) in x.iter_mut().zip(g.iter()) {
-                    *xc = (*xc + c * u32::from(e)) % k;
+                    let v = usize::from(*xc) + usize::from(add[usize::from(e)]);
+                    *xc = if v >= k { v - k } else { v } as u8;
                 }
             }
         }
-        x.into_iter().map(|v| v as u8).collect()
+        x
     }
 }
 
@@ -330,31 +357,35 @@ struct Units<'a> {
     mult: Vec<u32>,
     /// Each generator's entry for each unit.
     cols: Vec<Cow<'a, [u8]>>,
-    /// The key group of each unit, and per group gcd(K, key entries).
-    group: Vec<u32>,
-    gcd: Vec<u8>,
+    /// The key group of each unit and the number of groups; `None` when
+    /// no two units share a key.
+    group: Option<(Vec<u32>, usize)>,
     /// The unit of each cell; `None` when unit `u` is cell `u`.
     of_cell: Option<Vec<u32>>,
 }
 
 impl<'a> Units<'a> {
-    fn new(coset: &'a Coset<'a>) -> Self {
+    /// The units of `coset`; with `group` false, one unit a cell (the
+    /// search is as right, only slower where cells share keys, and the
+    /// bound is the per-cell one).
+    fn new(coset: &'a Coset<'a>, group: bool) -> Self {
         let (k, n) = (coset.k, coset.x0.len());
+        let cells = |group| Units {
+            value: coset.x0.clone(),
+            mult: vec![1; n],
+            cols: coset.gens.iter().map(|g| Cow::Borrowed(&g[..])).collect(),
+            group,
+            of_cell: None,
+        };
+        if !group {
+            return cells(None);
+        }
         let (group_of, reps) = group_cells(coset);
-        let gcd = reps.iter().map(|&c| coset.gens.iter().fold(k, |a, g| gcd(a, g[c as usize]))).collect();
         if reps.len() == n {
             // Every key is a single cell: the units are the cells.
-            let cols = coset.gens.iter().map(|g| Cow::Borrowed(&g[..])).collect();
-            return Units {
-                value: coset.x0.clone(),
-                mult: vec![1; n],
-                cols,
-                group: group_of,
-                gcd,
-                of_cell: None,
-            };
+            return cells(None);
         }
-        let mut ids = IdMap::new();
+        let mut ids = IdMap::new(Some(reps.len() as u64 * u64::from(k)), n);
         let mut of_cell = Vec::with_capacity(n);
         let (mut value, mut mult, mut group, mut first) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (c, (&g, &v)) in group_of.iter().zip(&coset.x0).enumerate() {
@@ -370,33 +401,50 @@ impl<'a> Units<'a> {
         }
         let cols =
             coset.gens.iter().map(|g| Cow::Owned(first.iter().map(|&c| g[c as usize]).collect())).collect();
-        Units { value, mult, cols, group, gcd, of_cell: Some(of_cell) }
+        Units { value, mult, cols, group: Some((group, reps.len())), of_cell: Some(of_cell) }
     }
 
     fn len(&self) -> usize {
         self.value.len()
     }
 
+    /// gcd(K, the entries of unit `u`'s key): its value moves in steps of it.
+    fn step(&self, k: u8, u: usize) -> u8 {
+        let mut g = k;
+        for col in &self.cols {
+            g = gcd(g, col[u]);
+            if g == 1 {
+                break;
+            }
+        }
+        g
+    }
+
     /// See [`lower_bound`].
     fn lower_bound(&self, k: u8) -> u64 {
-        let per_unit =
-            |u: usize| u64::from(self.mult[u]) * u64::from(self.value[u] % self.gcd[self.group[u] as usize]);
-        let mut units_of = vec![0u32; self.gcd.len()];
-        for &g in &self.group {
+        let per_unit = |u: usize| match self.value[u] {
+            0 => 0,
+            v => u64::from(self.mult[u]) * u64::from(v % self.step(k, u)),
+        };
+        let Some((group, groups)) = &self.group else {
+            return (0..self.len()).map(per_unit).sum();
+        };
+        let mut units_of = vec![0u32; *groups];
+        for &g in group {
             units_of[g as usize] += 1;
         }
         let mut bound: u64 =
-            (0..self.len()).filter(|&u| units_of[self.group[u] as usize] == 1).map(&per_unit).sum();
+            (0..self.len()).filter(|&u| units_of[group[u] as usize] == 1).map(&per_unit).sum();
         // Keys shared by several units: the least weight over the key's
         // shifts, while the work stays within a few passes over the cells.
         let mut shared: Vec<(u32, u32)> = (0..self.len() as u32)
-            .filter(|&u| units_of[self.group[u as usize] as usize] > 1)
-            .map(|u| (self.group[u as usize], u))
+            .filter(|&u| units_of[group[u as usize] as usize] > 1)
+            .map(|u| (group[u as usize], u))
             .collect();
         shared.sort_unstable();
         let mut work_left = 4 * self.len() as u64 + (1 << 16);
         for run in shared.chunk_by(|a, b| a.0 == b.0) {
-            let step = usize::from(self.gcd[run[0].0 as usize]);
+            let step = usize::from(self.step(k, run[0].1 as usize));
             let cost = (usize::from(k) / step * run.len()) as u64;
             if cost <= work_left {
                 work_left -= cost;
@@ -418,6 +466,24 @@ impl<'a> Units<'a> {
         }
         bound
     }
+}
+
+/// Whether grouping the cells by key may pay for a local search: always on
+/// boards of up to 2^16 cells; on larger ones, when at least a quarter of
+/// 4096 cells spread over the board share their key with another of them.
+/// (Grouping costs a pass over every key; when keys are all different it
+/// buys nothing.)
+fn worth_grouping(coset: &Coset) -> bool {
+    let n = coset.x0.len();
+    if n <= 1 << 16 {
+        return true;
+    }
+    let sample = 4096;
+    let mut keys: Vec<Vec<u8>> =
+        (0..sample).map(|i| i * (n / sample)).map(|c| coset.gens.iter().map(|g| g[c]).collect()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.len() <= sample * 3 / 4
 }
 
 /// The key group of each cell, and the first cell of each group, groups
@@ -446,7 +512,7 @@ fn group_cells(coset: &Coset) -> (Vec<u32>, Vec<u32>) {
             }
         }
     }
-    let mut ids = IdMap::new();
+    let mut ids = IdMap::new(coset.members(), n);
     let mut reps = Vec::new();
     let group_of: Vec<u32> = keys
         .iter()
@@ -491,10 +557,13 @@ fn group_cells(coset: &Coset) -> (Vec<u32>, Vec<u32>) {
     (group_of, reps)
 }
 
-/// Ids for `u64` keys, handed out in the order keys are first seen: an
-/// open-addressing table, cheaper than `HashMap` for the millions of cells
-/// of a large board.
+/// Ids for `u64` keys, handed out in the order keys are first seen: a
+/// plain array when the keys are known to be small, else an
+/// open-addressing table (cheaper than `HashMap` for the millions of cells
+/// of a large board).
 struct IdMap {
+    /// Direct: `ids[key]`. Hashed: `keys[slot]`, `ids[slot]`.
+    direct: bool,
     keys: Vec<u64>,
     ids: Vec<u32>,
     len: usize,
@@ -503,11 +572,20 @@ struct IdMap {
 impl IdMap {
     const EMPTY: u32 = u32::MAX;
 
-    fn new() -> Self {
-        IdMap { keys: vec![0; 64], ids: vec![Self::EMPTY; 64], len: 0 }
+    /// A map for up to `n` keys, each below `limit` if that is known.
+    fn new(limit: Option<u64>, n: usize) -> Self {
+        match limit {
+            Some(limit) if limit <= (2 * n as u64).max(1 << 16) => {
+                IdMap { direct: true, keys: Vec::new(), ids: vec![Self::EMPTY; limit as usize], len: 0 }
+            }
+            _ => IdMap { direct: false, keys: vec![0; 64], ids: vec![Self::EMPTY; 64], len: 0 },
+        }
     }
 
     fn slot(&self, key: u64) -> usize {
+        if self.direct {
+            return key as usize;
+        }
         // splitmix64's finaliser: packed keys are far from random.
         let mut h = key ^ key >> 30;
         h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -529,9 +607,12 @@ impl IdMap {
             return self.ids[i];
         }
         let id = self.len as u32;
-        self.keys[i] = key;
         self.ids[i] = id;
         self.len += 1;
+        if self.direct {
+            return id;
+        }
+        self.keys[i] = key;
         if 2 * self.len > self.keys.len() {
             let (keys, ids) = (std::mem::take(&mut self.keys), std::mem::take(&mut self.ids));
             self.keys = vec![0; 2 * keys.len()];
@@ -598,17 +679,66 @@ fn search(
     nonzero: bool,
     bound: u64,
     progress: &(dyn Fn(u64, u64) + Sync),
-    max_inner: usize,
+    tuning: Option<Tuning>,
 ) -> Option<(u64, u64)> {
+    let tuning = tuning.unwrap_or_else(|| Tuning::auto(units.len(), &coset.orders));
     let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
-    if heaviest < 1 << 32 {
-        Engine::<u32>::new(coset, units, max_inner).run(nonzero, bound, progress)
-    } else {
-        Engine::<u64>::new(coset, units, max_inner).run(nonzero, bound, progress)
+    macro_rules! run {
+        ($a:ty) => {
+            match tuning.lanes {
+                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning).run(nonzero, bound, progress),
+                2..=4 => Engine::<$a, 4>::new(coset, units, tuning).run(nonzero, bound, progress),
+                _ => Engine::<$a, 16>::new(coset, units, tuning).run(nonzero, bound, progress),
+            }
+        };
+    }
+    if heaviest < 1 << 32 && !tuning.wide { run!(u32) } else { run!(u64) }
+}
+
+impl Tuning {
+    /// The engine's sizes for `units` units (bench group `tuning`): few
+    /// units are cheap to move, so blocks are small and weighed 16 at a
+    /// time; many units make each step of the Gray walk dear (every unit
+    /// whose key has the coefficient moves), so blocks grow, fewer at a
+    /// time, to need fewer steps.
+    fn auto(units: usize, orders: &[u32]) -> Tuning {
+        let mut lanes = match units {
+            0..=1000 => LANES,
+            1001..=5000 => 4,
+            _ => 1,
+        };
+        // Too few blocks to fill the lanes twice over: fewer lanes (and
+        // larger blocks).
+        let orders: Vec<usize> = orders.iter().map(|&r| r as usize).collect();
+        let members: u64 = orders.iter().map(|&r| r as u64).product();
+        while lanes > 1 && members / (inner_plan(&orders, MAX_INNER / lanes).1 as u64) < 2 * lanes as u64 {
+            lanes /= 4;
+        }
+        Tuning { max_inner: MAX_INNER, lanes, wide: false }
     }
 }
 
-/// The exhaustive engine (see the module documentation).
+/// How many of the low coefficients (`t`) make the inner block, and its
+/// members `P` and sampled shifts `S`: as many as keep `S·P` within
+/// `entries`, and at least one.
+fn inner_plan(orders: &[usize], entries: usize) -> (usize, usize, usize) {
+    let (mut t, mut p, mut s) = (0, 1usize, 1usize);
+    while t < orders.len() {
+        let r = orders[t];
+        let s2 = s / usize::from(gcd(s as u8, r as u8)) * r;
+        if s2 * p * r > entries && t > 0 {
+            break;
+        }
+        (t, p, s) = (t + 1, p * r, s2);
+    }
+    (t, p, s)
+}
+
+/// One entry of the buffers for each of `L` blocks weighed together.
+type Row<A, const L: usize> = [A; L];
+
+/// The exhaustive engine (see the module documentation), weighing `L`
+/// blocks at a time, one a lane.
 ///
 /// For each low key `λ` the table `T_λ[s] = Σ_(units of λ) m·((a + s) mod K)`
 /// is kept as differences over the `S` shifts the inner coefficients can
@@ -617,7 +747,7 @@ fn search(
 /// past K from shift σ on, and `T_λ[σ·K/S]` is the sum of slots 0 ..= σ.
 /// A unit whose value `a` moves changes slot 0 and at most two others;
 /// slot `S` collects the wraps no sampled shift reaches.
-struct Engine<'a, A: Acc> {
+struct Engine<'a, A: Acc, const L: usize> {
     k: usize,
     units: &'a Units<'a>,
     /// Orders of the inner coefficients, then of the outer ones.
@@ -640,26 +770,24 @@ struct Engine<'a, A: Acc> {
     fixed: Vec<A>,
 }
 
-impl<'a, A: Acc> Engine<'a, A> {
-    fn new(coset: &Coset, units: &'a Units<'a>, max_inner: usize) -> Self {
+impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
+    fn new(coset: &Coset, units: &'a Units<'a>, tuning: Tuning) -> Self {
         let k = usize::from(coset.k);
         let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
-        let (mut t, mut p, mut s) = (0, 1usize, 1usize);
-        while t < orders.len() {
-            let r = orders[t];
-            let s2 = s / gcd(s as u8, r as u8) as usize * r;
-            if s2 * p * r > max_inner && t > 0 {
-                break;
-            }
-            (t, p, s) = (t + 1, p * r, s2);
-        }
+        let (t, p, s) = inner_plan(&orders, tuning.max_inner / L);
         let (inner, outer) = (orders[..t].to_vec(), orders[t..].to_vec());
+        // The top coefficients split the blocks into tasks: enough for the
+        // threads to share, each with blocks to fill its lanes if it can.
         let threads = rayon::current_num_threads().max(1) as u64;
+        let blocks: u64 = outer.iter().map(|&r| r as u64).product();
         let mut top = 0;
         let mut tasks = 1u64;
         while top < outer.len() && tasks < 16 * threads {
-            tasks *= outer[outer.len() - 1 - top] as u64;
-            top += 1;
+            let more = tasks * outer[outer.len() - 1 - top] as u64;
+            if more * L as u64 > blocks && tasks >= threads {
+                break;
+            }
+            (tasks, top) = (more, top + 1);
         }
         let slot_of = (0..=k).map(|j| (j * s).div_ceil(k)).collect();
         let mut lam = vec![0u32; units.len()];
@@ -713,7 +841,8 @@ impl<'a, A: Acc> Engine<'a, A> {
     }
 
     /// One task: the blocks whose top coefficients spell `task`, walked in
-    /// Gray-code order over the middle ones.
+    /// Gray-code order over the middle ones, `L` blocks weighed at once
+    /// (block `i` of a batch in lane `i` of the buffers).
     fn task(&self, task: u64, nonzero: bool, bound: u64, met: &AtomicU64) -> Option<(u64, u64)> {
         let (k, s, p) = (self.k, self.s, self.p);
         let split = self.outer.len() - self.top;
@@ -723,12 +852,12 @@ impl<'a, A: Acc> Engine<'a, A> {
         let mut a = self.units.value.clone();
         let mut block = 0u64;
         let mut rest = task;
-        for i in split..self.outer.len() {
-            let r = self.outer[i] as u64;
-            let c = (rest % r) as usize;
-            rest /= r;
-            block += c as u64 * strides[i];
-            for &(u, e) in &self.moves[i] {
+        let top = self.outer.iter().zip(&strides).zip(&self.moves).skip(split);
+        for ((&r, &stride), moves) in top {
+            let c = (rest % r as u64) as usize;
+            rest /= r as u64;
+            block += c as u64 * stride;
+            for &(u, e) in moves {
                 let v = &mut a[u as usize];
                 *v = ((usize::from(*v) + c * usize::from(e)) % k) as u8;
             }
@@ -743,40 +872,43 @@ impl<'a, A: Acc> Engine<'a, A> {
             d[row + self.slot_of[k - usize::from(v)]] =
                 d[row + self.slot_of[k - usize::from(v)]].sub(self.km[u]);
         }
-        let (mut buf, mut tmp) = (vec![A::default(); s * p], vec![A::default(); s * p]);
+        let mut buf = vec![[A::default(); L]; s * p];
+        let mut tmp = buf.clone();
+        let mut lane_block = [0u64; L];
+        let mut filled = 0;
         let mut digit = vec![0usize; split];
         let mut up = vec![true; split];
         let mut best: Option<(u64, u64)> = None;
         loop {
             if block * p as u64 <= met.load(Ordering::Relaxed) {
-                self.weigh(&d, &mut buf, &mut tmp);
-                let first = block * p as u64;
-                let lightest = buf[..p]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, w)| (w.get(), i))
-                    .filter(|&(w, _)| !nonzero || w > 0)
-                    .min();
-                if let Some((w, i)) = lightest {
-                    let found = (w, first + i as u64);
-                    if best.is_none_or(|b| found < b) {
-                        best = Some(found);
-                    }
-                    if w <= bound {
-                        met.fetch_min(found.1, Ordering::Relaxed);
-                    }
-                }
+                self.capture(&d, &mut buf, filled);
+                lane_block[filled] = block;
+                filled += 1;
             }
             // The next block in the reflected Gray code: the lowest middle
             // coefficient that can move on in its direction moves by one;
             // those below it, at their ends, turn round.
-            let Some(j) = (0..split).find(|&j| {
+            let next = (0..split).find(|&j| {
                 let can = if up[j] { digit[j] + 1 < self.outer[j] } else { digit[j] > 0 };
                 if !can {
                     up[j] = !up[j];
                 }
                 can
-            }) else {
+            });
+            if filled == L || (next.is_none() && filled > 0) {
+                transform(&mut buf, &mut tmp, &self.inner, s, p);
+                let found = lightest(&mut buf[..p], filled, &lane_block, p, nonzero);
+                if let Some(found) = found {
+                    if best.is_none_or(|b| found < b) {
+                        best = Some(found);
+                    }
+                    if found.0 <= bound {
+                        met.fetch_min(found.1, Ordering::Relaxed);
+                    }
+                }
+                filled = 0;
+            }
+            let Some(j) = next else {
                 break;
             };
             let e_of = |e: u8| if up[j] { usize::from(e) } else { k - usize::from(e) };
@@ -791,14 +923,14 @@ impl<'a, A: Acc> Engine<'a, A> {
                 let u = u as usize;
                 let old = usize::from(a[u]);
                 let mut new = old + e_of(e);
+                let mut change = A::of(e_of(e) as u64);
                 if new >= k {
                     new -= k;
+                    change = change.sub(A::of(k as u64));
                 }
                 a[u] = new as u8;
                 let row = self.lam[u] as usize * (s + 1);
-                d[row] = d[row]
-                    .add(mu_times(self.m[u], A::of(new as u64)))
-                    .sub(mu_times(self.m[u], A::of(old as u64)));
+                d[row] = d[row].add(mu_times(self.m[u], change));
                 d[row + self.slot_of[k - old]] = d[row + self.slot_of[k - old]].add(self.km[u]);
                 d[row + self.slot_of[k - new]] = d[row + self.slot_of[k - new]].sub(self.km[u]);
             }
@@ -806,18 +938,17 @@ impl<'a, A: Acc> Engine<'a, A> {
         best
     }
 
-    /// The weights of the block's `P` members into `buf[..P]`, from the
-    /// tables' differences `d`.
-    fn weigh(&self, d: &[A], buf: &mut Vec<A>, tmp: &mut Vec<A>) {
+    /// The block's tables `T_λ[σ·K/S]` into `lane` of `buf` (row σ·P + λ),
+    /// from their differences `d`.
+    fn capture(&self, d: &[A], buf: &mut [Row<A, L>], lane: usize) {
         let (s, p) = (self.s, self.p);
         for (l, row) in d.chunks_exact(s + 1).enumerate() {
             let mut sum = A::default();
             for (sigma, &x) in row[..s].iter().enumerate() {
                 sum = sum.add(x);
-                buf[sigma * p + l] = sum;
+                buf[sigma * p + l][lane] = sum;
             }
         }
-        transform(buf, tmp, &self.inner, s, p);
     }
 }
 
@@ -825,20 +956,112 @@ fn mu_times<A: Acc>(m: A, v: A) -> A {
     A::of(m.get().wrapping_mul(v.get()))
 }
 
+/// The lightest member among the transformed blocks: `weights[c][lane]` is
+/// member `c` of block `lane_block[lane]`, for the first `filled` lanes.
+/// (weight, index), the smallest index among the lightest; with `nonzero`,
+/// weight 0 is skipped.
+fn lightest<A: Acc, const L: usize>(
+    weights: &mut [Row<A, L>],
+    filled: usize,
+    lane_block: &[u64; L],
+    p: usize,
+    nonzero: bool,
+) -> Option<(u64, u64)> {
+    // Unfilled lanes hold stale sums: make them the heaviest. With
+    // `nonzero`, w − 1 (wrapping) puts weight 0 last.
+    let skip = A::of(u64::MAX);
+    let shift = A::of(u64::from(nonzero));
+    if filled < L {
+        for row in weights.iter_mut() {
+            for w in &mut row[filled..] {
+                *w = skip.add(shift);
+            }
+        }
+    }
+    let least = weights.iter().map(|row| row.iter().map(|w| w.sub(shift)).min().unwrap_or(skip)).min()?;
+    if least == skip {
+        return None;
+    }
+    let index = weights
+        .iter()
+        .enumerate()
+        .flat_map(|(c, row)| {
+            row.iter()
+                .zip(lane_block)
+                .filter(|(w, _)| w.sub(shift) == least)
+                .map(move |(_, &b)| b * p as u64 + c as u64)
+        })
+        .min()?;
+    Some((least.add(shift).get(), index))
+}
+
 /// Turns the tables `buf[σ·P + λ] = T_λ[σ·K/S]` (λ in mixed radix over the
-/// inner orders, the first coordinate least significant) into the weights
-/// `buf[c] = Σ_λ T_λ[⟨c, λ⟩]` of the `P` members `c` of the block.
+/// inner orders, the first coordinate least significant; each row holds
+/// `L` blocks) into the weights `buf[c] = Σ_λ T_λ[⟨c, λ⟩]` of the `P`
+/// members `c` of each block.
 ///
 /// One coordinate at a time, its key digit `a` is replaced by its
 /// coefficient `c`: `new[σ][…c…] = Σ_a old[σ + c·a·S/r][…a…]`, where a
 /// digit `a` stands for the entry `a·K/r` (`r` the coordinate's order) and
 /// the shift is counted in units of K/S. The last coordinate needs σ = 0
-/// only.
+/// only. Compiled for AVX-512 and AVX2 when the processor has them: the
+/// rows of `L` lanes are what the vector instructions add.
 ///
 /// # Complexity
-/// O(S · P · Σ r) additions, in runs as long as the coordinates below the
-/// one transformed.
-fn transform<A: Acc>(buf: &mut Vec<A>, tmp: &mut Vec<A>, inner: &[usize], s: usize, p: usize) {
+/// O(S · P · Σ r) row additions.
+fn transform<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU was seen to support the features.
+            return unsafe { transform_avx512(buf, tmp, inner, s, p) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: as above.
+            return unsafe { transform_avx2(buf, tmp, inner, s, p) };
+        }
+    }
+    transform_portable(buf, tmp, inner, s, p)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn transform_avx512<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    transform_portable(buf, tmp, inner, s, p)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn transform_avx2<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    transform_portable(buf, tmp, inner, s, p)
+}
+
+#[inline(always)]
+fn transform_portable<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
     let mut run = 1;
     for (j, &r) in inner.iter().enumerate() {
         let sigmas = if j + 1 == inner.len() { 1 } else { s };
@@ -846,19 +1069,31 @@ fn transform<A: Acc>(buf: &mut Vec<A>, tmp: &mut Vec<A>, inner: &[usize], s: usi
         let chunk = run * r;
         for so in 0..sigmas {
             let out = &mut tmp[so * p..(so + 1) * p];
+            let plane_of = |a: usize, c: usize| {
+                let sigma = (so + c * a * shift) % s;
+                &buf[sigma * p..(sigma + 1) * p]
+            };
             for c in 0..r {
-                for a in 0..r {
-                    let sigma = (so + c * a * shift) % s;
-                    let inp = &buf[sigma * p..(sigma + 1) * p];
-                    for (oc, ic) in out.chunks_exact_mut(chunk).zip(inp.chunks_exact(chunk)) {
-                        let o = &mut oc[c * run..(c + 1) * run];
-                        let i = &ic[a * run..(a + 1) * run];
-                        if a == 0 {
-                            o.copy_from_slice(i);
-                        } else {
-                            for (x, &y) in o.iter_mut().zip(i) {
-                                *x = x.add(y);
-                            }
+                // Terms a = 0 and a = 1 together (every order is at least 2),
+                // then the others.
+                let (p0, p1) = (plane_of(0, c), plane_of(1, c));
+                let chunks =
+                    out.chunks_exact_mut(chunk).zip(p0.chunks_exact(chunk)).zip(p1.chunks_exact(chunk));
+                for ((oc, c0), c1) in chunks {
+                    // Flat runs of run·L entries: the compiler vectorises
+                    // along them (over rows of L it would gather).
+                    let o = oc[c * run..(c + 1) * run].as_flattened_mut();
+                    let (y0, y1) = (c0[..run].as_flattened(), c1[run..2 * run].as_flattened());
+                    for ((x, &y0), &y1) in o.iter_mut().zip(y0).zip(y1) {
+                        *x = y0.add(y1);
+                    }
+                }
+                for a in 2..r {
+                    let pa = plane_of(a, c);
+                    for (oc, ca) in out.chunks_exact_mut(chunk).zip(pa.chunks_exact(chunk)) {
+                        let o = oc[c * run..(c + 1) * run].as_flattened_mut();
+                        for (x, &y) in o.iter_mut().zip(ca[a * run..(a + 1) * run].as_flattened()) {
+                            *x = x.add(y);
                         }
                     }
                 }
@@ -947,10 +1182,33 @@ impl Walk<'_> {
         let (k, r) = (self.k, self.orders[i] as usize);
         let unit = k / r;
         let col = &self.units.cols[i];
+        // Four histograms filled in turn, summed after: consecutive units
+        // rarely wait for each other's increments.
+        let size = r * k;
         self.hist.clear();
-        self.hist.resize(r * k, 0);
-        for ((&e, &y), &m) in col.iter().zip(&self.y).zip(&self.units.mult) {
-            self.hist[usize::from(e) / unit * k + usize::from(y)] += u64::from(m);
+        self.hist.resize(4 * size, 0);
+        let bin: [u32; 256] = std::array::from_fn(|e| (e / unit * k) as u32);
+        let bin_of = |e: u8, y: u8| bin[usize::from(e)] as usize + usize::from(y);
+        let (hist, y) = (&mut self.hist, &self.y);
+        if self.units.of_cell.is_none() {
+            // One cell a unit: no multiplicities to read.
+            let (cols4, ys4) = (col.chunks_exact(4), y.chunks_exact(4));
+            let (col_rest, y_rest) = (cols4.remainder(), ys4.remainder());
+            for (e, y) in cols4.zip(ys4) {
+                for j in 0..4 {
+                    hist[j * size + bin_of(e[j], y[j])] += 1;
+                }
+            }
+            for (&e, &y) in col_rest.iter().zip(y_rest) {
+                hist[bin_of(e, y)] += 1;
+            }
+        } else {
+            for (j, ((&e, &y), &m)) in col.iter().zip(y).zip(&self.units.mult).enumerate() {
+                hist[(j & 3) * size + bin_of(e, y)] += u64::from(m);
+            }
+        }
+        for j in 0..size {
+            hist[j] += hist[size + j] + hist[2 * size + j] + hist[3 * size + j];
         }
         self.work += col.len() as u64 + (r * k) as u64;
         // change[δ]: the weight change of adding δ·g_i.
@@ -1032,7 +1290,7 @@ mod tests {
     /// A random generator of order `r | k`: entries multiples of k/r, not
     /// all of them multiples of a larger divisor (so its order is `r`).
     fn random_coset(rng: &mut ChaCha8Rng, k: u8, n: usize, d: usize) -> (Vec<u8>, Vec<(Vec<u8>, u32)>) {
-        let divisors: Vec<u8> = (1..=k).filter(|r| k % r == 0 && *r > 1).collect();
+        let divisors: Vec<u8> = (2..=k).filter(|&r| k.is_multiple_of(r)).collect();
         let x0 = (0..n).map(|_| rng.random_range(0..k)).collect();
         let gens = (0..d)
             .map(|_| {
@@ -1061,7 +1319,14 @@ mod tests {
                 let expected = brute(k, &x0, &gens, false).unwrap();
                 let got = minimize(k, &x0, &borrowed(&gens), 40);
                 assert_eq!(got.presses, expected, "K={k} round {round}: n={n} d={d}");
-                let small = minimize_in_blocks(k, &x0, &borrowed(&gens), 40, &|_, _| {}, 1);
+                let small = minimize_tuned(
+                    k,
+                    &x0,
+                    &borrowed(&gens),
+                    40,
+                    &|_, _| {},
+                    Some(Tuning { max_inner: 1, lanes: 2, wide: true }),
+                );
                 assert_eq!(small, got, "K={k} round {round}: one coefficient a block");
                 assert_eq!(
                     (got.total, got.proven_minimal, got.lower_bound),
@@ -1096,9 +1361,11 @@ mod tests {
             let expected = brute(k, &x0, &gens, false).unwrap();
             let got = minimize(k, &x0, &borrowed(&gens), 40);
             assert_eq!(got.presses, expected, "K={k} n={n} d={d}");
-            for max_inner in [1, 20, 200] {
-                let small = minimize_in_blocks(k, &x0, &borrowed(&gens), 40, &|_, _| {}, max_inner);
-                assert_eq!(small, got, "K={k} n={n} d={d} max_inner {max_inner}");
+            let sizes = [(1, 1, false), (20, 3, true), (200, 1, false), (200, 16, true), (5000, 7, false)];
+            for (max_inner, lanes, wide) in sizes {
+                let tuning = Tuning { max_inner, lanes, wide };
+                let small = minimize_tuned(k, &x0, &borrowed(&gens), 40, &|_, _| {}, Some(tuning));
+                assert_eq!(small, got, "K={k} n={n} d={d} {tuning:?}");
             }
             let zero = vec![0; n];
             assert_eq!(lightest_nonzero(k, &borrowed(&gens), 40), brute(k, &zero, &gens, true), "K={k}");
@@ -1163,6 +1430,21 @@ mod tests {
     }
 
     #[test]
+    fn progress_reaches_the_total() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        let (x0, gens) = random_coset(&mut rng, 3, 30, 12);
+        let seen = std::sync::Mutex::new(Vec::new());
+        let got = minimize_with_progress(3, &x0, &borrowed(&gens), 40, &|done, total| {
+            seen.lock().unwrap().push((done, total));
+        });
+        let seen = seen.into_inner().unwrap();
+        let members: u64 = gens.iter().map(|g| u64::from(g.1)).product();
+        assert!(seen.iter().all(|&(_, total)| total == members));
+        assert_eq!(seen.iter().map(|&(done, _)| done).max(), Some(members));
+        assert_eq!(got, minimize(3, &x0, &borrowed(&gens), 40));
+    }
+
+    #[test]
     fn odd_inputs() {
         // Orders that are multiples of the true order, entries past K,
         // short generators, zero generators, K below 2.
@@ -1197,11 +1479,16 @@ mod tests {
 
     #[test]
     fn id_map_hands_out_ids_in_order() {
-        let mut ids = IdMap::new();
-        for round in 0..2 {
-            for key in 0..1000u64 {
-                assert_eq!(ids.id(key * 0x1_0000_0001), key as u32, "round {round}");
+        for limit in [None, Some(1000 * 0x1_0000_0001)] {
+            let mut ids = IdMap::new(limit, 10);
+            for round in 0..2 {
+                for key in 0..1000u64 {
+                    assert_eq!(ids.id(key * 0x1_0000_0001), key as u32, "round {round}");
+                }
             }
         }
+        let mut direct = IdMap::new(Some(5000), 10);
+        assert!(direct.direct);
+        assert_eq!([4999, 7, 4999, 0].map(|key| direct.id(key)), [0, 1, 0, 2]);
     }
 }
