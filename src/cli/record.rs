@@ -273,16 +273,80 @@ pub(super) fn table_record(problem: TableProblem, shard: Shard, nullity: Vec<Vec
     record.to_line()
 }
 
-/// Writes `record` to `path` atomically: a temporary file beside it, then a
-/// rename, so a crash never leaves half a checkpoint.
+/// Writes `record` to `path` atomically: a new temporary file beside it,
+/// synced, then renamed over `path`, so a crash never leaves half a
+/// checkpoint.
+///
+/// The temporary file is created new (`create_new`: `O_CREAT | O_EXCL`,
+/// which never follows a link) under a random name in the same folder. A
+/// fixed name such as `kk.json.tmp` let anyone who can write to the folder
+/// plant a link there, and the checkpoint was then written into the file it
+/// pointed to. On any failure the temporary file is removed.
 pub(super) fn save(record: &Record, path: &std::path::Path) -> Result<(), Error> {
     let fail =
         |e: std::io::Error| Error::BadInput(format!("cannot write checkpoint {}: {e}", path.display()));
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = std::path::PathBuf::from(temporary);
-    let mut file = std::fs::File::create(&temporary).map_err(fail)?;
-    writeln!(file, "{}", record.to_line()).map_err(fail)?;
-    file.sync_all().map_err(fail)?;
-    std::fs::rename(&temporary, path).map_err(fail)
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => std::path::Path::new("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // A taken name (a link, a file, a crashed run's leftover) is never
+    // opened: try a few fresh random names, then give up.
+    let mut attempt = 0;
+    let (temporary, mut file) = loop {
+        let temporary = folder.join(format!(".{name}.{:016x}.tmp", rand::random::<u64>()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&temporary) {
+            Ok(file) => break (temporary, file),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 8 => attempt += 1,
+            Err(e) => return Err(fail(e)),
+        }
+    };
+    let written = writeln!(file, "{}", record.to_line())
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&temporary, path));
+    drop(file);
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(fail(e));
+    }
+    // The rename is durable once the folder's entry is: sync the folder
+    // too where the platform allows opening one (it does on Unix).
+    if let Ok(folder) = std::fs::File::open(folder) {
+        let _ = folder.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod save_tests {
+    use std::os::unix::fs::symlink;
+
+    /// Issue 15: `--checkpoint kk.json` wrote to the fixed name
+    /// `kk.json.tmp` with `File::create`, which follows a link: with
+    /// `kk.json.tmp` a link to another file, the checkpoint overwrote that
+    /// file. The temporary file is now created new under a random name, so
+    /// the link and the file it points to are left alone.
+    #[test]
+    fn regression_the_checkpoint_never_writes_through_a_planted_link() {
+        let dir = std::env::temp_dir().join(format!("lightsout-save-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let precious = dir.join("precious.txt");
+        std::fs::write(&precious, "not a checkpoint\n").unwrap();
+        symlink(&precious, dir.join("kk.json.tmp")).unwrap();
+        let checkpoint = dir.join("kk.json");
+        let args = ["lightsout", "-g", "all-black", "-r", "5", "-c", "5", "-t", "white", "--checkpoint"];
+        let args = args.iter().map(|a| a.to_string()).chain([checkpoint.display().to_string()]);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = crate::cli::run(args, &mut std::io::empty(), &mut out, &mut err);
+        assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+        assert_eq!(String::from_utf8_lossy(&out), "15\n");
+        assert_eq!(std::fs::read_to_string(&precious).unwrap(), "not a checkpoint\n");
+        assert!(std::fs::symlink_metadata(dir.join("kk.json.tmp")).unwrap().file_type().is_symlink());
+        let saved = std::fs::read_to_string(&checkpoint).unwrap();
+        assert!(saved.starts_with('{') && saved.contains("\"checksum\""), "{saved}");
+        // Nothing left behind but the three files.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -17,16 +17,18 @@
 //! - `study.rs`: `/api/analyze` and `/api/table`, which take sizes;
 //! - `error.rs`: the one error type, mapped to status codes in one place,
 //!   and the JSON body extractor;
-//! - `work.rs`: the blocking pool, the job slots and the time limit.
+//! - `work.rs`: the blocking pool, the job slots and the time limit;
+//! - [`serve`] (`listen.rs`): the connections, with a time limit on each
+//!   request's header and body and a cap on how many are open at once.
 //!
 //! # Example
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! use lightsout::serve::{router, Limits};
+//! use lightsout::serve::{serve, Limits};
 //!
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
 //! let address = listener.local_addr().unwrap();
-//! tokio::spawn(async move { axum::serve(listener, router(Limits::default())).await });
+//! tokio::spawn(serve(listener, Limits::default(), std::future::pending()));
 //! // POST http://{address}/api/solve {"board": ["bwwb", "bbwb", "bwwb", "bwww"]}
 //! // answers what `lightsout solve --format json` prints for that board.
 //! # let _ = address;
@@ -35,6 +37,7 @@
 
 mod board;
 mod error;
+mod listen;
 mod page;
 mod request;
 mod router;
@@ -47,6 +50,7 @@ use std::time::Duration;
 
 use axum::response::IntoResponse;
 
+pub use listen::serve;
 pub use router::router;
 
 use crate::Error;
@@ -68,9 +72,11 @@ pub struct ServeArgs {
     pub bind: IpAddr,
 }
 
-/// What one request may ask for. Anything over a limit is refused before
-/// the work starts (except time, which is watched while it runs) with a
-/// 4xx JSON error naming the limit.
+/// What one request may ask for, and how long and how many connections the
+/// server waits for. Anything over a request limit is refused before the
+/// work starts (except time, which is watched while it runs) with a 4xx
+/// JSON error naming the limit; the connection limits apply in [`serve`]
+/// (a [`router`] served some other way has only the request limits).
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Largest request body, in bytes (`body_bytes`).
@@ -94,6 +100,17 @@ pub struct Limits {
     pub time: Duration,
     /// Jobs running at once; more wait for a slot.
     pub jobs: usize,
+    /// Longest the server waits for a request's header, from the moment it
+    /// starts waiting (a new connection, or the end of the last answer on
+    /// a kept-alive one); then the connection is closed (`header_time`).
+    pub header_time: Duration,
+    /// Longest the server waits for a request's body after its header;
+    /// then the request is answered 408 and the connection closed
+    /// (`body_time`).
+    pub body_time: Duration,
+    /// Most connections open at once; one more is closed as soon as it is
+    /// accepted (`connections`).
+    pub connections: usize,
     /// Answer only requests addressed to `localhost`, `127.0.0.1` or
     /// `[::1]` (a guard against DNS rebinding): on unless the server is
     /// bound to an address other machines can reach.
@@ -112,6 +129,14 @@ impl Default for Limits {
             max_table_work: 1e10,
             time: Duration::from_secs(15),
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            // A person's browser sends a request in milliseconds; 10 s
+            // leaves room for a slow network and none for a client that
+            // stops halfway.
+            header_time: Duration::from_secs(10),
+            body_time: Duration::from_secs(10),
+            // A browser opens about 6 connections to a server; 256 leaves
+            // room for many users and keeps the sockets and tasks bounded.
+            connections: 256,
             local_names_only: true,
         }
     }
@@ -143,12 +168,11 @@ pub fn run(args: &ServeArgs, stdout: &mut dyn Write) -> Result<u8, Error> {
         );
         let _ = stdout.flush();
         let limits = Limits { local_names_only: args.bind.is_loopback(), ..Limits::default() };
-        axum::serve(listener, router(limits))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| Error::Internal(format!("the server stopped: {e}")))
+        serve(listener, limits, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| Error::Internal(format!("the server stopped: {e}")))
     })?;
     Ok(0)
 }

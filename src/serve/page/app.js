@@ -3,6 +3,11 @@
 // `lightsout serve` documents in docs/serve.md).
 
 const MAX_SIDE = 256;
+// States a cell takes (Z_K): a press adds 1 to each cell it reaches, mod
+// STATES. The page plays two-state boards today; everything that changes a
+// cell goes through `press` and `setCell`, so more states need only those,
+// the drawing and the URL.
+const STATES = 2;
 const $ = (id) => document.getElementById(id);
 
 // ---- State, and the URL that holds it -------------------------------------
@@ -17,9 +22,18 @@ const state = {
   mode: "set",
   board: new Uint8Array(25),
   cursor: 0,
-  // The last solution of the board as it was: presses in reading order,
-  // how many of them were stepped through, and what was asked.
+  // The last solution of the board as it was when solved: `presses`, a
+  // Map of cell -> times to press it; `pressed`, a Map of cell -> times it
+  // was pressed since (mod STATES); the target and whether the server
+  // proved it minimal. Presses commute, so what is left to press from the
+  // board now is `presses - pressed` cell by cell, whatever order the
+  // presses came in, strays included.
   solution: null,
+  // What can be taken back (Back, Ctrl+Z), latest last: {kind: "press",
+  // cell}, {kind: "set", cell, before} or {kind: "board", before, moves}.
+  undo: [],
+  // Presses made on the board since it was last drawn, filled or resized.
+  moves: 0,
   // When the board cannot reach the target: the cells of a pattern that
   // proves it (from /api/check).
   proof: null,
@@ -90,6 +104,8 @@ function loadFromUrl() {
   state.mode = p.get("mode") === "play" ? "play" : "set";
   state.board = decodeBoard(p.get("board") || "", state.rows * state.cols);
   state.cursor = 0;
+  state.undo = [];
+  state.moves = 0;
   forgetSolution();
 }
 
@@ -112,8 +128,16 @@ function flippedBy(i) {
   return cells;
 }
 
-function press(i) {
-  for (const j of flippedBy(i)) state.board[j] ^= 1;
+/** Presses cell `i` `times` times (STATES - 1 times takes a press back). */
+function press(i, times = 1) {
+  for (const j of flippedBy(i)) state.board[j] = (state.board[j] + times) % STATES;
+  const s = state.solution;
+  if (s) s.pressed.set(i, ((s.pressed.get(i) || 0) + times) % STATES);
+}
+
+/** Sets cell `i` to `value`: drawing, not playing. */
+function setCell(i, value) {
+  state.board[i] = value % STATES;
 }
 
 function forgetSolution() {
@@ -121,6 +145,36 @@ function forgetSolution() {
   state.proof = null;
   state.hint = -1;
   $("presses").textContent = "";
+  showLegend();
+}
+
+/** Times cell `i` is still to be pressed to finish the solution `s`. */
+function left(s, i) {
+  return (((s.presses.get(i) || 0) - (s.pressed.get(i) || 0)) % STATES + STATES) % STATES;
+}
+
+/** The cells still to press for `s`, in reading order. */
+function remaining(s) {
+  const cells = new Set([...s.presses.keys(), ...s.pressed.keys()]);
+  return [...cells].filter((i) => left(s, i) > 0).sort((a, b) => a - b);
+}
+
+/** Presses of the solution made (cells whose presses are all done). */
+function stepsDone(s) {
+  return [...s.presses.keys()].filter((i) => left(s, i) === 0).length;
+}
+
+/** Remembers a change so that Back and Ctrl+Z can take it back. */
+function remember(change) {
+  state.undo.push(change);
+  // Enough for any game by hand; old changes of a long session drop off.
+  if (state.undo.length > 10000) state.undo.shift();
+}
+
+/** A new board (drawn, filled, resized): its presses start from 0. */
+function newBoard(before) {
+  remember({ kind: "board", before, moves: state.moves });
+  state.moves = 0;
 }
 
 function cellName(i) {
@@ -130,31 +184,91 @@ function cellName(i) {
 /** A click (or Space) on cell `i`: set it, or press it. */
 function clickCell(i) {
   state.cursor = i;
-  const stepping = state.solution && state.mode === "play";
   if (state.mode === "set") {
-    state.board[i] ^= 1;
+    remember({ kind: "set", cell: i, before: state.board[i], moves: state.moves });
+    setCell(i, state.board[i] + 1);
+    state.moves = 0;
     forgetSolution();
     say(`Set ${cellName(i)} to ${state.board[i] ? "black" : "white"}.`);
   } else {
-    press(i);
-    // Pressing a cell of the solution is following it; anything else
-    // leaves the board the solution was for.
-    if (stepping && state.solution.presses.includes(i) && !state.solution.done.has(i)) {
-      state.solution.done.add(i);
-      state.hint = -1;
-    } else {
-      forgetSolution();
-    }
-    say(`Pressed ${cellName(i)}.${solvedText()}`);
+    // A press keeps the solution: what is left to press is worked out
+    // from the presses made, in any order (a stray one is pressed again).
+    makeMove(i);
+    say(`Pressed ${cellName(i)}.${progressText()}`);
   }
   changed();
 }
 
+/** A press made by the player (a click, a key, a step of the solution). */
+function makeMove(i) {
+  press(i);
+  remember({ kind: "press", cell: i });
+  state.moves += 1;
+  state.hint = -1;
+}
+
+/** The colour the board shows all over, or null. */
+function uniformColour() {
+  const black = state.board.reduce((a, b) => a + (b ? 1 : 0), 0);
+  if (black === 0) return "white";
+  if (black === state.board.length) return "black";
+  return null;
+}
+
+/** Whether the board now shows what was asked for. */
+function won() {
+  const colour = uniformColour();
+  return colour !== null && (state.target === "either" || state.target === colour);
+}
+
 function solvedText() {
-  const black = state.board.reduce((a, b) => a + b, 0);
-  if (black === 0) return " The board is all white.";
-  if (black === state.board.length) return " The board is all black.";
-  return "";
+  const colour = uniformColour();
+  return colour ? ` The board is all ${colour}.` : "";
+}
+
+/** After a press: the win, or (with `count`) how much of the solution is
+ *  left. */
+function progressText(count = true) {
+  if (won() && state.moves > 0) {
+    return ` Solved in ${state.moves} ${plural(state.moves, "move")}!${solvedText()}`;
+  }
+  const s = state.solution;
+  if (!s || !count) return solvedText();
+  const todo = remaining(s).length;
+  return ` ${todo} ${plural(todo, "press", "presses")} of the solution left.${solvedText()}`;
+}
+
+function plural(n, one, many = one + "s") {
+  return n === 1 ? one : many;
+}
+
+/** Takes back the last change: a press, a set cell or a new board. */
+function undo() {
+  const change = state.undo.pop();
+  if (!change) {
+    say("Nothing to take back.");
+    return;
+  }
+  state.hint = -1;
+  if (change.kind === "press") {
+    press(change.cell, STATES - 1);
+    state.moves -= 1;
+    state.cursor = change.cell;
+    say(`Took back the press of ${cellName(change.cell)} (${state.moves} ${plural(state.moves, "move")}).` +
+      progressText());
+  } else if (change.kind === "set") {
+    setCell(change.cell, change.before);
+    state.moves = change.moves;
+    state.cursor = change.cell;
+    forgetSolution();
+    say(`Took back: ${cellName(change.cell)} is ${state.board[change.cell] ? "black" : "white"} again.`);
+  } else {
+    state.board = change.before;
+    state.moves = change.moves;
+    forgetSolution();
+    say("Took back: the board as it was.");
+  }
+  changed();
 }
 
 // ---- Drawing ----------------------------------------------------------------
@@ -241,13 +355,20 @@ function outline(g, i, size, dashed) {
   }
 }
 
+/** Room for the board: its area's width on a narrow screen, at most 640. */
+function boardRoom() {
+  const width = $("board-area").clientWidth - 2;
+  return Math.max(64, Math.min(640, width || 640));
+}
+
 function drawBoard() {
   const canvas = $("board");
-  const size = cellSize(state.rows, state.cols, 640);
+  const size = cellSize(state.rows, state.cols, boardRoom());
   const g = drawGrid(canvas, state.board, state.rows, state.cols, size);
   const s = state.solution;
   if (s) {
-    for (const i of s.presses) mark(g, i, size, s.done.has(i) ? "#777" : "#e0a100");
+    for (const i of s.presses.keys()) if (left(s, i) === 0) mark(g, i, size, "#777");
+    for (const i of remaining(s)) mark(g, i, size, "#e0a100");
   }
   for (const i of state.proof || []) proofMark(g, i, size);
   if (state.hint >= 0) outline(g, state.hint, size, true);
@@ -257,7 +378,25 @@ function drawBoard() {
 /** Called after every change: redraw, and keep the URL in step. */
 function changed() {
   drawBoard();
+  showMoves();
   saveToUrl();
+}
+
+/** The move counter (play mode) and the win banner. */
+function showMoves() {
+  const play = state.mode === "play";
+  $("moves").hidden = !play && state.moves === 0;
+  $("moves").textContent = `Moves: ${state.moves}`;
+  const win = won() && state.moves > 0;
+  $("win").hidden = !win;
+  if (win) $("win").textContent = `Solved in ${state.moves} ${plural(state.moves, "move")}: all ${uniformColour()}!`;
+}
+
+/** The legend's press entry says what the drawn presses are. */
+function showLegend() {
+  const s = state.solution;
+  $("legend-press").textContent = !s ? "press of a solution"
+    : s.proven ? "press (minimal solution)" : "press (a solution, not proven minimal)";
 }
 
 // ---- Talking to the server ---------------------------------------------------
@@ -338,8 +477,11 @@ async function solve() {
   }
   const presses = [];
   entry.solution.forEach((row, r) => [...row].forEach((ch, c) => { if (ch === "x") presses.push(r * state.cols + c); }));
-  state.solution = { presses, done: new Set(), target: name, proven: entry.proven_minimal };
+  state.solution = {
+    presses: new Map(presses.map((i) => [i, 1])), pressed: new Map(), target: name, proven: entry.proven_minimal,
+  };
   state.hint = -1;
+  showLegend();
   const proof = entry.proven_minimal ? "proven minimal" : "not proven minimal";
   say(`${entry.presses} presses to all ${name} (${proof}).`);
   const listed = presses.slice(0, LISTED_PRESSES).map((i) => `r${Math.floor(i / state.cols) + 1}c${(i % state.cols) + 1}`);
@@ -352,34 +494,33 @@ async function solve() {
 async function hint() {
   const s = state.solution || (await solve());
   if (!s) return;
-  const next = s.presses.find((i) => !s.done.has(i));
+  const [next] = remaining(s);
   if (next === undefined) {
     say(`Solved: the board is all ${s.target}.`);
     return;
   }
   state.hint = next;
   state.cursor = next;
-  say(`Hint: press ${cellName(next)} (one press of a minimal solution).`);
+  const kind = s.proven ? "a minimal solution" : "a solution, not proven minimal";
+  say(`Hint: press ${cellName(next)} (one press of ${kind}).`);
   changed();
 }
 
-/** Presses the next press of the solution, or takes the last one back. */
-async function step(forward) {
-  const s = state.solution || (forward ? await solve() : null);
+/** Presses the next press of the solution (a move like any other). */
+async function step() {
+  const s = state.solution || (await solve());
   if (!s) return;
-  if (forward) {
-    const next = s.presses.find((i) => !s.done.has(i));
-    if (next === undefined) return;
-    press(next);
-    s.done.add(next);
-  } else {
-    const last = [...s.done].pop();
-    if (last === undefined) return;
-    press(last);
-    s.done.delete(last);
+  const [next] = remaining(s);
+  if (next === undefined) {
+    say(`Nothing left to press.${solvedText()}`);
+    return;
   }
-  state.hint = -1;
-  say(`Step ${s.done.size} of ${s.presses.length}.${solvedText()}`);
+  makeMove(next);
+  state.cursor = next;
+  // Counted as steps of the solution while no stray press is in the way.
+  const strays = [...s.pressed.keys()].some((i) => !s.presses.has(i) && left(s, i) > 0);
+  const where = strays ? `Pressed ${cellName(next)}.` : `Step ${stepsDone(s)} of ${s.presses.size}.`;
+  say(where + progressText(strays));
   changed();
 }
 
@@ -541,14 +682,17 @@ function openSize(i) {
 
 // ---- Wiring -------------------------------------------------------------------
 
-function setSize(rows, cols) {
+function setSize(rows, cols, note = "") {
   state.rows = rows;
   state.cols = cols;
   state.board = new Uint8Array(rows * cols);
   state.cursor = 0;
+  // Changes to another size cannot be taken back cell by cell.
+  state.undo = [];
+  state.moves = 0;
   forgetSolution();
   showSettings();
-  say(`A white ${rows}×${cols} board.`);
+  say(`${note}A white ${rows}×${cols} board.`);
   changed();
   analyzeSoon();
 }
@@ -584,6 +728,9 @@ function buildMask() {
 }
 
 function ruleChanged() {
+  // A press taken back must flip what it flipped: not across a new rule.
+  state.undo = [];
+  state.moves = 0;
   forgetSolution();
   changed();
   analyzeSoon();
@@ -602,15 +749,20 @@ function random(solvable) {
   const cells = state.rows * state.cols;
   const bits = new Uint8Array(cells);
   crypto.getRandomValues(bits);
+  newBoard(state.board);
+  forgetSolution();
   if (solvable) {
     // Pressing at random from all white gives a board that can go back.
     state.board = new Uint8Array(cells);
     bits.forEach((b, i) => { if (b & 1) press(i); });
+    // A board made to be solved is for playing: clicks press from now on.
+    state.mode = "play";
+    showSettings();
+    say("A random board that can be cleared to white. Click cells to press them (play mode).");
   } else {
-    state.board = bits.map((b) => b & 1);
+    state.board = bits.map((b) => b % STATES);
+    say("A random board.");
   }
-  forgetSolution();
-  say(solvable ? "A random board that can be cleared to white." : "A random board.");
   changed();
 }
 
@@ -643,18 +795,32 @@ function wire() {
     } else if (e.key === "h") {
       hint().catch(failed);
     } else if (e.key === "n") {
-      step(true).catch(failed);
+      step().catch(failed);
     } else if (e.key === "b") {
-      step(false).catch(failed);
+      undo();
     } else {
       return;
     }
     e.preventDefault();
   });
 
+  // A side out of range is brought into it, in the box too, and the page
+  // says so: the box must not show 300 beside a board of 256 rows.
   const sizeChanged = () => {
-    const rows = clampSide($("rows").value, state.rows), cols = clampSide($("cols").value, state.cols);
-    if (rows !== state.rows || cols !== state.cols) setSize(rows, cols);
+    const notes = [];
+    const side = (id, name, current) => {
+      const typed = $(id).value.trim(), n = Number(typed);
+      const value = clampSide(typed, current);
+      if (!Number.isInteger(n) || n < 1 || n > MAX_SIDE) {
+        notes.push(`${name} go from 1 to ${MAX_SIDE}, so ${value} rather than ${typed === "" ? "nothing" : `“${typed}”`}.`);
+      }
+      $(id).value = value;
+      return value;
+    };
+    const rows = side("rows", "Rows", state.rows), cols = side("cols", "Columns", state.cols);
+    const note = notes.length ? notes.join(" ") + " " : "";
+    if (rows !== state.rows || cols !== state.cols) setSize(rows, cols, note);
+    else if (note) say(note.trim());
   };
   $("rows").addEventListener("change", sizeChanged);
   $("cols").addEventListener("change", sizeChanged);
@@ -675,10 +841,11 @@ function wire() {
   for (const radio of document.querySelectorAll("input[name=mode]")) {
     radio.addEventListener("change", () => {
       state.mode = radio.value;
-      saveToUrl();
+      changed();
     });
   }
   $("clear").addEventListener("click", () => {
+    newBoard(state.board);
     state.board = new Uint8Array(state.rows * state.cols);
     forgetSolution();
     say("All white.");
@@ -688,8 +855,23 @@ function wire() {
   $("random-solvable").addEventListener("click", () => random(true));
   $("solve").addEventListener("click", () => solve().catch(failed));
   $("hint").addEventListener("click", () => hint().catch(failed));
-  $("step").addEventListener("click", () => step(true).catch(failed));
-  $("step-back").addEventListener("click", () => step(false).catch(failed));
+  $("step").addEventListener("click", () => step().catch(failed));
+  $("step-back").addEventListener("click", undo);
+  // Ctrl+Z (Cmd+Z) takes back the last change anywhere but in a text box,
+  // whose own undo it leaves alone.
+  document.addEventListener("keydown", (e) => {
+    const typing = e.target instanceof HTMLInputElement && e.target.type !== "radio" && e.target.type !== "checkbox";
+    if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "z" && !typing) {
+      e.preventDefault();
+      undo();
+    }
+  });
+  // A narrower window (a phone turned) gets a board drawn to its width.
+  let resizeTimer = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(drawBoard, 100);
+  });
   $("cancel").addEventListener("click", cancelAll);
 
   const heatmap = $("heatmap");
@@ -718,10 +900,13 @@ function wire() {
     }
     e.preventDefault();
   });
+  // A link followed within the page (another size, rule or board) is a
+  // new board, analysed like one typed in.
   window.addEventListener("hashchange", () => {
     loadFromUrl();
     showSettings();
-    drawBoard();
+    changed();
+    analyzeSoon();
   });
 }
 
