@@ -31,9 +31,8 @@ fn folder(name: &str) -> std::path::PathBuf {
 fn press_plus(board: &[Vec<u32>], presses: &[Vec<u32>], k: u32) -> Vec<Vec<u32>> {
     let (rows, cols) = (board.len(), board[0].len());
     let mut out = board.to_vec();
-    for r in 0..rows {
-        for c in 0..cols {
-            let n = presses[r][c];
+    for (r, row) in presses.iter().enumerate() {
+        for (c, &n) in row.iter().enumerate() {
             for (dr, dc) in [(0i64, 0i64), (-1, 0), (1, 0), (0, -1), (0, 1)] {
                 let (rr, cc) = (r as i64 + dr, c as i64 + dc);
                 if (0..rows as i64).contains(&rr) && (0..cols as i64).contains(&cc) {
