@@ -6,6 +6,7 @@
 
 mod table;
 
+#[cfg(feature = "cli")]
 pub(crate) use table::table_cost;
 
 pub use table::{nullity_table, plane_nullity};
