@@ -15,6 +15,7 @@ use rayon::prelude::*;
 // and drawn, progress bars, and one file per command.
 mod args;
 mod generate;
+mod groups;
 mod input;
 mod merge;
 mod plan;
@@ -25,15 +26,18 @@ mod search;
 mod solve;
 mod states;
 mod study;
+mod values;
 mod verify;
 
 use args::*;
 use generate::generate;
+use groups::*;
 use input::*;
 use plan::*;
 use progress::*;
 use record::*;
 use solve::*;
+use values::*;
 use verify::verify;
 
 use crate::error::plural;

@@ -6,6 +6,7 @@
 //! to the board before it is returned. [`bfs`] is the independent reference
 //! the algebra is checked against.
 
+mod answer;
 pub mod bfs;
 mod chase;
 mod dense;
@@ -13,6 +14,7 @@ pub mod limits;
 mod minimal;
 pub mod states;
 
+pub use answer::{Answer, Method, Outcome, Solution, Target};
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
 pub use minimal::{
@@ -25,92 +27,10 @@ use std::borrow::Cow;
 use crate::error::{Error, ShapeOf};
 use crate::model::{Grid, Puzzle};
 
-/// What a board should become: all white, all black, or a given board.
-///
-/// POJ 1753's goal, whichever colour takes fewer presses, is the two
-/// colours asked together: [`Target::EITHER`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// All pieces white side up.
-    White,
-    /// All pieces black side up.
-    Black,
-    /// This board (of the puzzle's shape).
-    Board(Grid),
-}
-
-impl Target {
-    /// Both colours, for the one needing fewer presses.
-    pub const EITHER: &'static [Target] = &[Target::White, Target::Black];
-
-    /// `"white"`, `"black"`, or `"target"` for a given board.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Target::White => "white",
-            Target::Black => "black",
-            Target::Board(_) => "target",
-        }
-    }
-}
-
-/// How to solve the linear system.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Method {
-    /// Chasing where it applies, elimination otherwise.
-    Auto,
-    /// Elimination of the full flip matrix.
-    Dense,
-    /// Light chasing (classic rule on the plane only).
-    Chase,
-}
-
 /// Default cap on the nullity whose 2^d solutions are all visited: 2^36
 /// members are about 10 s at the 7·10^9 members/s measured on two cores
 /// here (bench `table_bits`), less for a symmetric board (62x64: 4.6 s).
 pub const DEFAULT_MAX_NULLITY: usize = 36;
-
-/// The best press set found for one target.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
-    /// The presses, re-checked against the board.
-    pub presses: Grid,
-    /// Whether no press set with fewer presses exists (false when the null
-    /// space was too large to enumerate).
-    pub proven_minimal: bool,
-}
-
-/// One target's result: the fewest presses found, or `None` when the
-/// target cannot be reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// The target asked for.
-    pub target: Target,
-    /// Its solution, `None` when unreachable.
-    pub solution: Option<Solution>,
-}
-
-/// A board's answer: one outcome per target asked for, in the order asked.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Answer {
-    /// The outcomes, in the order of the targets asked.
-    pub outcomes: Vec<Outcome>,
-}
-
-impl Answer {
-    /// The outcome for `target`, if it was asked for.
-    pub fn get(&self, target: &Target) -> Option<&Outcome> {
-        self.outcomes.iter().find(|o| o.target == *target)
-    }
-
-    /// The reachable target needing the fewest presses (the first asked on
-    /// a tie).
-    pub fn best(&self) -> Option<(&Target, &Solution)> {
-        self.outcomes
-            .iter()
-            .filter_map(|o| Some((&o.target, o.solution.as_ref()?)))
-            .min_by_key(|(_, s)| s.presses.count_ones())
-    }
-}
 
 enum System {
     Dense(Dense),

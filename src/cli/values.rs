@@ -1,0 +1,148 @@
+//! The values flags take and their parsers: targets, graphs, image kinds,
+//! formats, methods, densities, budgets and times.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::Graph;
+
+/// What `--target` names: colours, or a board file read once the boards'
+/// shape is known.
+#[derive(Clone, Debug)]
+pub(super) enum TargetArg {
+    Colours(&'static [Target]),
+    /// Every uniform state, the fewest presses (for two states: either).
+    Any,
+    /// Every cell in this state.
+    State(u32),
+    File(PathBuf),
+}
+
+pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
+    if let Some(colours) = colour_targets(s) {
+        return Ok(TargetArg::Colours(colours));
+    }
+    if s == "any" {
+        return Ok(TargetArg::Any);
+    }
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        // A file named like a number is written ./2.
+        return s.parse().map(TargetArg::State).map_err(|_| format!("state {s} is not below 256"));
+    }
+    if s.is_empty() {
+        return Err(format!("expected {TARGET_WORDS} or a board file"));
+    }
+    Ok(TargetArg::File(PathBuf::from(s)))
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(super) enum PbmArg {
+    /// P4: 8 pixels a byte.
+    Raw,
+    /// P1: ASCII 0 and 1.
+    Plain,
+}
+
+impl From<PbmArg> for PbmKind {
+    fn from(p: PbmArg) -> PbmKind {
+        match p {
+            PbmArg::Raw => PbmKind::Raw,
+            PbmArg::Plain => PbmKind::Plain,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum Format {
+    /// The answer only: a number or `Impossible`.
+    Poj,
+    /// A few readable lines per board.
+    Text,
+    /// One JSON object per board, one per line.
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum GenerateArg {
+    AllBlack,
+    AllWhite,
+    Random,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(super) enum MethodArg {
+    Auto,
+    Dense,
+    Chase,
+}
+
+pub(super) fn parse_density(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("expected a number from 0 to 1, got '{s}'")),
+    }
+}
+
+pub(super) fn parse_max_nullity(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(d) if d <= 63 => Ok(d),
+        _ => Err(format!("expected a whole number from 0 to 63, got '{s}'")),
+    }
+}
+
+impl From<MethodArg> for Method {
+    fn from(m: MethodArg) -> Method {
+        match m {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::Dense => Method::Dense,
+            MethodArg::Chase => Method::Chase,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum StudyFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum TableFormat {
+    Text,
+    Csv,
+    Json,
+}
+
+pub(super) fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("expected a number of seconds above 0, got '{s}'")),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum MergeFormat {
+    Poj,
+    Text,
+    Json,
+    Csv,
+}
+
+/// `--graph FILE|NAME`: a built-in name (petersen, cycle:N, path:N,
+/// complete:N, hypercube:D, cube) when it is one, else a file of graph6 or
+/// an edge list (a file named like a built-in is written ./cube).
+pub(super) fn parse_graph(s: &str) -> Result<Arc<Graph>, String> {
+    const BUILT_IN: [&str; 6] = ["petersen", "cycle:", "path:", "complete:", "hypercube:", "cube"];
+    let named = BUILT_IN.iter().any(|b| s == *b || (b.ends_with(':') && s.starts_with(b)));
+    if named {
+        return Graph::named(s).map(Arc::new).map_err(|e| e.to_string());
+    }
+    let path = std::path::Path::new(s);
+    let mut file = std::fs::File::open(path).map_err(|e| {
+        format!("no built-in graph '{s}' (petersen, cycle:N, path:N, complete:N, hypercube:D, cube) and no readable file: {e}")
+    })?;
+    // A graph file is small next to what its boards' work needs: 256 MiB
+    // holds graph6 of 45,000 vertices or an edge list of 20 million edges.
+    let data = super::read_limited(&mut file, s, 256 << 20).map_err(|e| e.to_string())?;
+    Graph::parse(&data, s).map(Arc::new).map_err(|e| e.to_string())
+}
