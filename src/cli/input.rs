@@ -167,8 +167,8 @@ pub(super) fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) 
             )));
         }
         data.extend_from_slice(&chunk[..n]);
-        // PBM pixels are binary: only text has lines to bound.
-        if is_pbm(&data) {
+        // PBM and PGM pixels are binary: only text has lines to bound.
+        if is_pbm(&data) || is_pgm(&data) {
             continue;
         }
         // A line inside the chunk is shorter than the chunk, far below the
