@@ -3,11 +3,14 @@
 
 use super::*;
 
-/// Solve Lights Out / Flip Game boards of any size with linear algebra over GF(2).
+/// Solve Lights Out / Flip Game boards of any size, of K states, or on any
+/// graph, with linear algebra over GF(2) and Z_K.
 ///
 /// With no subcommand, `lightsout` solves: it reads boards of `b`/`w` rows
 /// from FILE or standard input and prints, per board, the fewest presses that
 /// make it all white or all black, or `Impossible` (the POJ 1753 format).
+/// With --states K, boards are rows of digits and the goal is any uniform
+/// state; with --graph, a board is one line of the graph's vertices.
 #[derive(Parser, Debug)]
 #[command(name = "lightsout", version, args_conflicts_with_subcommands = true)]
 pub struct Cli {

@@ -11,7 +11,8 @@ use crate::zk::Modulus;
 /// Where boards come from: files, standard input, or a generator.
 #[derive(Args, Debug, Clone)]
 pub(super) struct BoardArgs {
-    /// Board files (text of `b`/`w` rows, or PBM), answered in turn;
+    /// Board files (text of `b`/`w` rows, or PBM; digits or numbers, or PGM,
+    /// with --states), answered in turn;
     /// standard input when absent or `-`.
     #[arg(value_name = "FILE")]
     pub(super) files: Vec<PathBuf>,
@@ -21,7 +22,8 @@ pub(super) struct BoardArgs {
     /// Columns per board (otherwise inferred from the input).
     #[arg(short, long, value_name = "C")]
     pub(super) cols: Option<usize>,
-    /// Make the board instead of reading one (needs --rows and --cols).
+    /// Make the board instead of reading one (needs --rows and --cols, or
+    /// --graph).
     #[arg(short, long, value_enum, value_name = "KIND")]
     pub(super) generate: Option<GenerateArg>,
     #[command(flatten)]
