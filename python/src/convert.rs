@@ -95,7 +95,20 @@ fn parse_rule(rule: &str) -> PyResult<Rule> {
 fn parse_graph(graph: &Bound<'_, PyAny>) -> PyResult<Graph> {
     if let Ok(text) = graph.cast::<PyString>() {
         let text = text.to_cow()?;
-        return Graph::named(text.trim()).or_else(|_| Graph::parse(text.as_bytes(), "graph")).map_err(to_py);
+        let named = match Graph::named(text.trim()) {
+            Ok(graph) => return Ok(graph),
+            Err(e) => e,
+        };
+        // Not a name: graph6 or an edge list. A word that is neither says
+        // both reasons, since either may have been meant.
+        return Graph::parse(text.as_bytes(), "graph").map_err(|parsed| {
+            let word = text.trim();
+            if !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == ':') {
+                bad(format!("graph '{word}': {named}; nor is it graph6 or an edge list ({parsed})"))
+            } else {
+                to_py(parsed)
+            }
+        });
     }
     let pair = graph.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
         bad("graph is a name, a graph6 string, an edge list as text, or a pair (n, edges)")
@@ -280,9 +293,11 @@ fn read_array(array: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<Cells> 
 pub fn array_cells(array: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
     if let Ok(a) = array.cast::<PyArrayDyn<u8>>() {
         let ro = a.readonly();
+        // A C-ordered array is copied as it lies; any other (Fortran order,
+        // a strided view) is read in logical order, row by row.
         return Ok(match ro.as_slice() {
-            Ok(slice) => slice.to_vec(),
-            Err(_) => ro.as_array().iter().copied().collect(),
+            Ok(slice) if a.is_c_contiguous() => slice.to_vec(),
+            _ => ro.as_array().iter().copied().collect(),
         });
     }
     if let Ok(a) = array.cast::<PyArrayDyn<bool>>() {

@@ -247,7 +247,7 @@ pub fn solve(
 /// >>> sum(s.presses is not None for s in answers)
 /// 4096
 /// >>> max(s.presses for s in answers if s.presses is not None)
-/// 8
+/// 6
 #[pyfunction]
 #[pyo3(signature = (boards, *, target = None, rule = "plus", torus = false, states = 2,
     max_nullity = DEFAULT_MAX_NULLITY, time_limit = None, graph = None, max_memory = DEFAULT_MEMORY))]
