@@ -67,7 +67,10 @@ impl Spec {
             Some(graph) => Puzzle::on_graph(Arc::clone(graph), self.rule.clone()).map_err(to_py),
             None => {
                 let topology = if self.torus { Topology::Torus } else { Topology::Plane };
-                Ok(Puzzle::new(rows, cols).map_err(to_py)?.with_topology(topology).with_rule(self.rule.clone()))
+                Ok(Puzzle::new(rows, cols)
+                    .map_err(to_py)?
+                    .with_topology(topology)
+                    .with_rule(self.rule.clone()))
             }
         }
     }
@@ -103,17 +106,21 @@ fn parse_graph(graph: &Bound<'_, PyAny>) -> PyResult<Graph> {
         // both reasons, since either may have been meant.
         return Graph::parse(text.as_bytes(), "graph").map_err(|parsed| {
             let word = text.trim();
-            if !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == ':') {
+            if !word.is_empty()
+                && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == ':')
+            {
                 bad(format!("graph '{word}': {named}; nor is it graph6 or an edge list ({parsed})"))
             } else {
                 to_py(parsed)
             }
         });
     }
-    let pair = graph.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
-        bad("graph is a name, a graph6 string, an edge list as text, or a pair (n, edges)")
-    })?;
-    let n: usize = pair.get_item(0)?.extract().map_err(|_| bad("graph: n in (n, edges) is a count of vertices"))?;
+    let pair =
+        graph.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
+            bad("graph is a name, a graph6 string, an edge list as text, or a pair (n, edges)")
+        })?;
+    let n: usize =
+        pair.get_item(0)?.extract().map_err(|_| bad("graph: n in (n, edges) is a count of vertices"))?;
     let edges: Vec<(usize, usize)> = pair
         .get_item(1)?
         .extract()
@@ -175,9 +182,11 @@ pub fn read_board(
         let text = text.to_cow()?;
         let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
         read_lines(&lines, k, what)?
-    } else if let Ok(list) = value.cast::<PyList>().map(|l| l.as_any().clone()).or_else(|_| {
-        value.cast::<PyTuple>().map(|t| t.as_any().clone())
-    }) {
+    } else if let Ok(list) = value
+        .cast::<PyList>()
+        .map(|l| l.as_any().clone())
+        .or_else(|_| value.cast::<PyTuple>().map(|t| t.as_any().clone()))
+    {
         read_sequence(&list, k, what)?
     } else {
         return Err(bad(format!(
@@ -187,7 +196,11 @@ pub fn read_board(
     };
     cells.check_states(k.get(), what)?;
     if let Some(n) = vertices {
-        let cells = if cells.rows != 1 && cells.cols == 1 { Cells { rows: 1, cols: cells.rows, ..cells } } else { cells };
+        let cells = if cells.rows != 1 && cells.cols == 1 {
+            Cells { rows: 1, cols: cells.rows, ..cells }
+        } else {
+            cells
+        };
         if cells.rows != 1 || cells.cols != n {
             return Err(bad(format!(
                 "the {what} on a graph of {n} vertices is one row of {n} states, got {}x{}",
@@ -220,7 +233,10 @@ fn read_sequence(list: &Bound<'_, PyAny>, k: Modulus, what: &str) -> PyResult<Ce
     let rows: Vec<Vec<i64>> = match first.extract::<i64>() {
         Ok(_) => vec![list.extract().map_err(|_| bad(format!("the {what}'s cells are integers")))?],
         Err(_) => list.extract().map_err(|_| {
-            bad(format!("the {what} is a list of strings or of rows of integers (states 0 to {})", k.get() - 1))
+            bad(format!(
+                "the {what} is a list of strings or of rows of integers (states 0 to {})",
+                k.get() - 1
+            ))
         })?,
     };
     let cols = rows[0].len();
@@ -264,8 +280,8 @@ fn read_lines(lines: &[&str], k: Modulus, what: &str) -> PyResult<Cells> {
         return Err(bad(format!("the {what} has no rows")));
     }
     let text = lines.join("\n");
-    let boards =
-        lightsout::parse_state_boards(text.as_bytes(), what, k.get(), Some(lines.len()), None).map_err(to_py)?;
+    let boards = lightsout::parse_state_boards(text.as_bytes(), what, k.get(), Some(lines.len()), None)
+        .map_err(to_py)?;
     match boards.into_iter().next() {
         Some(board) => Ok(Cells { rows: board.nrows(), cols: board.ncols(), cells: board.cells().to_vec() }),
         None => Err(bad(format!("the {what} has no rows"))),
@@ -359,7 +375,8 @@ pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usiz
             }
             // A string of one row or several is a board (on a graph, or
             // a one-line grid written as text).
-            _ if word.chars().any(|c| !c.is_ascii_alphabetic()) || word.chars().all(|c| "bBwW".contains(c)) => {}
+            _ if word.chars().any(|c| !c.is_ascii_alphabetic())
+                || word.chars().all(|c| "bBwW".contains(c)) => {}
             _ => {
                 return Err(bad(format!(
                     "target is 'any', 'either', 'white', 'black', a state number or a board, got '{word}'"
@@ -370,9 +387,10 @@ pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usiz
     if !target.is_instance_of::<pyo3::types::PyBool>()
         && let Ok(s) = target.extract::<i64>()
     {
-        let s = u8::try_from(s).ok().filter(|&s| s < k.get()).ok_or_else(|| {
-            bad(format!("the target state is 0 to {}, got {s}", k.get() - 1))
-        })?;
+        let s = u8::try_from(s)
+            .ok()
+            .filter(|&s| s < k.get())
+            .ok_or_else(|| bad(format!("the target state is 0 to {}, got {s}", k.get() - 1)))?;
         return Ok(match (spec.two_states(), s) {
             (true, 0) => Goal::Two(vec![Target::White]),
             (true, _) => Goal::Two(vec![Target::Black]),

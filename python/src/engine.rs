@@ -70,7 +70,12 @@ static CACHE: LazyLock<Mutex<HashMap<Key, Arc<Engine>>>> = LazyLock::new(|| Mute
 /// # Errors
 /// The library's, as Python exceptions: a memory estimate over `max_memory`
 /// is a `LimitError`.
-pub fn engine(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Arc<Engine>> {
+pub fn engine(
+    puzzle: &Puzzle,
+    states: Modulus,
+    max_nullity: usize,
+    max_memory: u64,
+) -> PyResult<Arc<Engine>> {
     let key = Key { puzzle: puzzle.clone(), states, max_nullity, max_memory };
     if let Some(found) = CACHE.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return Ok(found);
@@ -134,7 +139,13 @@ pub fn check_signals() -> PyResult<()> {
 
 /// Solves `board` for each of `targets` and keeps the lightest answer, as
 /// `Answer::best` does (the first asked on a tie).
-pub fn solve_board(engine: &Engine, board: Board, targets: &Targets, opts: Opts, started: Instant) -> PyResult<Found> {
+pub fn solve_board(
+    engine: &Engine,
+    board: Board,
+    targets: &Targets,
+    opts: Opts,
+    started: Instant,
+) -> PyResult<Found> {
     match (engine, board, targets) {
         (Engine::Two(solver), Board::Two(grid), Targets::Two(targets)) => {
             solve_two(solver, &grid, targets, opts, started)
@@ -150,7 +161,14 @@ pub fn solve_board(engine: &Engine, board: Board, targets: &Targets, opts: Opts,
                 (s.presses.total(), reached, s.presses.cells().to_vec(), s.proven_minimal, s.lower_bound)
             });
             Ok(match best {
-                None => Found { rows, cols, best: None, proven_minimal: false, lower_bound: None, nullity: solver.nullity() },
+                None => Found {
+                    rows,
+                    cols,
+                    best: None,
+                    proven_minimal: false,
+                    lower_bound: None,
+                    nullity: solver.nullity(),
+                },
                 Some((total, reached, cells, proven, bound)) => Found {
                     rows,
                     cols,
@@ -182,7 +200,13 @@ pub enum Targets {
 /// does, except that a long exhaustive search runs batch by batch
 /// (`SearchState::run`), so that it can stop on Ctrl-C or at the time
 /// limit, and that a local search's lower bound is kept.
-fn solve_two(solver: &Solver, board: &Grid, targets: &[Target], opts: Opts, started: Instant) -> PyResult<Found> {
+fn solve_two(
+    solver: &Solver,
+    board: &Grid,
+    targets: &[Target],
+    opts: Opts,
+    started: Instant,
+) -> PyResult<Found> {
     let mut best: Option<(u64, &'static str, Grid, bool, u64)> = None;
     for target in targets {
         let Some((presses, proven, bound)) = solve_two_for(solver, board, target, opts, started)? else {
@@ -275,7 +299,9 @@ fn solve_two_for(
         }
     } else {
         let budget = match opts.time_limit {
-            Some(limit) => Budget { descents: u64::MAX, work: u64::MAX, time_limit: Some(limit), ..Budget::default() },
+            Some(limit) => {
+                Budget { descents: u64::MAX, work: u64::MAX, time_limit: Some(limit), ..Budget::default() }
+            }
             None => Budget::default(),
         };
         let local = improve(&coset, &budget);
@@ -304,7 +330,9 @@ pub fn run_interruptible<T: Send + 'static>(work: impl FnOnce() -> T + Send + 's
             Ok(value) => return Ok(value),
             Err(RecvTimeoutError::Timeout) => check_signals()?,
             Err(RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err("internal error: the search thread ended without an answer"));
+                return Err(PyRuntimeError::new_err(
+                    "internal error: the search thread ended without an answer",
+                ));
             }
         }
     }

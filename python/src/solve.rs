@@ -164,7 +164,9 @@ fn solve_released(
     py.detach(move || {
         let started = Instant::now();
         if matches!(*engine, Engine::Many(_)) && engine.searches_long() {
-            return run_interruptible(move || crate::engine::solve_board(&engine, board, &targets, opts, started))?;
+            return run_interruptible(move || {
+                crate::engine::solve_board(&engine, board, &targets, opts, started)
+            })?;
         }
         crate::engine::solve_board(&engine, board, &targets, opts, started)
     })
@@ -281,10 +283,8 @@ pub fn solve_many<'py>(
             slot.insert(py.detach(|| engine(&puzzle, k, max_nullity, max_memory))?);
         }
     }
-    let jobs: Vec<(Arc<Engine>, Board)> = cells
-        .into_iter()
-        .map(|c| (Arc::clone(&engines[&(c.rows, c.cols)]), board_of(c, &spec)))
-        .collect();
+    let jobs: Vec<(Arc<Engine>, Board)> =
+        cells.into_iter().map(|c| (Arc::clone(&engines[&(c.rows, c.cols)]), board_of(c, &spec))).collect();
     let found = py.detach(|| solve_batch(jobs, &targets, opts))?;
     let solutions = found.into_iter().map(|found| Solution { found });
     PyList::new(py, solutions.map(|s| Bound::new(py, s)).collect::<PyResult<Vec<_>>>()?)
@@ -313,7 +313,9 @@ fn solve_batch(jobs: Vec<(Arc<Engine>, Board)>, targets: &Targets, opts: Opts) -
             let quiet = Opts { interruptible: false, ..opts };
             let answers: PyResult<Vec<Found>> = batch
                 .into_par_iter()
-                .map(|(engine, board)| crate::engine::solve_board(&engine, board, targets, quiet, Instant::now()))
+                .map(|(engine, board)| {
+                    crate::engine::solve_board(&engine, board, targets, quiet, Instant::now())
+                })
                 .collect();
             found.extend(answers?);
         }
@@ -340,7 +342,9 @@ fn read_boards(boards: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usize>) 
             return Err(bad(format!("the boards are an array of shape {shape:?}, with no cells")));
         }
         if let Some(v) = vertices.filter(|&v| (rows, cols) != (1, v)) {
-            return Err(bad(format!("a board on a graph of {v} vertices is one row of {v} states, got {rows}x{cols}")));
+            return Err(bad(format!(
+                "a board on a graph of {v} vertices is one row of {v} states, got {rows}x{cols}"
+            )));
         }
         let all = array_cells(array.as_any(), "boards")?;
         let size = rows * cols;
@@ -355,13 +359,17 @@ fn read_boards(boards: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usize>) 
                 k.get() - 1
             )));
         }
-        return Ok((0..n).map(|b| Cells { rows, cols, cells: all[b * size..(b + 1) * size].to_vec() }).collect());
+        return Ok((0..n)
+            .map(|b| Cells { rows, cols, cells: all[b * size..(b + 1) * size].to_vec() })
+            .collect());
     }
     if boards.is_instance_of::<PyString>() {
         return Err(bad("boards is a list of boards or a 3-D array, not one string"));
     }
     let mut out = Vec::new();
-    for (i, board) in boards.try_iter().map_err(|_| bad("boards is a list of boards or a 3-D array"))?.enumerate() {
+    for (i, board) in
+        boards.try_iter().map_err(|_| bad("boards is a list of boards or a 3-D array"))?.enumerate()
+    {
         out.push(read_board(&board?, k, vertices, &format!("board {}", i + 1))?);
     }
     Ok(out)

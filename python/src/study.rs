@@ -222,14 +222,20 @@ fn analyze_puzzle(puzzle: &Puzzle, k: Modulus, max_nullity: usize, max_memory: u
 
 /// Sizes from a range or any sequence of positive integers.
 fn sizes(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<usize>> {
-    let sizes: Vec<i64> =
-        value.extract().map_err(|_| bad(format!("{what} is a range or a sequence of sizes, such as range(1, 101)")))?;
+    let sizes: Vec<i64> = value
+        .extract()
+        .map_err(|_| bad(format!("{what} is a range or a sequence of sizes, such as range(1, 101)")))?;
     if sizes.is_empty() {
         return Err(bad(format!("{what} is empty")));
     }
     sizes
         .iter()
-        .map(|&s| usize::try_from(s).ok().filter(|&s| s >= 1).ok_or_else(|| bad(format!("{what} holds {s}; sizes are 1 or more"))))
+        .map(|&s| {
+            usize::try_from(s)
+                .ok()
+                .filter(|&s| s >= 1)
+                .ok_or_else(|| bad(format!("{what} holds {s}; sizes are 1 or more")))
+        })
         .collect()
 }
 
@@ -265,14 +271,17 @@ pub fn nullity_table<'py>(
     if spec.two_states() {
         let (r_lo, r_hi) = span(&rows);
         let (c_lo, c_hi) = span(&cols);
-        let table = py.detach(move || {
-            run_interruptible(move || {
-                lightsout::nullity_table(r_lo..=r_hi, c_lo..=c_hi, &template, max_memory, &|| {})
-            })
-        })?
-        .map_err(to_py)?;
-        let flat: Vec<i64> =
-            rows.iter().flat_map(|&r| cols.iter().map(|&c| table[r - r_lo][c - c_lo] as i64).collect::<Vec<_>>()).collect();
+        let table = py
+            .detach(move || {
+                run_interruptible(move || {
+                    lightsout::nullity_table(r_lo..=r_hi, c_lo..=c_hi, &template, max_memory, &|| {})
+                })
+            })?
+            .map_err(to_py)?;
+        let flat: Vec<i64> = rows
+            .iter()
+            .flat_map(|&r| cols.iter().map(|&c| table[r - r_lo][c - c_lo] as i64).collect::<Vec<_>>())
+            .collect();
         return Ok(PyArray1::from_vec(py, flat).reshape([nr, nc])?.into_any());
     }
     let k = spec.states;
@@ -284,8 +293,10 @@ pub fn nullity_table<'py>(
             let row: PyResult<Vec<f64>> = cols
                 .par_iter()
                 .map(|&c| {
-                    let puzzle =
-                        Puzzle::new(r, c).map_err(to_py)?.with_topology(template.topology()).with_rule(template.rule().clone());
+                    let puzzle = Puzzle::new(r, c)
+                        .map_err(to_py)?
+                        .with_topology(template.topology())
+                        .with_rule(template.rule().clone());
                     let solver = StateSolver::new(&puzzle, k, Method::Auto, 0, max_memory).map_err(to_py)?;
                     Ok(solver.kernel_size_log2())
                 })
