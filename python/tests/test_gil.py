@@ -61,3 +61,19 @@ def test_ctrl_c_stops_a_batch():
     with pytest.raises(KeyboardInterrupt):
         lightsout.solve_many(boards, target="white", max_nullity=40)
     timer.join()
+
+
+def test_ctrl_c_returns_from_a_k_state_search():
+    # 38x38 over Z_3: 3^19 quiet patterns, seconds of exhaustive search. The
+    # K-state engine has no stop between its blocks: the call returns at
+    # once on Ctrl-C, and the abandoned search ends on its thread.
+    from conftest import apply
+
+    rng = np.random.default_rng(2)
+    board = apply(np.zeros((38, 38), dtype=np.uint8), rng.integers(0, 3, size=(38, 38)), states=3).astype(np.uint8)
+    timer = interrupt_after(0.3)
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        lightsout.solve(board, states=3, target=0)
+    timer.join()
+    assert time.perf_counter() - started < 2
