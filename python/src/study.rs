@@ -1,7 +1,7 @@
 //! `analyze` and `nullity_table`: the puzzle itself, not one board.
 
 use lightsout::zk::Modulus;
-use lightsout::{DEFAULT_MAX_NULLITY, Method, Puzzle, StateSolver};
+use lightsout::{Method, Puzzle, StateSolver};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -10,6 +10,12 @@ use rayon::prelude::*;
 use crate::convert::{Spec, bad, to_py};
 use crate::engine::{check_signals, grid_cells, run_interruptible};
 use crate::solve::DEFAULT_MEMORY;
+
+/// The nullity up to which `analyze` weighs every quiet pattern for the
+/// lightest: the command line's default for `lightsout analyze` (2^28
+/// patterns, a fraction of a second), lower than a solve's 36 because an
+/// analysis is a look, not an answer.
+const ANALYZE_MAX_NULLITY: usize = 28;
 
 /// How many press sets are quiet: 2^nullity, or the K-state count in decimal.
 enum KernelSize {
@@ -152,8 +158,10 @@ fn study_puzzle(spec: &Spec, rows: Option<usize>, cols: Option<usize>) -> PyResu
 
 /// Analyses one size (or graph) and rule: rank, nullity, the quiet
 /// patterns, the gcd polynomial, the lightest quiet pattern (searched
-/// exhaustively up to ``max_nullity``). Releases the GIL; Ctrl-C returns at
-/// once (the work runs on to its end in the background).
+/// exhaustively up to nullity ``max_nullity``, 28 by default as
+/// ``lightsout analyze``: a moment; a local search beyond). Releases the
+/// GIL; Ctrl-C returns at once (the work runs on to its end in the
+/// background).
 ///
 /// >>> a = lightsout.analyze(4, 4, states=4)
 /// >>> a.kernel_size, a.nullity, sorted(a.quiet_orders)
@@ -162,7 +170,7 @@ fn study_puzzle(spec: &Spec, rows: Option<usize>, cols: Option<usize>) -> PyResu
 /// 5
 #[pyfunction]
 #[pyo3(signature = (rows = None, cols = None, *, torus = false, rule = "plus", states = 2, graph = None,
-    max_nullity = DEFAULT_MAX_NULLITY, max_memory = DEFAULT_MEMORY))]
+    max_nullity = ANALYZE_MAX_NULLITY, max_memory = DEFAULT_MEMORY))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze(
     py: Python<'_>,

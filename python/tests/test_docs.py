@@ -31,3 +31,19 @@ def test_every_public_name_has_a_docstring_and_a_type_hint():
     for name in PUBLIC + ["LimitError"]:
         assert getattr(lightsout, name).__doc__, name
         assert f"def {name}(" in stub or f"class {name}" in stub, name
+
+
+def test_the_tutorial_in_docs_python_md():
+    # The ```python blocks of docs/python.md, run as one doctest session
+    # (the 61x61 minimum, a minute of search, is marked to skip).
+    import pathlib
+    import re
+
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
+    assert len(blocks) >= 4
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest("\n".join(blocks), {}, "docs/python.md", "docs/python.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0
