@@ -315,16 +315,29 @@ fn solve_two_for(
 
 /// Runs `work` on a thread of its own and waits for it, checking for
 /// signals every 50 ms: for the work that has no stop between its batches
-/// (the K-state search, a nullity table). On Ctrl-C the call raises at
-/// once; the abandoned work runs on to its end and its result is dropped.
+/// (the K-state search, an analysis, a nullity table). On Ctrl-C the call
+/// raises at once; the abandoned work runs on to its end and its result is
+/// dropped.
+///
+/// The work gets a thread pool of its own, as many threads as the global
+/// one: abandoned, it would otherwise hold the global pool's threads, and
+/// every later call would wait for it to end (found by the test suite: a
+/// small batch after an interrupted 38x38 search over Z_3 took a minute).
+/// Abandoned on its own pool, it only shares the cores until it ends.
 pub fn run_interruptible<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> PyResult<T> {
+    let failed = |e: String| PyRuntimeError::new_err(format!("cannot start a search thread: {e}"));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(rayon::current_num_threads())
+        .thread_name(|i| format!("lightsout-search-{i}"))
+        .build()
+        .map_err(|e| failed(e.to_string()))?;
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
         .name("lightsout-search".into())
         .spawn(move || {
-            let _ = tx.send(work());
+            let _ = tx.send(pool.install(work));
         })
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
+        .map_err(|e| failed(e.to_string()))?;
     loop {
         match rx.recv_timeout(Duration::from_millis(50)) {
             Ok(value) => return Ok(value),

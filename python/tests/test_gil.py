@@ -64,16 +64,22 @@ def test_ctrl_c_stops_a_batch():
 
 
 def test_ctrl_c_returns_from_a_k_state_search():
-    # 38x38 over Z_3: 3^19 quiet patterns, seconds of exhaustive search. The
-    # K-state engine has no stop between its blocks: the call returns at
-    # once on Ctrl-C, and the abandoned search ends on its thread.
+    # 39x39 over Z_3: 3^18 quiet patterns, some 15 s of exhaustive search
+    # here. The K-state engine has no stop between its blocks: the call
+    # returns at once on Ctrl-C, and the abandoned search ends on its own
+    # threads, which do not hold up the calls after it (the next test's
+    # batch runs on the global pool).
     from conftest import apply
 
     rng = np.random.default_rng(2)
-    board = apply(np.zeros((38, 38), dtype=np.uint8), rng.integers(0, 3, size=(38, 38)), states=3).astype(np.uint8)
+    board = apply(np.zeros((39, 39), dtype=np.uint8), rng.integers(0, 3, size=(39, 39)), states=3).astype(np.uint8)
     timer = interrupt_after(0.3)
     started = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
         lightsout.solve(board, states=3, target=0)
     timer.join()
     assert time.perf_counter() - started < 2
+    # Meanwhile a batch on the global pool is not held up.
+    started = time.perf_counter()
+    lightsout.solve_many(np.zeros((200, 3, 3), dtype=np.uint8), states=3)
+    assert time.perf_counter() - started < 5
