@@ -1,0 +1,139 @@
+"""Type hints of the `lightsout` module (built from Rust with PyO3)."""
+
+from typing import Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+#: A board: rows of text ("bwwb"; digits or numbers for K states), nested
+#: lists of states, or a 2-D numpy array of integers or booleans. On a graph,
+#: one row of n states (a string, a flat list or a 1-D array).
+Board = Union[str, Sequence[str], Sequence[Sequence[int]], Sequence[int], npt.NDArray[np.integer], npt.NDArray[np.bool_]]
+#: "any" / "either", "white" (state 0), "black" (state 1), a state number, or a board.
+TargetLike = Union[str, int, Board]
+#: A graph: a name ("petersen", "cycle:7", ...), a graph6 string, an edge
+#: list as text, or (n, edges) with vertices 0..n.
+GraphLike = Union[str, Tuple[int, Iterable[Tuple[int, int]]]]
+
+class LimitError(RuntimeError):
+    """A stated limit (max_memory, the table budget) refused the work."""
+
+class Solution:
+    """The best press set found for a board."""
+
+    @property
+    def presses(self) -> Optional[int]: ...
+    @property
+    def solvable(self) -> bool: ...
+    @property
+    def proven_minimal(self) -> bool: ...
+    @property
+    def press_grid(self) -> Optional[npt.NDArray[np.uint8]]: ...
+    @property
+    def target(self) -> Union[str, int, None]: ...
+    @property
+    def nullity(self) -> Optional[int]: ...
+    @property
+    def lower_bound(self) -> Optional[int]: ...
+
+class Check:
+    """Whether a board can reach each target, and the patterns that say why not."""
+
+    @property
+    def solvable(self) -> bool: ...
+    @property
+    def reachable(self) -> dict[Union[str, int], bool]: ...
+    @property
+    def obstructions(self) -> dict[Union[str, int], Optional[npt.NDArray[np.uint8]]]: ...
+    @property
+    def nullity(self) -> Optional[int]: ...
+
+class Analysis:
+    """Rank, nullity, quiet patterns and the gcd polynomial of one size and rule."""
+
+    @property
+    def kernel_size(self) -> int: ...
+    @property
+    def rank(self) -> Optional[int]: ...
+    @property
+    def nullity(self) -> Optional[int]: ...
+    @property
+    def quiet_patterns(self) -> Optional[npt.NDArray[np.uint8]]: ...
+    @property
+    def quiet_orders(self) -> list[int]: ...
+    @property
+    def gcd(self) -> Optional[str]: ...
+    @property
+    def gcd_factors(self) -> Optional[list[Tuple[str, int]]]: ...
+    @property
+    def lightest_quiet_pattern(self) -> Optional[npt.NDArray[np.uint8]]: ...
+    @property
+    def lightest_proven(self) -> Optional[bool]: ...
+    @property
+    def targets_interchangeable(self) -> Optional[bool]: ...
+
+def solve(
+    board: Board,
+    *,
+    target: TargetLike = "any",
+    rule: str = "plus",
+    torus: bool = False,
+    states: int = 2,
+    max_nullity: int = 36,
+    time_limit: Optional[float] = None,
+    graph: Optional[GraphLike] = None,
+    max_memory: int = 1 << 30,
+) -> Solution:
+    """The fewest presses that turn `board` into `target`."""
+
+def solve_many(
+    boards: Union[Iterable[Board], npt.NDArray[np.integer], npt.NDArray[np.bool_]],
+    *,
+    target: TargetLike = "any",
+    rule: str = "plus",
+    torus: bool = False,
+    states: int = 2,
+    max_nullity: int = 36,
+    time_limit: Optional[float] = None,
+    graph: Optional[GraphLike] = None,
+    max_memory: int = 1 << 30,
+) -> list[Solution]:
+    """`solve` for a batch (a 3-D array or a list of boards), one factoring per size."""
+
+def check(
+    board: Board,
+    *,
+    target: TargetLike = "any",
+    rule: str = "plus",
+    torus: bool = False,
+    states: int = 2,
+    graph: Optional[GraphLike] = None,
+    max_memory: int = 1 << 30,
+) -> Check:
+    """Whether `board` can reach `target`, without solving it."""
+
+def analyze(
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    *,
+    torus: bool = False,
+    rule: str = "plus",
+    states: int = 2,
+    graph: Optional[GraphLike] = None,
+    max_nullity: int = 28,
+    max_memory: int = 1 << 30,
+) -> Analysis:
+    """Rank, nullity, quiet patterns, gcd and lightest quiet pattern of a size (or graph)."""
+
+def nullity_table(
+    rows: Iterable[int],
+    cols: Iterable[int],
+    *,
+    torus: bool = False,
+    rule: str = "plus",
+    states: int = 2,
+    max_memory: int = 1 << 30,
+) -> Union[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Entry [i, j]: the nullity of rows[i] x cols[j] (log2 of the kernel size for states > 2)."""

@@ -1,0 +1,78 @@
+"""Every bad input is a ValueError whose one line names it in the API's
+terms; stated limits are LimitError (a RuntimeError, not a ValueError)."""
+
+import numpy as np
+import pytest
+
+import lightsout
+
+
+def refused(match, call, *args, **kwargs):
+    with pytest.raises(ValueError, match=match) as info:
+        call(*args, **kwargs)
+    message = str(info.value)
+    assert "\n" not in message and "--" not in message, message
+    assert not isinstance(info.value, lightsout.LimitError)
+
+
+def test_bad_boards():
+    refused(r"board: invalid character 'x' at line 2, column 3", lightsout.solve, ["bwbw", "bwxw"])
+    refused(r"board: line 2 has 3 cells but line 1 has 4", lightsout.solve, ["bwbw", "bwb"])
+    refused(r"row 2 of the board is empty", lightsout.solve, ["bw", ""])
+    refused(r"board has no rows", lightsout.solve, [])
+    refused(r"row 2 of the board has 1 cells but row 1 has 2", lightsout.solve, [[0, 1], [1]])
+    refused(r"state of 2 at row 1, column 2, but the states are 0 to 1", lightsout.solve, [[0, 2]])
+    refused(r"state of -1 at row 1, column 1", lightsout.solve, [[-1, 0]])
+    refused(r"state of 5 at row 2, column 1, but the states are 0 to 4", lightsout.solve, np.array([[0], [5]]), states=5)
+    refused(r"state of 300 .* 0 to 255", lightsout.solve, np.array([[0, 300]]))
+    refused(r"board: state 7 at line 1, column 2 is not below 3", lightsout.solve, ["07"], states=3)
+    refused(r"1-D or 2-D array, got 3 dimensions", lightsout.solve, np.zeros((2, 2, 2), dtype=np.uint8))
+    refused(r"array of integers or booleans, not of float64", lightsout.solve, np.zeros((2, 2)))
+    refused(r"no cells", lightsout.solve, np.zeros((0, 3), dtype=np.uint8))
+    refused(r"board is a list of strings, nested lists of integers or a numpy array, not float", lightsout.solve, 1.5)
+    refused(r"board on a graph of 10 vertices is one row of 10 states, got 1x3", lightsout.solve, "101", graph="petersen")
+
+
+def test_bad_options():
+    refused(r"rule is 'plus', 'neighbours', 'king' or a mask", lightsout.solve, ["bw"], rule="cross")
+    refused(r"rule: a rule mask has rows of equal, odd length", lightsout.solve, ["bw"], rule="01/11")
+    refused(r"number of states is 2 to 255, got 1", lightsout.solve, ["bw"], states=1)
+    refused(r"number of states is 2 to 255, got 256", lightsout.analyze, 3, 3, states=256)
+    refused(r"target is 'any', 'either', 'white', 'black', a state number or a board, got 'grey'", lightsout.solve, ["bw"], target="grey")
+    refused(r"target 'white' names a colour of the two-state game; with 3 states", lightsout.solve, ["01"], states=3, target="white")
+    refused(r"target state is 0 to 1, got 2", lightsout.solve, ["bw"], target=2)
+    refused(r"target state is 0 to 2, got -1", lightsout.solve, ["01"], states=3, target=-1)
+    refused(r"target board is 1x1 but the board is 1x2", lightsout.solve, ["bw"], target=["b"])
+    refused(r"max_nullity is at most 63", lightsout.solve, ["bw"], max_nullity=64)
+    refused(r"time_limit is a positive number of seconds, got -1", lightsout.solve, ["bw"], time_limit=-1)
+    refused(r"time_limit serves two-state boards", lightsout.solve, ["01"], states=3, time_limit=1)
+    refused(r"a graph has no edges to wrap", lightsout.solve, "11", graph="path:2", torus=True)
+    refused(r"not the rule king", lightsout.solve, "11", graph="path:2", rule="king")
+    refused(r"graph 'petersne': unknown graph 'petersne'", lightsout.solve, "11", graph="petersne")
+    refused(r"graph is a name, a graph6 string, an edge list as text, or a pair", lightsout.solve, "11", graph=5)
+    refused(r"edges in \(n, edges\) are pairs", lightsout.solve, "11", graph=(2, "x"))
+    refused(r"self-loop|vertex", lightsout.solve, "11", graph=(2, [(0, 0)]))
+    refused(r"a board of 0 rows is outside", lightsout.analyze, 0, 3)
+    refused(r"give rows and cols", lightsout.analyze, 3)
+    refused(r"give either rows and cols or graph, not both", lightsout.analyze, 3, 3, graph="petersen")
+    refused(r"rows is empty", lightsout.nullity_table, [], range(1, 3))
+    refused(r"cols holds 0; sizes are 1 or more", lightsout.nullity_table, range(1, 3), range(0, 3))
+    refused(r"rows is a range or a sequence of sizes", lightsout.nullity_table, "abc", range(1, 3))
+
+
+def test_bad_batches():
+    refused(r"boards are an array of shape boards × rows × cols", lightsout.solve_many, np.zeros((4, 4), dtype=np.uint8))
+    refused(r"board 2 has a state of 3 at row 1, column 2", lightsout.solve_many, np.array([[[0, 0]], [[0, 3]]]))
+    refused(r"board 3: invalid character 'z'", lightsout.solve_many, [["bw"], ["wb"], ["zb"]])
+    refused(r"boards is a list of boards or a 3-D array, not one string", lightsout.solve_many, "bw")
+    refused(r"target board is 1x2 but the board is 2x2", lightsout.solve_many, [["bw", "wb"]], target=["bw"])
+
+
+def test_limits_are_limit_errors():
+    assert issubclass(lightsout.LimitError, RuntimeError) and not issubclass(lightsout.LimitError, ValueError)
+    with pytest.raises(lightsout.LimitError, match=r"needs about \d+ bytes, more than the limit of 1048576"):
+        lightsout.solve(np.zeros((200, 200), dtype=np.uint8), rule="king", max_memory=1 << 20)
+    with pytest.raises(lightsout.LimitError, match=r"bytes, more than the limit"):
+        lightsout.analyze(100, 100, states=3, rule="king", max_memory=1 << 24)
+    with pytest.raises(lightsout.LimitError, match=r"word operations"):
+        lightsout.nullity_table(range(1, 200), range(1, 200), torus=True)

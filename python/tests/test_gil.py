@@ -1,0 +1,85 @@
+"""Long searches release the GIL (another thread runs meanwhile) and stop on
+Ctrl-C between batches."""
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import lightsout
+from conftest import solvable
+
+
+def test_another_thread_runs_during_a_long_search():
+    # 39x39 has nullity 32: 2^32 members, a second or more here.
+    board = solvable(np.random.default_rng(8), 39, 39)
+    ticks = []
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.005)
+
+    worker = threading.Thread(target=count)
+    worker.start()
+    time.sleep(0.05)
+    started = time.perf_counter()
+    s = lightsout.solve(board, target="white")
+    ended = time.perf_counter()
+    stop.set()
+    worker.join()
+    assert s.proven_minimal and s.nullity == 32
+    during = [t for t in ticks if started < t < ended]
+    # The counting thread ticks all through the search, not only before and after.
+    assert ended - started > 0.2 and len(during) >= 0.5 * (ended - started) / 0.005 * 0.2, (len(during), ended - started)
+
+
+def interrupt_after(seconds):
+    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def test_ctrl_c_stops_a_two_state_search():
+    # 61x61 random: nullity 40, minutes of search; SIGINT after 0.3 s.
+    board = solvable(np.random.default_rng(6), 61, 61)
+    timer = interrupt_after(0.3)
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        lightsout.solve(board, target="white", max_nullity=40)
+    timer.join()
+    assert time.perf_counter() - started < 10
+
+
+def test_ctrl_c_stops_a_batch():
+    boards = solvable(np.random.default_rng(6), 61, 61, 2)
+    timer = interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        lightsout.solve_many(boards, target="white", max_nullity=40)
+    timer.join()
+
+
+def test_ctrl_c_returns_from_a_k_state_search():
+    # 39x39 over Z_3: 3^18 quiet patterns, some 15 s of exhaustive search
+    # here. The K-state engine has no stop between its blocks: the call
+    # returns at once on Ctrl-C, and the abandoned search ends on its own
+    # threads, which do not hold up the calls after it (the next test's
+    # batch runs on the global pool).
+    from conftest import apply
+
+    rng = np.random.default_rng(2)
+    board = apply(np.zeros((39, 39), dtype=np.uint8), rng.integers(0, 3, size=(39, 39)), states=3).astype(np.uint8)
+    timer = interrupt_after(0.3)
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        lightsout.solve(board, states=3, target=0)
+    timer.join()
+    assert time.perf_counter() - started < 2
+    # Meanwhile a batch on the global pool is not held up.
+    started = time.perf_counter()
+    lightsout.solve_many(np.zeros((200, 3, 3), dtype=np.uint8), states=3)
+    assert time.perf_counter() - started < 5
