@@ -361,24 +361,30 @@ def kernel_basis_gf(a: np.ndarray, p: int) -> np.ndarray:
     return basis
 
 
-def min_presses_enumerated(x0, basis: np.ndarray, p: int, chunk: int = 1 << 16) -> int:
-    """min Σ (x0 + Σ c_i q_i mod p) over every coefficient vector c in Z_p^d:
-    the fewest presses of one solvable target, by visiting all p^d members of
-    the solution coset (press counts read as 0..p-1)."""
-    d = basis.shape[0]
-    x0 = np.asarray(x0, dtype=np.int64)
+def min_presses_enumerated(starts, basis: np.ndarray, p: int, chunk: int = 1 << 15) -> list[int]:
+    """For each particular solution x0 in `starts`, min Σ (x0 + Σ c_i q_i mod p)
+    over every coefficient vector c in Z_p^d: the fewest presses of that
+    target, by visiting all p^d members of its solution coset (press counts
+    read as 0..p-1). The kernel members are made once, a chunk at a time,
+    and shared by every start.
+
+    # Complexity
+    O(p^d · n · len(starts)) for d basis rows of length n.
+    """
+    d, n = basis.shape
+    starts = [np.asarray(x0, dtype=np.int16) for x0 in starts]
     if d == 0:
-        return int(x0.sum())
-    best = None
+        return [int(x0.sum()) for x0 in starts]
+    best = [None] * len(starts)
     total = p**d
-    for start in range(0, total, chunk):
-        idx = np.arange(start, min(total, start + chunk), dtype=np.int64)
-        coeffs = np.empty((idx.size, d), dtype=np.int64)
-        rest = idx.copy()
+    basis16 = basis.astype(np.int16)
+    for first in range(0, total, chunk):
+        idx = np.arange(first, min(total, first + chunk), dtype=np.int64)
+        members = np.zeros((idx.size, n), dtype=np.int16)
         for i in range(d):
-            coeffs[:, i] = rest % p
-            rest //= p
-        members = (coeffs @ basis + x0) % p
-        low = int(members.sum(axis=1).min())
-        best = low if best is None else min(best, low)
+            digit = (idx // p**i) % p
+            members = (members + digit[:, None].astype(np.int16) * basis16[i]) % p
+        for j, x0 in enumerate(starts):
+            low = int(((members + x0) % p).sum(axis=1, dtype=np.int64).min())
+            best[j] = low if best[j] is None else min(best[j], low)
     return best
