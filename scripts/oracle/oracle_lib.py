@@ -361,30 +361,35 @@ def kernel_basis_gf(a: np.ndarray, p: int) -> np.ndarray:
     return basis
 
 
-def min_presses_enumerated(starts, basis: np.ndarray, p: int, chunk: int = 1 << 15) -> list[int]:
+def span_members(basis: np.ndarray, p: int) -> np.ndarray:
+    """Every combination Σ c_i q_i (mod p) of the rows of `basis`, one row
+    each (p^d rows, int16), built a basis row at a time: p shifted copies."""
+    members = np.zeros((1, basis.shape[1]), dtype=np.int16)
+    for q in basis.astype(np.int16):
+        members = np.concatenate([(members + c * q) % p for c in range(p)])
+    return members
+
+
+def min_presses_enumerated(starts, basis: np.ndarray, p: int, chunk: int = 1 << 14) -> list[int]:
     """For each particular solution x0 in `starts`, min Σ (x0 + Σ c_i q_i mod p)
     over every coefficient vector c in Z_p^d: the fewest presses of that
     target, by visiting all p^d members of its solution coset (press counts
-    read as 0..p-1). The kernel members are made once, a chunk at a time,
-    and shared by every start.
+    read as 0..p-1). The kernel is split in two: every combination of the
+    first basis rows is made once (at most `chunk` of them), and each
+    combination of the others shifts that block; every start shares them.
 
     # Complexity
     O(p^d · n · len(starts)) for d basis rows of length n.
     """
     d, n = basis.shape
     starts = [np.asarray(x0, dtype=np.int16) for x0 in starts]
-    if d == 0:
-        return [int(x0.sum()) for x0 in starts]
+    low = 0
+    while low < d and p ** (low + 1) <= chunk:
+        low += 1
+    block = span_members(basis[:low], p)
     best = [None] * len(starts)
-    total = p**d
-    basis16 = basis.astype(np.int16)
-    for first in range(0, total, chunk):
-        idx = np.arange(first, min(total, first + chunk), dtype=np.int64)
-        members = np.zeros((idx.size, n), dtype=np.int16)
-        for i in range(d):
-            digit = (idx // p**i) % p
-            members = (members + digit[:, None].astype(np.int16) * basis16[i]) % p
+    for shift in span_members(basis[low:], p):
         for j, x0 in enumerate(starts):
-            low = int(((members + x0) % p).sum(axis=1, dtype=np.int64).min())
-            best[j] = low if best[j] is None else min(best[j], low)
+            least = int(((block + ((shift + x0) % p)) % p).sum(axis=1, dtype=np.int64).min())
+            best[j] = least if best[j] is None else min(best[j], least)
     return best

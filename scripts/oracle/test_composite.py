@@ -58,7 +58,9 @@ def test_grid_answers_over_composite_k():
         a = L.grid_matrix(rows, cols, rule, torus)
         n = rows * cols
         boards = [rng.integers(0, k, n) for _ in range(2)] + [(a @ rng.integers(0, k, n)) % k]
-        args = ["-r", rows, "-c", cols, "--states", k, "--rule", rule] + (["--torus"] if torus else [])
+        args = ["-r", rows, "-c", cols, "--states", k, "--rule", rule] + (
+            ["--torus"] if torus else []
+        )
         jobs.append((args, "".join(L.board_text(b, cols, k) + "\n" for b in boards)))
         inputs.append((a, k, boards, " ".join(map(str, args))))
     wrong = []
@@ -77,8 +79,17 @@ def test_atlas_answers_over_z4_and_z6(atlas):
                 continue
             for rule in ("plus", "neighbours"):
                 a = L.graph_matrix(n, edges, rule)
-                boards = [rng.integers(0, k, n), np.ones(n, dtype=np.int64), (a @ rng.integers(0, k, n)) % k]
-                jobs.append((["--graph", path, "--rule", rule, "--states", k], "".join(L.board_text(b, n, k) for b in boards)))
+                boards = [
+                    rng.integers(0, k, n),
+                    np.ones(n, dtype=np.int64),
+                    (a @ rng.integers(0, k, n)) % k,
+                ]
+                jobs.append(
+                    (
+                        ["--graph", path, "--rule", rule, "--states", k],
+                        "".join(L.board_text(b, n, k) for b in boards),
+                    )
+                )
                 inputs.append((a, k, boards, f"atlas {index} --rule {rule} --states {k}"))
     wrong = []
     for (a, k, boards, where), answers in zip(inputs, L.run_many(jobs)):
@@ -108,7 +119,10 @@ def span_size(gens, k, limit=100_000):
 @pytest.mark.parametrize("k", [4, 6, 8, 9, 12])
 def test_quiet_patterns_generate_the_kernel(k):
     jobs = [
-        (["analyze", "-r", r, "-c", c, "--states", k, "--rule", rule, "--max-nullity", 0] + (["--torus"] if torus else []),)
+        (
+            ["analyze", "-r", r, "-c", c, "--states", k, "--rule", rule, "--max-nullity", 0]
+            + (["--torus"] if torus else []),
+        )
         for r in range(1, 7)
         for c in range(1, 7)
         for rule in ("plus", "neighbours")

@@ -30,7 +30,9 @@ def test_grid_ranks(p, torus):
         rank = expected[(r, c)]
         nullity = r * c - rank
         if (got["rank"], got["nullity"], got["kernel_size"]) != (rank, nullity, str(p**nullity)):
-            wrong.append(((r, c), (rank, nullity), (got["rank"], got["nullity"], got["kernel_size"])))
+            wrong.append(
+                ((r, c), (rank, nullity), (got["rank"], got["nullity"], got["kernel_size"]))
+            )
     assert not wrong, f"GF({p}) {'torus' if torus else 'plane'}: (size, expected, got) {wrong[:10]}"
 
     # `table` computes the same numbers over a whole range at once.
@@ -64,8 +66,14 @@ def test_atlas_ranks(atlas, rule, k):
     wrong = []
     for (index, n, edges, _), got in zip(graphs, answers):
         rank = L.rank_gf(L.graph_matrix(n, edges, rule), k)
-        if (got["rank"], got["nullity"], got["kernel_size"]) != (rank, n - rank, str(k ** (n - rank))):
-            wrong.append((index, (rank, n - rank), (got["rank"], got["nullity"], got["kernel_size"])))
+        if (got["rank"], got["nullity"], got["kernel_size"]) != (
+            rank,
+            n - rank,
+            str(k ** (n - rank)),
+        ):
+            wrong.append(
+                (index, (rank, n - rank), (got["rank"], got["nullity"], got["kernel_size"]))
+            )
     assert not wrong, f"{rule} over GF({k}): (atlas index, expected, got) {wrong[:10]}"
 
 

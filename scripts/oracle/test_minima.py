@@ -75,8 +75,18 @@ CASES = [
     ("torus 3x8 GF(7)", 7, 6, lambda tmp: grid_case(3, 8, 7, torus=True)),
     ("K9 plus GF(3)", 3, 8, lambda tmp: graph_case(tmp, "k9", nx.complete_graph(9), 3, "plus")),
     ("Q5 plus GF(3)", 3, 11, lambda tmp: graph_case(tmp, "q5", nx.hypercube_graph(5), 3, "plus")),
-    ("K6,6 neighbours GF(3)", 3, 10, lambda tmp: graph_case(tmp, "k66", nx.complete_bipartite_graph(6, 6), 3, "neighbours")),
-    ("3x3x3 grid neighbours GF(3)", 3, 9, lambda tmp: graph_case(tmp, "grid333", nx.grid_graph([3, 3, 3]), 3, "neighbours")),
+    (
+        "K6,6 neighbours GF(3)",
+        3,
+        10,
+        lambda tmp: graph_case(tmp, "k66", nx.complete_bipartite_graph(6, 6), 3, "neighbours"),
+    ),
+    (
+        "3x3x3 grid neighbours GF(3)",
+        3,
+        9,
+        lambda tmp: graph_case(tmp, "grid333", nx.grid_graph([3, 3, 3]), 3, "neighbours"),
+    ),
 ]
 
 
@@ -108,7 +118,9 @@ def test_minimum_presses_by_enumeration(tmp_path, name, p, nullity, make):
     text = "".join(L.board_text(b, cols, p) + "\n" for b in boards)
     answers = L.run_json([*where, "--states", p, "--max-nullity", bound], text)
     assert len(answers) == len(boards)
-    command = " ".join(map(str, ["lightsout", *where, "--states", p, "--max-nullity", bound, "--format", "json"]))
+    command = " ".join(
+        map(str, ["lightsout", *where, "--states", p, "--max-nullity", bound, "--format", "json"])
+    )
     for bi, (b, answer) in enumerate(zip(boards, answers)):
         assert answer["nullity"] == nullity, command
         targets = {t["target"]: t for t in answer["targets"]}
@@ -120,7 +132,9 @@ def test_minimum_presses_by_enumeration(tmp_path, name, p, nullity, make):
                 assert got["solvable"] is False and got["presses"] is None, label
                 continue
             assert got["solvable"] is True, label
-            assert got["presses"] == minima[(bi, t)], f"{label}: expected {minima[(bi, t)]}, got {got['presses']}"
+            assert (
+                got["presses"] == minima[(bi, t)]
+            ), f"{label}: expected {minima[(bi, t)]}, got {got['presses']}"
             assert got["proven_minimal"] is True, label
             x = L.parse_cells(got["solution"])
             assert sum(x) == got["presses"], label

@@ -133,7 +133,9 @@ def test_kernel_size_of_big_boards(rows, cols, rule, torus):
             theirs = sympy_kernel_plane(rows, cols, k, rule)
         assert mine == theirs, (rows, cols, rule, torus, k)
         cli = analyze(rows, cols, k, rule, torus)
-        where = f"analyze -r {rows} -c {cols} --states {k} --rule {rule}" + (" --torus" if torus else "")
+        where = f"analyze -r {rows} -c {cols} --states {k} --rule {rule}" + (
+            " --torus" if torus else ""
+        )
         assert cli["kernel_size"] == str(mine), where
         assert cli["kernel_size_log2"] == pytest.approx(math.log2(mine), abs=1e-9), where
         # Z_4, Z_8, Z_9 are not fields: no rank to speak of.
