@@ -200,7 +200,10 @@ fn pgm_in_and_out() {
     // Found when measuring: a raw PGM's pixels were read as text lines, and
     // one longer than a text line may be was refused ("line 4 is longer
     // than 1052672 bytes"). A 1200x1000 P5 of three states solves.
-    let big = lightsout().args(["generate", "random", "-r", "1200", "-c", "1000", "--states", "3", "--pgm", "raw"]).output().unwrap();
+    let big = lightsout()
+        .args(["generate", "random", "-r", "1200", "-c", "1000", "--states", "3", "--pgm", "raw"])
+        .output()
+        .unwrap();
     std::fs::write(dir.join("big.pgm"), &big.stdout).unwrap();
     let big = dir.join("big.pgm");
     let (_, err, code) = run(&["--states", "3", big.to_str().unwrap()], "");
