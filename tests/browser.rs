@@ -472,9 +472,9 @@ impl Client {
             for (let r = 0; r < rows; r++) { let line = '';
               for (let k = 0; k < cols; k++) {
                 // The disc's rim, left of the number written in it.
-                const [R, G, B] = g.getImageData(Math.floor((k + 0.66) * w), Math.floor((r + 0.78) * h), 1, 1).data;
+                const [R, G, B] = g.getImageData(Math.floor((k + 0.68) * w), Math.floor((r + 0.8) * h), 1, 1).data;
                 line += R > 200 && G > 120 && G < 200 && B < 60 ? 'x'
-                  : Math.abs(R - 170) < 12 && Math.abs(G - 170) < 12 && Math.abs(B - 170) < 12 ? 'o' : '.'; }
+                  : Math.abs(R - 119) < 12 && Math.abs(G - 119) < 12 && Math.abs(B - 119) < 12 ? 'o' : '.'; }
               out.push(line); }
             return out;";
         serde_json::from_value(self.execute(script, vec![json!(rows), json!(cols)])).unwrap()
@@ -801,9 +801,8 @@ fn regression_the_page_fits_a_phone_and_plays_as_a_game() {
 fn apply_plus(board: &[Vec<u8>], presses: &[Vec<u8>], states: u8) -> Vec<Vec<u8>> {
     let (rows, cols) = (board.len(), board[0].len());
     let mut out = board.to_vec();
-    for r in 0..rows {
-        for c in 0..cols {
-            let n = presses[r][c];
+    for (r, row) in presses.iter().enumerate() {
+        for (c, &n) in row.iter().enumerate() {
             let mut reach = vec![(r, c)];
             if r > 0 {
                 reach.push((r - 1, c));
@@ -874,6 +873,11 @@ fn the_page_plays_three_states() {
         "5×5 plane, rule plus, 3 states: 27 quiet press patterns, rank 22, nullity 3.",
     );
     assert!(client.current_url().contains("states=3"), "{}", client.current_url());
+    // The map follows: log2 of the number of quiet patterns of 3 states.
+    client.wait_for_text(
+        "heat-info",
+        "1..64 × 1..64, rule plus, 3 states: log2 of the number of quiet patterns",
+    );
     let quiet = client.find_all("#quiet button");
     assert_eq!(quiet.len(), 3);
     assert!(client.text_of(&quiet[0]).contains("order 3"), "{}", client.text_of(&quiet[0]));
@@ -930,7 +934,9 @@ fn the_page_plays_three_states() {
     client.wait_for_text("status", &format!("The board is all {target}s."));
     client.blur();
     assert_eq!(client.drawn_states(5, 5), vec![vec![target; 5]; 5]);
-    assert!(client.drawn_badges(5, 5).iter().all(|row| !row.contains('x')), "presses left after the steps");
+    // Every press made: the badges turn grey, none is left amber.
+    let done: Vec<String> = badges.iter().map(|row| row.replace('x', "o")).collect();
+    assert_eq!(client.drawn_badges(5, 5), done, "presses left after the steps");
 
     // Play: a press adds 1 (mod 3) to the cell and its neighbours; Back
     // takes it back.

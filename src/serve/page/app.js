@@ -469,13 +469,13 @@ function mark(g, i, size, fill) {
  *  cell's bottom right corner (clear of the state's number) with a black
  *  and a white ring, the count written in it. Cells too small to write in
  *  get the mark of two states (the count is in the list under the board). */
-function badge(g, i, size, fill, count) {
+function badge(g, i, size, fill, count, light = true) {
   if (size < 20) {
     mark(g, i, size, fill);
     return;
   }
-  const x = (i % state.cols) * size + size * 0.78, y = Math.floor(i / state.cols) * size + size * 0.78;
-  const radius = size * 0.18;
+  const x = (i % state.cols) * size + size * 0.8, y = Math.floor(i / state.cols) * size + size * 0.8;
+  const radius = size * 0.17;
   g.beginPath();
   g.arc(x, y, radius, 0, 2 * Math.PI);
   g.fillStyle = fill;
@@ -487,7 +487,7 @@ function badge(g, i, size, fill, count) {
   g.arc(x, y, radius + g.lineWidth, 0, 2 * Math.PI);
   g.strokeStyle = "#111";
   g.stroke();
-  label(g, `${count}`, x, y, Math.floor(size * 0.26), radius * 1.8, true);
+  label(g, `${count}`, x, y, Math.floor(size * 0.26), radius * 1.8, light);
 }
 
 /** A cell of the proof for more than two states: its weight in a white
@@ -552,8 +552,9 @@ function drawBoard() {
     for (const i of remaining(s)) mark(g, i, size, "#e0a100");
   } else if (s) {
     // What is left to press, as a number; a cell whose presses are all
-    // made shows how many it took, in grey.
-    for (const [i, n] of s.presses) if (left(s, i) === 0) badge(g, i, size, "#aaa", n);
+    // made shows how many it took, in the darker grey of two states (amber
+    // and a light grey are one grey in print).
+    for (const [i, n] of s.presses) if (left(s, i) === 0) badge(g, i, size, "#777", n, false);
     for (const i of remaining(s)) badge(g, i, size, "#e0a100", left(s, i));
   }
   if (state.states === 2) for (const i of state.proof || []) proofMark(g, i, size);
@@ -1203,6 +1204,9 @@ function wire() {
     state.board = state.board.map((v) => v % states);
     showSettings();
     ruleChanged();
+    // The map below counts quiet patterns of K states: one of the last K
+    // would mislead (a table of 64 x 64 sizes takes a fraction of a second).
+    if (heat.grid.length) drawHeat();
     say(`${note}${states} states per cell: a press adds 1 to each cell it reaches, and ${states - 1} goes back to 0.`);
   });
   $("target").addEventListener("change", () => {
