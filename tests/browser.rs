@@ -440,6 +440,74 @@ impl Client {
             return [out, document.documentElement.scrollWidth, width];";
         serde_json::from_value(self.execute(script, vec![json!(ids)])).unwrap()
     }
+
+    /// The state each cell of a board of more than two states shows, read
+    /// as a person reads the colours: each cell's colour (left of its
+    /// number, clear of the marks) matched to the nearest swatch of the
+    /// key under the board. 255 where no swatch is near.
+    fn drawn_states(&self, rows: usize, cols: usize) -> Vec<Vec<u8>> {
+        let script = "const [rows, cols] = arguments; const c = document.getElementById('board');
+            const swatches = [...document.querySelectorAll('#ramp .swatch')].map((s) =>
+              [Number(s.textContent), getComputedStyle(s).backgroundColor.match(/[0-9.]+/g).map(Number)]);
+            const g = c.getContext('2d'); const w = c.width / cols, h = c.height / rows; const out = [];
+            for (let r = 0; r < rows; r++) { const line = [];
+              for (let k = 0; k < cols; k++) {
+                const px = g.getImageData(Math.floor((k + 0.3) * w), Math.floor((r + 0.5) * h), 1, 1).data;
+                let best = 255, near = 40 * 40 * 3;
+                for (const [v, rgb] of swatches) {
+                  const d = rgb.slice(0, 3).reduce((a, x, j) => a + (x - px[j]) ** 2, 0);
+                  if (d < near) { near = d; best = v; } }
+                line.push(best); }
+              out.push(line); }
+            return out;";
+        serde_json::from_value(self.execute(script, vec![json!(rows), json!(cols)])).unwrap()
+    }
+
+    /// The press badges of a board of more than two states, in each cell's
+    /// bottom right corner: `x` amber (presses left), `o` grey (done), `.`
+    /// none.
+    fn drawn_badges(&self, rows: usize, cols: usize) -> Vec<String> {
+        let script = "const [rows, cols] = arguments; const c = document.getElementById('board');
+            const g = c.getContext('2d'); const w = c.width / cols, h = c.height / rows; const out = [];
+            for (let r = 0; r < rows; r++) { let line = '';
+              for (let k = 0; k < cols; k++) {
+                // The disc's rim, left of the number written in it.
+                const [R, G, B] = g.getImageData(Math.floor((k + 0.68) * w), Math.floor((r + 0.8) * h), 1, 1).data;
+                line += R > 200 && G > 120 && G < 200 && B < 60 ? 'x'
+                  : Math.abs(R - 119) < 12 && Math.abs(G - 119) < 12 && Math.abs(B - 119) < 12 ? 'o' : '.'; }
+              out.push(line); }
+            return out;";
+        serde_json::from_value(self.execute(script, vec![json!(rows), json!(cols)])).unwrap()
+    }
+
+    /// The cells boxed as the proof on a board of more than two states: a
+    /// black frame in the cell's top left corner around a white box.
+    fn drawn_proof_boxes(&self, rows: usize, cols: usize) -> Vec<String> {
+        let script = "const [rows, cols] = arguments; const c = document.getElementById('board');
+            const g = c.getContext('2d'); const w = c.width / cols, h = c.height / rows; const out = [];
+            const red = (x, y) => g.getImageData(Math.floor(x), Math.floor(y), 1, 1).data[0];
+            const inset = Math.max(2, Math.round(w * 0.04));
+            for (let r = 0; r < rows; r++) { let line = '';
+              for (let k = 0; k < cols; k++) {
+                const frame = red(k * w + inset, r * h + inset), inside = red(k * w + inset + 3, r * h + inset + 3);
+                line += frame < 40 && inside > 200 ? 'x' : '.'; }
+              out.push(line); }
+            return out;";
+        serde_json::from_value(self.execute(script, vec![json!(rows), json!(cols)])).unwrap()
+    }
+
+    /// The lightness (Rec. 601 luma) of the key's swatches, state by state.
+    fn swatch_lightness(&self) -> Vec<f64> {
+        let script = "return [...document.querySelectorAll('#ramp .swatch')].map((s) => {
+              const [r, g, b] = getComputedStyle(s).backgroundColor.match(/[0-9.]+/g).map(Number);
+              return 0.299 * r + 0.587 * g + 0.114 * b; });";
+        serde_json::from_value(self.execute(script, vec![])).unwrap()
+    }
+
+    /// Takes the focus off the board, so that no cursor is drawn on it.
+    fn blur(&self) {
+        self.execute("document.activeElement && document.activeElement.blur()", vec![]);
+    }
 }
 
 /// The CLI's answer for `board`: the best target and its press grid.
@@ -725,4 +793,232 @@ fn regression_the_page_fits_a_phone_and_plays_as_a_game() {
     assert!(cut.is_empty() && page <= window, "256x16 at {window} px: {cut:?}, page {page} px");
     client.execute("window.scrollTo(0, 0)", vec![]);
     client.screenshot("phone-256-rows.png");
+}
+
+/// The plus rule on a plane of `states` states: `board` after pressing
+/// each cell `presses[r][c]` times (the test's own arithmetic, to check
+/// what the page shows against).
+fn apply_plus(board: &[Vec<u8>], presses: &[Vec<u8>], states: u8) -> Vec<Vec<u8>> {
+    let (rows, cols) = (board.len(), board[0].len());
+    let mut out = board.to_vec();
+    for (r, row) in presses.iter().enumerate() {
+        for (c, &n) in row.iter().enumerate() {
+            let mut reach = vec![(r, c)];
+            if r > 0 {
+                reach.push((r - 1, c));
+            }
+            if r + 1 < rows {
+                reach.push((r + 1, c));
+            }
+            if c > 0 {
+                reach.push((r, c - 1));
+            }
+            if c + 1 < cols {
+                reach.push((r, c + 1));
+            }
+            for (rr, cc) in reach {
+                out[rr][cc] = ((u32::from(out[rr][cc]) + u32::from(n)) % u32::from(states)) as u8;
+            }
+        }
+    }
+    out
+}
+
+/// The presses listed under the board ("Press: r1c2×2 r3c1 …"), as counts
+/// per cell.
+fn listed_presses(text: &str, rows: usize, cols: usize) -> Vec<Vec<u8>> {
+    let mut counts = vec![vec![0u8; cols]; rows];
+    let list = text.strip_prefix("Press: ").unwrap_or_else(|| panic!("no press list: {text:?}"));
+    for item in list.split_whitespace() {
+        let (cell, times) = item.split_once('×').unwrap_or((item, "1"));
+        let (r, c) = cell.trim_start_matches('r').split_once('c').unwrap();
+        let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
+        counts[r - 1][c - 1] = times.parse().unwrap();
+    }
+    counts
+}
+
+/// A 5x5 board of three states that can be cleared to 0s: the presses
+/// below applied to a board of 0s (the plus rule), then shifted by 1 so
+/// that the page's best target is not simply 0.
+fn three_state_board() -> Vec<Vec<u8>> {
+    let presses: Vec<Vec<u8>> =
+        [[1, 0, 2, 0, 0], [0, 0, 0, 1, 0], [2, 0, 0, 0, 0], [0, 0, 1, 0, 2], [0, 0, 0, 0, 1]]
+            .iter()
+            .map(|r| r.to_vec())
+            .collect();
+    apply_plus(&vec![vec![1u8; 5]; 5], &presses, 3)
+}
+
+/// Issue 14: K states on the page. With 3 states: a board drawn by clicks
+/// (each click one state on), its colours read back through the key under
+/// the board; the solution's press counts, listed under the board, reach
+/// the target when the test applies them itself; the badges sit on the
+/// cells to press; hints and steps (a cell pressed twice is two steps)
+/// reach it on the page; a press in play mode adds 1 to the plus; the link
+/// keeps the states and the board; an impossible board shows its proof's
+/// cells, those of `lightsout check --states 3`; the quiet patterns have
+/// their order; and the key's colours fall in lightness.
+#[test]
+fn the_page_plays_three_states() {
+    let Some((chromium, chromedriver)) = browser() else { return };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (1200, 1500));
+    client.goto(&format!("{base}#rows=5&cols=5"));
+    client.wait_for_text("analysis", "5×5 plane, rule plus: rank 23, nullity 2");
+    client.type_into("states", "3");
+    client.wait_for_text(
+        "analysis",
+        "5×5 plane, rule plus, 3 states: 27 quiet press patterns, rank 22, nullity 3.",
+    );
+    assert!(client.current_url().contains("states=3"), "{}", client.current_url());
+    // The map follows: log2 of the number of quiet patterns of 3 states.
+    client.wait_for_text(
+        "heat-info",
+        "1..64 × 1..64, rule plus, 3 states: log2 of the number of quiet patterns",
+    );
+    let quiet = client.find_all("#quiet button");
+    assert_eq!(quiet.len(), 3);
+    assert!(client.text_of(&quiet[0]).contains("order 3"), "{}", client.text_of(&quiet[0]));
+    // One ramp, darker state by state (it reads in greyscale).
+    let light = client.swatch_lightness();
+    assert_eq!(light.len(), 3);
+    assert!(light.windows(2).all(|w| w[0] > w[1] + 40.0), "the key's lightness {light:?}");
+
+    // Draw the board: a cell clicked n times shows state n.
+    let board = three_state_board();
+    for (r, row) in board.iter().enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            for _ in 0..v {
+                client.click_cell("board", (5, 5), (r, c));
+            }
+        }
+    }
+    client.wait_for_text("status", &format!("Set row 5, column 5 to {}.", board[4][4]));
+    client.blur();
+    assert_eq!(client.drawn_states(5, 5), board, "the clicks drew another board");
+    let link = client.current_url();
+
+    // Solve for any state: the listed press counts, applied here, give the
+    // uniform board the page names, and the badges mark those cells.
+    client.click("solve");
+    let status = client.wait_for_text("status", "presses to all");
+    let words: Vec<&str> = status.split_whitespace().collect();
+    let (total, target): (usize, u8) =
+        (words[0].parse().unwrap(), words[4].trim_end_matches('s').parse().unwrap());
+    assert!(status.ends_with("(proven minimal)."), "{status}");
+    let counts = listed_presses(&client.text("presses"), 5, 5);
+    assert_eq!(counts.iter().flatten().map(|&n| usize::from(n)).sum::<usize>(), total, "{status}");
+    assert!(counts.iter().flatten().any(|&n| n == 2), "no cell pressed twice: {counts:?}");
+    assert_eq!(
+        apply_plus(&board, &counts, 3),
+        vec![vec![target; 5]; 5],
+        "the presses {counts:?} miss all {target}s"
+    );
+    let badges: Vec<String> =
+        counts.iter().map(|row| row.iter().map(|&n| if n > 0 { 'x' } else { '.' }).collect()).collect();
+    assert_eq!(client.drawn_badges(5, 5), badges);
+    client.screenshot("solved-3-states-5x5.png");
+
+    // The hint is a press of the solution; each step is one press, and a
+    // cell to press twice takes two.
+    client.click("hint");
+    let hint = client.wait_for_text("status", "Hint: press row");
+    let (r, c) = Client::cell_named(&hint);
+    assert!(counts[r][c] > 0, "{hint} is not a press of {counts:?}");
+    for k in 1..=total {
+        client.click("step");
+        client.wait_for_text("status", &format!("Step {k} of {total}."));
+    }
+    client.wait_for_text("status", &format!("The board is all {target}s."));
+    client.blur();
+    assert_eq!(client.drawn_states(5, 5), vec![vec![target; 5]; 5]);
+    // Every press made: the badges turn grey, none is left amber.
+    let done: Vec<String> = badges.iter().map(|row| row.replace('x', "o")).collect();
+    assert_eq!(client.drawn_badges(5, 5), done, "presses left after the steps");
+
+    // Play: a press adds 1 (mod 3) to the cell and its neighbours; Back
+    // takes it back.
+    client.click_on(&client.find("input[name=mode][value=play]"));
+    client.click_cell("board", (5, 5), (2, 2));
+    client.wait_for_text("status", "Pressed row 3, column 3.");
+    let mut one = vec![vec![0u8; 5]; 5];
+    one[2][2] = 1;
+    client.blur();
+    assert_eq!(client.drawn_states(5, 5), apply_plus(&vec![vec![target; 5]; 5], &one, 3));
+    client.click("step-back");
+    client.wait_for_text("status", "Took back the press of row 3, column 3");
+    client.blur();
+    assert_eq!(client.drawn_states(5, 5), vec![vec![target; 5]; 5]);
+
+    // The link keeps the number of states and the board.
+    client.goto(&format!("{base}#rows=4&cols=4"));
+    client.goto(&link);
+    client.execute("location.reload()", vec![]);
+    client.wait_for_text("analysis", "5×5 plane, rule plus, 3 states");
+    client.blur();
+    assert_eq!(client.drawn_states(5, 5), board, "the link lost the board");
+
+    // An impossible board: one corner at 1, to all 0s. The boxed cells are
+    // those the CLI's proof weighs.
+    client.select("target", "0");
+    client.click_on(&client.find("input[name=mode][value=set]"));
+    client.click("clear");
+    client.click_cell("board", (5, 5), (0, 0));
+    client.click("solve");
+    client.wait_for_text("status", "Impossible: no presses make this board all 0s");
+    let corner = ["10000", "00000", "00000", "00000", "00000"];
+    let check = cli_json(&["check", "--states", "3", "--target", "0", "--format", "json"], &corner);
+    let weights: Vec<String> = serde_json::from_value(check["targets"][0]["obstruction"].clone()).unwrap();
+    let boxed: Vec<String> =
+        weights.iter().map(|row| row.chars().map(|ch| if ch == '0' { '.' } else { 'x' }).collect()).collect();
+    client.blur();
+    assert_eq!(client.drawn_proof_boxes(5, 5), boxed);
+    client.screenshot("impossible-3-states-5x5.png");
+}
+
+/// Issue 14 at a phone's 400 px: with 3 states the key, the states box
+/// and the board fit; a random solvable board is played to a counted win
+/// by the hints (a cell hinted twice is pressed twice); and 300 states are
+/// corrected to 255 in the box, with a word.
+#[test]
+fn the_page_plays_three_states_on_a_phone() {
+    let Some((chromium, chromedriver)) = browser() else { return };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (400, 860));
+    client.goto(&format!("{base}#rows=5&cols=5&states=3"));
+    client.wait_for_text("analysis", "5×5 plane, rule plus, 3 states");
+    let ids = ["controls", "states", "step", "solve", "board", "status", "presses", "ramp", "quiet"];
+    let (cut, page, window) = client.cut_off(&ids);
+    assert!(cut.is_empty() && page <= window, "cut off at {window} px: {cut:?}; the page is {page} px wide");
+
+    client.click("random-solvable");
+    client.wait_for_text("status", "cleared to all 0s. Click cells to press them (play mode).");
+    let mut moves = 0;
+    loop {
+        client.click("hint");
+        let hint = client.wait_for_text("status", "Hint: press row");
+        let (r, c) = Client::cell_named(&hint);
+        client.click_cell("board", (5, 5), (r, c));
+        moves += 1;
+        client.wait_for_text("moves", &format!("Moves: {moves}"));
+        if client.text("status").contains("Solved in") {
+            break;
+        }
+        assert!(moves < 60, "the hints never solved the board");
+    }
+    client.wait_for_text("win", &format!("Solved in {moves} moves: all"));
+    let (cut, page, window) = client.cut_off(&ids);
+    assert!(cut.is_empty() && page <= window, "after the game at {window} px: {cut:?}; page {page} px");
+    client.screenshot("phone-3-states-won.png");
+
+    client.type_into("states", "300");
+    client.wait_for_text("status", "States go from 2 to 255, so 255 rather than “300”.");
+    let states: String =
+        serde_json::from_value(client.execute("return document.getElementById('states').value", vec![]))
+            .unwrap();
+    assert_eq!(states, "255");
+    client.wait_for_text("analysis", "255 states");
 }
