@@ -644,7 +644,7 @@ fn regression_verify_past_its_limit_is_a_stated_limit() {
     // it as a limit. Fix: exit 3, like every stated limit.
     let (out, err, code) = run(&["verify", "--rows", "6", "--cols", "5"], "");
     assert_eq!((out.as_str(), code), ("", 3));
-    assert_eq!(err, "lightsout: verify searches every board, so it takes at most 25 cells; 6x5 has 30\n");
+    assert_eq!(err, "lightsout: verify searches every board, so it takes at most 25 cells; a 6x5 has 30\n");
 }
 
 #[test]

@@ -583,3 +583,51 @@ async fn states_graphs_and_board_shapes_answer_as_the_cli_does() {
         assert_refused(&answer, StatusCode::BAD_REQUEST, None, says);
     }
 }
+
+/// Found by review: the API took only the colour words as a two-state
+/// target (the command line also takes `any`, 0 and 1), refused a target
+/// board on a graph wider than 256 vertices, and read a built-in graph's
+/// name as broken graph6.
+#[tokio::test]
+async fn regression_api_targets_and_graphs_as_the_cli_takes_them() {
+    let app = app();
+    let sample = json!(["bwwb", "bbwb", "bwwb", "bwww"]);
+    let (_, either) = post(&app, "/api/solve", &json!({"board": sample, "target": "either"})).await;
+    let (_, any) = post(&app, "/api/solve", &json!({"board": sample, "target": "any"})).await;
+    assert_eq!(any, either);
+    let (_, white) = post(&app, "/api/solve", &json!({"board": sample, "target": "white"})).await;
+    let (_, zero) = post(&app, "/api/solve", &json!({"board": sample, "target": 0})).await;
+    assert_eq!(zero, white);
+    let path = |n: usize| {
+        let edges: Vec<(usize, usize)> = (0..n - 1).map(|i| (i, i + 1)).collect();
+        // graph6 of the path 0-1-...-(n-1): N(n) in its four-byte form (n > 62).
+        let mut g6 =
+            vec![126u8, 63 + ((n >> 12) & 63) as u8, 63 + ((n >> 6) & 63) as u8, 63 + (n & 63) as u8];
+        let mut bits = Vec::new();
+        for v in 1..n {
+            for u in 0..v {
+                bits.push(edges.contains(&(u, v)));
+            }
+        }
+        for chunk in bits.chunks(6) {
+            let mut byte = 0u8;
+            for (i, &b) in chunk.iter().enumerate() {
+                byte |= u8::from(b) << (5 - i);
+            }
+            g6.push(63 + byte);
+        }
+        String::from_utf8(g6).unwrap()
+    };
+    let g = path(300);
+    let board = "b".repeat(300);
+    let target = "w".repeat(300);
+    let (status, answer) =
+        post(&app, "/api/solve", &json!({"board": [board], "graph": g, "target": [target]})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["cols"], 300);
+    let (status, named) =
+        post(&app, "/api/solve", &json!({"board": ["0120120120"], "states": 3, "graph": "petersen"})).await;
+    let (_, six) =
+        post(&app, "/api/solve", &json!({"board": ["0120120120"], "states": 3, "graph": "IheA@GUAo"})).await;
+    assert_eq!((status, &named), (StatusCode::OK, &six));
+}

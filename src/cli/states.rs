@@ -275,9 +275,8 @@ pub(super) fn check(args: &CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
             StudyFormat::Text => {
                 let puzzle = solver.puzzle();
                 let mut t = format!(
-                    "board {index}: {}x{}, {k} states, kernel {}\n",
-                    puzzle.rows(),
-                    puzzle.cols(),
+                    "board {index}: {}, {k} states, kernel {}\n",
+                    shape_text(puzzle),
                     kernel_text(solver)
                 );
                 for (target, y) in &verdicts {

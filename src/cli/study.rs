@@ -172,7 +172,6 @@ pub(super) fn check(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&mut input, &args.source).enumerate() {
         let (board, index) = (&board?, index + 1);
-        let shape = (board.nrows(), board.ncols());
         let solver = solvers.for_board(board)?;
         let verdicts = targets
             .iter()
@@ -180,7 +179,8 @@ pub(super) fn check(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure
             .collect::<Result<Vec<(&str, Option<Cow<Grid>>)>, Error>>()?;
         let text = match args.format {
             StudyFormat::Text => {
-                let mut t = format!("board {index}: {}x{}, nullity {}\n", shape.0, shape.1, solver.nullity());
+                let mut t =
+                    format!("board {index}: {}, nullity {}\n", shape_text(solver.puzzle()), solver.nullity());
                 for (name, obstruction) in &verdicts {
                     match obstruction {
                         None => t += &format!("  {name}: solvable\n"),

@@ -30,7 +30,7 @@ pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
         return s.parse().map(TargetArg::State).map_err(|_| format!("state {s} is not below 256"));
     }
     if s.is_empty() {
-        return Err(format!("expected {TARGET_WORDS} or a board file"));
+        return Err(format!("expected any, {TARGET_WORDS}, a state number or a board file"));
     }
     Ok(TargetArg::File(PathBuf::from(s)))
 }
@@ -132,9 +132,7 @@ pub(super) enum MergeFormat {
 /// complete:N, hypercube:D, cube) when it is one, else a file of graph6 or
 /// an edge list (a file named like a built-in is written ./cube).
 pub(super) fn parse_graph(s: &str) -> Result<Arc<Graph>, String> {
-    const BUILT_IN: [&str; 6] = ["petersen", "cycle:", "path:", "complete:", "hypercube:", "cube"];
-    let named = BUILT_IN.iter().any(|b| s == *b || (b.ends_with(':') && s.starts_with(b)));
-    if named {
+    if is_graph_name(s) {
         return Graph::named(s).map(Arc::new).map_err(|e| e.to_string());
     }
     let path = std::path::Path::new(s);
@@ -144,5 +142,9 @@ pub(super) fn parse_graph(s: &str) -> Result<Arc<Graph>, String> {
     // A graph file is small next to what its boards' work needs: 256 MiB
     // holds graph6 of 45,000 vertices or an edge list of 20 million edges.
     let data = super::read_limited(&mut file, s, 256 << 20).map_err(|e| e.to_string())?;
-    Graph::parse(&data, s).map(Arc::new).map_err(|e| e.to_string())
+    let graph = Graph::parse(&data, s).map_err(|e| e.to_string())?;
+    if graph.vertex_count() == 0 {
+        return Err(format!("{s}: a graph needs at least one vertex, this one has none"));
+    }
+    Ok(Arc::new(graph))
 }

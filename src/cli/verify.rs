@@ -11,8 +11,9 @@ pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> 
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     if puzzle.cells() > bfs::MAX_CELLS {
         return Err(Error::Limit(format!(
-            "verify searches every board, so it takes at most {} cells; {rows}x{cols} has {}",
+            "verify searches every board, so it takes at most {} cells; a {} has {}",
             bfs::MAX_CELLS,
+            shape_text(&puzzle),
             puzzle.cells()
         ))
         .into());

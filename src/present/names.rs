@@ -17,6 +17,21 @@ pub(crate) fn colour_targets(word: &str) -> Option<&'static [Target]> {
 /// The words [`colour_targets`] knows, for messages.
 pub(crate) const TARGET_WORDS: &str = "white, black, either";
 
+/// Whether `s` names a built-in graph (`petersen`, `cycle:N`, `path:N`,
+/// `complete:N`, `hypercube:D`, `cube`) rather than a file or graph6.
+pub(crate) fn is_graph_name(s: &str) -> bool {
+    const BUILT_IN: [&str; 6] = ["petersen", "cycle:", "path:", "complete:", "hypercube:", "cube"];
+    BUILT_IN.iter().any(|b| s == *b || (b.ends_with(':') && s.starts_with(b)))
+}
+
+/// `RxC`, or `graph of N vertices`: a board's shape in text.
+pub(crate) fn shape_text(puzzle: &crate::Puzzle) -> String {
+    match puzzle.graph() {
+        Some(g) => format!("graph of {} vertices", g.vertex_count()),
+        None => format!("{}x{}", puzzle.rows(), puzzle.cols()),
+    }
+}
+
 /// The topology of a board that wraps around (`torus`) or not.
 pub(crate) fn topology(torus: bool) -> Topology {
     if torus { Topology::Torus } else { Topology::Plane }

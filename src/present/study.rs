@@ -96,6 +96,9 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
             "pattern": pattern_json(p, q),
         })),
     });
+    if let Some(g) = p.graph() {
+        v["graph"] = json!({"vertices": g.vertex_count(), "edges": g.edge_count()});
+    }
     if let Some((g, factors)) = &a.gcd {
         v["gcd"] = json!(g.to_string());
         v["gcd_factors"] = json!(
@@ -115,6 +118,9 @@ pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Optio
     let mut v = json!({"board": index, "rows": puzzle.rows(), "cols": puzzle.cols(),
         "topology": puzzle_topology(puzzle), "rule": puzzle.rule().to_string(),
         "nullity": solver.nullity(), "white": null, "black": null});
+    if let Some(g) = puzzle.graph() {
+        v["graph"] = json!({"vertices": g.vertex_count(), "edges": g.edge_count()});
+    }
     for (name, obstruction) in verdicts {
         v[*name] = json!({
             "solvable": obstruction.is_none(),

@@ -60,7 +60,7 @@ fn read(asked: &Asked, limits: &Limits) -> Result<Read, ApiError> {
     };
     if k == 2 {
         let bits = Grid::from_fn(board.nrows(), board.ncols(), |r, c| board.get(r, c) == 1);
-        let targets = request::target(asked.target, limits)?;
+        let targets = request::target(asked.target, asked.graph.is_some(), limits)?;
         return Ok(Read::Bits(bits, puzzle, targets));
     }
     let targets = request::state_target(asked.target, states, limits)?;

@@ -216,12 +216,6 @@ fn check_width(name: &str, value: usize, wide: bool, limits: &Limits) -> Result<
     Ok(())
 }
 
-/// The two-state board given as rows, named `what` in messages.
-pub(super) fn board(value: &Value, what: &str, limits: &Limits) -> Result<Grid, ApiError> {
-    let cells = state_board(value, what, 2, false, limits)?;
-    Ok(Grid::from_fn(cells.nrows(), cells.ncols(), |r, c| cells.get(r, c) == 1))
-}
-
 /// The board of `k` states given as rows, named `what` in messages.
 /// `wide` for a graph's board (one row of its vertices).
 pub(super) fn state_board(
@@ -280,9 +274,16 @@ pub(super) fn states(asked: Option<u32>) -> Result<Modulus, ApiError> {
     Modulus::new(asked.unwrap_or(2)).map_err(|e| ApiError::bad(format!("states: {e}")))
 }
 
-/// The graph of a request (graph6), refused over the server's cells.
+/// The graph of a request: graph6, or a built-in name as the command line
+/// takes them (`petersen`, `cycle:N`, …); refused over the server's cells.
 pub(super) fn graph(graph6: &str, limits: &Limits) -> Result<Graph, ApiError> {
-    let graph = Graph::parse(graph6.as_bytes(), "graph")?;
+    let graph = match crate::present::is_graph_name(graph6) {
+        true => Graph::named(graph6)?,
+        false => Graph::parse(graph6.as_bytes(), "graph")?,
+    };
+    if graph.vertex_count() == 0 {
+        return Err(ApiError::bad("graph: a graph needs at least one vertex"));
+    }
     check_width("the graph's vertex count", graph.vertex_count(), true, limits)?;
     Ok(graph)
 }
@@ -315,9 +316,19 @@ pub(super) fn puzzle(
 
 /// The target: `"white"`, `"black"`, `"either"` (also when absent) or a
 /// board of rows (of the board's shape: the solver checks).
-pub(super) fn target(value: Option<&Value>, limits: &Limits) -> Result<Vec<Target>, ApiError> {
+/// `wide` for a graph's board (one row of its vertices). As on the command
+/// line, `"any"` is either colour and 0 and 1 are white and black.
+pub(super) fn target(value: Option<&Value>, wide: bool, limits: &Limits) -> Result<Vec<Target>, ApiError> {
     let rows = match value {
         None => return Ok(Target::EITHER.to_vec()),
+        Some(Value::String(s)) if s == "any" => return Ok(Target::EITHER.to_vec()),
+        Some(Value::Number(n)) => {
+            return match n.as_u64() {
+                Some(0) => Ok(vec![Target::White]),
+                Some(1) => Ok(vec![Target::Black]),
+                _ => Err(ApiError::bad(format!("target: state {n} is not below 2 (give states for more)"))),
+            };
+        }
         Some(Value::String(s)) => {
             return colour_targets(s).map(<[Target]>::to_vec).ok_or_else(|| {
                 ApiError::bad(format!(
@@ -333,7 +344,8 @@ pub(super) fn target(value: Option<&Value>, limits: &Limits) -> Result<Vec<Targe
         }
     };
     // Its shape is checked against the board's by the solver.
-    Ok(vec![Target::Board(board(&Value::Array(rows.clone()), "target", limits)?)])
+    let goal = state_board(&Value::Array(rows.clone()), "target", 2, wide, limits)?;
+    Ok(vec![Target::Board(Grid::from_fn(goal.nrows(), goal.ncols(), |r, c| goal.get(r, c) == 1))])
 }
 
 /// The enumeration budget asked for: the server's limit when absent,
