@@ -131,18 +131,6 @@ fn for_each_board(
     Ok(())
 }
 
-/// A refusal of `StateSolver::new` in the command line's terms.
-fn solver_error(error: Error, method: Method) -> Failure {
-    match error {
-        Error::Unsupported(_) if method == Method::Chase => Failure::hinted(
-            Error::BadInput("--method chase needs the classic rule on the plane".into()),
-            "use --method dense",
-        ),
-        Error::Memory { .. } => Failure::hinted(error, SMALLER_OR_MORE_MEMORY),
-        _ => error.into(),
-    }
-}
-
 /// One factored K-state solver per board shape, made on first use.
 struct StateSolvers<'a> {
     puzzle: &'a PuzzleArgs,
@@ -166,7 +154,7 @@ impl StateSolvers<'_> {
                     self.budget,
                     self.max_memory,
                 )
-                .map_err(|e| solver_error(e, self.method))?;
+                .map_err(|e| solver_failure(e, &puzzle, self.method, &smaller_or_more_memory))?;
                 self.made.push((shape, solver));
                 self.made.len() - 1
             }
@@ -317,7 +305,7 @@ pub(super) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failur
     let k = states.get();
     let budget = args.max_nullity as u32;
     let solver = StateSolver::new(&puzzle, states, Method::Auto, budget, args.memory.max_memory)
-        .map_err(|e| solver_error(e, Method::Auto))?;
+        .map_err(|e| solver_failure(e, &puzzle, Method::Auto, &smaller_or_more_memory))?;
     let lightest = solver.lightest_quiet_pattern();
     let text = match args.format {
         StudyFormat::Json => state_analysis_json(&solver, lightest.as_ref().map(|q| (q, true))) + "\n",
@@ -408,7 +396,7 @@ pub(super) fn table(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
             .map(|c| -> Result<(f64, Option<usize>), Failure> {
                 let puzzle = args.puzzle.puzzle(r, c)?;
                 let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, args.memory.max_memory)
-                    .map_err(|e| solver_error(e, Method::Auto))?;
+                    .map_err(|e| solver_failure(e, &puzzle, Method::Auto, &smaller_or_more_memory))?;
                 Ok((solver.kernel_size_log2(), solver.nullity()))
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -475,8 +463,8 @@ pub(super) fn verify(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure>
         .into());
     };
     let method = args.method.into();
-    let solver =
-        StateSolver::new(&puzzle, states, method, 63, u64::MAX).map_err(|e| solver_error(e, method))?;
+    let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
+        .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
     let lists = puzzle.press_lists();
     let targets = StateTarget::any(states);
     let distances = (0..k)

@@ -2,7 +2,8 @@
 //! [`Method`], and per target an [`Outcome`] with its [`Solution`],
 //! gathered in an [`Answer`].
 
-use crate::model::Grid;
+use crate::error::Error;
+use crate::model::{Grid, Puzzle};
 
 /// What a board should become: all white, all black, or a given board.
 ///
@@ -41,6 +42,23 @@ pub enum Method {
     Dense,
     /// Light chasing (classic rule on the plane only).
     Chase,
+}
+
+impl Method {
+    /// Whether this method chases lights on `puzzle` (`Auto` does where it
+    /// can): the one choice both the two-state and the K-state solvers make.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for `Chase` off the classic rule on the plane.
+    pub fn chases(self, puzzle: &Puzzle) -> Result<bool, Error> {
+        match self {
+            Method::Chase | Method::Auto if puzzle.is_classic() => Ok(true),
+            Method::Dense | Method::Auto => Ok(false),
+            Method::Chase => {
+                Err(Error::Unsupported("light chasing needs the classic rule on the plane".into()))
+            }
+        }
+    }
 }
 
 /// The best press set found for one target.

@@ -91,13 +91,7 @@ impl Solver {
         max_nullity: usize,
         max_memory: u64,
     ) -> Result<Self, Error> {
-        let chase = match method {
-            Method::Chase | Method::Auto if puzzle.is_classic() => true,
-            Method::Dense | Method::Auto => false,
-            Method::Chase => {
-                return Err(Error::Unsupported("light chasing needs the classic rule on the plane".into()));
-            }
-        };
+        let chase = method.chases(puzzle)?;
         let size = format!("solving a {}x{} board", puzzle.rows(), puzzle.cols());
         let solve_bytes = limits::solve_bytes(puzzle, !chase);
         limits::check(solve_bytes, max_memory, &size)?;

@@ -151,13 +151,7 @@ impl StateSolver {
         max_members_log2: u32,
         max_memory: u64,
     ) -> Result<Self, Error> {
-        let chase = match method {
-            Method::Chase | Method::Auto if puzzle.is_classic() => true,
-            Method::Dense | Method::Auto => false,
-            Method::Chase => {
-                return Err(Error::Unsupported("light chasing needs the classic rule on the plane".into()));
-            }
-        };
+        let chase = method.chases(puzzle)?;
         let (rows, cols, cells) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
         let grids = (cells as u64).saturating_mul(GRIDS_PER_SOLVE);
         let (work, bytes) = if chase {
