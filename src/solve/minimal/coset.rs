@@ -113,12 +113,12 @@ impl Coset {
 
     /// The mask over the quiet patterns the coset was built from that
     /// selects the same member as `mask` over this coset's basis.
-    pub(crate) fn quiet_mask(&self, mask: Mask) -> u64 {
+    pub(crate) fn quiet_mask(&self, mask: Mask) -> u128 {
         match &self.symmetry {
             None => mask.0,
-            Some((_, to_original)) => {
-                (0..to_original.len()).filter(|&k| mask.0 >> k & 1 == 1).fold(0u64, |m, k| m ^ to_original[k])
-            }
+            Some((_, to_original)) => (0..to_original.len())
+                .filter(|&k| mask.0 >> k & 1 == 1)
+                .fold(0u128, |m, k| m ^ to_original[k] as u128),
         }
     }
 
@@ -128,7 +128,7 @@ impl Coset {
     pub fn member(&self, x: &Grid, quiet: &[Grid], mask: Mask) -> Grid {
         let bits = self.quiet_mask(mask);
         let mut presses = x.clone();
-        for (j, q) in quiet.iter().enumerate().take(64) {
+        for (j, q) in quiet.iter().enumerate().take(Mask::BITS) {
             if bits >> j & 1 == 1 {
                 presses.xor_assign(q);
             }
@@ -172,7 +172,8 @@ impl Coset {
 
     /// Weight of the member `mask`, in O(groups).
     pub fn weight(&self, mask: Mask) -> u64 {
-        let s = mask.0;
+        // Keys hold the first MAX_KEY_BITS patterns only.
+        let s = mask.0 as u64;
         let sum: i64 = self
             .groups
             .iter()
@@ -230,23 +231,76 @@ impl Layout {
 /// One member of a coset: bit `j` says whether the coset's basis pattern
 /// `j` is added to the particular press set. Over the coset's own basis
 /// (see [`Coset::member`]); serialised as the plain number.
+///
+/// The same type names a member of a coset over Z_K, where a member is a
+/// tuple of coefficients `c_j < order_j`: the mask is that tuple read as a
+/// mixed-radix number, `c_0` the least significant digit (see
+/// [`from_digits`](Self::from_digits)). 128 bits: two-state bases of up to
+/// 128 patterns, K-state cosets of up to 2^128 members.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Mask(u64);
+pub struct Mask(u128);
 
 impl Mask {
     /// The particular press set itself.
     pub const ZERO: Mask = Mask(0);
 
+    /// Most patterns (bits) a mask holds.
+    pub const BITS: usize = 128;
+
     /// The mask of these bits (the searches make them; a record reads
     /// them back).
-    pub(crate) fn from_bits(bits: u64) -> Mask {
-        Mask(bits)
+    pub(crate) fn from_bits(bits: impl Into<u128>) -> Mask {
+        Mask(bits.into())
     }
 
     /// The bits: bit `j` for basis pattern `j`.
-    pub fn bits(self) -> u64 {
+    pub fn bits(self) -> u128 {
         self.0
+    }
+
+    /// The mask of the coefficients `digits` (digit `j` below `radices[j]`),
+    /// read as a mixed-radix number with digit 0 the least significant;
+    /// `None` when a digit is out of range, the lengths differ or the
+    /// number passes 128 bits.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::Mask;
+    ///
+    /// // Coefficients (2, 1) with orders (3, 4): 2 + 1·3 = 5.
+    /// let mask = Mask::from_digits(&[2, 1], &[3, 4]).unwrap();
+    /// assert_eq!((mask.bits(), mask.digits(&[3, 4])), (5, vec![2, 1]));
+    /// assert_eq!(Mask::from_digits(&[3, 0], &[3, 4]), None);
+    /// ```
+    pub fn from_digits(digits: &[u32], radices: &[u32]) -> Option<Mask> {
+        if digits.len() != radices.len() {
+            return None;
+        }
+        let mut value = 0u128;
+        for (&digit, &radix) in digits.iter().zip(radices).rev() {
+            if digit >= radix {
+                return None;
+            }
+            value = value.checked_mul(radix as u128)?.checked_add(digit as u128)?;
+        }
+        Some(Mask(value))
+    }
+
+    /// The coefficients this mask names over `radices` (the inverse of
+    /// [`from_digits`](Self::from_digits); digits past the last radix are
+    /// dropped).
+    pub fn digits(self, radices: &[u32]) -> Vec<u32> {
+        let mut value = self.0;
+        radices
+            .iter()
+            .map(|&radix| {
+                let radix = radix.max(1) as u128;
+                let digit = (value % radix) as u32;
+                value /= radix;
+                digit
+            })
+            .collect()
     }
 }
 

@@ -75,7 +75,8 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
         && budget.time_limit.is_none_or(|limit| started.elapsed() < limit)
     {
         // Kick: a few random flips of the best member so far.
-        let mut start = best.mask.bits();
+        // A walk's masks are keys: at most MAX_KEY_BITS bits.
+        let mut start = best.mask.bits() as u64;
         for _ in 0..1 + rng.random_range(0..d.min(6)) {
             start ^= 1u64 << rng.random_range(0..d);
         }

@@ -77,7 +77,8 @@ impl SearchState {
                 if weight != best.weight {
                     return Err(format!("it claims {} presses for a member that has {weight}", best.weight));
                 }
-                let block = best.mask.bits().checked_shr(inner as u32).unwrap_or(0);
+                let block = u64::try_from(best.mask.bits().checked_shr(inner as u32).unwrap_or(0))
+                    .unwrap_or(u64::MAX);
                 let first = self.shard.index - 1;
                 let in_slice = block < self.layout.blocks()
                     && block % self.shard.count == first
