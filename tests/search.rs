@@ -344,3 +344,42 @@ fn regression_merge_refuses_resealed_forgeries() {
         assert!(err.contains(expected) && err.lines().count() == 1, "{forged}: {err}");
     }
 }
+
+/// `merge --recheck` searches a share of each slice again: a slice that
+/// claims a heavier member than its blocks hold (which `verify` cannot
+/// see: the member is honest and lies in the slice) is refused, and honest
+/// slices pass with a note of how much was searched again.
+#[test]
+fn merge_recheck_refuses_a_slice_that_hid_its_lightest_member() {
+    let dir = folder("merge-recheck");
+    let halves = shards(&dir, 2);
+    let quarters = shards(&dir, 4);
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let best = |name: &str| read(name)["searches"][0]["state"]["best"].clone();
+    let (out, err, code) = run(&dir, &["merge", &halves[0], &halves[1], "--recheck", "1"]);
+    assert_eq!((out.as_str(), code), ("971\n", 0), "{err}");
+    assert!(err.starts_with("lightsout: note: searched ") && err.contains("none lighter"), "{err}");
+    // Half h holds blocks h, h+2, …; quarters h and h+2 (1-based h+1, h+3)
+    // split them. Claim for half h the heavier of its two quarters' bests.
+    let holder = (0..2).find(|&h| best(&halves[h])["weight"] == 971).unwrap();
+    let (q1, q2) = (best(&quarters[holder]), best(&quarters[holder + 2]));
+    let heavier = if q1["weight"].as_u64() > q2["weight"].as_u64() { q1 } else { q2 };
+    assert!(heavier["weight"].as_u64().unwrap() > 971, "{heavier}");
+    let mut record = read(&halves[holder]);
+    record["searches"][0]["state"]["best"] = heavier.clone();
+    std::fs::write(dir.join("hidden.json"), reseal(record)).unwrap();
+    let other = &halves[1 - holder];
+    // Without a recheck the forgery passes every check a record allows.
+    let (out, _, code) = run(&dir, &["merge", "hidden.json", other]);
+    assert_eq!((out.trim(), code), (heavier["weight"].to_string().as_str(), 0));
+    let (out, err, code) = run(&dir, &["merge", "hidden.json", other, "--recheck", "1"]);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("hidden.json: slice") && err.contains("presses where it claims"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for bad in ["0", "1.5", "x"] {
+        let (_, err, code) = run(&dir, &["merge", &halves[0], &halves[1], "--recheck", bad]);
+        assert_eq!(code, 2, "--recheck {bad}: {err}");
+    }
+}

@@ -238,4 +238,9 @@ pub(super) struct MergeArgs {
     /// Also print the press grid and the board reached.
     #[arg(long)]
     pub(super) show: bool,
+    /// Search again this share of each slice's blocks, picked at random,
+    /// and refuse a slice if they hold a member lighter than it claims
+    /// (a spot check of the work; the checksum only shows damage).
+    #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
+    pub(super) recheck: Option<f64>,
 }

@@ -63,6 +63,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         false,
     )?;
     let mut answer = Answer::default();
+    let mut rechecked = 0u64;
     for (index, (target, coset)) in search.goals.iter().enumerate() {
         let name = target.name();
         // Fields the rebuilt problem decides: an edited (and re-sealed)
@@ -100,13 +101,51 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         }
         let refs: Vec<&SearchState> = states.iter().map(|(_, s)| *s).collect();
         let best = merge(coset, &refs).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
+        if let Some(share) = args.recheck {
+            for (source, state) in &states {
+                let sample = recheck_sample(state.blocks, share, source)?;
+                state.recheck(coset, &sample).map_err(|why| {
+                    Error::BadInput(format!("{source}: slice {} does not hold up: {why}", state.shard))
+                })?;
+                rechecked += sample.len() as u64;
+            }
+        }
         let mask = best.map_or(Mask::ZERO, |b| b.mask);
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
         let solution = Some(Solution { presses, proven_minimal: true });
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
+    if args.recheck.is_some() {
+        let _ = writeln!(
+            io.stderr,
+            "lightsout: note: searched {rechecked} block{} again, none lighter than its slice claims",
+            if rechecked == 1 { "" } else { "s" }
+        );
+    }
     print_answer(&search, &answer, format, args.show, io)?;
     Ok(0)
+}
+
+/// Most blocks a recheck searches again in one slice: a slice of 2^20
+/// blocks of 2^18 members is already hours of work.
+const MAX_RECHECK_BLOCKS: u64 = 1 << 20;
+
+/// `share` of a slice's `blocks`, at least one, picked at random (from
+/// the operating system's randomness, so that no machine can know ahead
+/// which of its blocks will be searched again).
+fn recheck_sample(blocks: u64, share: f64, source: &str) -> Result<Vec<u64>, Error> {
+    let amount = ((blocks as f64 * share).ceil() as u64).clamp(blocks.min(1), blocks);
+    if amount > MAX_RECHECK_BLOCKS {
+        return Err(Error::BadInput(format!(
+            "{source}: --recheck {share} would search {amount} blocks of its slice again; at most \
+             {MAX_RECHECK_BLOCKS} (choose a smaller share)"
+        )));
+    }
+    let mut rng = rand::rng();
+    let picked = rand::seq::index::sample(&mut rng, blocks as usize, amount as usize);
+    let mut sample: Vec<u64> = picked.into_iter().map(|i| i as u64).collect();
+    sample.sort_unstable();
+    Ok(sample)
 }
 
 /// Joins the slices of one table, each exactly once, and prints it.

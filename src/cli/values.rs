@@ -83,6 +83,13 @@ pub(super) fn parse_density(s: &str) -> Result<f64, String> {
     }
 }
 
+pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if p > 0.0 && p <= 1.0 => Ok(p),
+        _ => Err(format!("expected a share above 0 and at most 1, such as 0.01, got '{s}'")),
+    }
+}
+
 pub(super) fn parse_max_nullity(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(d) if d <= 63 => Ok(d),

@@ -99,6 +99,37 @@ impl SearchState {
         Ok(())
     }
 
+    /// Searches again the blocks `sample` (indices into the slice, below
+    /// `done`) and refuses the state if any of them holds a member lighter
+    /// than its claimed best: a spot check of the work a record claims,
+    /// which [`verify`](Self::verify) cannot make. A machine that skipped a
+    /// share `p` of its blocks survives a check of `k` random blocks with
+    /// probability about `(1 − p)^k`.
+    ///
+    /// # Errors
+    /// What was found, in a few words.
+    pub fn recheck(&self, coset: &Coset, sample: &[u64]) -> Result<(), String> {
+        use rayon::prelude::*;
+        if let Some(&i) = sample.iter().find(|&&i| i >= self.done) {
+            return Err(format!("block {i} of the slice was never searched"));
+        }
+        let found = sample
+            .par_iter()
+            .filter_map(|&i| search_slice(coset, self.shard, i..i + 1, false))
+            .reduce_with(|a, b| Best::better(Some(a), Some(b)).unwrap_or(a));
+        match (found, self.best) {
+            (Some(found), Some(best)) if found.weight < best.weight => Err(format!(
+                "searched again, its blocks hold a member of {} presses where it claims {}",
+                found.weight, best.weight
+            )),
+            (Some(found), None) => Err(format!(
+                "searched again, its blocks hold a member of {} presses where it claims none",
+                found.weight
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Searches on from where the state stands until the slice is done or
     /// `after_batch`, called with the state after every batch (a fraction
     /// of a second of work), breaks. Mask 0 is left out when `skip_zero`.
@@ -191,6 +222,7 @@ pub fn check_coverage(shards: &[Shard]) -> Result<(), MergeError> {
 mod tests {
     use super::*;
     use crate::model::{Generate, Grid};
+    use crate::solve::minimal::Mask;
 
     #[test]
     fn shards_cover_every_block_once() {
@@ -206,6 +238,42 @@ mod tests {
                 assert!(seen.iter().all(|&n| n == 1), "{total} blocks in {count}");
             }
         }
+    }
+
+    #[test]
+    fn a_recheck_catches_a_slice_that_claims_a_heavier_best() {
+        let x = Generate::Random { seed: 5, density: 0.5 }.board(10, 10);
+        let basis: Vec<Grid> =
+            (0..22u64).map(|j| Generate::Random { seed: 70 + j, density: 0.3 }.board(10, 10)).collect();
+        let coset = Coset::new(&x, &basis).with_table_bits(2);
+        let mut state = SearchState::new(&coset, Shard { index: 1, count: 2 });
+        state.run(&coset, false, &mut |_| ControlFlow::Continue(()));
+        let every: Vec<u64> = (0..state.blocks).collect();
+        assert_eq!(state.recheck(&coset, &every), Ok(()));
+        // The honest best lies in one block; a record that names a member
+        // of another block, heavier, passes `verify` but not a recheck of
+        // the block that holds the lighter one.
+        let best = state.best.unwrap();
+        let inner = state.layout.table_bits + state.layout.lane_bits;
+        let honest_block = (best.mask.bits() >> inner) as u64;
+        let heavier = (0..state.blocks)
+            .map(|i| state.shard.block(i))
+            .filter(|&b| b != honest_block)
+            .map(|b| {
+                let mask = Mask::from_bits((b as u128) << inner);
+                Best { weight: coset.weight(mask), mask }
+            })
+            .find(|b| b.weight > best.weight)
+            .unwrap();
+        let forged = SearchState { best: Some(heavier), ..state.clone() };
+        assert_eq!(forged.verify(&coset), Ok(()));
+        let index = (honest_block - (state.shard.index - 1)) / state.shard.count;
+        let why = forged.recheck(&coset, &[index]).unwrap_err();
+        assert!(
+            why.contains(&format!("{} presses where it claims {}", best.weight, heavier.weight)),
+            "{why}"
+        );
+        assert!(forged.recheck(&coset, &[state.blocks]).is_err(), "a block past the slice's end");
     }
 
     #[test]
