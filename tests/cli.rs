@@ -1027,3 +1027,29 @@ fn regression_piped_boards_are_answered_as_they_arrive() {
     // Blank lines between rows: one board a block, a tall one too.
     assert_eq!(run(&["--format", "text"], "bw\nbb\nww\nbw\n\nbw\nbw\n").0.matches("board ").count(), 2);
 }
+
+/// Regression: the text output said "1 presses" (solve, analyze, and K
+/// states alike): every count of presses in words now goes through
+/// `present::presses`. POJ (a bare number) and JSON are unchanged.
+#[test]
+fn regression_one_press_is_said_in_the_singular() {
+    let (out, _, code) = run(&["solve", "--format", "text"], "b\n");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("  white: 1 press (minimal)\n") && out.contains("  black: 0 presses (minimal)\n"),
+        "{out}"
+    );
+    let (out, _, _) = run(&["solve", "--format", "text", "--target", "white"], "b\n");
+    assert!(out.contains("  best: white, 1 press\n"), "{out}");
+    assert_eq!(run(&["solve", "--target", "white"], "b\n").0, "1\n");
+    let (out, _, _) = run(&["analyze", "--rows", "1", "--cols", "1", "--rule", "neighbours"], "");
+    assert!(out.contains("lightest quiet pattern: 1 press\n") && out.contains("  1: 1 press\n"), "{out}");
+    let (out, _, _) = run(&["solve", "--states", "3", "--target", "2", "--format", "text"], "1\n");
+    assert!(out.contains("  2: 1 press (minimal)\n") && out.contains("  best: 2, 1 press\n"), "{out}");
+    let (out, _, _) =
+        run(&["analyze", "--rows", "1", "--cols", "1", "--rule", "neighbours", "--states", "3"], "");
+    assert!(
+        out.contains("lightest quiet pattern: 1 press\n") && out.contains("  1: order 3, 1 press\n"),
+        "{out}"
+    );
+}

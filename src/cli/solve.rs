@@ -113,13 +113,14 @@ fn solve_streamed(
     }
     stream.bar.finish_and_clear();
     for tally in tallies.iter().filter(|t| answers(t.name, &tallies)) {
-        if let Some((presses, false)) = tally.result {
+        if let Some((count, false)) = tally.result {
             let _ = writeln!(
                 io.stderr,
-                "lightsout: note: board 1, {}: {presses} presses, not proven minimal \
+                "lightsout: note: board 1, {}: {}, not proven minimal \
                  (nullity {} is more than a streamed search weighs: at most {max_nullity}, and 2^d times \
                  the board within about a minute)",
                 tally.name,
+                presses(count),
                 chase.nullity()
             );
         }

@@ -215,10 +215,10 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
                 let _ = writeln!(
                     stderr,
-                    "lightsout: note: board {index}, {}: {} presses, not proven minimal (the kernel has {} members, \
+                    "lightsout: note: board {index}, {}: {}, not proven minimal (the kernel has {} members, \
                      more than the 2^{budget} of --max-nullity {budget}; a local search found it; at least {})",
                     state_target_name(&outcome.target),
-                    s.presses.total(),
+                    presses(s.presses.total()),
                     kernel_text(solver),
                     s.lower_bound
                 );
@@ -331,7 +331,7 @@ pub(super) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failur
                 cells - solver.kernel_size_log2()
             );
             match &lightest {
-                Some(q) => t += &format!("lightest quiet pattern: {} presses\n", q.total()),
+                Some(q) => t += &format!("lightest quiet pattern: {}\n", presses(q.total())),
                 None if solver.quiet_patterns().is_empty() => {
                     t += "every board is solvable, in exactly one way\n"
                 }
@@ -351,7 +351,7 @@ pub(super) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failur
                 );
             }
             for (i, (q, order)) in quiet.iter().take(listed).enumerate() {
-                t += &format!("  {}: order {order}, {} presses\n", i + 1, q.total());
+                t += &format!("  {}: order {order}, {}\n", i + 1, presses(q.total()));
                 for line in state_lines(q, k) {
                     t += &format!("    {line}\n");
                 }

@@ -104,7 +104,8 @@ pub(super) fn read_edge_list(input: &[u8]) -> Result<Graph, String> {
             }
             found => {
                 return Err(format!(
-                    "line {line} has {found} numbers but an edge is two vertices 'u v'{}",
+                    "line {line} has {found} {} but an edge is two vertices 'u v'{}",
+                    if found == 1 { "number" } else { "numbers" },
                     if found == 1 { " (a vertex count may only be the first line)" } else { "" }
                 ));
             }
@@ -133,7 +134,8 @@ mod tests {
         assert_eq!(g.degree(3), 0);
         assert_eq!(parse("0 1\n5 2\n").map(|g| g.vertex_count()), Ok(6));
         assert_eq!(parse("7\n").map(|g| g.edge_count()), Ok(0));
-        assert_eq!(parse("0 1\n2\n"), Err("in: line 2 has 1 numbers but an edge is two vertices 'u v' (a vertex count may only be the first line)".into()));
+        // Regression: this said "1 numbers".
+        assert_eq!(parse("0 1\n2\n"), Err("in: line 2 has 1 number but an edge is two vertices 'u v' (a vertex count may only be the first line)".into()));
         assert_eq!(
             parse("0 1 2\n"),
             Err("in: line 1 has 3 numbers but an edge is two vertices 'u v'".into())
