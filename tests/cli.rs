@@ -1053,3 +1053,45 @@ fn regression_one_press_is_said_in_the_singular() {
         "{out}"
     );
 }
+
+/// Regression: `--output FILE` was created before solving, so a run in
+/// which no board has a solution left an empty file behind (and wiped an
+/// older one). The file is now made when the first press grid is ready,
+/// and a run without one says so.
+#[test]
+fn regression_output_file_only_when_there_are_presses_to_write() {
+    // 3x3 under `neighbours` has nullity 3: a lone black corner cannot be cleared.
+    let impossible = "bww\nwww\nwww\n";
+    for (states, target, ext) in [("2", "white", "pbm"), ("3", "0", "pgm")] {
+        let path = temp(&format!("never-written.{ext}"));
+        let _ = std::fs::remove_file(&path);
+        let p = path.to_str().unwrap();
+        let args =
+            ["--rows", "3", "--cols", "3", "--rule", "neighbours", "--states", states, "--target", target];
+        let board = if states == "2" {
+            impossible.to_string()
+        } else {
+            impossible.replace('b', "1").replace('w', "0")
+        };
+        let (out, err, code) = run(&[&args[..], &["--output", p]].concat(), &board);
+        assert_eq!((out.as_str(), code), ("Impossible\n", 0));
+        assert_eq!(
+            err,
+            format!("lightsout: note: no board has a solution, so --output {p} was not written\n")
+        );
+        assert!(!path.exists(), "{p}");
+        // An older file of that name stays as it was.
+        std::fs::write(&path, "older").unwrap();
+        run(&[&args[..], &["--output", p]].concat(), &board);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "older");
+        // An impossible board before a solvable one: the file holds the one grid.
+        let white = if states == "2" { "www\nwww\nwww\n" } else { "000\n000\n000\n" };
+        let (out, err, code) = run(&[&args[..], &["--output", p]].concat(), &format!("{board}\n{white}"));
+        assert_eq!((out.as_str(), err.as_str(), code), ("Impossible\n0\n", "", 0));
+        assert!(std::fs::read(&path).unwrap().starts_with(if states == "2" {
+            b"P4\n3 3\n"
+        } else {
+            b"P5\n3 3\n"
+        }));
+    }
+}

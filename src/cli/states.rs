@@ -188,10 +188,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let states = args.puzzle.modulus();
     let k = states.get();
     let targets = args.target.resolve_states(&args.source, states, max_memory)?;
-    let mut output = match &args.output {
-        Some(path) => Some(io::BufWriter::new(create(path)?)),
-        None => None,
-    };
+    let mut output = OutputFile::new(args);
     let budget = args.max_nullity as u32;
     let mut solvers = StateSolvers {
         puzzle: &args.puzzle,
@@ -229,16 +226,15 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             Format::Text => report.text(args.show),
             Format::Json => report.json() + "\n",
         };
+        let file = if answer.best().is_some() { output.get()? } else { None };
         out.write_all(text.as_bytes())?;
-        if let (Some(file), Some((_, best))) = (output.as_mut(), answer.best()) {
+        if let (Some(file), Some((_, best))) = (file, answer.best()) {
             write_pgm(&mut *file, &best.presses, k, raw).map_err(|e| output_error(args, e))?;
         }
         Ok(())
     })?;
     out.flush()?;
-    if let Some(mut file) = output {
-        file.flush().map_err(|e| output_error(args, e))?;
-    }
+    output.finish(stderr)?;
     Ok(0)
 }
 
