@@ -1027,3 +1027,71 @@ fn regression_piped_boards_are_answered_as_they_arrive() {
     // Blank lines between rows: one board a block, a tall one too.
     assert_eq!(run(&["--format", "text"], "bw\nbb\nww\nbw\n\nbw\nbw\n").0.matches("board ").count(), 2);
 }
+
+/// Regression: the text output said "1 presses" (solve, analyze, and K
+/// states alike): every count of presses in words now goes through
+/// `present::presses`. POJ (a bare number) and JSON are unchanged.
+#[test]
+fn regression_one_press_is_said_in_the_singular() {
+    let (out, _, code) = run(&["solve", "--format", "text"], "b\n");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("  white: 1 press (minimal)\n") && out.contains("  black: 0 presses (minimal)\n"),
+        "{out}"
+    );
+    let (out, _, _) = run(&["solve", "--format", "text", "--target", "white"], "b\n");
+    assert!(out.contains("  best: white, 1 press\n"), "{out}");
+    assert_eq!(run(&["solve", "--target", "white"], "b\n").0, "1\n");
+    let (out, _, _) = run(&["analyze", "--rows", "1", "--cols", "1", "--rule", "neighbours"], "");
+    assert!(out.contains("lightest quiet pattern: 1 press\n") && out.contains("  1: 1 press\n"), "{out}");
+    let (out, _, _) = run(&["solve", "--states", "3", "--target", "2", "--format", "text"], "1\n");
+    assert!(out.contains("  2: 1 press (minimal)\n") && out.contains("  best: 2, 1 press\n"), "{out}");
+    let (out, _, _) =
+        run(&["analyze", "--rows", "1", "--cols", "1", "--rule", "neighbours", "--states", "3"], "");
+    assert!(
+        out.contains("lightest quiet pattern: 1 press\n") && out.contains("  1: order 3, 1 press\n"),
+        "{out}"
+    );
+}
+
+/// Regression: `--output FILE` was created before solving, so a run in
+/// which no board has a solution left an empty file behind (and wiped an
+/// older one). The file is now made when the first press grid is ready,
+/// and a run without one says so.
+#[test]
+fn regression_output_file_only_when_there_are_presses_to_write() {
+    // 3x3 under `neighbours` has nullity 3: a lone black corner cannot be cleared.
+    let impossible = "bww\nwww\nwww\n";
+    for (states, target, ext) in [("2", "white", "pbm"), ("3", "0", "pgm")] {
+        let path = temp(&format!("never-written.{ext}"));
+        let _ = std::fs::remove_file(&path);
+        let p = path.to_str().unwrap();
+        let args =
+            ["--rows", "3", "--cols", "3", "--rule", "neighbours", "--states", states, "--target", target];
+        let board = if states == "2" {
+            impossible.to_string()
+        } else {
+            impossible.replace('b', "1").replace('w', "0")
+        };
+        let (out, err, code) = run(&[&args[..], &["--output", p]].concat(), &board);
+        assert_eq!((out.as_str(), code), ("Impossible\n", 0));
+        assert_eq!(
+            err,
+            format!("lightsout: note: no board has a solution, so --output {p} was not written\n")
+        );
+        assert!(!path.exists(), "{p}");
+        // An older file of that name stays as it was.
+        std::fs::write(&path, "older").unwrap();
+        run(&[&args[..], &["--output", p]].concat(), &board);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "older");
+        // An impossible board before a solvable one: the file holds the one grid.
+        let white = if states == "2" { "www\nwww\nwww\n" } else { "000\n000\n000\n" };
+        let (out, err, code) = run(&[&args[..], &["--output", p]].concat(), &format!("{board}\n{white}"));
+        assert_eq!((out.as_str(), err.as_str(), code), ("Impossible\n0\n", "", 0));
+        assert!(std::fs::read(&path).unwrap().starts_with(if states == "2" {
+            b"P4\n3 3\n"
+        } else {
+            b"P5\n3 3\n"
+        }));
+    }
+}

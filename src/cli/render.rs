@@ -61,9 +61,9 @@ impl Report<'_> {
                 };
                 let _ = writeln!(
                     stderr,
-                    "lightsout: note: board {}, {name}: {} presses, not proven minimal ({why})",
+                    "lightsout: note: board {}, {name}: {}, not proven minimal ({why})",
                     self.index,
-                    s.presses.count_ones(),
+                    presses(s.presses.count_ones() as u64),
                 );
             }
         }

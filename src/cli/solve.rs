@@ -27,10 +27,7 @@ fn solve_in_memory(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Re
     let mut input =
         read_input(&args.source, &args.puzzle, dense, max_memory, &hint, io.stdin, io.stdin_is_terminal)?;
     let typed = input.announce_typing(io.stderr);
-    let mut output = match &args.output {
-        Some(path) => Some(io::BufWriter::new(create(path)?)),
-        None => None,
-    };
+    let mut output = OutputFile::new(args);
     let mut solvers = Solvers::new(&args.puzzle, args.method.into(), args.max_nullity, max_memory, &hint);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     for (index, board) in boards(&mut input, &args.source).enumerate() {
@@ -48,11 +45,14 @@ fn solve_in_memory(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Re
             Format::Text => report.text(args.show),
             Format::Json => report.json() + "\n",
         };
+        // The file is made before the answer that first goes into it is
+        // printed, so that a path that cannot be created stops the run there.
+        let file = if report.best().is_some() { output.get()? } else { None };
         out.write_all(text.as_bytes())?;
         if typed.now() {
             out.flush()?;
         }
-        if let (Some(file), Some((_, best))) = (output.as_mut(), report.best()) {
+        if let (Some(file), Some((_, best))) = (file, report.best()) {
             write_pbm(&mut *file, args.output_kind(), &best.presses).map_err(|e| output_error(args, e))?;
         }
         if index == 1 && args.picture.wanted() {
@@ -61,10 +61,53 @@ fn solve_in_memory(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Re
         }
     }
     out.flush()?;
-    if let Some(mut file) = output {
-        file.flush().map_err(|e| output_error(args, e))?;
-    }
+    output.finish(io.stderr)?;
     Ok(0)
+}
+
+/// `--output FILE`, created when the first press grid is ready for it: a
+/// run in which no board has a solution leaves no empty file behind (and
+/// an older file of that name as it was), and says so.
+pub(super) struct OutputFile<'a> {
+    args: &'a SolveArgs,
+    file: Option<io::BufWriter<std::fs::File>>,
+}
+
+impl<'a> OutputFile<'a> {
+    pub(super) fn new(args: &'a SolveArgs) -> Self {
+        OutputFile { args, file: None }
+    }
+
+    /// The file for a press grid, created on first use; `None` without
+    /// `--output`.
+    pub(super) fn get(&mut self) -> Result<Option<&mut io::BufWriter<std::fs::File>>, Error> {
+        let Some(path) = &self.args.output else { return Ok(None) };
+        if self.file.is_none() {
+            self.file = Some(io::BufWriter::new(create(path)?));
+        }
+        Ok(self.file.as_mut())
+    }
+
+    /// Flushes the file, or says on `stderr` that there is none.
+    pub(super) fn finish(self, stderr: &mut dyn Write) -> Result<(), Error> {
+        match (self.file, &self.args.output) {
+            (Some(mut file), _) => file.flush().map_err(|e| output_error(self.args, e)),
+            (None, Some(path)) => {
+                not_written(stderr, path);
+                Ok(())
+            }
+            (None, None) => Ok(()),
+        }
+    }
+}
+
+/// The note for `--output FILE` when no board had presses to write.
+fn not_written(stderr: &mut dyn Write, path: &std::path::Path) {
+    let _ = writeln!(
+        stderr,
+        "lightsout: note: no board has a solution, so --output {} was not written",
+        path.display()
+    );
 }
 
 pub(super) fn create(path: &std::path::Path) -> Result<std::fs::File, Error> {
@@ -112,14 +155,18 @@ fn solve_streamed(
         pbm.finish().map_err(|e| output_error(args, e))?;
     }
     stream.bar.finish_and_clear();
+    if let (Some(path), None) = (&args.output, best) {
+        not_written(io.stderr, path);
+    }
     for tally in tallies.iter().filter(|t| answers(t.name, &tallies)) {
-        if let Some((presses, false)) = tally.result {
+        if let Some((count, false)) = tally.result {
             let _ = writeln!(
                 io.stderr,
-                "lightsout: note: board 1, {}: {presses} presses, not proven minimal \
+                "lightsout: note: board 1, {}: {}, not proven minimal \
                  (nullity {} is more than a streamed search weighs: at most {max_nullity}, and 2^d times \
                  the board within about a minute)",
                 tally.name,
+                presses(count),
                 chase.nullity()
             );
         }

@@ -188,10 +188,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let states = args.puzzle.modulus();
     let k = states.get();
     let targets = args.target.resolve_states(&args.source, states, max_memory)?;
-    let mut output = match &args.output {
-        Some(path) => Some(io::BufWriter::new(create(path)?)),
-        None => None,
-    };
+    let mut output = OutputFile::new(args);
     let budget = args.max_nullity as u32;
     let mut solvers = StateSolvers {
         puzzle: &args.puzzle,
@@ -215,10 +212,10 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
                 let _ = writeln!(
                     stderr,
-                    "lightsout: note: board {index}, {}: {} presses, not proven minimal (the kernel has {} members, \
+                    "lightsout: note: board {index}, {}: {}, not proven minimal (the kernel has {} members, \
                      more than the 2^{budget} of --max-nullity {budget}; a local search found it; at least {})",
                     state_target_name(&outcome.target),
-                    s.presses.total(),
+                    presses(s.presses.total()),
                     kernel_text(solver),
                     s.lower_bound
                 );
@@ -229,16 +226,15 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             Format::Text => report.text(args.show),
             Format::Json => report.json() + "\n",
         };
+        let file = if answer.best().is_some() { output.get()? } else { None };
         out.write_all(text.as_bytes())?;
-        if let (Some(file), Some((_, best))) = (output.as_mut(), answer.best()) {
+        if let (Some(file), Some((_, best))) = (file, answer.best()) {
             write_pgm(&mut *file, &best.presses, k, raw).map_err(|e| output_error(args, e))?;
         }
         Ok(())
     })?;
     out.flush()?;
-    if let Some(mut file) = output {
-        file.flush().map_err(|e| output_error(args, e))?;
-    }
+    output.finish(stderr)?;
     Ok(0)
 }
 
@@ -331,7 +327,7 @@ pub(super) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failur
                 cells - solver.kernel_size_log2()
             );
             match &lightest {
-                Some(q) => t += &format!("lightest quiet pattern: {} presses\n", q.total()),
+                Some(q) => t += &format!("lightest quiet pattern: {}\n", presses(q.total())),
                 None if solver.quiet_patterns().is_empty() => {
                     t += "every board is solvable, in exactly one way\n"
                 }
@@ -351,7 +347,7 @@ pub(super) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failur
                 );
             }
             for (i, (q, order)) in quiet.iter().take(listed).enumerate() {
-                t += &format!("  {}: order {order}, {} presses\n", i + 1, q.total());
+                t += &format!("  {}: order {order}, {}\n", i + 1, presses(q.total()));
                 for line in state_lines(q, k) {
                     t += &format!("    {line}\n");
                 }

@@ -126,11 +126,11 @@ fn analysis_text(a: &Analysis) -> String {
             } else {
                 format!(" (not proven lightest: nullity {} is above --max-nullity)", a.nullity)
             };
-            t += &format!("lightest quiet pattern: {} presses{how}\n", q.count_ones());
+            t += &format!("lightest quiet pattern: {}{how}\n", presses(q.count_ones() as u64));
             t += &format!("quiet patterns (a basis of {}; x = press):\n", a.nullity);
             let drawn = listed_patterns(a.quiet.len(), cells);
             for (i, q) in a.quiet.iter().take(drawn).enumerate() {
-                t += &format!("  {}: {} presses\n", i + 1, q.count_ones());
+                t += &format!("  {}: {}\n", i + 1, presses(q.count_ones() as u64));
                 if p.graph().is_some() {
                     let vertices: Vec<String> = q.row(0).iter_ones().map(|v| v.to_string()).collect();
                     t += &format!("    vertices {}\n", vertices.join(" "));

@@ -10,6 +10,7 @@ mod generate;
 mod graph;
 mod pbm;
 mod pgm;
+mod rule;
 mod states;
 mod text;
 
@@ -17,6 +18,7 @@ pub use generate::{Generate, GeneratedRows, RowStream};
 pub use graph::{Graph, MAX_EDGES, MAX_VERTICES};
 pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
 pub use pgm::{is_pgm, read_pgm, write_pgm};
+pub use rule::{Rule, Topology};
 pub use states::StateGrid;
 pub use text::{StateBoards, TextBoards, grid_lines, parse_boards, parse_state_boards, state_lines};
 
@@ -27,120 +29,6 @@ use crate::gf2::{BitMatrix, words, zeros};
 
 /// A rectangle of cells, one bit each, stored row by row.
 pub type Grid = BitMatrix;
-
-/// How the edges of the board connect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Topology {
-    /// Cells on an edge simply have fewer neighbours.
-    Plane,
-    /// Rows and columns wrap around.
-    Torus,
-}
-
-/// The cells a press flips, as offsets from the pressed cell.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Rule {
-    offsets: Vec<(isize, isize)>,
-}
-
-impl Rule {
-    /// The classic rule: the cell and its four orthogonal neighbours.
-    pub fn plus() -> Self {
-        Rule::from_offsets([(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)])
-    }
-
-    /// A rule from (row, column) offsets; duplicates are ignored.
-    pub fn from_offsets(offsets: impl IntoIterator<Item = (isize, isize)>) -> Self {
-        let mut offsets: Vec<_> = offsets.into_iter().collect();
-        offsets.sort_unstable();
-        offsets.dedup();
-        Rule { offsets }
-    }
-
-    /// The four orthogonal neighbours, without the cell itself.
-    pub fn neighbours() -> Self {
-        Rule::from_offsets([(-1, 0), (1, 0), (0, -1), (0, 1)])
-    }
-
-    /// The 3×3 block around the cell (a king's moves and the cell).
-    pub fn king() -> Self {
-        Rule::from_offsets((-1..=1).flat_map(|dr| (-1..=1).map(move |dc| (dr, dc))))
-    }
-
-    /// A rule from a mask of rows of `0`/`1` separated by `/` or `,`, with
-    /// odd sides; the centre is the pressed cell: `010/111/010` is
-    /// [`plus`](Self::plus).
-    ///
-    /// # Errors
-    /// A message saying what is wrong with the mask.
-    pub fn from_mask(mask: &str) -> Result<Self, String> {
-        let rows: Vec<&str> = mask.split(['/', ',']).collect();
-        let width = rows[0].len();
-        if rows.len().is_multiple_of(2) || width.is_multiple_of(2) || rows.iter().any(|r| r.len() != width) {
-            return Err(format!(
-                "a rule mask has rows of equal, odd length and an odd number of rows, got '{mask}'"
-            ));
-        }
-        if rows.len() > 63 || width > 63 {
-            return Err(format!("a rule mask is at most 63x63, got {}x{width}", rows.len()));
-        }
-        let (cr, cc) = ((rows.len() / 2) as isize, (width / 2) as isize);
-        let mut offsets = Vec::new();
-        for (r, row) in rows.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                match ch {
-                    '1' => offsets.push((r as isize - cr, c as isize - cc)),
-                    '0' => {}
-                    _ => return Err(format!("a rule mask has only 0 and 1, got '{ch}' in '{mask}'")),
-                }
-            }
-        }
-        if offsets.is_empty() {
-            return Err(format!("a rule mask must flip at least one cell, got '{mask}'"));
-        }
-        Ok(Rule::from_offsets(offsets))
-    }
-
-    /// The smallest centred mask of the rule, as [`from_mask`](Self::from_mask) reads.
-    pub fn mask(&self) -> String {
-        let reach = self.offsets.iter().map(|&(r, c)| r.abs().max(c.abs())).max().unwrap_or(0);
-        (-reach..=reach)
-            .map(|r| {
-                (-reach..=reach)
-                    .map(|c| if self.offsets.contains(&(r, c)) { '1' } else { '0' })
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("/")
-    }
-
-    /// The offsets, sorted.
-    pub fn offsets(&self) -> &[(isize, isize)] {
-        &self.offsets
-    }
-
-    /// Whether this is the classic plus-shaped rule, which light chasing and
-    /// the word-parallel press code serve.
-    pub fn is_plus(&self) -> bool {
-        *self == Rule::plus()
-    }
-}
-
-/// `plus`, `neighbours`, `king`, or the mask.
-impl std::fmt::Display for Rule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let name = if *self == Rule::plus() {
-            "plus".to_string()
-        } else if *self == Rule::neighbours() {
-            "neighbours".to_string()
-        } else if *self == Rule::king() {
-            "king".to_string()
-        } else {
-            self.mask()
-        };
-        f.write_str(&name)
-    }
-}
 
 /// Largest number of cells on either side of a board.
 ///
@@ -291,7 +179,7 @@ impl Puzzle {
 
     /// Whether a press flips the pressed cell itself.
     fn presses_itself(&self) -> bool {
-        self.rule.offsets.binary_search(&(0, 0)).is_ok()
+        self.rule.offsets().binary_search(&(0, 0)).is_ok()
     }
 
     /// The same puzzle with rows and columns exchanged. A graph has no
@@ -301,7 +189,7 @@ impl Puzzle {
         if self.graph.is_some() {
             return self.clone();
         }
-        let rule = Rule::from_offsets(self.rule.offsets.iter().map(|&(dr, dc)| (dc, dr)));
+        let rule = Rule::from_offsets(self.rule.offsets().iter().map(|&(dr, dc)| (dc, dr)));
         Puzzle { rows: self.cols, cols: self.rows, topology: self.topology, rule, graph: None }
     }
 
@@ -342,7 +230,7 @@ impl Puzzle {
         let (rows, cols) = (self.rows as isize, self.cols as isize);
         let mut cells: Vec<(usize, usize)> = self
             .rule
-            .offsets
+            .offsets()
             .iter()
             .filter_map(|&(dr, dc)| {
                 let (mut nr, mut nc) = (r as isize + dr, c as isize + dc);
@@ -385,7 +273,11 @@ impl Puzzle {
     /// (-dr, -dc)`, and on every graph (its edges have no direction).
     pub fn is_symmetric(&self) -> bool {
         self.graph.is_some()
-            || self.rule.offsets.iter().all(|&(dr, dc)| self.rule.offsets.binary_search(&(-dr, -dc)).is_ok())
+            || self
+                .rule
+                .offsets()
+                .iter()
+                .all(|&(dr, dc)| self.rule.offsets().binary_search(&(-dr, -dc)).is_ok())
     }
 
     /// The flip matrix `A`: column `r·cols + c` holds the cells flipped by

@@ -112,3 +112,9 @@ pub(crate) fn format_bytes(bytes: u64) -> String {
     }
     if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", units[unit]) }
 }
+
+/// A number of presses in words, `1 press` or `n presses`: what the text
+/// output says (the POJ line and JSON give the bare number).
+pub(crate) fn presses(n: u64) -> String {
+    if n == 1 { "1 press".into() } else { format!("{n} presses") }
+}

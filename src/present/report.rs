@@ -63,7 +63,7 @@ pub(crate) fn text_lines(
             None => format!("  {}: impossible\n", tally.name),
             Some((presses, proven)) => {
                 let proof = if proven { "minimal" } else { "not proven minimal" };
-                format!("  {}: {presses} presses ({proof})\n", tally.name)
+                format!("  {}: {} ({proof})\n", tally.name, super::presses(presses))
             }
         };
     }
@@ -71,7 +71,7 @@ pub(crate) fn text_lines(
         None => text += "  best: impossible\n",
         Some(best) => {
             let presses = best.result.map_or(0, |(presses, _)| presses);
-            text += &format!("  best: {}, {presses} presses\n", best.name);
+            text += &format!("  best: {}, {}\n", best.name, super::presses(presses));
             text += &press_line(best.presses, presses);
         }
     }
@@ -126,7 +126,7 @@ impl Report<'_> {
     pub(crate) fn best_summary(&self) -> String {
         match self.best() {
             None => "impossible".into(),
-            Some((name, s)) => format!("{} presses to {name}", s.presses.count_ones()),
+            Some((name, s)) => format!("{} to {name}", super::presses(s.presses.count_ones() as u64)),
         }
     }
 

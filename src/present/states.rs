@@ -115,10 +115,12 @@ impl StateReport<'_> {
             let name = state_target_name(&outcome.target);
             text += &match &outcome.solution {
                 None => format!("  {name}: impossible\n"),
-                Some(s) if s.proven_minimal => format!("  {name}: {} presses (minimal)\n", s.presses.total()),
+                Some(s) if s.proven_minimal => {
+                    format!("  {name}: {} (minimal)\n", super::presses(s.presses.total()))
+                }
                 Some(s) => format!(
-                    "  {name}: {} presses (not proven minimal; at least {})\n",
-                    s.presses.total(),
+                    "  {name}: {} (not proven minimal; at least {})\n",
+                    super::presses(s.presses.total()),
                     s.lower_bound
                 ),
             };
@@ -126,7 +128,11 @@ impl StateReport<'_> {
         match self.answer.best() {
             None => text += "  best: impossible\n",
             Some((target, s)) => {
-                text += &format!("  best: {}, {} presses\n", state_target_name(target), s.presses.total());
+                text += &format!(
+                    "  best: {}, {}\n",
+                    state_target_name(target),
+                    super::presses(s.presses.total())
+                );
                 text += &press_line(&s.presses, puzzle.graph().is_some());
             }
         }

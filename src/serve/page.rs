@@ -1,4 +1,4 @@
-//! The page: one HTML file, one stylesheet and one JavaScript module,
+//! The page: one HTML file, one stylesheet and its JavaScript modules,
 //! embedded in the binary so that `cargo install` is all a user needs.
 
 use axum::http::header;
@@ -7,6 +7,23 @@ use axum::response::{IntoResponse, Response};
 /// Scripts and styles from this server only, no inline script, no frames:
 /// the page needs nothing else.
 const POLICY: &str = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
+
+/// The page's JavaScript modules, each served at its path: `app.js` (the
+/// one the page loads) wires the page and imports the others, `state.js`
+/// at the bottom. A module added to `page/` is a line here.
+pub(super) const SCRIPTS: &[(&str, &str)] = &[
+    ("/app.js", include_str!("page/app.js")),
+    ("/state.js", include_str!("page/state.js")),
+    ("/url.js", include_str!("page/url.js")),
+    ("/puzzle.js", include_str!("page/puzzle.js")),
+    ("/draw.js", include_str!("page/draw.js")),
+    ("/client.js", include_str!("page/client.js")),
+    ("/play.js", include_str!("page/play.js")),
+    ("/solution.js", include_str!("page/solution.js")),
+    ("/quiet.js", include_str!("page/quiet.js")),
+    ("/heat.js", include_str!("page/heat.js")),
+    ("/settings.js", include_str!("page/settings.js")),
+];
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
     (
@@ -29,6 +46,7 @@ pub(super) async fn stylesheet() -> Response {
     asset("text/css; charset=utf-8", include_str!("page/app.css"))
 }
 
-pub(super) async fn script() -> Response {
-    asset("text/javascript; charset=utf-8", include_str!("page/app.js"))
+/// One of [`SCRIPTS`], with the same headers as the page.
+pub(super) fn script(body: &'static str) -> Response {
+    asset("text/javascript; charset=utf-8", body)
 }

@@ -1,4 +1,4 @@
-//! The routes: the page and its three assets, the four API calls, and a
+//! The routes: the page and its assets (a stylesheet and the script modules), the four API calls, and a
 //! JSON 404 for everything else.
 
 use axum::Router;
@@ -16,7 +16,7 @@ use super::{Limits, board, page, study};
 ///
 /// | route | answers |
 /// | --- | --- |
-/// | `GET /` | the page (`/app.css`, `/app.js` beside it) |
+/// | `GET /` | the page (`/app.css`, `/app.js` and the modules it imports beside it) |
 /// | `POST /api/solve` | as `lightsout solve --format json` |
 /// | `POST /api/check` | as `lightsout check --format json` |
 /// | `POST /api/analyze` | as `lightsout analyze --format json` |
@@ -26,10 +26,11 @@ use super::{Limits, board, page, study};
 /// `localhost`, `127.0.0.1` or `[::1]` are refused (403).
 pub fn router(limits: Limits) -> Router {
     let local_names_only = limits.local_names_only;
-    let routes = Router::new()
-        .route("/", get(page::index))
-        .route("/app.css", get(page::stylesheet))
-        .route("/app.js", get(page::script))
+    let mut routes = Router::new().route("/", get(page::index)).route("/app.css", get(page::stylesheet));
+    for &(path, body) in page::SCRIPTS {
+        routes = routes.route(path, get(move || async move { page::script(body) }));
+    }
+    let routes = routes
         .route("/api/solve", post(board::solve))
         .route("/api/check", post(board::check))
         .route("/api/analyze", post(study::analyze))

@@ -1,0 +1,166 @@
+//! Edge lists: one edge `u v` a line, with an optional first line giving
+//! the vertex count.
+
+use std::fmt::Write as _;
+
+use super::{Graph, MAX_EDGES, MAX_VERTICES, check_vertices, vertices};
+
+impl Graph {
+    /// The graph as an edge list: a first line with the vertex count, then
+    /// one edge `u v` a line (`u < v`, in increasing order), each line
+    /// ended by `\n`: what [`parse`](Self::parse) reads back.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::Graph;
+    ///
+    /// assert_eq!(Graph::named("path:3")?.to_edge_list(), "3\n0 1\n1 2\n");
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
+    pub fn to_edge_list(&self) -> String {
+        let mut out = format!("{}\n", self.vertex_count());
+        for (u, v) in self.edges() {
+            // Writing to a String cannot fail.
+            let _ = writeln!(out, "{u} {v}");
+        }
+        out
+    }
+}
+
+/// Reads an edge list (see [`Graph::parse`]).
+pub(super) fn read_edge_list(input: &[u8]) -> Result<Graph, String> {
+    let mut count: Option<(usize, usize)> = None; // (vertices, line given)
+    let mut seen_line = false;
+    let mut largest: Option<usize> = None;
+    let mut edges = Vec::new();
+    for (index, raw) in input.split(|&b| b == b'\n').enumerate() {
+        let line = index + 1;
+        let data = &raw[..memchr::memchr(b'#', raw).unwrap_or(raw.len())];
+        // Tokens with their 1-based columns.
+        let mut tokens = Vec::with_capacity(2);
+        let mut i = 0;
+        while i < data.len() {
+            if matches!(data[i], b' ' | b'\t' | b'\r') {
+                i += 1;
+                continue;
+            }
+            let from = i;
+            while i < data.len() && !matches!(data[i], b' ' | b'\t' | b'\r') {
+                i += 1;
+            }
+            tokens.push((&data[from..i], from + 1));
+        }
+        if tokens.is_empty() {
+            continue;
+        }
+        let number = |(token, column): (&[u8], usize)| -> Result<usize, String> {
+            let text = String::from_utf8_lossy(token);
+            if !token.iter().all(u8::is_ascii_digit) {
+                return Err(format!(
+                    "invalid vertex '{text}' at line {line}, column {column} (expected a number)"
+                ));
+            }
+            match text.parse::<usize>() {
+                Ok(v) if v < MAX_VERTICES => Ok(v),
+                _ => Err(format!(
+                    "vertex {text} at line {line}, column {column} is more than the limit of {}",
+                    MAX_VERTICES - 1
+                )),
+            }
+        };
+        match tokens.len() {
+            1 if !seen_line => {
+                let (token, column) = tokens[0];
+                let text = String::from_utf8_lossy(token);
+                let n = match text.parse::<usize>() {
+                    Ok(n) if token.iter().all(u8::is_ascii_digit) => n,
+                    _ => {
+                        return Err(format!(
+                            "invalid vertex count '{text}' at line {line}, column {column} (expected a number)"
+                        ));
+                    }
+                };
+                check_vertices(n).map_err(|e| format!("{e} (line {line})"))?;
+                count = Some((n, line));
+            }
+            2 => {
+                let (u, v) = (number(tokens[0])?, number(tokens[1])?);
+                if u == v {
+                    return Err(format!("edge {u} {v} at line {line} is a self-loop"));
+                }
+                if let Some((n, given)) = count.filter(|&(n, _)| u.max(v) >= n) {
+                    return Err(format!(
+                        "edge {u} {v} at line {line} names vertex {} but line {given} gives {}",
+                        u.max(v),
+                        vertices(n)
+                    ));
+                }
+                if edges.len() == 2 * MAX_EDGES {
+                    // Repeated edges count once, but the list is held first.
+                    return Err(format!("more than {} edges by line {line}", 2 * MAX_EDGES));
+                }
+                largest = largest.max(Some(u.max(v)));
+                edges.push((u as u32, v as u32));
+            }
+            found => {
+                return Err(format!(
+                    "line {line} has {found} {} but an edge is two vertices 'u v'{}",
+                    if found == 1 { "number" } else { "numbers" },
+                    if found == 1 { " (a vertex count may only be the first line)" } else { "" }
+                ));
+            }
+        }
+        seen_line = true;
+    }
+    if !seen_line {
+        return Err("no graph in input".into());
+    }
+    let n = count.map_or(largest.map_or(0, |v| v + 1), |(n, _)| n);
+    Graph::build(n, edges).checked()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Graph, String> {
+        Graph::parse(text.as_bytes(), "in").map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn edge_lists() {
+        let g = parse("# comment\n\n4  # four vertices\n0 1\n1\t2 # tab\r\n2 1\n").unwrap();
+        assert_eq!((g.vertex_count(), g.edge_count()), (4, 2));
+        assert_eq!(g.degree(3), 0);
+        assert_eq!(parse("0 1\n5 2\n").map(|g| g.vertex_count()), Ok(6));
+        assert_eq!(parse("7\n").map(|g| g.edge_count()), Ok(0));
+        // Regression: this said "1 numbers".
+        assert_eq!(parse("0 1\n2\n"), Err("in: line 2 has 1 number but an edge is two vertices 'u v' (a vertex count may only be the first line)".into()));
+        assert_eq!(
+            parse("0 1 2\n"),
+            Err("in: line 1 has 3 numbers but an edge is two vertices 'u v'".into())
+        );
+        assert_eq!(
+            parse("3\n0 3\n"),
+            Err("in: edge 0 3 at line 2 names vertex 3 but line 1 gives 3 vertices (0 to 2)".into())
+        );
+        assert_eq!(
+            parse("0 x1\n"),
+            Err("in: invalid vertex 'x1' at line 1, column 3 (expected a number)".into())
+        );
+        assert_eq!(
+            parse("-1\n"),
+            Err("in: invalid vertex count '-1' at line 1, column 1 (expected a number)".into())
+        );
+        assert_eq!(
+            parse("0 1048576\n"),
+            Err("in: vertex 1048576 at line 1, column 3 is more than the limit of 1048575".into())
+        );
+        assert_eq!(
+            parse("2000000\n"),
+            Err("in: a graph of 2000000 vertices is more than the limit of 1048576 (line 1)".into())
+        );
+        assert_eq!(parse("# nothing\n\n"), Err("in: no graph in input".into()));
+        assert_eq!(parse(""), Err("in: no graph in input".into()));
+    }
+}

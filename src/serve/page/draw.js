@@ -1,0 +1,235 @@
+// Drawing boards on canvases: the board, its marks, and the counters beside it.
+
+import { $, allOf, plural, state } from "./state.js";
+import { saveToUrl } from "./url.js";
+import { left, remaining, uniformState, won } from "./puzzle.js";
+
+export function cellSize(rows, cols, room) {
+  return Math.max(1, Math.min(48, Math.floor(room / Math.max(rows, cols))));
+}
+
+/** sRGB (0..255 each) of a colour given in OKLab, out-of-gamut channels
+ *  clamped. OKLab because its L is perceived lightness: a ramp that steps
+ *  down in L reads as steps in a greyscale print and without colour
+ *  vision, whatever its hues do. */
+function oklabToSrgb(L, a, b) {
+  const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
+  const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
+  const s = (L - 0.0894841775 * a - 1.291485548 * b) ** 3;
+  const linear = [
+    4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+    -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+    -0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s,
+  ];
+  return linear.map((x) => {
+    const c = Math.min(1, Math.max(0, x));
+    return Math.round(255 * (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055));
+  });
+}
+
+/** The colour of state `v` of `states` (K > 2), and whether it is light
+ *  (dark text on it) or dark (white text). One ramp for every K: lightness
+ *  falls evenly from near white (state 0, as white is 0 for two states) to
+ *  a dark blue (state K - 1), through yellow, orange, red and purple. */
+export function stateColour(v, states) {
+  const t = v / (states - 1);
+  const L = 0.98 - 0.72 * t;
+  // No hue at white; a little less colour towards the dark end.
+  const chroma = 0.15 * Math.min(1, t / 0.15) * (1 - 0.4 * t);
+  const hue = ((100 - 190 * t) * Math.PI) / 180;
+  const [r, g, b] = oklabToSrgb(L, chroma * Math.cos(hue), chroma * Math.sin(hue));
+  return { fill: `rgb(${r},${g},${b})`, light: L > 0.58 };
+}
+
+/** Writes `text` centred at (`x`, `y`) in at most `font` px, smaller if
+ *  it is wider than `room`; nothing when that leaves under 7 px (a number
+ *  too small to read is noise). Returns whether it wrote. */
+function label(g, text, x, y, font, room, light) {
+  g.font = `600 ${font}px system-ui, sans-serif`;
+  const width = g.measureText(text).width;
+  const size = width > room ? Math.floor((font * room) / width) : font;
+  if (size < 7) return false;
+  g.font = `600 ${size}px system-ui, sans-serif`;
+  g.textAlign = "center";
+  g.textBaseline = "middle";
+  g.fillStyle = light ? "#111" : "#fff";
+  g.fillText(text, x, y + size * 0.05);
+  return true;
+}
+
+/** Draws `cells` as a board of `rows` × `cols` on `canvas`: for two
+ *  states 1 is black and 0 white; for more, each cell in its state's
+ *  colour with its number written on it (where the cells leave room). */
+export function drawGrid(canvas, cells, rows, cols, size, states = state.states) {
+  canvas.width = cols * size;
+  canvas.height = rows * size;
+  const g = canvas.getContext("2d");
+  g.fillStyle = "#fff";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  if (states === 2) {
+    g.fillStyle = "#111";
+    for (let i = 0; i < rows * cols; i++) {
+      if (cells[i]) g.fillRect((i % cols) * size, Math.floor(i / cols) * size, size, size);
+    }
+  } else {
+    const ramp = Array.from({ length: states }, (_, v) => stateColour(v, states));
+    for (let i = 0; i < rows * cols; i++) {
+      g.fillStyle = ramp[cells[i]].fill;
+      g.fillRect((i % cols) * size, Math.floor(i / cols) * size, size, size);
+    }
+    for (let i = 0; size * 0.42 >= 7 && i < rows * cols; i++) {
+      const x = (i % cols) * size + size / 2, y = Math.floor(i / cols) * size + size / 2;
+      label(g, `${cells[i]}`, x, y, Math.floor(size * 0.42), size * 0.62, ramp[cells[i]].light);
+    }
+  }
+  if (size >= 8) {
+    g.strokeStyle = "#888";
+    g.lineWidth = 1;
+    g.beginPath();
+    for (let r = 1; r < rows; r++) { g.moveTo(0, r * size + 0.5); g.lineTo(cols * size, r * size + 0.5); }
+    for (let c = 1; c < cols; c++) { g.moveTo(c * size + 0.5, 0); g.lineTo(c * size + 0.5, rows * size); }
+    g.stroke();
+  }
+  return g;
+}
+
+/** A round mark with a black and a white edge: readable on either colour.
+ *  Cells too small for rings get a square: the fill in a black frame. */
+function mark(g, i, size, fill) {
+  if (size < 6) {
+    const left = (i % state.cols) * size, top = Math.floor(i / state.cols) * size;
+    g.fillStyle = size < 4 ? fill : "#111";
+    g.fillRect(left, top, size, size);
+    g.fillStyle = fill;
+    if (size >= 4) g.fillRect(left + 1, top + 1, size - 2, size - 2);
+    return;
+  }
+  const x = (i % state.cols) * size + size / 2, y = Math.floor(i / state.cols) * size + size / 2;
+  const radius = Math.max(1, size * 0.3);
+  g.beginPath();
+  g.arc(x, y, radius, 0, 2 * Math.PI);
+  g.fillStyle = fill;
+  g.fill();
+  g.lineWidth = Math.max(1, size / 14);
+  g.strokeStyle = "#fff";
+  g.stroke();
+  g.beginPath();
+  g.arc(x, y, radius + g.lineWidth, 0, 2 * Math.PI);
+  g.strokeStyle = "#111";
+  g.stroke();
+}
+
+/** A press count on cell `i` for more than two states: a disc in the
+ *  cell's bottom right corner (clear of the state's number) with a black
+ *  and a white ring, the count written in it. Cells too small to write in
+ *  get the mark of two states (the count is in the list under the board). */
+function badge(g, i, size, fill, count, light = true) {
+  if (size < 20) {
+    mark(g, i, size, fill);
+    return;
+  }
+  const x = (i % state.cols) * size + size * 0.8, y = Math.floor(i / state.cols) * size + size * 0.8;
+  const radius = size * 0.17;
+  g.beginPath();
+  g.arc(x, y, radius, 0, 2 * Math.PI);
+  g.fillStyle = fill;
+  g.fill();
+  g.lineWidth = Math.max(1, size / 24);
+  g.strokeStyle = "#fff";
+  g.stroke();
+  g.beginPath();
+  g.arc(x, y, radius + g.lineWidth, 0, 2 * Math.PI);
+  g.strokeStyle = "#111";
+  g.stroke();
+  label(g, `${count}`, x, y, Math.floor(size * 0.26), radius * 1.8, light);
+}
+
+/** A cell of the proof for more than two states: its weight in a white
+ *  box with a black frame, in the cell's top left corner. */
+function proofWeight(g, i, size, weight) {
+  if (size < 20) {
+    proofMark(g, i, size);
+    return;
+  }
+  const x = (i % state.cols) * size, y = Math.floor(i / state.cols) * size;
+  const side = Math.round(size * 0.34), inset = Math.max(2, Math.round(size * 0.04));
+  g.fillStyle = "#111";
+  g.fillRect(x + inset, y + inset, side, side);
+  g.fillStyle = "#fff";
+  g.fillRect(x + inset + 2, y + inset + 2, side - 4, side - 4);
+  label(g, `${weight}`, x + inset + side / 2, y + inset + side / 2, Math.floor(side * 0.7), side - 4, true);
+}
+
+/** A small square, white in a black frame: a cell of the proof that a
+ *  board cannot reach its target. */
+function proofMark(g, i, size) {
+  const x = (i % state.cols) * size, y = Math.floor(i / state.cols) * size;
+  const side = Math.max(1, Math.round(size * 0.5)), inset = (size - side) / 2;
+  g.fillStyle = "#111";
+  g.fillRect(x + inset - 1, y + inset - 1, side + 2, side + 2);
+  g.fillStyle = "#fff";
+  g.fillRect(x + inset + 1, y + inset + 1, side - 2, side - 2);
+}
+
+/** A square outline around cell `i`: black inside white for the cursor;
+ *  for the hint, thick black and white dashes along the cell's edge. */
+function outline(g, i, size, dashed) {
+  const x = (i % state.cols) * size, y = Math.floor(i / state.cols) * size;
+  const w = Math.max(2, Math.floor(size / (dashed ? 6 : 8)));
+  g.lineWidth = w;
+  g.setLineDash([]);
+  g.strokeStyle = "#fff";
+  g.strokeRect(x + w / 2, y + w / 2, size - w, size - w);
+  g.strokeStyle = "#111";
+  if (dashed) {
+    g.setLineDash([w, w]);
+    g.strokeRect(x + w / 2, y + w / 2, size - w, size - w);
+    g.setLineDash([]);
+  } else {
+    g.strokeRect(x + w * 1.5, y + w * 1.5, size - 3 * w, size - 3 * w);
+  }
+}
+
+/** Room for the board: its area's width on a narrow screen, at most 640. */
+function boardRoom() {
+  const width = $("board-area").clientWidth - 2;
+  return Math.max(64, Math.min(640, width || 640));
+}
+
+export function drawBoard() {
+  const canvas = $("board");
+  const size = cellSize(state.rows, state.cols, boardRoom());
+  const g = drawGrid(canvas, state.board, state.rows, state.cols, size);
+  const s = state.solution;
+  if (s && state.states === 2) {
+    for (const i of s.presses.keys()) if (left(s, i) === 0) mark(g, i, size, "#777");
+    for (const i of remaining(s)) mark(g, i, size, "#e0a100");
+  } else if (s) {
+    // What is left to press, as a number; a cell whose presses are all
+    // made shows how many it took, in the darker grey of two states (amber
+    // and a light grey are one grey in print).
+    for (const [i, n] of s.presses) if (left(s, i) === 0) badge(g, i, size, "#777", n, false);
+    for (const i of remaining(s)) badge(g, i, size, "#e0a100", left(s, i));
+  }
+  if (state.states === 2) for (const i of state.proof || []) proofMark(g, i, size);
+  else for (const i of state.proof || []) proofWeight(g, i, size, state.proofWeights[i]);
+  if (state.hint >= 0) outline(g, state.hint, size, true);
+  if (document.activeElement === canvas && size >= 4) outline(g, state.cursor, size, false);
+}
+
+/** Called after every change: redraw, and keep the URL in step. */
+export function changed() {
+  drawBoard();
+  showMoves();
+  saveToUrl();
+}
+
+/** The move counter (play mode) and the win banner. */
+function showMoves() {
+  const play = state.mode === "play";
+  $("moves").hidden = !play && state.moves === 0;
+  $("moves").textContent = `Moves: ${state.moves}`;
+  const win = won() && state.moves > 0;
+  $("win").hidden = !win;
+  if (win) $("win").textContent = `Solved in ${state.moves} ${plural(state.moves, "move")}: ${allOf(uniformState())}!`;
+}

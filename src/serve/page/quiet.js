@@ -1,0 +1,96 @@
+// The analysis of the size: rank, nullity and the quiet patterns.
+
+import { $, plural, state } from "./state.js";
+import { cellSize, drawGrid } from "./draw.js";
+import { api, gridNumbers, puzzleBody } from "./client.js";
+
+const SHOWN_PATTERNS = 64;
+
+let quietPatterns = [];
+
+/** A kernel's size in words: the number, or a power of two when long. */
+function kernelText(a) {
+  return a.kernel_size.length <= 12 ? a.kernel_size : `about 2^${a.kernel_size_log2.toFixed(1)}`;
+}
+
+/** What the analysis says of this size, rule and number of states. */
+function analysisText(a) {
+  if (!a.states || a.states === 2) {
+    const d = a.nullity;
+    let text = `${a.rows}×${a.cols} ${a.topology}, rule ${a.rule}: rank ${a.rank}, nullity ${d}. `;
+    text += d === 0
+      ? "Every board can be cleared, in exactly one way."
+      : `1 board in 2^${d} can be cleared. Lightest quiet pattern: ${a.lightest_quiet_pattern.presses} presses.`;
+    if (a.gcd) text += ` gcd polynomial: ${a.gcd}.`;
+    return text;
+  }
+  // Rank and nullity mean something over a field: K prime.
+  const rank = a.rank === null ? " (no rank or nullity: K is not prime)" : `, rank ${a.rank}, nullity ${a.nullity}`;
+  let text = `${a.rows}×${a.cols} ${a.topology}, rule ${a.rule}, ${a.states} states: ` +
+    `${kernelText(a)} quiet press ${plural(Number(a.kernel_size), "pattern")}${rank}. `;
+  text += a.kernel_size === "1"
+    ? "Every board can be cleared, in exactly one way."
+    : `1 board in ${kernelText(a)} can be cleared, in ${kernelText(a)} ways. ` +
+      `Lightest quiet pattern: ${a.lightest_quiet_pattern.presses} presses.`;
+  return text;
+}
+
+/** The explanation above the patterns, in the words of two states or K. */
+function quietIntro(states) {
+  $("quiet-intro").hidden = states !== 2;
+  $("quiet-intro-k").hidden = states === 2;
+}
+
+export async function analyze() {
+  const box = $("quiet");
+  // Nothing of the last size stays on show while the next is computed.
+  $("analysis").textContent = `Analysing ${state.rows}×${state.cols}…`;
+  box.replaceChildren();
+  try {
+    const a = await api("/api/analyze", { rows: state.rows, cols: state.cols, ...puzzleBody() });
+    const states = a.states || 2;
+    // Two states answer with the patterns; more with {order, pattern}.
+    quietPatterns = a.quiet_patterns.map((q) => (states === 2 ? { order: 2, pattern: q } : q));
+    $("analysis").textContent = analysisText(a);
+    quietIntro(states);
+    box.replaceChildren();
+    quietPatterns.slice(0, SHOWN_PATTERNS).forEach((q, k) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      const cells = gridNumbers(q.pattern);
+      const weight = cells.reduce((n, v) => n + v, 0);
+      const order = states === 2 ? "" : `, order ${q.order}`;
+      button.setAttribute("aria-label", `Quiet pattern ${k + 1}${order}, ${weight} presses: open`);
+      const canvas = document.createElement("canvas");
+      drawGrid(canvas, cells, a.rows, a.cols, cellSize(a.rows, a.cols, 96), states);
+      button.append(canvas, `${k + 1}${order}: ${weight} presses`);
+      button.addEventListener("click", () => openPattern(k, a));
+      box.append(button);
+    });
+    if (quietPatterns.length > SHOWN_PATTERNS) {
+      box.append(`… and ${quietPatterns.length - SHOWN_PATTERNS} more`);
+    }
+  } catch (error) {
+    $("analysis").textContent = error.name === "AbortError" ? "Cancelled." : `Error: ${error.message}`;
+    box.replaceChildren();
+  }
+}
+
+function openPattern(k, a) {
+  const q = quietPatterns[k], states = a.states || 2;
+  const cells = gridNumbers(q.pattern);
+  const weight = cells.reduce((n, v) => n + v, 0);
+  $("pattern-title").textContent = states === 2
+    ? `Quiet pattern ${k + 1} of ${a.rows}×${a.cols}: ${weight} presses (black = press)`
+    : `Quiet pattern ${k + 1} of ${a.rows}×${a.cols}, ${states} states: order ${q.order}, ${weight} presses ` +
+      "(each cell's number: how many times to press it)";
+  drawGrid($("pattern-canvas"), cells, a.rows, a.cols, cellSize(a.rows, a.cols, 480), states);
+  $("pattern-dialog").showModal();
+}
+
+let analyzeTimer = 0;
+
+export function analyzeSoon() {
+  clearTimeout(analyzeTimer);
+  analyzeTimer = setTimeout(analyze, 300);
+}
