@@ -46,6 +46,12 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand::{RngExt, SeedableRng};
+
+use crate::Shard;
+
+mod slices;
+
+pub use slices::{SlicedCoset, StateSearchState, merge_states};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
@@ -408,6 +414,13 @@ impl<'a> Units<'a> {
         self.value.len()
     }
 
+    /// The same units owning their columns (a sliced search keeps them
+    /// beside the coset they were made from).
+    fn into_owned(self) -> Units<'static> {
+        let cols = self.cols.into_iter().map(|c| Cow::Owned(c.into_owned())).collect();
+        Units { value: self.value, mult: self.mult, cols, group: self.group, of_cell: self.of_cell }
+    }
+
     /// gcd(K, the entries of unit `u`'s key): its value moves in steps of it.
     fn step(&self, k: u8, u: usize) -> u8 {
         let mut g = k;
@@ -681,14 +694,41 @@ fn search(
     progress: &(dyn Fn(u64, u64) + Sync),
     tuning: Option<Tuning>,
 ) -> Option<(u64, u64)> {
+    search_tasks(coset, units, nonzero, bound, progress, tuning, None)
+}
+
+/// Which tasks of a sliced search one call weighs: the slice's tasks
+/// `range` (see [`Tasks`]), and the index of a member already found that
+/// meets the bound (`u64::MAX` if none), past which nothing is weighed.
+#[derive(Clone)]
+struct Only {
+    /// Most members of a task (see [`sliced_top`]).
+    cap: u64,
+    shard: Shard,
+    range: std::ops::Range<u64>,
+    met: u64,
+}
+
+/// [`search`], or with `only` the tasks it names of the layout
+/// [`Tasks::of`] fixes.
+fn search_tasks(
+    coset: &Coset,
+    units: &Units,
+    nonzero: bool,
+    bound: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    tuning: Option<Tuning>,
+    only: Option<Only>,
+) -> Option<(u64, u64)> {
     let tuning = tuning.unwrap_or_else(|| Tuning::auto(units.len(), &coset.orders));
     let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
+    let sliced = only.as_ref().map(|o| o.cap);
     macro_rules! run {
         ($a:ty) => {
             match tuning.lanes {
-                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning).run(nonzero, bound, progress),
-                2..=4 => Engine::<$a, 4>::new(coset, units, tuning).run(nonzero, bound, progress),
-                _ => Engine::<$a, 16>::new(coset, units, tuning).run(nonzero, bound, progress),
+                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning, sliced).run(nonzero, bound, progress, only),
+                2..=4 => Engine::<$a, 4>::new(coset, units, tuning, sliced).run(nonzero, bound, progress, only),
+                _ => Engine::<$a, 16>::new(coset, units, tuning, sliced).run(nonzero, bound, progress, only),
             }
         };
     }
@@ -715,6 +755,35 @@ impl Tuning {
             lanes /= 4;
         }
         Tuning { max_inner: MAX_INNER, lanes, wide: false }
+    }
+}
+
+/// Members a task of a sliced search weighs at most, unless there are no
+/// coefficients left to split by: a few milliseconds of work, so that a
+/// batch of tasks, a checkpoint and a time limit come every fraction of a
+/// second.
+pub const SLICED_TASK_MEMBERS: u64 = 1 << 22;
+
+/// How many top coefficients split a sliced search into tasks: fixed by the
+/// coset (never by the threads), so that a slice, a checkpoint and a record
+/// mean the same on every machine. As many as keep a task within
+/// `cap` members ([`SLICED_TASK_MEMBERS`] but in tests).
+fn sliced_top(p: u64, outer: &[usize], cap: u64) -> usize {
+    let mut per_task = p.saturating_mul(outer.iter().map(|&r| r as u64).product());
+    let mut top = 0;
+    while top < outer.len() && per_task > cap {
+        per_task /= outer[outer.len() - 1 - top] as u64;
+        top += 1;
+    }
+    top
+}
+
+/// Lanes of the engine `lanes` asks for (as [`search`] rounds them).
+fn lanes_of(lanes: usize) -> usize {
+    match lanes {
+        0 | 1 => 1,
+        2..=4 => 4,
+        _ => 16,
     }
 }
 
@@ -771,23 +840,27 @@ struct Engine<'a, A: Acc, const L: usize> {
 }
 
 impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
-    fn new(coset: &Coset, units: &'a Units<'a>, tuning: Tuning) -> Self {
+    fn new(coset: &Coset, units: &'a Units<'a>, tuning: Tuning, sliced: Option<u64>) -> Self {
         let k = usize::from(coset.k);
         let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
         let (t, p, s) = inner_plan(&orders, tuning.max_inner / L);
         let (inner, outer) = (orders[..t].to_vec(), orders[t..].to_vec());
         // The top coefficients split the blocks into tasks: enough for the
-        // threads to share, each with blocks to fill its lanes if it can.
+        // threads to share, each with blocks to fill its lanes if it can;
+        // for a sliced search, the fixed split of `Tasks`.
         let threads = rayon::current_num_threads().max(1) as u64;
         let blocks: u64 = outer.iter().map(|&r| r as u64).product();
         let mut top = 0;
         let mut tasks = 1u64;
-        while top < outer.len() && tasks < 16 * threads {
+        while sliced.is_none() && top < outer.len() && tasks < 16 * threads {
             let more = tasks * outer[outer.len() - 1 - top] as u64;
             if more * L as u64 > blocks && tasks >= threads {
                 break;
             }
             (tasks, top) = (more, top + 1);
+        }
+        if let Some(cap) = sliced {
+            top = sliced_top(p as u64, &outer, cap);
         }
         let slot_of = (0..=k).map(|j| (j * s).div_ceil(k)).collect();
         let mut lam = vec![0u32; units.len()];
@@ -822,18 +895,27 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
     }
 
     /// Every block; see [`search`].
-    fn run(&self, nonzero: bool, bound: u64, progress: &(dyn Fn(u64, u64) + Sync)) -> Option<(u64, u64)> {
+    fn run(
+        &self,
+        nonzero: bool,
+        bound: u64,
+        progress: &(dyn Fn(u64, u64) + Sync),
+        only: Option<Only>,
+    ) -> Option<(u64, u64)> {
         let split = self.outer.len() - self.top;
         let tasks: u64 = self.outer[split..].iter().map(|&r| r as u64).product();
         let per_task = self.p as u64 * self.outer[..split].iter().map(|&r| r as u64).product::<u64>();
         let total = per_task * tasks;
-        let met = AtomicU64::new(u64::MAX);
+        let met = AtomicU64::new(only.as_ref().map_or(u64::MAX, |o| o.met));
         let done = AtomicU64::new(0);
         let task = |t: u64| {
             let best = self.task(t, nonzero, bound, &met);
             progress(done.fetch_add(per_task, Ordering::Relaxed) + per_task, total);
             best
         };
+        if let Some(Only { shard, range, .. }) = only {
+            return range.into_par_iter().map(|i| shard.block(i)).filter(|&t| t < tasks).filter_map(task).min();
+        }
         if tasks == 1 {
             return task(0);
         }
