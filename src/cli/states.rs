@@ -82,7 +82,7 @@ fn parse_states<'a>(
 /// Every K-state board of the run, in order, each handed to `each` as it
 /// is parsed: a bad board stops the run after the ones before it.
 /// Standard input is read whole (at a terminal too: end it with Ctrl-D).
-fn for_each_board(
+pub(super) fn for_each_board(
     source: &BoardArgs,
     puzzle: &PuzzleArgs,
     max_memory: u64,
@@ -166,12 +166,6 @@ impl StateSolvers<'_> {
 /// What a K-state solve does not do (yet): refused in words, not ignored.
 fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
     let k = args.puzzle.states;
-    if args.search.wanted() {
-        return Err(Error::BadInput(format!(
-            "--shard, --checkpoint and --time-limit are long searches of two-state boards; a board of {k} states \
-             is searched within --max-nullity in one run"
-        )));
-    }
     if args.picture.wanted() {
         return Err(Error::BadInput(format!(
             "--png and --svg draw two-state boards; a board of {k} states is written with --output FILE (PGM)"
@@ -184,6 +178,9 @@ fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
 /// times counts n) to the targets asked, every press set re-checked.
 pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     refuse_two_state_only(args)?;
+    if args.search.wanted() {
+        return super::states_search::solve(args, io);
+    }
     let max_memory = args.memory.max_memory;
     let states = args.puzzle.modulus();
     let k = states.get();

@@ -51,9 +51,9 @@ use crate::Shard;
 
 mod slices;
 
-pub use slices::{SlicedCoset, StateSearchState, merge_states};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+pub use slices::{SlicedCoset, StateSearchState, merge_states};
 
 /// The lightest press set found in a coset.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -726,8 +726,12 @@ fn search_tasks(
     macro_rules! run {
         ($a:ty) => {
             match tuning.lanes {
-                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning, sliced).run(nonzero, bound, progress, only),
-                2..=4 => Engine::<$a, 4>::new(coset, units, tuning, sliced).run(nonzero, bound, progress, only),
+                0 | 1 => {
+                    Engine::<$a, 1>::new(coset, units, tuning, sliced).run(nonzero, bound, progress, only)
+                }
+                2..=4 => {
+                    Engine::<$a, 4>::new(coset, units, tuning, sliced).run(nonzero, bound, progress, only)
+                }
                 _ => Engine::<$a, 16>::new(coset, units, tuning, sliced).run(nonzero, bound, progress, only),
             }
         };
@@ -762,7 +766,7 @@ impl Tuning {
 /// coefficients left to split by: a few milliseconds of work, so that a
 /// batch of tasks, a checkpoint and a time limit come every fraction of a
 /// second.
-pub const SLICED_TASK_MEMBERS: u64 = 1 << 22;
+pub const SLICED_TASK_MEMBERS: u64 = 1 << 18;
 
 /// How many top coefficients split a sliced search into tasks: fixed by the
 /// coset (never by the threads), so that a slice, a checkpoint and a record
@@ -914,7 +918,12 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
             best
         };
         if let Some(Only { shard, range, .. }) = only {
-            return range.into_par_iter().map(|i| shard.block(i)).filter(|&t| t < tasks).filter_map(task).min();
+            return range
+                .into_par_iter()
+                .map(|i| shard.block(i))
+                .filter(|&t| t < tasks)
+                .filter_map(task)
+                .min();
         }
         if tasks == 1 {
             return task(0);

@@ -75,18 +75,19 @@ impl<'a> SlicedCoset<'a> {
         let coset = Coset::new(k, particular, generators);
         let units = Units::new(&coset, true).into_owned();
         let bound = units.lower_bound(k);
-        let layout = coset.members().filter(|&m| m <= super::budget(super::MAX_MEMBERS_LOG2)).map(|members| {
-            if coset.orders.is_empty() {
-                return TaskLayout { tasks: 1, task_members: 1 };
-            }
-            let tuning = super::Tuning::auto(units.len(), &coset.orders);
-            let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
-            let (t, p, _) = super::inner_plan(&orders, tuning.max_inner / super::lanes_of(tuning.lanes));
-            let outer = &orders[t..];
-            let top = super::sliced_top(p as u64, outer, cap);
-            let tasks: u64 = outer[outer.len() - top..].iter().map(|&r| r as u64).product();
-            TaskLayout { tasks, task_members: members / tasks }
-        });
+        let layout =
+            coset.members().filter(|&m| m <= super::budget(super::MAX_MEMBERS_LOG2)).map(|members| {
+                if coset.orders.is_empty() {
+                    return TaskLayout { tasks: 1, task_members: 1 };
+                }
+                let tuning = super::Tuning::auto(units.len(), &coset.orders);
+                let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
+                let (t, p, _) = super::inner_plan(&orders, tuning.max_inner / super::lanes_of(tuning.lanes));
+                let outer = &orders[t..];
+                let top = super::sliced_top(p as u64, outer, cap);
+                let tasks: u64 = outer[outer.len() - top..].iter().map(|&r| r as u64).product();
+                TaskLayout { tasks, task_members: members / tasks }
+            });
         SlicedCoset { coset, units, bound, layout, cap }
     }
 
@@ -225,7 +226,11 @@ impl StateSearchState {
     /// Searches on from where the state stands until the slice is done or
     /// `after_batch`, called with the state after every batch (a fraction
     /// of a second of work), breaks.
-    pub fn run(&mut self, coset: &SlicedCoset, after_batch: &mut dyn FnMut(&StateSearchState) -> ControlFlow<()>) {
+    pub fn run(
+        &mut self,
+        coset: &SlicedCoset,
+        after_batch: &mut dyn FnMut(&StateSearchState) -> ControlFlow<()>,
+    ) {
         let size = 4 * rayon::current_num_threads().max(1) as u64;
         while self.done < self.slice_tasks {
             let end = (self.done + size).min(self.slice_tasks);
