@@ -161,7 +161,7 @@ fn a_killed_k_state_search_resumes_to_the_same_answer() {
 }
 
 /// An edit of a record's JSON.
-type Edit = dyn Fn(&mut serde_json::Value);
+type Edit<'a> = dyn Fn(&mut serde_json::Value) + 'a;
 
 /// Seals `record` again as anyone can.
 fn reseal(mut record: serde_json::Value) -> String {
@@ -200,7 +200,7 @@ fn merge_refuses_forged_k_state_records() {
     let (err, code) = forge("resealed", &|_| {});
     assert_eq!((err.as_str(), code), ("", 0));
     let other = read(&parts[(holder + 1) % 3])["searches"][0]["state"]["best"].clone();
-    let cases: [(&str, &Edit, &str); 7] = [
+    let cases: [(&str, &Edit<'_>, &str); 7] = [
         ("raised", &|r| r["searches"][0]["state"]["best"]["weight"] = 999.into(), "does not hold up"),
         ("moved", &|r| r["searches"][0]["state"]["best"] = other.clone(), "not in a task it searched"),
         ("nulled", &|r| r["searches"][0]["state"]["best"] = serde_json::Value::Null, "names no best"),
