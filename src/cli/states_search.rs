@@ -251,7 +251,10 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let k = states.get();
     let targets = args.target.resolve_states(&args.source, states, max_memory)?;
     let mut boards = Vec::new();
-    super::states::for_each_board(&args.source, &args.puzzle, max_memory, io.stdin, &mut |_, board| {
+    let input =
+        super::states::StateInput { source: &args.source, puzzle: &args.puzzle, max_memory, stream: false };
+    input.announce_typing(io.stdin_is_terminal, io.stderr);
+    super::states::for_each_board(input, io.stdin, io.stdin_is_terminal, &mut |_, board, _| {
         boards.push(board);
         if boards.len() > 1 {
             return Err(Error::BadInput(

@@ -18,7 +18,9 @@ pub use graph::{Graph, MAX_EDGES, MAX_VERTICES};
 pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
 pub use pgm::{is_pgm, read_pgm, write_pgm};
 pub use states::StateGrid;
-pub use text::{StateBoards, TextBoards, grid_lines, parse_boards, parse_state_boards, state_lines};
+pub use text::{
+    StateBoards, TextBoards, grid_lines, parse_boards, parse_state_boards, state_lines, state_row_width,
+};
 
 use std::sync::Arc;
 
