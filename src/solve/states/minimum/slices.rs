@@ -17,7 +17,7 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Coset, Only, Units, search_tasks, weight};
+use super::{Coset, How, Only, Units, search_tasks, weight};
 use crate::{Best, Mask, MergeError, Shard, check_coverage};
 
 /// How a sliced search splits its members: `tasks` tasks of
@@ -143,7 +143,15 @@ impl<'a> SlicedCoset<'a> {
         }
         let met = met.filter(|b| b.weight <= self.bound).map_or(u64::MAX, |b| b.mask.bits() as u64);
         let only = Only { cap: self.cap, shard, range, met };
-        let found = search_tasks(&self.coset, &self.units, false, self.bound, &|_, _| {}, None, Some(only));
+        let found = search_tasks(
+            &self.coset,
+            &self.units,
+            false,
+            self.bound,
+            &|_, _| {},
+            None,
+            How { only: Some(only), fold: None },
+        );
         found.map(|(weight, index)| Best { weight, mask: Mask::from_bits(index) })
     }
 }
