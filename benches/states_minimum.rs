@@ -9,7 +9,10 @@
 //! - `tuning`: the engine's buffer size and lanes against the number of
 //!   units, which `Tuning::auto` chooses from;
 //! - `local`: the local search past the budget on 500x500 and 2000x2000
-//!   boards with a few dozen generators.
+//!   boards with a few dozen generators;
+//! - `folding`: the search folded by the board's symmetries against the
+//!   plain one, and the sliced search of `--shard`/`--checkpoint`, on
+//!   symmetric boards.
 //!
 //! Generators other than the 5x5 kernel are random vectors of the stated
 //! order (dense, as quiet patterns are): every cell then has its own key
@@ -19,7 +22,11 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use lightsout::Puzzle;
-use lightsout::state_minimum::{Tuning, minimize, minimize_tuned};
+use lightsout::state_minimum::{
+    SlicedCoset, StateSearchState, Tuning, minimize, minimize_symmetric, minimize_tuned,
+};
+use lightsout::zk::Modulus;
+use lightsout::{Method, Shard, StateGrid, StateSolver, StateTarget, Topology};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
@@ -187,5 +194,77 @@ fn local(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, five_by_five, members, throughput, tuning, local);
+/// A particular, the kernel's generators and the symmetries.
+type SymmetricProblem = (Vec<u8>, Vec<(Vec<u8>, u32)>, Vec<Vec<usize>>);
+
+/// The kernel and a particular of `puzzle` over Z_k for all 1s to all 0s,
+/// and the grid's symmetries (cell permutations).
+fn symmetric_problem(puzzle: &Puzzle, k: u8) -> SymmetricProblem {
+    let states = Modulus::new(u32::from(k)).unwrap();
+    let solver = StateSolver::new(puzzle, states, Method::Auto, 40, 1 << 32).unwrap();
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    let x =
+        solver.particular_to(&StateGrid::filled(rows, cols, 1), &StateTarget::Uniform(0)).unwrap().unwrap();
+    let gens = solver.quiet_patterns().iter().map(|(g, o)| (g.cells().to_vec(), *o)).collect();
+    // The motions of a square board that keep the plus rule: all eight.
+    let n = rows;
+    let motion = |f: &dyn Fn(usize, usize) -> (usize, usize)| -> Vec<usize> {
+        (0..n * n)
+            .map(|cell| {
+                let (r, c) = f(cell / n, cell % n);
+                r * n + c
+            })
+            .collect()
+    };
+    let last = n - 1;
+    let symmetries = vec![
+        motion(&|r, c| (c, last - r)),
+        motion(&|r, c| (last - r, last - c)),
+        motion(&|r, c| (last - c, r)),
+        motion(&|r, c| (last - r, c)),
+        motion(&|r, c| (r, last - c)),
+        motion(&|r, c| (c, r)),
+        motion(&|r, c| (last - c, last - r)),
+    ];
+    (x.cells().to_vec(), gens, symmetries)
+}
+
+/// Folded by the board's eight symmetries against the plain search, and
+/// the sliced search (the long-search engine) against the plain one, on
+/// symmetric boards (all 1s to all 0s): 17x17 over Z_3 (3^12 members),
+/// the 12x12 torus over Z_3 (3^17) and 29x29 over Z_5 is too large, so
+/// 26x26 over Z_3 (3^13).
+fn folding(c: &mut Criterion) {
+    let mut group = c.benchmark_group("folding");
+    group.sample_size(10);
+    let cases = [
+        ("17x17_k3", Puzzle::new(17, 17).unwrap()),
+        ("26x26_k3", Puzzle::new(26, 26).unwrap()),
+        ("torus12_k3", Puzzle::new(12, 12).unwrap().with_topology(Topology::Torus)),
+    ];
+    for (name, puzzle) in cases {
+        let (x, gens, symmetries) = symmetric_problem(&puzzle, 3);
+        let gens = borrowed(&gens);
+        let plain = minimize(3, &x, &gens, 40);
+        assert_eq!(minimize_symmetric(3, &x, &gens, 40, &symmetries, 0).total, plain.total, "{name}");
+        group.throughput(Throughput::Elements(gens.iter().map(|g| u64::from(g.1)).product()));
+        group.bench_function(BenchmarkId::new("plain", name), |b| {
+            b.iter(|| minimize(3, black_box(&x), &gens, 40))
+        });
+        group.bench_function(BenchmarkId::new("folded", name), |b| {
+            b.iter(|| minimize_symmetric(3, black_box(&x), &gens, 40, &symmetries, 0))
+        });
+        group.bench_function(BenchmarkId::new("sliced", name), |b| {
+            b.iter(|| {
+                let coset = SlicedCoset::new(3, black_box(&x), &gens);
+                let mut state = StateSearchState::new(&coset, Shard::WHOLE).unwrap();
+                state.run(&coset, &mut |_| std::ops::ControlFlow::Continue(()));
+                state.best
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, five_by_five, members, throughput, tuning, local, folding);
 criterion_main!(benches);

@@ -65,7 +65,8 @@ pub use model::{
     TextBoards, Topology, check_side, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
 };
 pub use model::{
-    Graph, MAX_EDGES, MAX_VERTICES, StateBoards, is_pgm, parse_state_boards, read_pgm, state_lines, write_pgm,
+    Graph, MAX_EDGES, MAX_VERTICES, StateBoards, is_pgm, parse_state_boards, read_pgm, state_lines,
+    state_row_width, write_pgm,
 };
 pub use solve::limits;
 pub use solve::states::{

@@ -257,9 +257,9 @@ fn bad_variant_input_gets_one_line_and_exit_2() {
         ),
         (vec!["--states", "3", "-g", "random", "--density", "0.3", "-r", "2", "-c", "2"], "", "--density"),
         (
-            vec!["--states", "3", "--shard", "1/2", "-g", "all-black", "-r", "2", "-c", "2"],
-            "",
-            "long searches of two-state boards",
+            vec!["--states", "3", "--shard", "1/2"],
+            "012\n120\n201\n\n111\n111\n111\n",
+            "search one board; the input has more",
         ),
         (vec!["--graph", "nosuch", "-g", "all-black"], "", "no built-in graph 'nosuch'"),
         (vec!["-t", "2", "-g", "all-black", "-r", "2", "-c", "2"], "", "not a state of a two-state board"),

@@ -368,8 +368,10 @@ impl Iterator for TypedBoards<'_, '_> {
 /// until the input ends, and the rows wait for it, as a file's would. Each
 /// piece is read by [`TextBoards`] as the whole input would be, with its
 /// line numbers, so answers and errors are a file's.
-pub(super) struct PipedBoards<'a, 'r> {
+pub(super) struct PipedBoards<'a, 'r, P: Pieces = TwoStates> {
     reader: &'a mut io::BufReader<&'r mut dyn Read>,
+    /// How a piece of the text is read into boards.
+    pieces: P,
     rows: Option<usize>,
     cols: Option<usize>,
     max_memory: u64,
@@ -390,12 +392,78 @@ pub(super) struct PipedBoards<'a, 'r> {
     /// A blank line came after rows, before blank lines were known to
     /// separate boards: the next row makes them so.
     gap: bool,
-    parsed: std::collections::VecDeque<Result<Grid, Error>>,
+    parsed: std::collections::VecDeque<Result<P::Board, Error>>,
     answered: usize,
     done: bool,
 }
 
-impl<'a, 'r> PipedBoards<'a, 'r> {
+/// How [`PipedBoards`] reads the text of a piece into boards: two-state
+/// rows ([`TwoStates`]) or K-state ones ([`KStates`]).
+pub(super) trait Pieces {
+    type Board;
+
+    /// The boards of `piece`, whose first line is line `first_line` of the
+    /// input, read as the whole input would be (`blocks`: blank lines
+    /// separate its boards).
+    fn parse(
+        &self,
+        piece: &[u8],
+        first_line: usize,
+        blocks: bool,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Vec<Result<Self::Board, Error>>;
+
+    /// Cells of a row (trimmed), as the parser counts them.
+    fn width(&self, row: &[u8]) -> usize;
+}
+
+/// Two-state text: one character a cell.
+pub(super) struct TwoStates;
+
+impl Pieces for TwoStates {
+    type Board = Grid;
+
+    fn parse(
+        &self,
+        piece: &[u8],
+        first_line: usize,
+        blocks: bool,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Vec<Result<Grid, Error>> {
+        TextBoards::new(piece, "<stdin>", rows, cols).continuing(first_line, blocks).collect()
+    }
+
+    fn width(&self, row: &[u8]) -> usize {
+        row.len()
+    }
+}
+
+/// K-state text: digits, or numbers separated by white space (see
+/// [`StateBoards`]).
+pub(super) struct KStates(pub(super) u8);
+
+impl Pieces for KStates {
+    type Board = StateGrid;
+
+    fn parse(
+        &self,
+        piece: &[u8],
+        first_line: usize,
+        blocks: bool,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Vec<Result<StateGrid, Error>> {
+        StateBoards::new(piece, "<stdin>", self.0, rows, cols).continuing(first_line, blocks).collect()
+    }
+
+    fn width(&self, row: &[u8]) -> usize {
+        crate::model::state_row_width(row, self.0)
+    }
+}
+
+impl<'a, 'r> PipedBoards<'a, 'r, TwoStates> {
     fn new(
         reader: &'a mut io::BufReader<&'r mut dyn Read>,
         rows: Option<usize>,
@@ -403,8 +471,23 @@ impl<'a, 'r> PipedBoards<'a, 'r> {
         max_memory: u64,
         would_wait: Rc<Cell<bool>>,
     ) -> Self {
+        PipedBoards::with_pieces(reader, TwoStates, rows, cols, max_memory, would_wait)
+    }
+}
+
+impl<'a, 'r, P: Pieces> PipedBoards<'a, 'r, P> {
+    /// Boards of `reader` read by `pieces`.
+    pub(super) fn with_pieces(
+        reader: &'a mut io::BufReader<&'r mut dyn Read>,
+        pieces: P,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        max_memory: u64,
+        would_wait: Rc<Cell<bool>>,
+    ) -> Self {
         PipedBoards {
             reader,
+            pieces,
             rows,
             cols,
             max_memory,
@@ -424,8 +507,7 @@ impl<'a, 'r> PipedBoards<'a, 'r> {
 
     /// Parses the piece read so far and starts the next at the next line.
     fn finish_piece(&mut self) {
-        let boards = TextBoards::new(&self.piece, "<stdin>", self.rows, self.cols)
-            .continuing(self.first_line, self.blocks);
+        let boards = self.pieces.parse(&self.piece, self.first_line, self.blocks, self.rows, self.cols);
         self.parsed.extend(boards);
         self.piece.clear();
         self.piece_rows = 0;
@@ -433,8 +515,8 @@ impl<'a, 'r> PipedBoards<'a, 'r> {
     }
 }
 
-impl Iterator for PipedBoards<'_, '_> {
-    type Item = Result<Grid, Error>;
+impl<P: Pieces> Iterator for PipedBoards<'_, '_, P> {
+    type Item = Result<P::Board, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         use io::BufRead;
@@ -500,7 +582,7 @@ impl Iterator for PipedBoards<'_, '_> {
                             start = 0;
                         }
                         if self.piece_rows == 0 {
-                            self.width = self.piece[start..].trim_ascii().len();
+                            self.width = self.pieces.width(self.piece[start..].trim_ascii());
                         }
                         self.piece_rows += 1;
                         if self.rows == Some(self.piece_rows) {

@@ -36,6 +36,9 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
             .into());
         }
     };
+    if super::states_search::is_state_record(&texts[0].1) {
+        return super::states_search::merge(&texts, format, args.show, io);
+    }
     let mut records = Vec::new();
     for (source, text) in &texts {
         records.push((source.clone(), Record::parse(text, source)?));
@@ -214,7 +217,7 @@ fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), E
     crate::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))
 }
 
-fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
+pub(super) fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
     // At most ten slices by number, then how many in all.
     let list = |v: &[u64]| {
         let shown: Vec<String> = v.iter().take(10).map(u64::to_string).collect();

@@ -282,7 +282,7 @@ pub(super) fn table_record(problem: TableProblem, shard: Shard, nullity: Vec<Vec
 /// fixed name such as `kk.json.tmp` let anyone who can write to the folder
 /// plant a link there, and the checkpoint was then written into the file it
 /// pointed to. On any failure the temporary file is removed.
-pub(super) fn save(record: &Record, path: &std::path::Path) -> Result<(), Error> {
+pub(super) fn save<T: Sealed>(record: &T, path: &std::path::Path) -> Result<(), Error> {
     let fail =
         |e: std::io::Error| Error::BadInput(format!("cannot write checkpoint {}: {e}", path.display()));
     let folder = match path.parent() {

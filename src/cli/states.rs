@@ -79,16 +79,56 @@ fn parse_states<'a>(
     Ok(Box::new(StateBoards::new(data, source, k, shape.rows, shape.cols)))
 }
 
+/// Where a K-state run's boards come from, and how standard input is read.
+pub(super) struct StateInput<'s> {
+    pub(super) source: &'s BoardArgs,
+    pub(super) puzzle: &'s PuzzleArgs,
+    pub(super) max_memory: u64,
+    /// Standard input streams its boards (a pipe or a terminal); a long
+    /// search reads it whole, to know there is one board.
+    pub(super) stream: bool,
+}
+
+impl StateInput<'_> {
+    /// Tells a person typing boards at a terminal how they are read (one
+    /// line on stderr), when that is where the boards come from.
+    pub(super) fn announce_typing(&self, stdin_is_terminal: bool, stderr: &mut dyn Write) {
+        let from_stdin =
+            self.source.recipe().is_none() && self.source.files.iter().all(|f| f.as_os_str() == "-");
+        if !(stdin_is_terminal && from_stdin) {
+            return;
+        }
+        let k = self.puzzle.states;
+        let cells = if k <= 10 { "digits" } else { "numbers separated by spaces" };
+        let _ = match self.stream {
+            true => writeln!(
+                stderr,
+                "lightsout: reading boards of {k} states from the terminal: type rows of {cells}; each board is \
+                 answered after a blank line (or --rows rows; a line on a graph); Ctrl-D ends"
+            ),
+            false => writeln!(
+                stderr,
+                "lightsout: reading one board of {k} states to search from the terminal: type rows of {cells}, \
+                 then Ctrl-D"
+            ),
+        };
+    }
+}
+
 /// Every K-state board of the run, in order, each handed to `each` as it
-/// is parsed: a bad board stops the run after the ones before it.
-/// Standard input is read whole (at a terminal too: end it with Ctrl-D).
-fn for_each_board(
-    source: &BoardArgs,
-    puzzle: &PuzzleArgs,
-    max_memory: u64,
+/// is parsed, with whether the answers so far should be flushed (the
+/// next read of a stream would wait): a bad board stops the run after the
+/// ones before it. Text on standard input (a pipe or a terminal) is
+/// streamed as two-state text is: a board is answered once it is complete
+/// and unambiguous, after `--rows` rows or a blank line, every line on a
+/// graph. PGM images on standard input are read whole.
+pub(super) fn for_each_board(
+    input: StateInput,
     stdin: &mut dyn Read,
-    each: &mut dyn FnMut(usize, StateGrid) -> Result<(), Failure>,
+    stdin_is_terminal: bool,
+    each: &mut dyn FnMut(usize, StateGrid, bool) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
+    let StateInput { source, puzzle, max_memory, stream } = input;
     let k = puzzle.states;
     if let Some(recipe) = source.recipe() {
         if !source.files.is_empty() {
@@ -105,7 +145,7 @@ fn for_each_board(
         };
         let work = format!("a {rows}x{cols} board of {k} states");
         limits::check((rows as u64).saturating_mul(cols as u64), max_memory, &work)?;
-        return each(1, recipe.states(rows, cols, k));
+        return each(1, recipe.states(rows, cols, k), false);
     }
     let paths: Vec<Option<&PathBuf>> = match source.files.as_slice() {
         [] => vec![None],
@@ -114,21 +154,56 @@ fn for_each_board(
     if paths.len() > 1 && paths.iter().any(Option::is_none) {
         return Err(Error::BadInput("standard input (-) can only be read as the one FILE".into()).into());
     }
+    if stream && paths == [None] {
+        let mut reader = io::BufReader::with_capacity(1 << 16, stdin);
+        let head = io::BufRead::fill_buf(&mut reader)
+            .map_err(|e| Error::BadInput(format!("cannot read <stdin>: {e}")))?;
+        // A PGM image (or its first byte) comes whole.
+        if is_pgm(head) || head == b"P" {
+            let data = read_limited(&mut reader, "<stdin>", max_memory)?;
+            return each_of(&data, "<stdin>", k, source, 0, each).map(|_| ());
+        }
+        let would_wait = std::rc::Rc::new(std::cell::Cell::new(false));
+        let (rows, cols) = (source.rows, source.cols);
+        let boards =
+            PipedBoards::with_pieces(&mut reader, KStates(k), rows, cols, max_memory, would_wait.clone());
+        for (index, board) in boards.enumerate() {
+            let flush = stdin_is_terminal || would_wait.get();
+            each(index + 1, board.map_err(|e| source.name_error(e))?, flush)?;
+        }
+        return Ok(());
+    }
     let mut index = 0;
     for path in paths {
         let (data, name) = match path {
             Some(path) => read_file(path, max_memory)?,
-            None => (read_limited(stdin, "<stdin>", max_memory)?, "<stdin>".to_string()),
+            None => (read_limited(&mut *stdin, "<stdin>", max_memory)?, "<stdin>".to_string()),
         };
-        for board in parse_states(&data, &name, k, source)? {
-            index += 1;
-            each(index, board.map_err(|e| source.name_error(e))?)?;
-        }
-        if index == 0 {
-            return Err(Error::Parse { source: name, message: "no board in input".into() }.into());
-        }
+        index = each_of(&data, &name, k, source, index, each)?;
     }
     Ok(())
+}
+
+/// Hands the boards of one input's bytes to `each`, numbered on from
+/// `before`; returns the number of the last. An input of no board is an
+/// error.
+fn each_of(
+    data: &[u8],
+    name: &str,
+    k: u8,
+    source: &BoardArgs,
+    before: usize,
+    each: &mut dyn FnMut(usize, StateGrid, bool) -> Result<(), Failure>,
+) -> Result<usize, Failure> {
+    let mut index = before;
+    for board in parse_states(data, name, k, source)? {
+        index += 1;
+        each(index, board.map_err(|e| source.name_error(e))?, false)?;
+    }
+    if index == before {
+        return Err(Error::Parse { source: name.to_string(), message: "no board in input".into() }.into());
+    }
+    Ok(index)
 }
 
 /// One factored K-state solver per board shape, made on first use.
@@ -166,12 +241,6 @@ impl StateSolvers<'_> {
 /// What a K-state solve does not do (yet): refused in words, not ignored.
 fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
     let k = args.puzzle.states;
-    if args.search.wanted() {
-        return Err(Error::BadInput(format!(
-            "--shard, --checkpoint and --time-limit are long searches of two-state boards; a board of {k} states \
-             is searched within --max-nullity in one run"
-        )));
-    }
     if args.picture.wanted() {
         return Err(Error::BadInput(format!(
             "--png and --svg draw two-state boards; a board of {k} states is written with --output FILE (PGM)"
@@ -184,6 +253,9 @@ fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
 /// times counts n) to the targets asked, every press set re-checked.
 pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     refuse_two_state_only(args)?;
+    if args.search.wanted() {
+        return super::states_search::solve(args, io);
+    }
     let max_memory = args.memory.max_memory;
     let states = args.puzzle.modulus();
     let k = states.get();
@@ -200,7 +272,9 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let mut out = io::BufWriter::new(&mut *io.stdout);
     let stderr = &mut *io.stderr;
     let raw = !matches!(args.output_pbm, Some(PbmArg::Plain));
-    for_each_board(&args.source, &args.puzzle, max_memory, io.stdin, &mut |index, board| {
+    let input = StateInput { source: &args.source, puzzle: &args.puzzle, max_memory, stream: true };
+    input.announce_typing(io.stdin_is_terminal, stderr);
+    for_each_board(input, io.stdin, io.stdin_is_terminal, &mut |index, board, flush| {
         let solver = solvers.for_board(&board)?;
         let answer = solver.solve(&board, &targets)?;
         let report = StateReport { index, board: &board, solver, answer: &answer };
@@ -228,6 +302,9 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         };
         let file = if answer.best().is_some() { output.get()? } else { None };
         out.write_all(text.as_bytes())?;
+        if flush {
+            out.flush()?;
+        }
         if let (Some(file), Some((_, best))) = (file, answer.best()) {
             write_pgm(&mut *file, &best.presses, k, raw).map_err(|e| output_error(args, e))?;
         }
@@ -248,7 +325,9 @@ pub(super) fn check(args: &CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     let mut solvers =
         StateSolvers { puzzle: &args.puzzle, method: Method::Auto, budget: 0, max_memory, made: Vec::new() };
     let mut out = io::BufWriter::new(&mut *io.stdout);
-    for_each_board(&args.source, &args.puzzle, max_memory, io.stdin, &mut |index, board| {
+    let input = StateInput { source: &args.source, puzzle: &args.puzzle, max_memory, stream: true };
+    input.announce_typing(io.stdin_is_terminal, io.stderr);
+    for_each_board(input, io.stdin, io.stdin_is_terminal, &mut |index, board, flush| {
         let solver = solvers.for_board(&board)?;
         let verdicts = targets
             .iter()
@@ -282,6 +361,9 @@ pub(super) fn check(args: &CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
             }
         };
         out.write_all(text.as_bytes())?;
+        if flush {
+            out.flush()?;
+        }
         Ok(())
     })?;
     out.flush()?;

@@ -133,6 +133,9 @@ impl Cells for Bits {
 /// (any K; the only form for K > 10).
 struct States {
     k: u8,
+    /// Boards are one cell wide (`--cols 1`, a graph of one vertex): then
+    /// a row of one number of several digits is no ambiguity.
+    one_wide: bool,
 }
 
 impl States {
@@ -170,6 +173,17 @@ impl States {
                 return Err(format!(
                     "invalid state '{text}' at line {at}, column {column} (expected a number 0 to {})",
                     self.k - 1
+                ));
+            }
+            // Above 10 states a row is numbers apart; a row that is one run
+            // of digits (`123`) could be three cells or one number: refused.
+            if self.k > 10 && !self.one_wide && token.len() > 1 && token.len() == line.cells.len() {
+                return Err(format!(
+                    "line {at}: '{text}' is one number or {} cells: with --states {} write a row's states apart \
+                     (like '{}'), or give --cols 1 for boards one cell wide",
+                    token.len(),
+                    self.k,
+                    text.chars().map(String::from).collect::<Vec<_>>().join(" ")
                 ));
             }
             return match text.parse::<u64>() {
@@ -347,7 +361,7 @@ impl<'a> StateBoards<'a> {
     /// # Ok::<(), lightsout::Error>(())
     /// ```
     pub fn new(input: &'a [u8], source: &'a str, k: u8, rows: Option<usize>, cols: Option<usize>) -> Self {
-        StateBoards(Boards::new(input, source, rows, cols, States { k }))
+        StateBoards(Boards::new(input, source, rows, cols, States { k, one_wide: cols == Some(1) }))
     }
 
     /// Prepares to read boards of a graph of `vertices` vertices: one line
@@ -355,6 +369,28 @@ impl<'a> StateBoards<'a> {
     pub fn on_graph(input: &'a [u8], source: &'a str, k: u8, vertices: usize) -> Self {
         Self::new(input, source, k, Some(1), Some(vertices))
     }
+
+    /// The same reader for a piece of a longer input (see
+    /// [`TextBoards::continuing`]): its first line is line `first_line` of
+    /// the whole, and with `blocks` its rows between blank lines are one
+    /// board.
+    pub fn continuing(self, first_line: usize, blocks: bool) -> Self {
+        StateBoards(self.0.continuing(first_line, blocks))
+    }
+}
+
+/// Cells in a row of K-state text (trimmed): its numbers when it has white
+/// space or K is above 10, else its digits.
+///
+/// # Example
+/// ```
+/// use lightsout::state_row_width;
+///
+/// assert_eq!((state_row_width(b"0120", 3), state_row_width(b"0 12 0", 13)), (4, 3));
+/// ```
+pub fn state_row_width(row: &[u8], k: u8) -> usize {
+    let line = Line { number: 0, column: 0, cells: row };
+    States { k, one_wide: false }.width(&line)
 }
 
 impl Iterator for StateBoards<'_> {
@@ -686,10 +722,15 @@ mod tests {
             Err("in: state 300 at line 2, column 4 is not below 12".into())
         );
         assert_eq!(states("12\n", 10, None, None), Ok(vec![vec![1, 2]]));
+        // Above 10 states a run of digits is refused as ambiguous, unless
+        // the board is one cell wide.
+        assert!(states("12\n", 11, None, None).unwrap_err().contains("'12' is one number or 2 cells"));
+        assert!(states("0 1\n23\n", 30, None, None).unwrap_err().contains("line 2: '23' is one number"));
         assert_eq!(
-            states("12\n", 11, None, None),
+            states("12\n", 11, None, Some(1)),
             Err("in: state 12 at line 1, column 1 is not below 11".into())
         );
+        assert_eq!(states("10\n7\n", 11, None, Some(1)), Ok(vec![vec![10], vec![7]]));
         assert_eq!(
             states("0 -1\n", 5, None, None),
             Err("in: invalid state '-1' at line 1, column 3 (expected a number 0 to 4)".into())

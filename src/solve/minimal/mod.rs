@@ -5,6 +5,7 @@ mod exhaustive;
 mod local;
 mod search;
 mod symmetry;
+pub(crate) use symmetry::grid_symmetries;
 mod transform;
 
 pub use coset::{Best, Coset, Layout, MAX_TABLE_BITS, Mask, Shard};

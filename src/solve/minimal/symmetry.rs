@@ -87,6 +87,29 @@ impl Motion {
     }
 }
 
+/// The turns and mirrors of a grid puzzle that keep its rule, each as the
+/// cell it sends cell `r·cols + c` to (none on a graph: see
+/// [`symmetric_basis`]). The K-state search folds by those of them that
+/// also fix its right-hand side.
+pub(crate) fn grid_symmetries(puzzle: &Puzzle) -> Vec<Vec<usize>> {
+    if puzzle.graph().is_some() {
+        return Vec::new();
+    }
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    Motion::ALL
+        .into_iter()
+        .filter(|m| m.fits(rows, cols) && m.keeps_rule(puzzle))
+        .map(|m| {
+            (0..rows * cols)
+                .map(|cell| {
+                    let (r, c) = m.apply((cell / cols, cell % cols), rows, cols);
+                    r * cols + c
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// How the symmetries move the blocks of a search: for each symmetry, the
 /// affine map `o ↦ offset ⊕ Σ_(bit k of o) columns[k]` on outer values.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -46,8 +46,15 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand::{RngExt, SeedableRng};
+
+use crate::Shard;
+
+mod fold;
+mod slices;
+
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+pub use slices::{SlicedCoset, StateSearchState, merge_states};
 
 /// The lightest press set found in a coset.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -234,6 +241,81 @@ pub fn lower_bound(k: u8, particular: &[u8], generators: &[(&[u8], u32)]) -> u64
     Units::new(&coset, true).lower_bound(k)
 }
 
+/// Fewest members whose exhaustive search [`minimize_symmetric`] folds:
+/// below it the plain search takes milliseconds, and building the
+/// symmetric basis (O(n·d²) per symmetry) costs about as much as it saves
+/// (bench group `folding`, docs/performance.md).
+pub const MIN_FOLDED_MEMBERS: u64 = 1 << 20;
+
+/// [`minimize`], folded by symmetries of the board where that applies: a
+/// prime `k`, generators of order `k`, an exhaustive search of at least
+/// `min_members` members ([`MIN_FOLDED_MEMBERS`] but in tests), and
+/// `symmetries` (cell permutations, each keeping the rule and fixing the
+/// right-hand side: see the `fold` module) that move the kernel. Otherwise
+/// the plain search. The weight is the same; among members of equal weight
+/// the one returned is the first over the symmetric basis, which may not be
+/// [`minimize`]'s.
+///
+/// # Example
+/// ```
+/// use lightsout::state_minimum::{minimize, minimize_symmetric};
+///
+/// // Over Z_3, two cells swapped by a mirror; the kernel (1, 2) and (1, 1).
+/// let gens: [(&[u8], u32); 2] = [(&[1, 2], 3), (&[1, 1], 3)];
+/// let folded = minimize_symmetric(3, &[1, 1], &gens, 20, &[vec![1, 0]], 0);
+/// assert_eq!(folded.total, minimize(3, &[1, 1], &gens, 20).total);
+/// ```
+pub fn minimize_symmetric(
+    k: u8,
+    particular: &[u8],
+    generators: &[(&[u8], u32)],
+    max_members_log2: u32,
+    symmetries: &[Vec<usize>],
+    min_members: u64,
+) -> Minimum {
+    let n = particular.len();
+    let prime = k >= 2
+        && (2..k).take_while(|q| u32::from(*q) * u32::from(*q) <= u32::from(k)).all(|q| !k.is_multiple_of(q));
+    let coset = Coset::new(k, particular, generators);
+    let fits = prime
+        && coset.orders.len() == generators.len()
+        && coset.orders.iter().all(|&r| r == u32::from(k))
+        && coset.members().is_some_and(|m| m >= min_members && m <= budget(max_members_log2))
+        && symmetries.iter().all(|s| s.len() == n);
+    if !fits || symmetries.is_empty() {
+        return minimize(k, particular, generators, max_members_log2);
+    }
+    // The inner block the plain search would use, as the most the
+    // invariant subspace may take.
+    let units = Units::new(&coset, true);
+    let tuning = Tuning::auto(units.len(), &coset.orders);
+    let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
+    let (inner, _, _) = inner_plan(&orders, tuning.max_inner / lanes_of(tuning.lanes));
+    let gens: Vec<&[u8]> = coset.gens.iter().map(|g| &g[..]).collect();
+    let Some(folding) = fold::fold(k, &coset.x0, &gens, symmetries, inner) else {
+        return minimize(k, particular, generators, max_members_log2);
+    };
+    let new: Vec<(&[u8], u32)> = folding.gens.iter().map(|g| (&g[..], u32::from(k))).collect();
+    let coset = Coset::new(k, &coset.x0, &new);
+    let units = Units::new(&coset, true);
+    let bound = units.lower_bound(k);
+    let found = search_tasks(
+        &coset,
+        &units,
+        false,
+        bound,
+        &|_, _| {},
+        None,
+        How { only: None, fold: Some(&folding) },
+    );
+    let (lightest, index) = found.unwrap_or((0, 0));
+    let presses = coset.member(&coset.coefficients(index));
+    let total = weight(&presses);
+    debug_assert_eq!(lightest, total, "the folded engine weighed the member it returns wrongly");
+    debug_assert!(folding.symmetries() > 0);
+    Minimum { presses, total, proven_minimal: true, lower_bound: total }
+}
+
 /// Unit-coefficient steps a local search may spend (each is one unit
 /// looked at for one coefficient): about 0.2 s here, which is one or two
 /// passes of descent over 4·10^6 cells with 36 generators, and hundreds of
@@ -406,6 +488,13 @@ impl<'a> Units<'a> {
 
     fn len(&self) -> usize {
         self.value.len()
+    }
+
+    /// The same units owning their columns (a sliced search keeps them
+    /// beside the coset they were made from).
+    fn into_owned(self) -> Units<'static> {
+        let cols = self.cols.into_iter().map(|c| Cow::Owned(c.into_owned())).collect();
+        Units { value: self.value, mult: self.mult, cols, group: self.group, of_cell: self.of_cell }
     }
 
     /// gcd(K, the entries of unit `u`'s key): its value moves in steps of it.
@@ -681,14 +770,53 @@ fn search(
     progress: &(dyn Fn(u64, u64) + Sync),
     tuning: Option<Tuning>,
 ) -> Option<(u64, u64)> {
+    search_tasks(coset, units, nonzero, bound, progress, tuning, How::default())
+}
+
+/// Which tasks of a sliced search one call weighs: the slice's tasks
+/// `range` (see [`Tasks`]), and the index of a member already found that
+/// meets the bound (`u64::MAX` if none), past which nothing is weighed.
+#[derive(Clone)]
+struct Only {
+    /// Most members of a task (see [`sliced_top`]).
+    cap: u64,
+    shard: Shard,
+    range: std::ops::Range<u64>,
+    met: u64,
+}
+
+/// What a search weighs besides the plain whole: only some tasks of a
+/// sliced search, or one block per orbit of the symmetries.
+#[derive(Default)]
+struct How<'f> {
+    only: Option<Only>,
+    fold: Option<&'f fold::Folding>,
+}
+
+/// [`search`], or with `only` the tasks it names of the layout
+/// [`Tasks::of`] fixes.
+fn search_tasks(
+    coset: &Coset,
+    units: &Units,
+    nonzero: bool,
+    bound: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    tuning: Option<Tuning>,
+    how: How,
+) -> Option<(u64, u64)> {
+    let How { only, fold } = how;
     let tuning = tuning.unwrap_or_else(|| Tuning::auto(units.len(), &coset.orders));
     let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
+    let sliced = only.as_ref().map(|o| o.cap);
     macro_rules! run {
         ($a:ty) => {
             match tuning.lanes {
-                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning).run(nonzero, bound, progress),
-                2..=4 => Engine::<$a, 4>::new(coset, units, tuning).run(nonzero, bound, progress),
-                _ => Engine::<$a, 16>::new(coset, units, tuning).run(nonzero, bound, progress),
+                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning, sliced, fold)
+                    .run(nonzero, bound, progress, only),
+                2..=4 => Engine::<$a, 4>::new(coset, units, tuning, sliced, fold)
+                    .run(nonzero, bound, progress, only),
+                _ => Engine::<$a, 16>::new(coset, units, tuning, sliced, fold)
+                    .run(nonzero, bound, progress, only),
             }
         };
     }
@@ -715,6 +843,35 @@ impl Tuning {
             lanes /= 4;
         }
         Tuning { max_inner: MAX_INNER, lanes, wide: false }
+    }
+}
+
+/// Members a task of a sliced search weighs at most, unless there are no
+/// coefficients left to split by: a few milliseconds of work, so that a
+/// batch of tasks, a checkpoint and a time limit come every fraction of a
+/// second.
+pub const SLICED_TASK_MEMBERS: u64 = 1 << 18;
+
+/// How many top coefficients split a sliced search into tasks: fixed by the
+/// coset (never by the threads), so that a slice, a checkpoint and a record
+/// mean the same on every machine. As many as keep a task within
+/// `cap` members ([`SLICED_TASK_MEMBERS`] but in tests).
+fn sliced_top(p: u64, outer: &[usize], cap: u64) -> usize {
+    let mut per_task = p.saturating_mul(outer.iter().map(|&r| r as u64).product());
+    let mut top = 0;
+    while top < outer.len() && per_task > cap {
+        per_task /= outer[outer.len() - 1 - top] as u64;
+        top += 1;
+    }
+    top
+}
+
+/// Lanes of the engine `lanes` asks for (as [`search`] rounds them).
+fn lanes_of(lanes: usize) -> usize {
+    match lanes {
+        0 | 1 => 1,
+        2..=4 => 4,
+        _ => 16,
     }
 }
 
@@ -768,26 +925,42 @@ struct Engine<'a, A: Acc, const L: usize> {
     moves: Vec<Vec<(u32, u8)>>,
     /// The tables' part that never changes: `(K/S)·M_λ` in slots 1..S.
     fixed: Vec<A>,
+    /// Symmetries: only the smallest block of each orbit is weighed.
+    fold: Option<&'a fold::Folding>,
 }
 
 impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
-    fn new(coset: &Coset, units: &'a Units<'a>, tuning: Tuning) -> Self {
+    fn new(
+        coset: &Coset,
+        units: &'a Units<'a>,
+        tuning: Tuning,
+        sliced: Option<u64>,
+        fold: Option<&'a fold::Folding>,
+    ) -> Self {
         let k = usize::from(coset.k);
         let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
-        let (t, p, s) = inner_plan(&orders, tuning.max_inner / L);
+        let (t, p, s) = match fold {
+            // The inner block is the invariant subspace, whatever its size.
+            Some(f) => (f.invariant, k.pow(f.invariant as u32), k),
+            None => inner_plan(&orders, tuning.max_inner / L),
+        };
         let (inner, outer) = (orders[..t].to_vec(), orders[t..].to_vec());
         // The top coefficients split the blocks into tasks: enough for the
-        // threads to share, each with blocks to fill its lanes if it can.
+        // threads to share, each with blocks to fill its lanes if it can;
+        // for a sliced search, the fixed split of `Tasks`.
         let threads = rayon::current_num_threads().max(1) as u64;
         let blocks: u64 = outer.iter().map(|&r| r as u64).product();
         let mut top = 0;
         let mut tasks = 1u64;
-        while top < outer.len() && tasks < 16 * threads {
+        while sliced.is_none() && top < outer.len() && tasks < 16 * threads {
             let more = tasks * outer[outer.len() - 1 - top] as u64;
             if more * L as u64 > blocks && tasks >= threads {
                 break;
             }
             (tasks, top) = (more, top + 1);
+        }
+        if let Some(cap) = sliced {
+            top = sliced_top(p as u64, &outer, cap);
         }
         let slot_of = (0..=k).map(|j| (j * s).div_ceil(k)).collect();
         let mut lam = vec![0u32; units.len()];
@@ -818,22 +991,36 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
                 *slot = slot.add(mu_times(mu, step));
             }
         }
-        Engine { k, units, inner, outer, p, s, top, slot_of, lam, m, km, moves, fixed }
+        Engine { k, units, inner, outer, p, s, top, slot_of, lam, m, km, moves, fixed, fold }
     }
 
     /// Every block; see [`search`].
-    fn run(&self, nonzero: bool, bound: u64, progress: &(dyn Fn(u64, u64) + Sync)) -> Option<(u64, u64)> {
+    fn run(
+        &self,
+        nonzero: bool,
+        bound: u64,
+        progress: &(dyn Fn(u64, u64) + Sync),
+        only: Option<Only>,
+    ) -> Option<(u64, u64)> {
         let split = self.outer.len() - self.top;
         let tasks: u64 = self.outer[split..].iter().map(|&r| r as u64).product();
         let per_task = self.p as u64 * self.outer[..split].iter().map(|&r| r as u64).product::<u64>();
         let total = per_task * tasks;
-        let met = AtomicU64::new(u64::MAX);
+        let met = AtomicU64::new(only.as_ref().map_or(u64::MAX, |o| o.met));
         let done = AtomicU64::new(0);
         let task = |t: u64| {
             let best = self.task(t, nonzero, bound, &met);
             progress(done.fetch_add(per_task, Ordering::Relaxed) + per_task, total);
             best
         };
+        if let Some(Only { shard, range, .. }) = only {
+            return range
+                .into_par_iter()
+                .map(|i| shard.block(i))
+                .filter(|&t| t < tasks)
+                .filter_map(task)
+                .min();
+        }
         if tasks == 1 {
             return task(0);
         }
@@ -852,10 +1039,13 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
         let mut a = self.units.value.clone();
         let mut block = 0u64;
         let mut rest = task;
+        // Every outer coefficient of the block, for the symmetries' test.
+        let mut outer_digits = vec![0usize; self.outer.len()];
         let top = self.outer.iter().zip(&strides).zip(&self.moves).skip(split);
-        for ((&r, &stride), moves) in top {
+        for (i, ((&r, &stride), moves)) in top.enumerate() {
             let c = (rest % r as u64) as usize;
             rest /= r as u64;
+            outer_digits[split + i] = c;
             block += c as u64 * stride;
             for &(u, e) in moves {
                 let v = &mut a[u as usize];
@@ -880,7 +1070,11 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
         let mut up = vec![true; split];
         let mut best: Option<(u64, u64)> = None;
         loop {
-            if block * p as u64 <= met.load(Ordering::Relaxed) {
+            let weighed = self.fold.is_none_or(|f| {
+                outer_digits[..split].copy_from_slice(&digit);
+                f.is_canonical(&outer_digits)
+            });
+            if weighed && block * p as u64 <= met.load(Ordering::Relaxed) {
                 self.capture(&d, &mut buf, filled);
                 lane_block[filled] = block;
                 filled += 1;

@@ -303,7 +303,18 @@ impl StateSolver {
             return Ok(None);
         };
         let gens: Vec<(&[u8], u32)> = self.quiet.iter().map(|(g, o)| (g.cells(), *o)).collect();
-        let found = minimum::minimize(self.states.get(), particular.cells(), &gens, self.max_members_log2);
+        let k = self.states.get();
+        let members = self.quiet.iter().try_fold(1u64, |m, (_, o)| m.checked_mul(u64::from(*o)));
+        let found = match members {
+            // Large enough to fold: by the grid's turns and mirrors that keep
+            // the rule (those that do not fix target − board are left out).
+            Some(m) if m >= minimum::MIN_FOLDED_MEMBERS && self.states.is_prime() => {
+                let symmetries = super::minimal::grid_symmetries(&self.puzzle);
+                let (cells, max) = (particular.cells(), self.max_members_log2);
+                minimum::minimize_symmetric(k, cells, &gens, max, &symmetries, minimum::MIN_FOLDED_MEMBERS)
+            }
+            _ => minimum::minimize(k, particular.cells(), &gens, self.max_members_log2),
+        };
         let presses = StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), found.presses)
             .filter(|p| p.total() == found.total && p.max_state() < self.states.get())
             .ok_or_else(|| self.failed("the minimum"))?;

@@ -1,0 +1,364 @@
+//! The exhaustive K-state search as a value that can be stopped, saved and
+//! split: the K-state counterpart of the two-state
+//! [`SearchState`](crate::SearchState).
+//!
+//! A sliced search cuts the coset's members into *tasks* by its top
+//! coefficients (a fixed split: [`TaskLayout`], the same on every machine
+//! and thread count), each task a run of the engine's Gray walk over the
+//! middle coefficients. A slice `i/N` ([`Shard`]) is every `N`-th task from
+//! task `i − 1`, interleaved as the two-state slices are, so the slices
+//! share the work evenly. Members are named by [`Mask`]: the coefficient
+//! tuple as a mixed-radix number over the coset's orders, `c_0` the least
+//! significant, which is also the index the engine's tie rule uses, so
+//! "lighter, then smaller mask" ([`Best::better`]) picks across slices the
+//! member the whole search picks.
+
+use std::ops::ControlFlow;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Coset, How, Only, Units, search_tasks, weight};
+use crate::{Best, Mask, MergeError, Shard, check_coverage};
+
+/// How a sliced search splits its members: `tasks` tasks of
+/// `task_members` members each, member `index` in task `index /
+/// task_members`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskLayout {
+    /// Tasks in the whole search.
+    pub tasks: u64,
+    /// Members in one task.
+    pub task_members: u64,
+}
+
+/// A coset over Z_K made ready for a sliced exhaustive search: normalised
+/// (entries mod K, zero generators dropped, each generator with its true
+/// order) and its cells grouped into units once.
+pub struct SlicedCoset<'a> {
+    coset: Coset<'a>,
+    units: Units<'static>,
+    bound: u64,
+    layout: Option<TaskLayout>,
+    /// Most members of a task.
+    cap: u64,
+}
+
+impl<'a> SlicedCoset<'a> {
+    /// The coset `particular + span(generators)` over Z_k (`k ≥ 2`), read
+    /// as [`minimize`](super::minimize) reads it.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::state_minimum::{SlicedCoset, StateSearchState};
+    /// use lightsout::Shard;
+    ///
+    /// // Over Z_3: x0 = (2, 2, 2), one generator (1, 1, 1): adding it once
+    /// // gives (0, 0, 0), the member of mask 1.
+    /// let coset = SlicedCoset::new(3, &[2, 2, 2], &[(&[1, 1, 1], 3)]);
+    /// let mut state = StateSearchState::new(&coset, Shard::WHOLE).unwrap();
+    /// state.run(&coset, &mut |_| std::ops::ControlFlow::Continue(()));
+    /// let best = state.best.unwrap();
+    /// assert_eq!((best.weight, best.mask.bits()), (0, 1));
+    /// assert_eq!(coset.member(best.mask), Some(vec![0, 0, 0]));
+    /// ```
+    pub fn new(k: u8, particular: &[u8], generators: &[(&'a [u8], u32)]) -> Self {
+        Self::with_task_members(k, particular, generators, super::SLICED_TASK_MEMBERS)
+    }
+
+    /// [`new`](Self::new) with tasks of at most `cap` members where the
+    /// coefficients allow (for tests: small cosets in many tasks; records
+    /// need the default, and their layout says which they had).
+    #[doc(hidden)]
+    pub fn with_task_members(k: u8, particular: &[u8], generators: &[(&'a [u8], u32)], cap: u64) -> Self {
+        let k = k.max(2);
+        let coset = Coset::new(k, particular, generators);
+        let units = Units::new(&coset, true).into_owned();
+        let bound = units.lower_bound(k);
+        let layout =
+            coset.members().filter(|&m| m <= super::budget(super::MAX_MEMBERS_LOG2)).map(|members| {
+                if coset.orders.is_empty() {
+                    return TaskLayout { tasks: 1, task_members: 1 };
+                }
+                let tuning = super::Tuning::auto(units.len(), &coset.orders);
+                let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
+                let (t, p, _) = super::inner_plan(&orders, tuning.max_inner / super::lanes_of(tuning.lanes));
+                let outer = &orders[t..];
+                let top = super::sliced_top(p as u64, outer, cap);
+                let tasks: u64 = outer[outer.len() - top..].iter().map(|&r| r as u64).product();
+                TaskLayout { tasks, task_members: members / tasks }
+            });
+        SlicedCoset { coset, units, bound, layout, cap }
+    }
+
+    /// The orders of the coset's generators (zero generators dropped): the
+    /// radices of a mask's digits.
+    pub fn orders(&self) -> &[u32] {
+        &self.coset.orders
+    }
+
+    /// Members of the coset, if they fit a `u64`.
+    pub fn members(&self) -> Option<u64> {
+        self.coset.members()
+    }
+
+    /// How the search splits, or `None` beyond 2^63 members (no exhaustive
+    /// search).
+    pub fn layout(&self) -> Option<TaskLayout> {
+        self.layout
+    }
+
+    /// No member weighs less than this (see [`lower_bound`](super::lower_bound)).
+    pub fn lower_bound(&self) -> u64 {
+        self.bound
+    }
+
+    /// The weight of member `mask` (recomputed from its press set), or
+    /// `None` when the mask names no member.
+    pub fn weight_of(&self, mask: Mask) -> Option<u64> {
+        self.member(mask).map(|x| weight(&x))
+    }
+
+    /// The press set of member `mask` (`x0 + Σ c_i·g_i`), or `None` when
+    /// the mask names no member.
+    pub fn member(&self, mask: Mask) -> Option<Vec<u8>> {
+        let index = u64::try_from(mask.bits()).ok().filter(|&i| self.members().is_some_and(|m| i < m))?;
+        Some(self.coset.member(&self.coset.coefficients(index)))
+    }
+
+    /// The task that holds member `mask`.
+    pub fn task_of(&self, mask: Mask) -> Option<u64> {
+        let layout = self.layout?;
+        let index = u64::try_from(mask.bits()).ok()?;
+        (index < layout.tasks * layout.task_members).then(|| index / layout.task_members)
+    }
+
+    /// The lightest member of tasks `range` of slice `shard` (ties to the
+    /// smaller mask); `met` a member already found that meets the lower
+    /// bound, which nothing after it can beat.
+    fn search(&self, shard: Shard, range: std::ops::Range<u64>, met: Option<Best>) -> Option<Best> {
+        if self.coset.orders.is_empty() {
+            let first = range.start == 0 && shard.index == 1;
+            return first.then(|| Best { weight: weight(&self.coset.x0), mask: Mask::ZERO });
+        }
+        let met = met.filter(|b| b.weight <= self.bound).map_or(u64::MAX, |b| b.mask.bits() as u64);
+        let only = Only { cap: self.cap, shard, range, met };
+        let found = search_tasks(
+            &self.coset,
+            &self.units,
+            false,
+            self.bound,
+            &|_, _| {},
+            None,
+            How { only: Some(only), fold: None },
+        );
+        found.map(|(weight, index)| Best { weight, mask: Mask::from_bits(index) })
+    }
+}
+
+/// How far an exhaustive search of one slice of a K-state coset has got.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateSearchState {
+    /// How the members split into tasks (fixed by the coset).
+    pub layout: TaskLayout,
+    /// The slice searched.
+    pub shard: Shard,
+    /// Tasks in the slice.
+    pub slice_tasks: u64,
+    /// Tasks of the slice searched so far (its first `done`).
+    pub done: u64,
+    /// The lightest member of the tasks searched.
+    pub best: Option<Best>,
+}
+
+impl StateSearchState {
+    /// A fresh search of `shard` of `coset`; `None` beyond 2^63 members.
+    pub fn new(coset: &SlicedCoset, shard: Shard) -> Option<StateSearchState> {
+        let layout = coset.layout()?;
+        Some(StateSearchState { layout, shard, slice_tasks: shard.len(layout.tasks), done: 0, best: None })
+    }
+
+    /// Whether every task of the slice has been searched.
+    pub fn is_complete(&self) -> bool {
+        self.done >= self.slice_tasks
+    }
+
+    /// Members weighed so far.
+    pub fn members_searched(&self) -> u128 {
+        u128::from(self.done) * u128::from(self.layout.task_members)
+    }
+
+    /// Whether this state belongs to a search of `coset`.
+    pub fn fits(&self, coset: &SlicedCoset) -> bool {
+        self.shard.is_valid()
+            && StateSearchState::new(coset, self.shard)
+                .is_some_and(|fresh| (fresh.layout, fresh.slice_tasks) == (self.layout, self.slice_tasks))
+            && self.done <= self.slice_tasks
+    }
+
+    /// Checks what the state claims against `coset`, rebuilt from the
+    /// problem: its layout and slice, and its best member, whose weight is
+    /// recomputed from its mask and which must lie in a task of the slice
+    /// that was searched. A slice that searched a task must name a best
+    /// member. (As for two states: a slice that claims a heavier best than
+    /// it had is not caught short of searching it again.)
+    ///
+    /// # Errors
+    /// What does not hold, in a few words.
+    pub fn verify(&self, coset: &SlicedCoset) -> Result<(), String> {
+        if !self.fits(coset) {
+            return Err("its slice does not fit this search".into());
+        }
+        match self.best {
+            Some(best) => {
+                let Some(weight) = coset.weight_of(best.mask) else {
+                    return Err("its best member is not a member of this coset".into());
+                };
+                if weight != best.weight {
+                    return Err(format!("it claims {} presses for a member that has {weight}", best.weight));
+                }
+                let in_slice = coset.task_of(best.mask).is_some_and(|task| {
+                    task % self.shard.count == self.shard.index - 1 && task / self.shard.count < self.done
+                });
+                if !in_slice {
+                    return Err("its best member is not in a task it searched".into());
+                }
+            }
+            None if self.done > 0 => return Err("it searched its tasks but names no best member".into()),
+            None => {}
+        }
+        Ok(())
+    }
+
+    /// Searches on from where the state stands until the slice is done or
+    /// `after_batch`, called with the state after every batch (a fraction
+    /// of a second of work), breaks.
+    pub fn run(
+        &mut self,
+        coset: &SlicedCoset,
+        after_batch: &mut dyn FnMut(&StateSearchState) -> ControlFlow<()>,
+    ) {
+        let size = 4 * rayon::current_num_threads().max(1) as u64;
+        while self.done < self.slice_tasks {
+            let end = (self.done + size).min(self.slice_tasks);
+            let found = coset.search(self.shard, self.done..end, self.best);
+            self.best = Best::better(self.best, found);
+            self.done = end;
+            if after_batch(self).is_break() {
+                return;
+            }
+        }
+    }
+}
+
+/// The lightest member of `coset` over slices that together cover its
+/// search exactly once, each complete and each consistent with `coset`
+/// ([`StateSearchState::verify`]).
+///
+/// # Errors
+/// [`MergeError`] naming the slices that are missing, duplicated,
+/// unfinished or inconsistent.
+pub fn merge_states(coset: &SlicedCoset, states: &[&StateSearchState]) -> Result<Option<Best>, MergeError> {
+    let shards: Vec<Shard> = states.iter().map(|s| s.shard).collect();
+    check_coverage(&shards)?;
+    if let Some(s) = states.iter().find(|s| !s.is_complete()) {
+        return Err(MergeError::Incomplete(s.shard.index));
+    }
+    for s in states {
+        s.verify(coset).map_err(|why| MergeError::Inconsistent(s.shard.index, why))?;
+    }
+    Ok(states.iter().fold(None, |best, s| Best::better(best, s.best)))
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::super::minimize;
+    use super::*;
+
+    fn search_whole(coset: &SlicedCoset, count: u64, stop_after_one: bool) -> Vec<StateSearchState> {
+        (1..=count)
+            .map(|index| {
+                let mut state = StateSearchState::new(coset, Shard { index, count }).unwrap();
+                if stop_after_one {
+                    // Stopped after a batch, as a time limit or an interrupt
+                    // would, and resumed from a copy that went through JSON.
+                    state.run(coset, &mut |_| ControlFlow::Break(()));
+                    state = serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
+                    assert!(state.fits(coset));
+                }
+                state.run(coset, &mut |_| ControlFlow::Continue(()));
+                state
+            })
+            .collect()
+    }
+
+    #[test]
+    fn slices_together_equal_the_whole_minimum() {
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        for (k, n, d) in [(3u8, 30, 9), (4, 20, 7), (6, 16, 6), (5, 12, 5), (9, 10, 4), (2, 40, 14)] {
+            let divisors: Vec<u8> = (2..=k).filter(|&r| k.is_multiple_of(r)).collect();
+            let x0: Vec<u8> = (0..n).map(|_| rng.random_range(0..k)).collect();
+            let gens: Vec<(Vec<u8>, u32)> = (0..d)
+                .map(|_| {
+                    let r = divisors[rng.random_range(0..divisors.len())];
+                    let mut g: Vec<u8> = (0..n).map(|_| rng.random_range(0..r) * (k / r)).collect();
+                    g[rng.random_range(0..n)] = k / r;
+                    (g, u32::from(r))
+                })
+                .collect();
+            let borrowed: Vec<(&[u8], u32)> = gens.iter().map(|(g, r)| (&g[..], *r)).collect();
+            let whole = minimize(k, &x0, &borrowed, 40);
+            for cap in [1u64, 50, 1 << 22] {
+                let coset = SlicedCoset::with_task_members(k, &x0, &borrowed, cap);
+                for (count, stop) in [(1, false), (3, true), (7, false), (64, true)] {
+                    let states = search_whole(&coset, count, stop);
+                    let refs: Vec<&StateSearchState> = states.iter().collect();
+                    let best = merge_states(&coset, &refs).unwrap().unwrap();
+                    let what = format!("K={k} n={n} d={d} cap={cap} count={count}");
+                    assert_eq!(coset.member(best.mask), Some(whole.presses.clone()), "{what}");
+                    assert_eq!(best.weight, whole.total, "{what}");
+                    let digits = best.mask.digits(coset.orders());
+                    assert_eq!(Mask::from_digits(&digits, coset.orders()), Some(best.mask));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn forged_slices_are_refused() {
+        let x0 = [1u8, 2, 0, 1, 2, 2, 0, 1, 1, 0, 2, 1];
+        let gens: Vec<(Vec<u8>, u32)> =
+            (0..10).map(|j| ((0..12).map(|c| ((c * j + c / 3 + 1) % 3) as u8).collect(), 3)).collect();
+        let borrowed: Vec<(&[u8], u32)> = gens.iter().map(|(g, r)| (&g[..], *r)).collect();
+        let coset = SlicedCoset::with_task_members(3, &x0, &borrowed, 9);
+        let states = search_whole(&coset, 4, false);
+        assert!(coset.layout().unwrap().tasks > 4);
+        let refs: Vec<&StateSearchState> = states.iter().collect();
+        assert!(merge_states(&coset, &refs).is_ok());
+        let forged = |edit: &dyn Fn(&mut StateSearchState)| {
+            let mut parts = states.clone();
+            edit(&mut parts[1]);
+            let refs: Vec<&StateSearchState> = parts.iter().collect();
+            merge_states(&coset, &refs)
+        };
+        // A lighter claim than the member has.
+        let lighter = forged(&|s| s.best.as_mut().unwrap().weight = 0);
+        assert!(matches!(lighter, Err(MergeError::Inconsistent(2, _))), "{lighter:?}");
+        // A member of another slice's task.
+        let other = states[0].best.unwrap();
+        let moved = forged(&|s| s.best = Some(other));
+        assert!(matches!(moved, Err(MergeError::Inconsistent(2, ref why)) if why.contains("not in a task")));
+        // A mask past the coset.
+        let past = forged(&|s| s.best.as_mut().unwrap().mask = Mask::from_bits(u128::MAX));
+        assert!(matches!(past, Err(MergeError::Inconsistent(2, _))));
+        // Unfinished, or another layout.
+        assert_eq!(forged(&|s| s.done -= 1), Err(MergeError::Incomplete(2)));
+        assert!(matches!(forged(&|s| s.layout.tasks += 1), Err(MergeError::Inconsistent(2, _))));
+        assert!(matches!(forged(&|s| s.best = None), Err(MergeError::Inconsistent(2, _))));
+        assert_eq!(merge_states(&coset, &refs[..3]), Err(MergeError::Missing(vec![4])));
+    }
+}

@@ -1,0 +1,243 @@
+//! Long K-state searches as a user runs them (`--states K` with `--shard`,
+//! `--checkpoint`, `--time-limit`), `merge` of their records, and the
+//! forged records merge refuses.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+/// Runs in `dir`, returning (stdout, stderr, exit code).
+fn run(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = Command::cargo_bin("lightsout").unwrap().current_dir(dir).args(args).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lightsout-kstate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A solvable board of `k` states: a press set of about a third of the
+/// cells pressed (seeded), applied to the all-0 board with the plus rule.
+fn solvable_board(rows: usize, cols: usize, k: u8, seed: u64) -> String {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut board = vec![vec![0u8; cols]; rows];
+    for r in 0..rows {
+        for c in 0..cols {
+            let presses = if next() % 3 == 0 { (next() % u64::from(k)) as u8 } else { 0 };
+            let reach = [(0i64, 0i64), (1, 0), (-1, 0), (0, 1), (0, -1)];
+            for (dr, dc) in reach {
+                let (a, b) = (r as i64 + dr, c as i64 + dc);
+                if (0..rows as i64).contains(&a) && (0..cols as i64).contains(&b) {
+                    let cell = &mut board[a as usize][b as usize];
+                    *cell = (*cell + presses) % k;
+                }
+            }
+        }
+    }
+    board.iter().map(|row| row.iter().map(u8::to_string).collect::<String>() + "\n").collect()
+}
+
+/// The slices `1/count … count/count` of `problem`, as files in `dir`.
+fn shards(dir: &Path, problem: &[&str], count: u64, tag: &str) -> Vec<String> {
+    (1..=count)
+        .map(|i| {
+            let shard = format!("{i}/{count}");
+            let (out, err, code) = run(dir, &[problem, &["--shard", &shard]].concat());
+            assert_eq!(code, 0, "{err}");
+            assert!(out.starts_with("{\"lightsout\":\"search\",\"version\":2,"), "{out}");
+            let name = format!("{tag}-{i}.json");
+            std::fs::write(dir.join(&name), out).unwrap();
+            name
+        })
+        .collect()
+}
+
+fn merged(dir: &Path, files: &[String], extra: &[&str]) -> (String, String, i32) {
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(String::as_str));
+    args.extend_from_slice(extra);
+    run(dir, &args)
+}
+
+#[test]
+fn k_state_shards_merge_into_the_unsharded_answer() {
+    let dir = folder("shards");
+    std::fs::write(dir.join("b5.txt"), solvable_board(5, 5, 3, 1)).unwrap();
+    std::fs::write(dir.join("b4.txt"), solvable_board(4, 4, 4, 2)).unwrap();
+    // 26x26 over Z_3: 3^13 members in 9 tasks, so that slices hold work.
+    std::fs::write(dir.join("b26.txt"), solvable_board(26, 26, 3, 3)).unwrap();
+    let problems: [&[&str]; 6] = [
+        &["--states", "3", "b5.txt"],
+        &["--states", "3", "b5.txt", "--target", "any"],
+        &["--states", "4", "b4.txt", "--target", "0"],
+        &["--states", "3", "b26.txt", "--target", "0"],
+        &["--states", "3", "--graph", "petersen", "--generate", "all-black"],
+        &["--states", "5", "--graph", "cycle:10", "--generate", "random", "--seed", "4"],
+    ];
+    for problem in problems {
+        let (whole, err, code) = run(&dir, &[problem, &["--format", "json"]].concat());
+        assert_eq!(code, 0, "{problem:?}: {err}");
+        for count in [1, 3, 7] {
+            let parts = shards(&dir, problem, count, "p");
+            let (out, err, code) = merged(&dir, &parts, &["--format", "json"]);
+            assert_eq!((code, err.as_str()), (0, ""), "{problem:?} in {count}");
+            assert_eq!(out, whole, "{problem:?} in {count}");
+        }
+    }
+    // The 26x26 slices split the work: more than one names a best member.
+    let parts = shards(&dir, problems[3], 3, "q");
+    let named =
+        parts.iter().filter(|p| std::fs::read_to_string(dir.join(p)).unwrap().contains("\"best\":{")).count();
+    assert!(named > 1, "{named}");
+}
+
+#[test]
+fn a_k_state_search_stopped_by_its_time_limit_resumes_from_its_checkpoint() {
+    let dir = folder("resume");
+    // 15x23 over Z_4: 2^27 members, a second or more of work.
+    std::fs::write(dir.join("b.txt"), solvable_board(15, 23, 4, 5)).unwrap();
+    let problem = ["--states", "4", "b.txt", "--target", "0", "--max-nullity", "27"];
+    let (whole, _, code) = run(&dir, &problem);
+    assert_eq!(code, 0);
+    let (out, err, code) = run(
+        &dir,
+        &[&problem[..], &["--checkpoint", "cp.json", "--time-limit", "0.05", "--format", "json"]].concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"proven_minimal\":false"), "{out}");
+    assert!(err.contains("not proven minimal; the exhaustive search covered"), "{err}");
+    let saved = std::fs::read_to_string(dir.join("cp.json")).unwrap();
+    // Another problem refuses the checkpoint and leaves it as it was.
+    let (_, err, code) = run(&dir, &["--states", "4", "b.txt", "--target", "1", "--checkpoint", "cp.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cp.json: checkpoint of another problem"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("cp.json")).unwrap(), saved);
+    let (out, err, code) = run(&dir, &[&problem[..], &["--checkpoint", "cp.json"]].concat());
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, whole);
+}
+
+#[test]
+fn a_killed_k_state_search_resumes_to_the_same_answer() {
+    let dir = folder("killed");
+    // 17x27 over Z_4: 2^30 members, several seconds; stopped after one.
+    std::fs::write(dir.join("b.txt"), solvable_board(17, 27, 4, 6)).unwrap();
+    let problem =
+        ["--states", "4", "b.txt", "--target", "0", "--max-nullity", "30", "--checkpoint", "cp.json"];
+    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+        .current_dir(&dir)
+        .args(problem)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    assert!(Process::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("cp.json")).unwrap()).unwrap();
+    let state = &record["searches"][0]["state"];
+    let done = state["done"].as_u64().unwrap();
+    assert!(done > 0 && done < state["slice_tasks"].as_u64().unwrap(), "{state}");
+    let (resumed, err, code) = run(&dir, &problem);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (whole, _, _) = run(&dir, &problem[..7]);
+    assert_eq!(resumed, whole);
+}
+
+/// An edit of a record's JSON.
+type Edit<'a> = dyn Fn(&mut serde_json::Value) + 'a;
+
+/// Seals `record` again as anyone can.
+fn reseal(mut record: serde_json::Value) -> String {
+    use sha2::{Digest, Sha256};
+    record["checksum"] = "".into();
+    let digest = Sha256::digest(record.to_string().as_bytes());
+    record["checksum"] = digest.iter().map(|b| format!("{b:02x}")).collect::<String>().into();
+    record.to_string()
+}
+
+#[test]
+fn merge_refuses_forged_k_state_records() {
+    let dir = folder("forged");
+    std::fs::write(dir.join("b.txt"), solvable_board(26, 26, 3, 3)).unwrap();
+    let problem = ["--states", "3", "b.txt", "--target", "0"];
+    let parts = shards(&dir, &problem, 3, "p");
+    let (whole, _, code) = merged(&dir, &parts, &[]);
+    assert_eq!(code, 0);
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let holder = parts
+        .iter()
+        .position(|p| read(p)["searches"][0]["state"]["best"]["weight"].as_u64() == whole.trim().parse().ok())
+        .expect("a slice holds the minimum");
+    let forge = |tag: &str, edit: &dyn Fn(&mut serde_json::Value)| -> (String, i32) {
+        let mut record = read(&parts[holder]);
+        edit(&mut record);
+        let name = format!("{tag}.json");
+        std::fs::write(dir.join(&name), reseal(record)).unwrap();
+        let mut files = parts.clone();
+        files[holder] = name;
+        let (_, err, code) = merged(&dir, &files, &[]);
+        (err, code)
+    };
+    let (err, code) = forge("resealed", &|_| {});
+    assert_eq!((err.as_str(), code), ("", 0));
+    let other = read(&parts[(holder + 1) % 3])["searches"][0]["state"]["best"].clone();
+    let cases: [(&str, &Edit<'_>, &str); 7] = [
+        ("raised", &|r| r["searches"][0]["state"]["best"]["weight"] = 999.into(), "does not hold up"),
+        ("moved", &|r| r["searches"][0]["state"]["best"] = other.clone(), "not in a task it searched"),
+        ("nulled", &|r| r["searches"][0]["state"]["best"] = serde_json::Value::Null, "names no best"),
+        ("kernel", &|r| r["searches"][0]["kernel_size"] = "81".into(), "disagrees with the problem"),
+        ("states", &|r| r["problem"]["states"] = 5.into(), "problem hash does not match"),
+        ("layout", &|r| r["searches"][0]["state"]["layout"]["tasks"] = 10.into(), "does not fit"),
+        ("unfinished", &|r| r["searches"][0]["state"]["done"] = 0.into(), "stopped before its end"),
+    ];
+    for (tag, edit, expected) in cases {
+        let (err, code) = forge(tag, edit);
+        assert_eq!(code, 2, "{tag}: {err}");
+        assert!(err.contains(expected) && err.lines().count() == 1, "{tag}: {err}");
+    }
+    // A damaged record, and a two-state record beside K-state ones.
+    let mut text = std::fs::read_to_string(dir.join(&parts[0])).unwrap();
+    text = text.replacen("\"milliseconds\":", "\"milliseconds\":1", 1);
+    std::fs::write(dir.join("damaged.json"), text).unwrap();
+    let (_, err, code) = merged(&dir, &["damaged.json".into(), parts[1].clone(), parts[2].clone()], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("checksum does not match"), "{err}");
+    let (two, _, _) = run(&dir, &["-g", "all-black", "-r", "5", "-c", "5", "--shard", "1/3"]);
+    std::fs::write(dir.join("two.json"), two).unwrap();
+    let (_, err, code) = merged(&dir, &[parts[0].clone(), parts[1].clone(), "two.json".into()], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("two.json: a record of kind 'search' version 1"), "{err}");
+}
+
+#[test]
+fn k_state_long_searches_refuse_what_they_cannot_do() {
+    let dir = folder("refused");
+    std::fs::write(dir.join("b.txt"), solvable_board(15, 23, 4, 5)).unwrap();
+    // 2^27 members, above --max-nullity 20.
+    let (_, err, code) = run(&dir, &["--states", "4", "b.txt", "--shard", "1/2", "--max-nullity", "20"]);
+    assert_eq!(code, 3, "a limit: {err}");
+    assert!(err.contains("more than the 2^20") && err.contains("--max-nullity 27"), "{err}");
+    std::fs::write(dir.join("two.txt"), "012\n120\n\n000\n000\n").unwrap();
+    let (_, err, code) = run(&dir, &["--states", "3", "two.txt", "--shard", "1/2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("search one board"), "{err}");
+}
