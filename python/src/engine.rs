@@ -7,14 +7,17 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
+use lightsout::state_minimum::minimize_with_progress;
 use lightsout::zk::Modulus;
 use lightsout::{
     Best, Budget, Grid, MAX_EXHAUSTIVE_NULLITY, Mask, Method, Puzzle, SearchState, Shard, Solver, StateGrid,
-    StateSolver, StateTarget, Target, improve,
+    StateSolution, StateSolver, StateTarget, Target, improve,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -137,14 +140,41 @@ pub fn check_signals() -> PyResult<()> {
     Python::attach(|py| py.check_signals())
 }
 
+/// Set when the call that started a search has returned without it (on
+/// Ctrl-C): the abandoned search stops at its next task instead of running
+/// on to its end.
+#[derive(Clone, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Where abandoned work may end: once set, unwinds with [`Abandoned`]
+    /// (`resume_unwind` runs no panic hook: nothing is printed), which
+    /// [`run_interruptible`] catches where the work's thread starts.
+    pub fn check(&self) {
+        if self.0.load(Ordering::Relaxed) {
+            panic::resume_unwind(Box::new(Abandoned));
+        }
+    }
+}
+
+/// The payload an abandoned search unwinds with: caught where the search
+/// thread starts ([`run_interruptible`]), never shown.
+struct Abandoned;
+
 /// Solves `board` for each of `targets` and keeps the lightest answer, as
-/// `Answer::best` does (the first asked on a tie).
+/// `Answer::best` does (the first asked on a tie). A K-state search stops
+/// (unwinding with [`Abandoned`]) once `stop` is set.
 pub fn solve_board(
     engine: &Engine,
     board: Board,
     targets: &Targets,
     opts: Opts,
     started: Instant,
+    stop: &Stop,
 ) -> PyResult<Found> {
     match (engine, board, targets) {
         (Engine::Two(solver), Board::Two(grid), Targets::Two(targets)) => {
@@ -152,8 +182,16 @@ pub fn solve_board(
         }
         (Engine::Many(solver), Board::Many(grid), Targets::Many(targets)) => {
             let (rows, cols) = (grid.nrows(), grid.ncols());
-            let answer = solver.solve(&grid, targets).map_err(to_py)?;
-            let best = answer.best().map(|(target, s)| {
+            let outcomes = targets
+                .iter()
+                .map(|t| Ok((t, solve_states_for(solver, &grid, t, opts.max_nullity, stop)?)))
+                .collect::<PyResult<Vec<_>>>()?;
+            // The lightest, the first asked on a tie (as `StateAnswer::best`).
+            let best = outcomes
+                .iter()
+                .filter_map(|(t, s)| Some((*t, s.as_ref()?)))
+                .min_by_key(|(_, s)| s.presses.total());
+            let best = best.map(|(target, s)| {
                 let reached = match target {
                     StateTarget::Uniform(state) => Reached::State(*state),
                     StateTarget::Board(_) => Reached::Name("target"),
@@ -181,6 +219,36 @@ pub fn solve_board(
         }
         _ => Err(PyRuntimeError::new_err("internal error: a board of the wrong kind for its solver")),
     }
+}
+
+/// `StateSolver::solve_for` through the same public steps (the particular
+/// solution, the minimum over the quiet patterns, the re-check), with a
+/// minimum that stops between its tasks once `stop` is set: the solver's
+/// own has no way to be stopped.
+fn solve_states_for(
+    solver: &StateSolver,
+    board: &StateGrid,
+    target: &StateTarget,
+    max_nullity: usize,
+    stop: &Stop,
+) -> PyResult<Option<StateSolution>> {
+    let Some(particular) = solver.particular_to(board, target).map_err(to_py)? else {
+        return Ok(None);
+    };
+    let gens: Vec<(&[u8], u32)> = solver.quiet_patterns().iter().map(|(g, o)| (g.cells(), *o)).collect();
+    let k = solver.states().get();
+    let budget = u32::try_from(max_nullity).unwrap_or(u32::MAX);
+    let found = minimize_with_progress(k, particular.cells(), &gens, budget, &|_, _| stop.check());
+    let (rows, cols) = (particular.nrows(), particular.ncols());
+    let presses = StateGrid::from_cells(rows, cols, found.presses)
+        .filter(|p| p.total() == found.total && p.max_state() < k)
+        .ok_or_else(|| {
+            PyRuntimeError::new_err("internal error: the minimum is not a press set of the board")
+        })?;
+    // The re-check: a press set that does not reach the target is an
+    // internal error, never an answer.
+    solver.check(board, &presses, target).map_err(to_py)?;
+    Ok(Some(StateSolution { presses, proven_minimal: found.proven_minimal, lower_bound: found.lower_bound }))
 }
 
 /// A board for one kind of solver.
@@ -316,15 +384,16 @@ fn solve_two_for(
 /// Runs `work` on a thread of its own and waits for it, checking for
 /// signals every 50 ms: for the work that has no stop between its batches
 /// (the K-state search, an analysis, a nullity table). On Ctrl-C the call
-/// raises at once; the abandoned work runs on to its end and its result is
-/// dropped.
+/// raises at once and sets the work's [`Stop`]: a K-state search stops at
+/// its next task, a nullity table at its next row; an analysis, which has
+/// no such stop, runs on to its end and its result is dropped.
 ///
 /// The work gets a thread pool of its own, as many threads as the global
 /// one: abandoned, it would otherwise hold the global pool's threads, and
 /// every later call would wait for it to end (found by the test suite: a
 /// small batch after an interrupted 38x38 search over Z_3 took a minute).
 /// Abandoned on its own pool, it only shares the cores until it ends.
-pub fn run_interruptible<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> PyResult<T> {
+pub fn run_interruptible<T: Send + 'static>(work: impl FnOnce(&Stop) -> T + Send + 'static) -> PyResult<T> {
     let failed = |e: String| PyRuntimeError::new_err(format!("cannot start a search thread: {e}"));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(rayon::current_num_threads())
@@ -332,16 +401,28 @@ pub fn run_interruptible<T: Send + 'static>(work: impl FnOnce() -> T + Send + 's
         .build()
         .map_err(|e| failed(e.to_string()))?;
     let (tx, rx) = mpsc::channel();
+    let stop = Stop::default();
+    let stopped = stop.clone();
     std::thread::Builder::new()
         .name("lightsout-search".into())
-        .spawn(move || {
-            let _ = tx.send(pool.install(work));
+        .spawn(move || match panic::catch_unwind(AssertUnwindSafe(|| pool.install(|| work(&stopped)))) {
+            Ok(value) => {
+                let _ = tx.send(value);
+            }
+            // Abandoned: no one waits for the answer.
+            Err(payload) if payload.is::<Abandoned>() => {}
+            Err(payload) => panic::resume_unwind(payload),
         })
         .map_err(|e| failed(e.to_string()))?;
     loop {
         match rx.recv_timeout(Duration::from_millis(50)) {
             Ok(value) => return Ok(value),
-            Err(RecvTimeoutError::Timeout) => check_signals()?,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(signal) = check_signals() {
+                    stop.set();
+                    return Err(signal);
+                }
+            }
             Err(RecvTimeoutError::Disconnected) => {
                 return Err(PyRuntimeError::new_err(
                     "internal error: the search thread ended without an answer",

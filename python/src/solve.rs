@@ -12,7 +12,9 @@ use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 
 use crate::convert::{Cells, Goal, Spec, array_cells, bad, read_board, read_target, to_py};
-use crate::engine::{Board, Engine, Found, Opts, Reached, Targets, check_signals, engine, run_interruptible};
+use crate::engine::{
+    Board, Engine, Found, Opts, Reached, Stop, Targets, check_signals, engine, run_interruptible,
+};
 
 /// The memory a call may plan for unless told otherwise: 1 GiB, as the
 /// command line's default.
@@ -164,11 +166,11 @@ fn solve_released(
     py.detach(move || {
         let started = Instant::now();
         if matches!(*engine, Engine::Many(_)) && engine.searches_long() {
-            return run_interruptible(move || {
-                crate::engine::solve_board(&engine, board, &targets, opts, started)
+            return run_interruptible(move |stop| {
+                crate::engine::solve_board(&engine, board, &targets, opts, started, stop)
             })?;
         }
-        crate::engine::solve_board(&engine, board, &targets, opts, started)
+        crate::engine::solve_board(&engine, board, &targets, opts, started, &Stop::default())
     })
 }
 
@@ -306,7 +308,24 @@ fn solve_batch(jobs: Vec<(Arc<Engine>, Board)>, targets: &Targets, opts: Opts) -
         }
         if batch.is_empty() {
             if let Some((engine, board)) = jobs.next() {
-                found.push(crate::engine::solve_board(&engine, board, targets, opts, Instant::now())?);
+                // A long K-state search has no stop between its batches of its
+                // own: on a thread of its own, as `solve` runs it.
+                let answer = if matches!(*engine, Engine::Many(_)) && opts.interruptible {
+                    let targets = targets.clone();
+                    run_interruptible(move |stop| {
+                        crate::engine::solve_board(&engine, board, &targets, opts, Instant::now(), stop)
+                    })?
+                } else {
+                    crate::engine::solve_board(
+                        &engine,
+                        board,
+                        targets,
+                        opts,
+                        Instant::now(),
+                        &Stop::default(),
+                    )
+                };
+                found.push(answer?);
             }
         } else {
             // Signals reach only the main thread: the workers do not check.
@@ -314,7 +333,14 @@ fn solve_batch(jobs: Vec<(Arc<Engine>, Board)>, targets: &Targets, opts: Opts) -
             let answers: PyResult<Vec<Found>> = batch
                 .into_par_iter()
                 .map(|(engine, board)| {
-                    crate::engine::solve_board(&engine, board, targets, quiet, Instant::now())
+                    crate::engine::solve_board(
+                        &engine,
+                        board,
+                        targets,
+                        quiet,
+                        Instant::now(),
+                        &Stop::default(),
+                    )
                 })
                 .collect();
             found.extend(answers?);

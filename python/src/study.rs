@@ -186,7 +186,7 @@ pub fn analyze(
     let spec = Spec::new(rule, torus, states, graph)?;
     let puzzle = study_puzzle(&spec, rows, cols)?;
     let k = spec.states;
-    py.detach(move || run_interruptible(move || analyze_puzzle(&puzzle, k, max_nullity, max_memory)))?
+    py.detach(move || run_interruptible(move |_| analyze_puzzle(&puzzle, k, max_nullity, max_memory)))?
 }
 
 fn analyze_puzzle(puzzle: &Puzzle, k: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Analysis> {
@@ -281,8 +281,10 @@ pub fn nullity_table<'py>(
         let (c_lo, c_hi) = span(&cols);
         let table = py
             .detach(move || {
-                run_interruptible(move || {
-                    lightsout::nullity_table(r_lo..=r_hi, c_lo..=c_hi, &template, max_memory, &|| {})
+                run_interruptible(move |stop| {
+                    lightsout::nullity_table(r_lo..=r_hi, c_lo..=c_hi, &template, max_memory, &|| {
+                        stop.check()
+                    })
                 })
             })?
             .map_err(to_py)?;

@@ -65,10 +65,9 @@ def test_ctrl_c_stops_a_batch():
 
 def test_ctrl_c_returns_from_a_k_state_search():
     # 39x39 over Z_3: 3^18 quiet patterns, some 15 s of exhaustive search
-    # here. The K-state engine has no stop between its blocks: the call
-    # returns at once on Ctrl-C, and the abandoned search ends on its own
-    # threads, which do not hold up the calls after it (the next test's
-    # batch runs on the global pool).
+    # here. The call returns at once on Ctrl-C, and the abandoned search
+    # stops on its own threads, which do not hold up the calls after it
+    # (the next test's batch runs on the global pool).
     from conftest import apply
 
     rng = np.random.default_rng(2)
@@ -83,3 +82,23 @@ def test_ctrl_c_returns_from_a_k_state_search():
     started = time.perf_counter()
     lightsout.solve_many(np.zeros((200, 3, 3), dtype=np.uint8), states=3)
     assert time.perf_counter() - started < 5
+
+
+def test_regression_ctrl_c_stops_a_k_state_search_in_a_batch():
+    # Regression: in `solve_many` a long K-state search ran on the calling
+    # thread with no stop, so Ctrl-C raised only when it ended. It now runs
+    # on a thread of its own, as in `solve`, and both raise at once; the
+    # abandoned search stops at its next task (the engine's tasks are
+    # coarse, up to a good part of the search: measured, not asserted).
+    from conftest import apply
+
+    rng = np.random.default_rng(2)
+    board = apply(np.zeros((39, 39), dtype=np.uint8), rng.integers(0, 3, size=(39, 39)), states=3).astype(np.uint8)
+    for call in [lambda: lightsout.solve(board, states=3, target=0),
+                 lambda: lightsout.solve_many(board[None], states=3, target=0)]:
+        timer = interrupt_after(0.3)
+        started = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        timer.join()
+        assert time.perf_counter() - started < 2

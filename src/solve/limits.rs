@@ -22,11 +22,8 @@ const GRIDS_PER_SOLVE: u64 = 8;
 /// spans at most about twice the bandwidth, and the recorded row operations
 /// (8 bytes each) number about R·C times the bandwidth.
 pub fn dense_bytes(puzzle: &Puzzle) -> u64 {
-    // On a graph the band is the graph's own: the farthest edge from the
-    // diagonal in vertex order (a random graph's is about n, a path's 1).
     if let Some(graph) = puzzle.graph() {
-        let (cells, band) = (puzzle.cells() as u64, 2 * graph.bandwidth() as u64 + 64);
-        return cells.saturating_mul(band).saturating_mul(4) + cells.saturating_mul(band / 8 + 32);
+        return graph_dense_bytes(puzzle.cells() as u64, graph.bandwidth() as u64, graph.edge_count() as u64);
     }
     let reach_rows = puzzle.rule().offsets().iter().map(|o| o.0.unsigned_abs()).max().unwrap_or(0) as u64;
     let reach_cols = puzzle.rule().offsets().iter().map(|o| o.1.unsigned_abs()).max().unwrap_or(0) as u64;
@@ -38,6 +35,33 @@ pub fn dense_bytes(puzzle: &Puzzle) -> u64 {
     let per_system = cells.saturating_mul(band).saturating_mul(4) + cells.saturating_mul(band / 8 + 32);
     // A rule whose matrix is not symmetric factors its transpose too.
     if puzzle.is_symmetric() { per_system } else { per_system.saturating_mul(2) }
+}
+
+/// [`dense_bytes`] on a graph of `n` vertices, `m` edges and bandwidth `b`
+/// (the farthest edge from the diagonal in vertex order: a random graph's
+/// is about n, a path's 1).
+///
+/// A row operation (8 bytes) pairs a pivot column with a row that is not yet
+/// a pivot, at most once each: at most n(n−1)/2 of them, and at most about
+/// n·(2b + 64)/2 on a band. The grid's bound, n·(2b + 64)/2 alone, is about
+/// n² on a random graph, twice this one. Rows span at most n bits, or the
+/// band; the lists of the flip matrix's ones (one per edge end and vertex)
+/// are held while it factors.
+///
+/// Measured peaks (`/usr/bin/time -v lightsout solve --graph FILE
+/// --generate random`, G(n, m), load 6.8 on 2 cores), the whole process
+/// (4.8 MiB on a path of 10) against this bound: n = 8000, degree 10, 81 MiB
+/// against 254 MiB; degree 200, 159 against 277; n = 4000: 25 against 64
+/// and 50 against 76; n = 2000: 10 against 16 and 20 against 22 (the old
+/// bound: 504, 505, 127, 127, 32 and 32 MiB). The worst graphs a search over
+/// small ones found take 0.38·n² operations, so the bound of 0.5·n² stays.
+fn graph_dense_bytes(n: u64, b: u64, m: u64) -> u64 {
+    let band = 2 * b + 64;
+    let operations = (n.saturating_mul(n.saturating_sub(1)) / 2).min(n.saturating_mul(band) / 2);
+    let row_words = n.min(band).div_ceil(64) + 1;
+    let rows = n.saturating_mul(row_words * 8 + 96);
+    let lists = (2 * m + n).saturating_mul(16);
+    operations.saturating_mul(8).saturating_add(rows).saturating_add(lists)
 }
 
 /// Upper bound for solving boards of `puzzle` in memory (grids and, for
@@ -94,5 +118,25 @@ mod tests {
         // be above that but of the same order.
         let bytes = dense_bytes(&Puzzle::new(200, 200).unwrap());
         assert!((70 << 20..400 << 20).contains(&bytes), "{bytes} bytes");
+    }
+
+    /// Regression: on a random graph the bound was about 8·n² bytes, six
+    /// times the measured peak (the band of a random graph is all of it,
+    /// and every row operation of the band was counted twice over). Now
+    /// it is 4·n² and a little: what n(n−1)/2 operations take, with the rows
+    /// and the lists of ones.
+    #[test]
+    fn the_dense_estimate_of_a_random_graph_is_the_triangle_of_operations() {
+        for (n, m) in [(1000, 5000), (2000, 200_000), (8000, 40_000)] {
+            let graph = crate::Graph::random(n, m, 1).unwrap();
+            let puzzle = Puzzle::on_graph(graph, crate::Rule::plus()).unwrap();
+            let (n, bytes) = (n as u64, dense_bytes(&puzzle));
+            let operations = 8 * n * (n - 1) / 2;
+            assert!(bytes >= operations && bytes < 6 * n * n, "{n}: {bytes} bytes");
+        }
+        // A path keeps its band: a few hundred bytes a vertex.
+        let path =
+            Puzzle::on_graph(crate::Graph::named("path:100000").unwrap(), crate::Rule::plus()).unwrap();
+        assert!(dense_bytes(&path) < 100_000 * 1000, "{}", dense_bytes(&path));
     }
 }
