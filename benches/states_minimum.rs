@@ -197,14 +197,18 @@ fn local(c: &mut Criterion) {
 /// A particular, the kernel's generators and the symmetries.
 type SymmetricProblem = (Vec<u8>, Vec<(Vec<u8>, u32)>, Vec<Vec<usize>>);
 
-/// The kernel and a particular of `puzzle` over Z_k for all 1s to all 0s,
+/// The kernel and a particular of `puzzle` over Z_k for a symmetric board to all 0s,
 /// and the grid's symmetries (cell permutations).
 fn symmetric_problem(puzzle: &Puzzle, k: u8) -> SymmetricProblem {
     let states = Modulus::new(u32::from(k)).unwrap();
     let solver = StateSolver::new(puzzle, states, Method::Auto, 40, 1 << 32).unwrap();
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    // A board every turn and mirror fixes, and solvable: the presses of
+    // concentric rings (ring i pressed i mod k times) on the all-0 board.
+    let ring = |r: usize, c: usize| (r.min(c).min(rows - 1 - r).min(cols - 1 - c) % usize::from(k)) as u8;
+    let board = solver.apply(&StateGrid::zeros(rows, cols), &StateGrid::from_fn(rows, cols, ring)).unwrap();
     let x =
-        solver.particular_to(&StateGrid::filled(rows, cols, 1), &StateTarget::Uniform(0)).unwrap().unwrap();
+        solver.particular_to(&board, &StateTarget::Uniform(0)).unwrap().expect("solvable by construction");
     let gens = solver.quiet_patterns().iter().map(|(g, o)| (g.cells().to_vec(), *o)).collect();
     // The motions of a square board that keep the plus rule: all eight.
     let n = rows;
@@ -231,32 +235,35 @@ fn symmetric_problem(puzzle: &Puzzle, k: u8) -> SymmetricProblem {
 
 /// Folded by the board's eight symmetries against the plain search, and
 /// the sliced search (the long-search engine) against the plain one, on
-/// symmetric boards (all 1s to all 0s): 17x17 over Z_3 (3^12 members),
-/// the 12x12 torus over Z_3 (3^17) and 29x29 over Z_5 is too large, so
-/// 26x26 over Z_3 (3^13).
+/// symmetric boards (rings of presses, to all 0s): 14x14 over Z_3 (3^7 members),
+/// 12x12 over Z_5 (5^6), 20x20 over Z_7 (7^6), 17x17 over Z_3 (3^12),
+/// 26x26 over Z_3 (3^13) and the 12x12 torus over Z_3 (3^17).
 fn folding(c: &mut Criterion) {
     let mut group = c.benchmark_group("folding");
     group.sample_size(10);
     let cases = [
-        ("17x17_k3", Puzzle::new(17, 17).unwrap()),
-        ("26x26_k3", Puzzle::new(26, 26).unwrap()),
-        ("torus12_k3", Puzzle::new(12, 12).unwrap().with_topology(Topology::Torus)),
+        ("14x14_k3", Puzzle::new(14, 14).unwrap(), 3),
+        ("12x12_k5", Puzzle::new(12, 12).unwrap(), 5),
+        ("20x20_k7", Puzzle::new(20, 20).unwrap(), 7),
+        ("17x17_k3", Puzzle::new(17, 17).unwrap(), 3),
+        ("26x26_k3", Puzzle::new(26, 26).unwrap(), 3),
+        ("torus12_k3", Puzzle::new(12, 12).unwrap().with_topology(Topology::Torus), 3),
     ];
-    for (name, puzzle) in cases {
-        let (x, gens, symmetries) = symmetric_problem(&puzzle, 3);
+    for (name, puzzle, k) in cases {
+        let (x, gens, symmetries) = symmetric_problem(&puzzle, k);
         let gens = borrowed(&gens);
-        let plain = minimize(3, &x, &gens, 40);
-        assert_eq!(minimize_symmetric(3, &x, &gens, 40, &symmetries, 0).total, plain.total, "{name}");
+        let plain = minimize(k, &x, &gens, 40);
+        assert_eq!(minimize_symmetric(k, &x, &gens, 40, &symmetries, 0).total, plain.total, "{name}");
         group.throughput(Throughput::Elements(gens.iter().map(|g| u64::from(g.1)).product()));
         group.bench_function(BenchmarkId::new("plain", name), |b| {
             b.iter(|| minimize(3, black_box(&x), &gens, 40))
         });
         group.bench_function(BenchmarkId::new("folded", name), |b| {
-            b.iter(|| minimize_symmetric(3, black_box(&x), &gens, 40, &symmetries, 0))
+            b.iter(|| minimize_symmetric(k, black_box(&x), &gens, 40, &symmetries, 0))
         });
         group.bench_function(BenchmarkId::new("sliced", name), |b| {
             b.iter(|| {
-                let coset = SlicedCoset::new(3, black_box(&x), &gens);
+                let coset = SlicedCoset::new(k, black_box(&x), &gens);
                 let mut state = StateSearchState::new(&coset, Shard::WHOLE).unwrap();
                 state.run(&coset, &mut |_| std::ops::ControlFlow::Continue(()));
                 state.best

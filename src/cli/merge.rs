@@ -36,8 +36,8 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
             .into());
         }
     };
-    if super::states_search::is_state_record(&texts[0].1) {
-        return super::states_search::merge(&texts, format, args.show, io);
+    if super::states_record::is_state_record(&texts[0].1) {
+        return super::states_record::merge(&texts, format, args.show, io);
     }
     let mut records = Vec::new();
     for (source, text) in &texts {

@@ -25,6 +25,7 @@ mod render;
 mod search;
 mod solve;
 mod states;
+mod states_record;
 mod states_search;
 mod study;
 mod values;

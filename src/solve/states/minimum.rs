@@ -245,7 +245,7 @@ pub fn lower_bound(k: u8, particular: &[u8], generators: &[(&[u8], u32)]) -> u64
 /// below it the plain search takes milliseconds, and building the
 /// symmetric basis (O(n·d²) per symmetry) costs about as much as it saves
 /// (bench group `folding`, docs/performance.md).
-pub const MIN_FOLDED_MEMBERS: u64 = 1 << 20;
+pub const MIN_FOLDED_MEMBERS: u64 = 1 << 19;
 
 /// [`minimize`], folded by symmetries of the board where that applies: a
 /// prime `k`, generators of order `k`, an exhaustive search of at least
