@@ -106,6 +106,21 @@ fn k_state_shards_merge_into_the_unsharded_answer() {
     assert!(named > 1, "{named}");
 }
 
+/// `merge --recheck` searches a share of each K-state slice's tasks again:
+/// honest slices pass with a note on stderr (a forged heavier claim is
+/// caught in the library's tests, `slices.rs`).
+#[test]
+fn merge_recheck_searches_k_state_tasks_again() {
+    let dir = folder("recheck");
+    std::fs::write(dir.join("b26.txt"), solvable_board(26, 26, 3, 3)).unwrap();
+    let problem: &[&str] = &["--states", "3", "b26.txt", "--target", "0"];
+    let (whole, _, _) = run(&dir, problem);
+    let parts = shards(&dir, problem, 3, "r");
+    let (out, err, code) = merged(&dir, &parts, &["--recheck", "1"]);
+    assert_eq!((code, out.as_str()), (0, whole.as_str()), "{err}");
+    assert_eq!(err, "lightsout: note: searched 9 tasks again, none lighter than its slice claims\n");
+}
+
 #[test]
 fn a_k_state_search_stopped_by_its_time_limit_resumes_from_its_checkpoint() {
     let dir = folder("resume");

@@ -37,7 +37,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         }
     };
     if super::states_record::is_state_record(&texts[0].1) {
-        return super::states_record::merge(&texts, format, args.show, io);
+        return super::states_record::merge(&texts, format, args.show, args.recheck, io);
     }
     let mut records = Vec::new();
     for (source, text) in &texts {
@@ -119,14 +119,20 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     if args.recheck.is_some() {
-        let _ = writeln!(
-            io.stderr,
-            "lightsout: note: searched {rechecked} block{} again, none lighter than its slice claims",
-            if rechecked == 1 { "" } else { "s" }
-        );
+        recheck_note(rechecked, "block", io);
     }
     print_answer(&search, &answer, format, args.show, io)?;
     Ok(0)
+}
+
+/// Says on stderr how much `--recheck` searched again (`unit`: what a
+/// slice is made of, blocks or tasks).
+pub(super) fn recheck_note(rechecked: u64, unit: &str, io: &mut Streams) {
+    let plural = if rechecked == 1 { "" } else { "s" };
+    let _ = writeln!(
+        io.stderr,
+        "lightsout: note: searched {rechecked} {unit}{plural} again, none lighter than its slice claims"
+    );
 }
 
 /// Most blocks a recheck searches again in one slice: a slice of 2^20
@@ -136,7 +142,7 @@ const MAX_RECHECK_BLOCKS: u64 = 1 << 20;
 /// `share` of a slice's `blocks`, at least one, picked at random (from
 /// the operating system's randomness, so that no machine can know ahead
 /// which of its blocks will be searched again).
-fn recheck_sample(blocks: u64, share: f64, source: &str) -> Result<Vec<u64>, Error> {
+pub(super) fn recheck_sample(blocks: u64, share: f64, source: &str) -> Result<Vec<u64>, Error> {
     let amount = ((blocks as f64 * share).ceil() as u64).clamp(blocks.min(1), blocks);
     if amount > MAX_RECHECK_BLOCKS {
         return Err(Error::BadInput(format!(

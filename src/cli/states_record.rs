@@ -204,6 +204,7 @@ pub(super) fn merge(
     texts: &[(String, String)],
     format: Format,
     show: bool,
+    recheck_share: Option<f64>,
     io: &mut Streams,
 ) -> Result<u8, Failure> {
     let mut records = Vec::new();
@@ -235,6 +236,7 @@ pub(super) fn merge(
     let goals = goals(&solver, &board, &targets)?;
     let kernel = solver.kernel_size();
     let mut outcomes = Vec::new();
+    let mut rechecked = 0u64;
     for (index, goal) in goals.iter().enumerate() {
         let name = state_target_name(&goal.target);
         // Fields the rebuilt problem decides: an edited (and re-sealed)
@@ -272,6 +274,15 @@ pub(super) fn merge(
         }
         let best = merge_states(coset, &parts)
             .map_err(|e| Error::BadInput(super::merge::coverage_error(&e, &named)))?;
+        if let Some(share) = recheck_share {
+            for ((source, _), state) in records.iter().zip(&parts) {
+                let sample = super::merge::recheck_sample(state.slice_tasks, share, source)?;
+                state.recheck(coset, &sample).map_err(|why| {
+                    Error::BadInput(format!("{source}: slice {} does not hold up: {why}", state.shard))
+                })?;
+                rechecked += sample.len() as u64;
+            }
+        }
         let mask = best.map_or(Mask::ZERO, |b| b.mask);
         let cells = coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()))?;
         let presses = StateGrid::from_cells(board.nrows(), board.ncols(), cells)
@@ -280,6 +291,9 @@ pub(super) fn merge(
         let lower_bound = presses.total();
         let solution = StateSolution { presses, proven_minimal: true, lower_bound };
         outcomes.push(StateOutcome { target: goal.target.clone(), solution: Some(solution) });
+    }
+    if recheck_share.is_some() {
+        super::merge::recheck_note(rechecked, "task", io);
     }
     print_answer(&board, &solver, &StateAnswer { outcomes }, format, show, io)?;
     Ok(0)

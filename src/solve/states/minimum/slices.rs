@@ -231,6 +231,34 @@ impl StateSearchState {
         Ok(())
     }
 
+    /// Searches again the tasks `sample` (indices into the slice, below
+    /// `done`) and refuses the state if any of them holds a member lighter
+    /// than its claimed best: the spot check that [`verify`](Self::verify)
+    /// cannot make (as `SearchState::recheck` for two states).
+    ///
+    /// # Errors
+    /// What was found, in a few words.
+    pub fn recheck(&self, coset: &SlicedCoset, sample: &[u64]) -> Result<(), String> {
+        if let Some(&i) = sample.iter().find(|&&i| i >= self.done) {
+            return Err(format!("task {i} of the slice was never searched"));
+        }
+        let found = sample
+            .iter()
+            .filter_map(|&i| coset.search(self.shard, i..i + 1, None))
+            .min_by_key(|b| (b.weight, b.mask));
+        match (found, self.best) {
+            (Some(found), Some(best)) if found.weight < best.weight => Err(format!(
+                "searched again, its tasks hold a member of {} presses where it claims {}",
+                found.weight, best.weight
+            )),
+            (Some(found), None) => Err(format!(
+                "searched again, its tasks hold a member of {} presses where it claims none",
+                found.weight
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Searches on from where the state stands until the slice is done or
     /// `after_batch`, called with the state after every batch (a fraction
     /// of a second of work), breaks.
@@ -360,5 +388,37 @@ mod tests {
         assert!(matches!(forged(&|s| s.layout.tasks += 1), Err(MergeError::Inconsistent(2, _))));
         assert!(matches!(forged(&|s| s.best = None), Err(MergeError::Inconsistent(2, _))));
         assert_eq!(merge_states(&coset, &refs[..3]), Err(MergeError::Missing(vec![4])));
+    }
+
+    #[test]
+    fn a_recheck_catches_a_slice_that_claims_a_heavier_best() {
+        let x0 = [1u8, 2, 0, 1, 2, 2, 0, 1, 1, 0, 2, 1];
+        let gens: Vec<(Vec<u8>, u32)> =
+            (0..10).map(|j| ((0..12).map(|c| ((c * j + c / 3 + 1) % 3) as u8).collect(), 3)).collect();
+        let borrowed: Vec<(&[u8], u32)> = gens.iter().map(|(g, r)| (&g[..], *r)).collect();
+        let coset = SlicedCoset::with_task_members(3, &x0, &borrowed, 9);
+        let state = search_whole(&coset, 4, false).remove(1);
+        let every: Vec<u64> = (0..state.slice_tasks).collect();
+        assert_eq!(state.recheck(&coset, &every), Ok(()));
+        // A heavier member of another task of the same slice: `verify`
+        // accepts it (it is honest and was searched); a recheck does not.
+        let best = state.best.unwrap();
+        let layout = coset.layout().unwrap();
+        let heavier = (0..state.slice_tasks)
+            .map(|i| state.shard.block(i))
+            .filter(|&task| Some(task) != coset.task_of(best.mask))
+            .flat_map(|task| (0..layout.task_members).map(move |m| task * layout.task_members + m))
+            .map(|m| Mask::from_bits(m))
+            .map(|mask| Best { weight: coset.weight_of(mask).unwrap(), mask })
+            .find(|b| b.weight > best.weight)
+            .unwrap();
+        let forged = StateSearchState { best: Some(heavier), ..state.clone() };
+        assert_eq!(forged.verify(&coset), Ok(()));
+        let why = forged.recheck(&coset, &every).unwrap_err();
+        assert!(
+            why.contains(&format!("{} presses where it claims {}", best.weight, heavier.weight)),
+            "{why}"
+        );
+        assert!(state.recheck(&coset, &[state.slice_tasks]).is_err(), "a task past the slice's end");
     }
 }
