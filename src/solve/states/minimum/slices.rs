@@ -408,7 +408,7 @@ mod tests {
             .map(|i| state.shard.block(i))
             .filter(|&task| Some(task) != coset.task_of(best.mask))
             .flat_map(|task| (0..layout.task_members).map(move |m| task * layout.task_members + m))
-            .map(|m| Mask::from_bits(m))
+            .map(Mask::from_bits)
             .map(|mask| Best { weight: coset.weight_of(mask).unwrap(), mask })
             .find(|b| b.weight > best.weight)
             .unwrap();
