@@ -102,7 +102,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         let best = merge(coset, &refs).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
         let mask = best.map_or(Mask::ZERO, |b| b.mask);
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
-        let solution = Some(Solution { presses, proven_minimal: true });
+        let solution = Some(Solution { presses, proven_minimal: true, found_by: None });
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     print_answer(&search, &answer, format, args.show, io)?;

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::solve::improve_with_symmetry;
 use crate::{Budget, Coset, SearchState, Shard, improve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
@@ -289,9 +290,20 @@ fn answer(
             continue;
         };
         let name = target.name();
-        let (mask, proven, note) = match &entry.state {
-            Some(state) if state.is_complete() => (state.best.map_or(Mask::ZERO, |b| b.mask), true, None),
-            state => {
+        let (mask, proven, note) = match (&entry.state, time_limit) {
+            (Some(state), _) if state.is_complete() => {
+                (state.best.map_or(Mask::ZERO, |b| b.mask), true, None)
+            }
+            (None, Some(seconds)) => {
+                // Beyond exhaustive reach: no mask over this coset to name.
+                let (presses, proven, note) =
+                    beyond_reach(search, target, particular, entry.nullity, seconds)?;
+                notes.extend(note.map(|note| (name, note)));
+                let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+                answer.outcomes.push(Outcome { target: target.clone(), solution });
+                continue;
+            }
+            (state, _) => {
                 // Stopped early, or beyond exhaustive reach: the best of the
                 // searched part and of a local search, with a lower bound.
                 // Beyond exhaustive reach the whole --time-limit goes to the
@@ -319,8 +331,7 @@ fn answer(
                     ),
                     None => format!(
                         "nullity {} is above --max-nullity: {} descents of a local search",
-                        coset.nullity(),
-                        local.descents
+                        entry.nullity, local.descents
                     ),
                 };
                 // A press set that meets the lower bound needs no note: the
@@ -337,7 +348,7 @@ fn answer(
         };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
         notes.extend(note);
-        let solution = Some(Solution { presses, proven_minimal: proven });
+        let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     print_answer(search, &answer, format, show, io)?;
@@ -346,6 +357,51 @@ fn answer(
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
     Ok(0)
+}
+
+/// A board beyond exhaustive reach, given `seconds`: the symmetric
+/// solutions searched for incumbents (see `solve/minimal/fixed.rs`), then
+/// the rest of the time in a local search from the best of them. The press
+/// set is re-checked; the note names how it was found, the board's real
+/// nullity and a lower bound over every member.
+fn beyond_reach(
+    search: &Search,
+    target: &Target,
+    particular: &Grid,
+    nullity: usize,
+    seconds: f64,
+) -> Result<(Grid, bool, Option<String>), Failure> {
+    let started = Instant::now();
+    let solver = &search.solver;
+    let quiet = solver.quiet_patterns();
+    let mut rhs = search.board.clone();
+    match target {
+        Target::White => {}
+        Target::Black => rhs.not_in_place(),
+        Target::Board(goal) => rhs.xor_assign(goal),
+    }
+    let start =
+        improve_with_symmetry(solver.puzzle(), &rhs, quiet, particular.clone(), "the particular solution");
+    let left = Duration::from_secs_f64(seconds).saturating_sub(started.elapsed());
+    // The local search starts at mask 0 of a coset built around the best.
+    let coset = Coset::new(&start.presses, quiet);
+    let budget = Budget { descents: u64::MAX, work: u64::MAX, time_limit: Some(left), ..Budget::default() };
+    let local = improve(&coset, &budget);
+    let polished = coset.member(&start.presses, quiet, local.best.mask);
+    let presses = if polished.count_ones() < start.presses.count_ones() { polished } else { start.presses };
+    solver.check(&search.board, &presses, target)?;
+    let (weight, bound) = (presses.count_ones() as u64, start.lower_bound);
+    let proven = weight <= bound;
+    let note = (!proven).then(|| {
+        format!(
+            "{}: {weight} presses, not proven minimal; nullity {nullity} is above --max-nullity: {}, then {} \
+             descents of a local search; lower bound {bound}",
+            target.name(),
+            start.found_by,
+            local.descents
+        )
+    });
+    Ok((presses, proven, note))
 }
 
 pub(super) fn print_answer(
