@@ -339,6 +339,15 @@ mod tests {
         Some((rhs, x, solver.quiet_patterns().to_vec()))
     }
 
+    fn motions_of(space: &FixedSpace) -> Vec<Motion> {
+        Motion::ALL
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| space.motions >> k & 1 == 1)
+            .map(|(_, m)| m)
+            .collect()
+    }
+
     fn combine(x: &Grid, basis: &[Grid], mask: u64) -> Grid {
         let mut m = x.clone();
         for (_, b) in basis.iter().enumerate().filter(|&(j, _)| mask >> j & 1 == 1) {
@@ -374,12 +383,7 @@ mod tests {
             let members: Vec<Grid> = (0..1u64 << d).map(|s| combine(&x, &quiet, s)).collect();
             let minimum = members.iter().map(Grid::count_ones).min().unwrap();
             for space in fixed_spaces(&puzzle, &rhs, &x, &quiet) {
-                let motions: Vec<Motion> = Motion::ALL
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(k, _)| space.motions >> k & 1 == 1)
-                    .map(|(_, m)| m)
-                    .collect();
+                let motions = motions_of(&space);
                 assert!(!motions.is_empty());
                 let e = space.dimension();
                 let mut inside: Vec<Grid> =
@@ -446,6 +450,52 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Found in writing this: the problem's motions do not all map a fixed
+    /// subspace onto itself (a quarter turn takes the transpose's onto the
+    /// anti-transpose's), and the symmetric basis read their images'
+    /// coordinates as if they did, folding the transpose's subspace by all
+    /// seven motions on wrong coordinates. It now keeps only the motions
+    /// that map the coset onto itself; folded must equal unfolded.
+    #[test]
+    fn folded_search_of_a_fixed_space_equals_the_plain_one() {
+        let mut folded = 0;
+        for puzzle in [
+            Puzzle::new(65, 65).unwrap(),
+            Puzzle::new(61, 61).unwrap(),
+            Puzzle::new(33, 33).unwrap().with_topology(Topology::Torus),
+        ] {
+            let (n, m) = (puzzle.rows(), puzzle.cols());
+            let board = Grid::ones(n, m);
+            let (rhs, x, quiet) = problem(&puzzle, &board, &Target::White).unwrap();
+            for space in fixed_spaces(&puzzle, &rhs, &x, &quiet) {
+                if !(22..=28).contains(&space.dimension()) {
+                    continue;
+                }
+                let plain = Coset::new(&space.x, &space.basis);
+                let fold = Coset::for_problem(&puzzle, &rhs, &space.x, &space.basis);
+                let weigh = |c: &Coset| search_blocks(c, 0..c.layout().blocks(), false).unwrap();
+                let (a, b) = (weigh(&plain), weigh(&fold));
+                assert_eq!(a.weight, b.weight, "{n}x{m} fixed by {}", space.motion_names());
+                let member = fold.member(&space.x, &space.basis, b.mask);
+                assert_eq!(member.count_ones() as u64, b.weight);
+                assert_eq!(puzzle.apply(&board, &member), Grid::zeros(n, m));
+                // The half turn commutes with every motion; a subspace of
+                // the transpose is mapped onto itself by the transpose, the
+                // anti-transpose and the half turn only.
+                let keeping = motions_of(&space).iter().fold(0, |k, m| match m {
+                    Motion::Rotate180 => k.max(7),
+                    Motion::Transpose | Motion::AntiTranspose | Motion::MirrorRows | Motion::MirrorCols => {
+                        k.max(3)
+                    }
+                    _ => k,
+                });
+                assert_eq!(fold.symmetries(), keeping, "{n}x{m} fixed by {}", space.motion_names());
+                folded += usize::from(fold.symmetries() > 0);
+            }
+        }
+        assert!(folded >= 2, "only {folded} folded searches compared");
     }
 
     /// The whole-key bound equals the coset's own where keys fit a word.
