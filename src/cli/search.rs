@@ -290,20 +290,21 @@ fn answer(
             continue;
         };
         let name = target.name();
-        let (mask, proven, note) = match (&entry.state, time_limit) {
-            (Some(state), _) if state.is_complete() => {
-                (state.best.map_or(Mask::ZERO, |b| b.mask), true, None)
-            }
-            (None, Some(seconds)) => {
-                // Beyond exhaustive reach: no mask over this coset to name.
-                let (presses, proven, note) =
-                    beyond_reach(search, target, particular, entry.nullity, seconds)?;
-                notes.extend(note.map(|note| (name, note)));
-                let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
-                answer.outcomes.push(Outcome { target: target.clone(), solution });
-                continue;
-            }
-            (state, _) => {
+        let beyond = match (&entry.state, time_limit) {
+            (None, Some(seconds)) => beyond_reach(search, target, particular, entry.nullity, seconds)?,
+            _ => None,
+        };
+        if let Some((presses, proven, note)) = beyond {
+            // Beyond exhaustive reach, seeded by the symmetric solutions: no
+            // mask over this coset names the press set.
+            notes.extend(note.map(|note| (name, note)));
+            let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+            answer.outcomes.push(Outcome { target: target.clone(), solution });
+            continue;
+        }
+        let (mask, proven, note) = match &entry.state {
+            Some(state) if state.is_complete() => (state.best.map_or(Mask::ZERO, |b| b.mask), true, None),
+            state => {
                 // Stopped early, or beyond exhaustive reach: the best of the
                 // searched part and of a local search, with a lower bound.
                 // Beyond exhaustive reach the whole --time-limit goes to the
@@ -363,14 +364,15 @@ fn answer(
 /// solutions searched for incumbents (see `solve/minimal/fixed.rs`), then
 /// the rest of the time in a local search from the best of them. The press
 /// set is re-checked; the note names how it was found, the board's real
-/// nullity and a lower bound over every member.
+/// nullity and a lower bound over every member. `None` when the problem
+/// has no symmetry to use (or is too large for it).
 fn beyond_reach(
     search: &Search,
     target: &Target,
     particular: &Grid,
     nullity: usize,
     seconds: f64,
-) -> Result<(Grid, bool, Option<String>), Failure> {
+) -> Result<Option<(Grid, bool, Option<String>)>, Failure> {
     let started = Instant::now();
     let solver = &search.solver;
     let quiet = solver.quiet_patterns();
@@ -380,8 +382,11 @@ fn beyond_reach(
         Target::Black => rhs.not_in_place(),
         Target::Board(goal) => rhs.xor_assign(goal),
     }
-    let start =
-        improve_with_symmetry(solver.puzzle(), &rhs, quiet, particular.clone(), "the particular solution");
+    let Some(start) =
+        improve_with_symmetry(solver.puzzle(), &rhs, quiet, particular.clone(), "the particular solution")
+    else {
+        return Ok(None);
+    };
     let left = Duration::from_secs_f64(seconds).saturating_sub(started.elapsed());
     // The local search starts at mask 0 of a coset built around the best.
     let coset = Coset::new(&start.presses, quiet);
@@ -401,7 +406,7 @@ fn beyond_reach(
             local.descents
         )
     });
-    Ok((presses, proven, note))
+    Ok(Some((presses, proven, note)))
 }
 
 pub(super) fn print_answer(

@@ -33,6 +33,13 @@ pub const MAX_FIXED_EXHAUSTIVE_BITS: usize = 36;
 /// not stall: a few seconds on two cores here (docs/performance.md).
 pub const FIXED_EXHAUSTIVE_BUDGET: u64 = 1 << 32;
 
+/// Most cells × patterns the fixed subspaces are worked out for: moving
+/// and eliminating d grids costs O(d² · R·C / 64) word operations and
+/// holds a few copies of the patterns (4 MiB each at the limit), a fraction
+/// of a second here; past it (8000x8000, nullity 80) the answer is the
+/// local search's alone.
+pub const MAX_FIXED_CELL_PATTERNS: usize = 1 << 25;
+
 /// The members of a coset that some motions fix: `x + span(basis)`.
 #[derive(Clone, Debug)]
 pub struct FixedSpace {
@@ -210,7 +217,9 @@ impl Incumbent {
 }
 
 /// A lighter member of `x + span(quiet)` (the solutions of `puzzle` for
-/// right-hand side `rhs`) than `start`, if the fixed subspaces hold one:
+/// right-hand side `rhs`) than `start`, if the fixed subspaces hold one
+/// (`None` when the problem has no symmetry, or more cells × patterns than
+/// [`MAX_FIXED_CELL_PATTERNS`]):
 /// each searched exhaustively when it has at most 2^36 members (within a
 /// total of [`FIXED_EXHAUSTIVE_BUDGET`] members, smallest first), by a
 /// local search inside it otherwise; then a local search over the whole
@@ -231,12 +240,19 @@ pub fn improve_with_symmetry(
     quiet: &[Grid],
     start: Grid,
     start_found_by: &str,
-) -> Incumbent {
+) -> Option<Incumbent> {
+    // The size first: finding the motions weighs every cell's flips.
+    if puzzle.cells().saturating_mul(quiet.len()) > MAX_FIXED_CELL_PATTERNS {
+        return None;
+    }
+    let motions = problem_motions(puzzle, rhs);
+    if motions.is_empty() {
+        return None;
+    }
     let lower_bound = lower_bound(&start, quiet);
     let mut best = (start.count_ones(), start, start_found_by.to_string());
     let mut spent = 0u64;
     let spaces = fixed_spaces(puzzle, rhs, &best.1, quiet);
-    let motions = problem_motions(puzzle, rhs);
     let mut searched: Vec<&FixedSpace> = Vec::new();
     let mut plans = Vec::new();
     for space in &spaces {
@@ -291,7 +307,7 @@ pub fn improve_with_symmetry(
     } else {
         presses
     };
-    Incumbent { presses, lower_bound, found_by }
+    Some(Incumbent { presses, lower_bound, found_by })
 }
 
 /// Σ over the cells grouped by their whole key over `quiet` (any number of
@@ -435,12 +451,14 @@ mod tests {
                     continue;
                 };
                 let found =
-                    improve_with_symmetry(&puzzle, &rhs, &quiet, x.clone(), "the particular solution");
+                    improve_with_symmetry(&puzzle, &rhs, &quiet, x.clone(), "the particular solution")
+                        .unwrap();
                 assert_eq!(puzzle.apply(&board, &found.presses), Grid::zeros(n, n), "{n}x{n}");
                 assert!(found.presses.count_ones() <= x.count_ones());
                 assert!(found.lower_bound <= found.presses.count_ones() as u64);
                 let again =
-                    improve_with_symmetry(&puzzle, &rhs, &quiet, x.clone(), "the particular solution");
+                    improve_with_symmetry(&puzzle, &rhs, &quiet, x.clone(), "the particular solution")
+                        .unwrap();
                 assert_eq!((again.presses, again.found_by), (found.presses.clone(), found.found_by));
                 if quiet.len() <= 20 {
                     let minimum =

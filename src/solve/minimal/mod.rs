@@ -89,7 +89,9 @@ pub fn minimize_problem(
     // Beyond exhaustive reach: the symmetric solutions, searched as
     // incumbents; the local search's answer stays unless one is lighter.
     let start = if quiet.len() > MAX_KEY_BITS { "a descent over whole patterns" } else { "a local search" };
-    let found = fixed::improve_with_symmetry(puzzle, rhs, quiet, presses, start);
+    let Some(found) = fixed::improve_with_symmetry(puzzle, rhs, quiet, presses.clone(), start) else {
+        return (presses, proven, None);
+    };
     let proven = found.proven();
     let how = format!("found by {}; lower bound {}", found.found_by, found.lower_bound);
     (found.presses, proven, (!proven).then_some(how))
