@@ -441,15 +441,24 @@ mod tests {
 
     /// The incumbent is a solution, never lighter than the true minimum nor
     /// than its lower bound, no heavier than where it started, and the same
-    /// on a second run.
+    /// on a second run; on a board of no symmetry there is none.
     #[test]
     fn incumbents_are_solutions_between_the_bounds() {
+        let mut checked = 0;
         for (n, seed) in [(16usize, 0u64), (17, 0), (19, 1), (24, 2), (30, 3), (33, 4)] {
             let puzzle = Puzzle::new(n, n).unwrap();
-            for board in [Grid::ones(n, n), Generate::Random { seed, density: 0.5 }.board(n, n)] {
+            let random = Generate::Random { seed, density: 0.5 }.board(n, n);
+            if let Some((rhs, x, quiet)) = problem(&puzzle, &random, &Target::White) {
+                assert!(improve_with_symmetry(&puzzle, &rhs, &quiet, x, "").is_none(), "{n}x{n} seed {seed}");
+            }
+            // Random, but the same turned half way round.
+            let mut half_turn = Motion::Rotate180.grid(&random);
+            half_turn.xor_assign(&random);
+            for board in [Grid::ones(n, n), half_turn] {
                 let Some((rhs, x, quiet)) = problem(&puzzle, &board, &Target::White) else {
                     continue;
                 };
+                checked += 1;
                 let found =
                     improve_with_symmetry(&puzzle, &rhs, &quiet, x.clone(), "the particular solution")
                         .unwrap();
@@ -468,6 +477,7 @@ mod tests {
                 }
             }
         }
+        assert!(checked >= 6, "only {checked} boards solvable");
     }
 
     /// Found in writing this: the problem's motions do not all map a fixed
