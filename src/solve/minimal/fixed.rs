@@ -30,8 +30,10 @@ pub const MAX_FIXED_EXHAUSTIVE_BITS: usize = 36;
 /// Members weighed exhaustively over all fixed subspaces of one problem
 /// (after folding by their own symmetries), cheapest subspaces first, so
 /// that a board of large nullity (many subspaces just under the cap) does
-/// not stall: a few seconds on two cores here (docs/performance.md).
-pub const FIXED_EXHAUSTIVE_BUDGET: u64 = 1 << 32;
+/// not stall: 2^31 members (79x79's half turn, folded) take 2 to 3 s on
+/// the two shared cores here, 159x159's 2^32 of the quarter turn 9 s, past
+/// the budget (docs/performance.md).
+pub const FIXED_EXHAUSTIVE_BUDGET: u64 = 3 << 30;
 
 /// Most cells × patterns the fixed subspaces are worked out for: moving
 /// and eliminating d grids costs O(d² · R·C / 64) word operations and
