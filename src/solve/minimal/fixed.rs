@@ -223,7 +223,8 @@ impl Incumbent {
 /// (`None` when the problem has no symmetry, or more cells × patterns than
 /// [`MAX_FIXED_CELL_PATTERNS`]):
 /// each searched exhaustively when it has at most 2^36 members (within a
-/// total of [`FIXED_EXHAUSTIVE_BUDGET`] members, smallest first), by a
+/// total of [`FIXED_EXHAUSTIVE_BUDGET`] members weighed, cheapest first;
+/// spaces that a symmetry maps onto each other searched once), by a
 /// local search inside it otherwise; then a local search over the whole
 /// coset from the best found. `start` (found by `start_found_by`) is a
 /// member of the coset; it is kept unless something strictly lighter is
