@@ -5,12 +5,16 @@
 //! - `symmetry`: the whole 39x39 coset (2^32 members) weighed plainly, and
 //!   folded by the board's 7 turns and mirrors;
 //! - `minimize`: the whole exact minimum of all-black n x n to white, as
-//!   `lightsout` runs it (47x47: nullity 30; 39x39: nullity 32).
+//!   `lightsout` runs it (47x47: nullity 30; 39x39: nullity 32);
+//! - `incumbents`: the default answer past the exhaustive budget (nullity
+//!   above `DEFAULT_MAX_NULLITY`), found in the solutions each symmetry
+//!   fixes: all-black 79x79 (nullity 64, target ≤ 2629 presses in 10 s)
+//!   and 95x95 (nullity 62, target ≤ 4131).
 //!
 //! Run: `cargo bench --bench minimum`. Figures: docs/performance.md.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use lightsout::{Coset, Grid, Method, Puzzle, Solver, Target, search_blocks};
+use lightsout::{Coset, DEFAULT_MAX_NULLITY, Grid, Method, Puzzle, Solver, Target, search_blocks};
 use std::hint::black_box;
 
 /// The coset of press sets that clear the all-black n x n board.
@@ -68,5 +72,22 @@ fn minimize(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, table_bits, symmetry, minimize);
+fn incumbents(c: &mut Criterion) {
+    let mut group = c.benchmark_group("incumbents");
+    group.sample_size(10);
+    for (n, target) in [(79usize, 2629usize), (95, 4131)] {
+        let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, DEFAULT_MAX_NULLITY).unwrap();
+        let board = Grid::ones(n, n);
+        let found = solver.solve_for(&board, &Target::White).unwrap().unwrap();
+        let presses = found.presses.count_ones();
+        eprintln!("incumbents/all_black/{n}: {presses} presses (target {target}), {:?}", found.found_by);
+        assert!(presses <= target, "{n}x{n}: {presses} presses, target {target}");
+        group.bench_with_input(BenchmarkId::new("all_black", n), &n, |b, _| {
+            b.iter(|| solver.solve_for(black_box(&board), &Target::White).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, table_bits, symmetry, minimize, incumbents);
 criterion_main!(benches);

@@ -115,7 +115,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         }
         let mask = best.map_or(Mask::ZERO, |b| b.mask);
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
-        let solution = Some(Solution { presses, proven_minimal: true });
+        let solution = Some(Solution { presses, proven_minimal: true, found_by: None });
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     if args.recheck.is_some() {

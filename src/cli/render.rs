@@ -53,7 +53,8 @@ impl Report<'_> {
                         "its {nullity} quiet patterns do not fit --max-memory, so the press set was not minimised"
                     )
                 } else if nullity > max_nullity {
-                    format!("nullity {nullity} is above --max-nullity {max_nullity}; a local search found it")
+                    let how = s.found_by.as_deref().unwrap_or("a local search found it");
+                    format!("nullity {nullity} is above --max-nullity {max_nullity}; {how}")
                 } else {
                     format!(
                         "nullity {nullity} is above the exhaustive search's limit of {MAX_EXHAUSTIVE_NULLITY}"

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::solve::improve_with_symmetry;
 use crate::{Budget, Coset, SearchState, Shard, improve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
@@ -289,6 +290,18 @@ fn answer(
             continue;
         };
         let name = target.name();
+        let beyond = match (&entry.state, time_limit) {
+            (None, Some(seconds)) => beyond_reach(search, target, particular, entry.nullity, seconds)?,
+            _ => None,
+        };
+        if let Some((presses, proven, note)) = beyond {
+            // Beyond exhaustive reach, seeded by the symmetric solutions: no
+            // mask over this coset names the press set.
+            notes.extend(note.map(|note| (name, note)));
+            let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+            answer.outcomes.push(Outcome { target: target.clone(), solution });
+            continue;
+        }
         let (mask, proven, note) = match &entry.state {
             Some(state) if state.is_complete() => (state.best.map_or(Mask::ZERO, |b| b.mask), true, None),
             state => {
@@ -319,8 +332,7 @@ fn answer(
                     ),
                     None => format!(
                         "nullity {} is above --max-nullity: {} descents of a local search",
-                        coset.nullity(),
-                        local.descents
+                        entry.nullity, local.descents
                     ),
                 };
                 // A press set that meets the lower bound needs no note: the
@@ -337,7 +349,7 @@ fn answer(
         };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
         notes.extend(note);
-        let solution = Some(Solution { presses, proven_minimal: proven });
+        let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     print_answer(search, &answer, format, show, io)?;
@@ -346,6 +358,55 @@ fn answer(
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
     Ok(0)
+}
+
+/// A board beyond exhaustive reach, given `seconds`: the symmetric
+/// solutions searched for incumbents (see `solve/minimal/fixed.rs`), then
+/// the rest of the time in a local search from the best of them. The press
+/// set is re-checked; the note names how it was found, the board's real
+/// nullity and a lower bound over every member. `None` when the problem
+/// has no symmetry to use (or is too large for it).
+fn beyond_reach(
+    search: &Search,
+    target: &Target,
+    particular: &Grid,
+    nullity: usize,
+    seconds: f64,
+) -> Result<Option<(Grid, bool, Option<String>)>, Failure> {
+    let started = Instant::now();
+    let solver = &search.solver;
+    let quiet = solver.quiet_patterns();
+    let mut rhs = search.board.clone();
+    match target {
+        Target::White => {}
+        Target::Black => rhs.not_in_place(),
+        Target::Board(goal) => rhs.xor_assign(goal),
+    }
+    let Some(start) =
+        improve_with_symmetry(solver.puzzle(), &rhs, quiet, particular.clone(), "the particular solution")
+    else {
+        return Ok(None);
+    };
+    let left = Duration::from_secs_f64(seconds).saturating_sub(started.elapsed());
+    // The local search starts at mask 0 of a coset built around the best.
+    let coset = Coset::new(&start.presses, quiet);
+    let budget = Budget { descents: u64::MAX, work: u64::MAX, time_limit: Some(left), ..Budget::default() };
+    let local = improve(&coset, &budget);
+    let polished = coset.member(&start.presses, quiet, local.best.mask);
+    let presses = if polished.count_ones() < start.presses.count_ones() { polished } else { start.presses };
+    solver.check(&search.board, &presses, target)?;
+    let (weight, bound) = (presses.count_ones() as u64, start.lower_bound);
+    let proven = weight <= bound;
+    let note = (!proven).then(|| {
+        format!(
+            "{}: {weight} presses, not proven minimal; nullity {nullity} is above --max-nullity: {}, then {} \
+             descents of a local search; lower bound {bound}",
+            target.name(),
+            start.found_by,
+            local.descents
+        )
+    });
+    Ok(Some((presses, proven, note)))
 }
 
 pub(super) fn print_answer(

@@ -69,6 +69,11 @@ pub struct Solution {
     /// Whether no press set with fewer presses exists (false when the null
     /// space was too large to enumerate).
     pub proven_minimal: bool,
+    /// For a press set not proven minimal, how it was found and the lower
+    /// bound it is measured against ("found by an exhaustive search of the
+    /// 2^32 solutions the half turn fixes; lower bound 2113"), when the
+    /// search says more than its nullity does.
+    pub found_by: Option<String>,
 }
 
 /// One target's result: the fewest presses found, or `None` when the

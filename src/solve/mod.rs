@@ -17,6 +17,9 @@ pub mod states;
 pub use answer::{Answer, Method, Outcome, Solution, Target};
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
+// The CLI's --time-limit path seeds its local search with these.
+#[cfg(feature = "cli")]
+pub(crate) use minimal::improve_with_symmetry;
 pub use minimal::{
     Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Progress, SearchState,
     Shard, check_coverage, improve, merge, minimize, minimize_problem, minimize_with_progress, search_blocks,
@@ -228,17 +231,17 @@ impl Solver {
         let Some(particular) = self.particular(&rhs)? else {
             return Ok(None);
         };
-        let (presses, proven_minimal) = if self.holds_quiet_patterns() {
+        let (presses, proven_minimal, found_by) = if self.holds_quiet_patterns() {
             let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
             minimize_problem(&self.puzzle, &rhs, &particular, &self.quiet, self.max_nullity, progress)
         } else {
             // Too many patterns to hold, let alone to search: the press set
             // found, proven only when it is empty.
             let proven = particular.is_zero();
-            (particular, proven)
+            (particular, proven, None)
         };
         self.check(board, &presses, target)?;
-        Ok(Some(Solution { presses, proven_minimal }))
+        Ok(Some(Solution { presses, proven_minimal, found_by }))
     }
 
     /// A press set turning `board` into `target` (not yet the lightest), or

@@ -2,6 +2,7 @@
 
 mod coset;
 mod exhaustive;
+mod fixed;
 mod local;
 mod search;
 mod symmetry;
@@ -10,6 +11,8 @@ mod transform;
 
 pub use coset::{Best, Coset, Layout, MAX_TABLE_BITS, Mask, Shard};
 pub use exhaustive::search_blocks;
+#[cfg(feature = "cli")]
+pub(crate) use fixed::improve_with_symmetry;
 pub use local::{Anytime, Budget, improve};
 pub use search::{MergeError, SearchState, check_coverage, merge};
 
@@ -65,6 +68,12 @@ pub fn minimize_with_progress(
 /// [`minimize_with_progress`] for the solutions of `puzzle` with
 /// right-hand side `rhs` (board plus target): the same minimum, found
 /// faster when the problem is symmetric (see [`Coset::for_problem`]).
+///
+/// Beyond the exhaustive budget the answer is the best of the local search
+/// and of searches over the solutions each symmetry of the problem fixes
+/// (see `fixed.rs`), still proven only when it meets a lower bound; the
+/// third value then says how it was found, with the coset's lower bound
+/// (for the answer's note).
 pub fn minimize_problem(
     puzzle: &Puzzle,
     rhs: &Grid,
@@ -72,8 +81,21 @@ pub fn minimize_problem(
     quiet: &[Grid],
     max_nullity: usize,
     progress: &Progress,
-) -> (Grid, bool) {
-    minimize_with(x, quiet, max_nullity, progress, || Coset::for_problem(puzzle, rhs, x, quiet))
+) -> (Grid, bool, Option<String>) {
+    let coset = || Coset::for_problem(puzzle, rhs, x, quiet);
+    let (presses, proven) = minimize_with(x, quiet, max_nullity, progress, coset);
+    if proven || quiet.len() <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
+        return (presses, proven, None);
+    }
+    // Beyond exhaustive reach: the symmetric solutions, searched as
+    // incumbents; the local search's answer stays unless one is lighter.
+    let start = if quiet.len() > MAX_KEY_BITS { "a descent over whole patterns" } else { "a local search" };
+    let Some(found) = fixed::improve_with_symmetry(puzzle, rhs, quiet, presses.clone(), start) else {
+        return (presses, proven, None);
+    };
+    let proven = found.proven();
+    let how = format!("found by {}; lower bound {}", found.found_by, found.lower_bound);
+    (found.presses, proven, (!proven).then_some(how))
 }
 
 /// The Gray-code walk for small null spaces, a descent past a mask's

@@ -15,7 +15,7 @@ use crate::model::{Grid, Puzzle};
 
 /// A turn or mirror image of the board: where cell (r, c) goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Motion {
+pub(crate) enum Motion {
     Rotate90,
     Rotate180,
     Rotate270,
@@ -26,7 +26,7 @@ enum Motion {
 }
 
 impl Motion {
-    const ALL: [Motion; 7] = [
+    pub(crate) const ALL: [Motion; 7] = [
         Motion::Rotate90,
         Motion::Rotate180,
         Motion::Rotate270,
@@ -62,8 +62,21 @@ impl Motion {
         }
     }
 
+    /// What the motion is called in a note.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Motion::Rotate90 => "quarter turn",
+            Motion::Rotate180 => "half turn",
+            Motion::Rotate270 => "three-quarter turn",
+            Motion::MirrorRows => "top-bottom mirror",
+            Motion::MirrorCols => "left-right mirror",
+            Motion::Transpose => "transpose",
+            Motion::AntiTranspose => "anti-transpose",
+        }
+    }
+
     /// The grid moved: cell `g(r, c)` of the result holds cell (r, c).
-    fn grid(self, grid: &Grid) -> Grid {
+    pub(crate) fn grid(self, grid: &Grid) -> Grid {
         let (rows, cols) = (grid.nrows(), grid.ncols());
         let back = self.inverse();
         Grid::from_fn(rows, cols, |r, c| {
@@ -107,6 +120,24 @@ pub(crate) fn grid_symmetries(puzzle: &Puzzle) -> Vec<Vec<usize>> {
                 })
                 .collect()
         })
+        .collect()
+}
+
+/// The motions that are symmetries of the problem: they map the board
+/// onto itself, keep the rule's flips and fix the right-hand side `rhs`
+/// (board plus target), so they map solutions to solutions of the same
+/// weight. None on a graph (see [`symmetric_basis`]); a motion that moves
+/// no cell (a mirror of a board one row high) is left out.
+pub(crate) fn problem_motions(puzzle: &Puzzle, rhs: &Grid) -> Vec<Motion> {
+    if puzzle.graph().is_some() {
+        return Vec::new();
+    }
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    let moves_a_cell =
+        |m: Motion| (0..rows).any(|r| (0..cols).any(|c| m.apply((r, c), rows, cols) != (r, c)));
+    Motion::ALL
+        .into_iter()
+        .filter(|&m| m.fits(rows, cols) && moves_a_cell(m) && m.grid(rhs) == *rhs && m.keeps_rule(puzzle))
         .collect()
 }
 
@@ -185,16 +216,34 @@ pub fn symmetric_basis(
     // Coordinates over the systematic basis: the values at the pivot cells.
     let coordinates =
         |v: &Grid| pivots.iter().enumerate().fold(0u64, |s, (j, &(r, c))| s | (v.get(r, c) as u64) << j);
-    // Linear part (columns) and offset of each motion on masks.
+    // Whether `v` is the member of span(systematic) its coordinates name.
+    let in_span = |v: &Grid, coords: u64| {
+        let mut rest = v.clone();
+        for (_, q) in systematic.iter().enumerate().filter(|&(j, _)| coords >> j & 1 == 1) {
+            rest.xor_assign(q);
+        }
+        rest.is_zero()
+    };
+    // Linear part (columns) and offset of each motion on masks. A motion
+    // counts only if it maps the coset onto itself: always so for all the
+    // solutions, not for a subspace of them (the members a transpose
+    // fixes, turned a quarter, are those the anti-transpose fixes).
     let actions: Vec<(Vec<u64>, u64)> = motions
         .iter()
-        .map(|m| {
-            let columns = systematic.iter().map(|q| coordinates(&m.grid(q))).collect();
+        .filter_map(|m| {
+            let images: Vec<Grid> = systematic.iter().map(|q| m.grid(q)).collect();
+            let columns: Vec<u64> = images.iter().map(&coordinates).collect();
             let mut moved = m.grid(x);
             moved.xor_assign(x);
-            (columns, coordinates(&moved))
+            let offset = coordinates(&moved);
+            let maps_onto_itself =
+                images.iter().zip(&columns).all(|(v, &c)| in_span(v, c)) && in_span(&moved, offset);
+            maps_onto_itself.then_some((columns, offset))
         })
         .collect();
+    if actions.is_empty() {
+        return None;
+    }
     let apply =
         |columns: &[u64], v: u64| (0..d).filter(|&j| v >> j & 1 == 1).fold(0u64, |a, j| a ^ columns[j]);
     // The invariant subspace: orbits' spans of unit vectors, added while
