@@ -77,3 +77,7 @@ pub use solve::{
     MAX_STREAMED_NULLITY, Mask, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,
     Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };
+pub use solve::{
+    BRANCH_FROM, Branching, Estimate, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset, cross_order, estimate,
+    search_branch,
+};

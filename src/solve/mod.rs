@@ -18,8 +18,10 @@ pub use answer::{Answer, Method, Outcome, Solution, Target};
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
 pub use minimal::{
-    Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Progress, SearchState,
-    Shard, check_coverage, improve, merge, minimize, minimize_problem, minimize_with_progress, search_blocks,
+    Anytime, BRANCH_FROM, Best, Branching, Budget, Coset, Estimate, LEAF_BITS, Layout,
+    MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Mask, MergeError, Progress, SearchState, Shard,
+    check_coverage, cross_coset, cross_order, estimate, improve, merge, minimize, minimize_problem,
+    minimize_with_progress, search_blocks, search_branch,
 };
 
 use std::borrow::Cow;

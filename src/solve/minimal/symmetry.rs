@@ -13,6 +13,10 @@
 
 use crate::model::{Grid, Puzzle};
 
+/// Most quiet patterns a symmetric basis is built over (its masks are
+/// `u64`); larger null spaces are searched unfolded.
+pub const MAX_SYMMETRIC_NULLITY: usize = 63;
+
 /// A turn or mirror image of the board: where cell (r, c) goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Motion {
@@ -147,7 +151,7 @@ pub fn symmetric_basis(
     // order is no symmetry of a graph in general (and where it happens to
     // be one, it is one of many automorphisms this does not look for):
     // graphs fold by none.
-    if d == 0 || d > super::MAX_KEY_BITS || inner >= d || puzzle.graph().is_some() {
+    if d == 0 || d > MAX_SYMMETRIC_NULLITY || inner >= d || puzzle.graph().is_some() {
         return None;
     }
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
