@@ -78,6 +78,6 @@ pub use solve::{
     Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };
 pub use solve::{
-    BRANCH_FROM, Branching, Estimate, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset, cross_order, estimate,
-    search_branch,
+    BRANCH_FROM, Branching, Estimate, Fold, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset,
+    cross_coset_for_problem, cross_order, estimate, search_branch,
 };

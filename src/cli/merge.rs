@@ -54,6 +54,14 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         )
         .into());
     }
+    // The engine the shards ran (its cosets read masks in its basis); the
+    // plan's incumbent comes from the records, so none is searched here.
+    let branch = first.searches.iter().find_map(|s| s.state.as_ref()).and_then(|s| s.branch);
+    let engine = super::search::Engine {
+        branch: Some(branch.is_some()),
+        incumbent: Some(branch.map_or(0, |plan| plan.bound + 1)),
+        leaf_bits: branch.map(|plan| plan.leaf_bits),
+    };
     let search = Search::new(
         first.problem.question()?,
         MAX_EXHAUSTIVE_NULLITY,
@@ -61,6 +69,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         &smaller_or_more_memory,
         Shard::WHOLE,
         false,
+        engine,
     )?;
     let mut answer = Answer::default();
     for (index, (target, coset)) in search.goals.iter().enumerate() {
@@ -100,9 +109,26 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         }
         let refs: Vec<&SearchState> = states.iter().map(|(_, s)| *s).collect();
         let best = merge(coset, &refs).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
-        let mask = best.map_or(Mask::ZERO, |b| b.mask);
+        let (mask, proven) = match (best, refs[0].branch) {
+            (Some(best), _) => (best.mask, true),
+            (None, None) => (Mask::ZERO, true),
+            (None, Some(plan)) => {
+                // Every slice proved its members heavier than the incumbent.
+                let local = crate::improve(coset, &crate::Budget::default());
+                let _ = writeln!(
+                    io.stderr,
+                    "lightsout: note: board 1, {name}: every press set weighs more than {} \
+                     (proven by branch and bound over every slice); {} presses from a local search, not \
+                     proven minimal; lower bound {}",
+                    plan.bound,
+                    local.best.weight,
+                    plan.bound + 1
+                );
+                (local.best.mask, false)
+            }
+        };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
-        let solution = Some(Solution { presses, proven_minimal: true });
+        let solution = Some(Solution { presses, proven_minimal: proven });
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     print_answer(&search, &answer, format, args.show, io)?;

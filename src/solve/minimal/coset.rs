@@ -46,6 +46,9 @@ pub struct Coset {
     /// When the basis is not the solver's quiet patterns (a symmetric or a
     /// branch-and-bound search): what each basis pattern is over them.
     to_original: Option<Vec<u128>>,
+    /// For branch and bound in the cross basis: how the problem's
+    /// symmetries move the prefixes of the cross coordinates.
+    fold: Option<super::branch::Fold>,
 }
 
 impl Coset {
@@ -91,6 +94,7 @@ impl Coset {
             table_bits: MAX_TABLE_BITS,
             orbits: None,
             to_original: None,
+            fold: None,
         }
     }
 
@@ -127,6 +131,17 @@ impl Coset {
             }
         }
         Coset::new(x, quiet)
+    }
+
+    /// The same coset with branch and bound folded by `fold`.
+    pub(crate) fn with_fold(mut self, fold: Option<super::branch::Fold>) -> Coset {
+        self.fold = fold;
+        self
+    }
+
+    /// How branch and bound folds this coset, if it does.
+    pub fn fold(&self) -> Option<&super::branch::Fold> {
+        self.fold.as_ref()
     }
 
     /// Bits of a mask spread across the lanes of a vector.

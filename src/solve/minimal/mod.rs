@@ -8,7 +8,10 @@ mod search;
 mod symmetry;
 mod transform;
 
-pub use branch::{Branching, Estimate, LEAF_BITS, cross_coset, cross_order, estimate, search_branch};
+pub use branch::{
+    Branching, Estimate, Fold, LEAF_BITS, cross_coset, cross_coset_for_problem, cross_order, estimate,
+    search_branch,
+};
 pub use coset::{Best, Coset, Layout, MAX_TABLE_BITS, Mask, Shard};
 pub use exhaustive::search_blocks;
 pub use local::{Anytime, Budget, improve};
@@ -60,7 +63,7 @@ pub fn minimize_with_progress(
     max_nullity: usize,
     progress: &Progress,
 ) -> (Grid, bool) {
-    minimize_with(x, quiet, max_nullity, progress, || Coset::new(x, quiet))
+    minimize_with(x, quiet, max_nullity, progress, || Coset::new(x, quiet), || cross_coset(x, quiet))
 }
 
 /// [`minimize_with_progress`] for the solutions of `puzzle` with
@@ -74,7 +77,14 @@ pub fn minimize_problem(
     max_nullity: usize,
     progress: &Progress,
 ) -> (Grid, bool) {
-    minimize_with(x, quiet, max_nullity, progress, || Coset::for_problem(puzzle, rhs, x, quiet))
+    minimize_with(
+        x,
+        quiet,
+        max_nullity,
+        progress,
+        || Coset::for_problem(puzzle, rhs, x, quiet),
+        || cross_coset_for_problem(puzzle, rhs, x, quiet),
+    )
 }
 
 /// The Gray-code walk for small null spaces, a descent past a mask's
@@ -85,6 +95,7 @@ fn minimize_with(
     max_nullity: usize,
     progress: &Progress,
     coset: impl FnOnce() -> Coset,
+    cross: impl FnOnce() -> Option<Coset>,
 ) -> (Grid, bool) {
     let d = quiet.len();
     if d < TRANSFORM_FROM && d <= max_nullity {
@@ -96,8 +107,7 @@ fn minimize_with(
         let proven = best.is_zero();
         return (best, proven);
     }
-    let cross =
-        (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&d).then(|| cross_coset(x, quiet));
+    let cross = (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&d).then(cross);
     if let Some(Some(cross)) = cross {
         return (minimize_branch(x, quiet, &cross, progress), true);
     }

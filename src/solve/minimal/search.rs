@@ -55,7 +55,7 @@ impl SearchState {
     /// Whether a branch-and-bound search found nothing as light as its
     /// incumbent: then every member of its slice weighs more.
     pub fn found_nothing_within(&self) -> Option<u64> {
-        self.branch.filter(|_| self.best.is_none()).map(|plan| plan.incumbent)
+        self.branch.filter(|_| self.best.is_none()).map(|plan| plan.bound)
     }
 
     /// Whether every block of the slice has been searched.
@@ -108,11 +108,8 @@ impl SearchState {
                 if weight != best.weight {
                     return Err(format!("it claims {} presses for a member that has {weight}", best.weight));
                 }
-                if let Some(plan) = self.branch.filter(|plan| weight > plan.incumbent) {
-                    return Err(format!(
-                        "its best has {weight} presses, above its incumbent {}",
-                        plan.incumbent
-                    ));
+                if let Some(plan) = self.branch.filter(|plan| weight > plan.bound) {
+                    return Err(format!("its best has {weight} presses, above its bound {}", plan.bound));
                 }
                 let block = u64::try_from(best.mask.bits().checked_shr(inner as u32).unwrap_or(0))
                     .unwrap_or(u64::MAX);
@@ -150,8 +147,8 @@ impl SearchState {
                 // Members as light as the best so far are still looked
                 // for (the tie rule); lighter ones bound the rest.
                 Some(plan) => {
-                    let bound = self.best.map_or(plan.incumbent, |b| b.weight.min(plan.incumbent));
-                    search_branch(coset, &Branching { incumbent: bound, ..*plan }, self.shard, batch.clone())
+                    let bound = self.best.map_or(plan.bound, |b| b.weight.min(plan.bound));
+                    search_branch(coset, &Branching { bound, ..*plan }, self.shard, batch.clone())
                 }
                 None => search_slice(coset, self.shard, batch.clone(), skip_zero),
             };
@@ -198,10 +195,8 @@ pub fn merge(coset: &Coset, states: &[&SearchState]) -> Result<Option<Best>, Mer
     for s in states {
         s.verify(coset).map_err(|why| MergeError::Inconsistent(s.shard.index, why))?;
         if s.branch != states[0].branch {
-            let why = format!(
-                "it was searched by another engine or incumbent than slice {}",
-                states[0].shard.index
-            );
+            let why =
+                format!("it was searched by another engine or bound than slice {}", states[0].shard.index);
             return Err(MergeError::Inconsistent(s.shard.index, why));
         }
     }

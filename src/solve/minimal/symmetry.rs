@@ -233,6 +233,28 @@ pub fn symmetric_basis(
     Some(SymmetricBasis { basis, invariant: m, to_original, orbits: BlockOrbits { maps } })
 }
 
+/// The turns and mirrors (besides the identity) that map the problem of
+/// `puzzle` with right-hand side `rhs` onto itself, each as where cell
+/// `r·cols + c` goes (for branch and bound's folding); none for a graph.
+pub fn cell_motions(puzzle: &Puzzle, rhs: &Grid) -> Vec<Vec<usize>> {
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    if puzzle.graph().is_some() {
+        return Vec::new();
+    }
+    Motion::ALL
+        .into_iter()
+        .filter(|m| m.fits(rows, cols) && m.grid(rhs) == *rhs && m.keeps_rule(puzzle))
+        .map(|m| {
+            (0..rows * cols)
+                .map(|i| {
+                    let (r, c) = m.apply((i / cols, i % cols), rows, cols);
+                    r * cols + c
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// A basis in systematic form: the patterns, their pivot cells and, per
 /// pattern, its mask over the original basis.
 type Systematic = (Vec<Grid>, Vec<(usize, usize)>, Vec<u64>);
