@@ -535,9 +535,11 @@ fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), Failure> {
                 None => continue,
             };
             let layout = plain.layout();
+            // Enough blocks that setting up the groups does not count.
+            let sample = (16 * rayon::current_num_threads() as u64).min(layout.blocks());
             let timer = Instant::now();
-            let _ = crate::search_blocks(&plain, 0..1, false);
-            let block = timer.elapsed().as_secs_f64();
+            let _ = crate::search_blocks(&plain, 0..sample, false);
+            let block = timer.elapsed().as_secs_f64() * cores / sample as f64;
             let blocks =
                 (layout.blocks() as f64) / (layout.symmetries as f64 + 1.0) / state.shard.count as f64;
             let seconds = blocks * block;

@@ -60,18 +60,23 @@ pub struct Branching {
     pub bound: u64,
 }
 
-/// Free bits below which the transform takes over by default: 2^18
-/// members are one block of a 2^13-row table of 32 lanes.
-pub const LEAF_BITS: usize = 18;
+/// Free bits below which the transform takes over by default: none.
+/// Measured on the a(79) search (docs/search.md): the bound prunes at
+/// depths 46 to 52 of 64, where a node holds a few hundred groups, so a
+/// transform of 2^18 members (one block) at depth 46 costs about 20 times
+/// the subtree it replaces, and 2^14 twice; with 12 leaf bits no leaf
+/// survives to be weighed. `--leaf-bits` sets it for other problems.
+pub const LEAF_BITS: usize = 0;
 
 impl Branching {
     /// The default plan for a coset of dimension `d` cut into `count`
-    /// slices: leaves of [`LEAF_BITS`] coordinates, and blocks fine enough
-    /// that every slice gets 2^10 of them (about 2^22 blocks unsharded).
+    /// slices: leaves of [`LEAF_BITS`] coordinates (none), and blocks fine enough
+    /// that every slice gets 2^10 of them (each block walks its path from
+    /// the root again, so no finer).
     pub fn new(d: usize, count: u64, bound: u64) -> Branching {
         let leaf_bits = LEAF_BITS.min(d);
         let shard_bits = 64 - (count.max(1) - 1).leading_zeros() as usize;
-        let prefix_bits = (shard_bits + 10).max(22).min(d - leaf_bits).min(63);
+        let prefix_bits = (shard_bits + 10).min(d - leaf_bits).min(63);
         Branching { leaf_bits, prefix_bits, bound }
     }
 
@@ -377,16 +382,20 @@ fn search_keyed<K: Key>(coset: &Coset, plan: &Branching, shard: Shard, indices: 
     // One block a task: their work varies a hundredfold, and the path
     // from the root that each task walks again costs a few hundred
     // microseconds only.
+    // Trees (a few MB of buffers each) are kept for the next task.
+    let pool: std::sync::Mutex<Vec<Tree<K>>> = std::sync::Mutex::new(Vec::new());
     (indices.start..indices.end)
         .into_par_iter()
-        .map(|i| i..i + 1)
-        .map_init(
-            || Tree::<K>::new(coset, plan),
-            |tree, range| {
-                tree.restrict(shard, range);
-                tree.run()
-            },
-        )
+        .map(|i| {
+            let spare = pool.lock().ok().and_then(|mut trees| trees.pop());
+            let mut tree = spare.unwrap_or_else(|| Tree::<K>::new(coset, plan));
+            tree.restrict(shard, i..i + 1);
+            let found = tree.run();
+            if let Ok(mut trees) = pool.lock() {
+                trees.push(tree);
+            }
+            found
+        })
         .reduce(|| None, Best::better)
 }
 
