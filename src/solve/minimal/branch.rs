@@ -74,6 +74,8 @@ impl Branching {
     /// that every slice gets 2^10 of them (each block walks its path from
     /// the root again, so no finer).
     pub fn new(d: usize, count: u64, bound: u64) -> Branching {
+        // No effect while LEAF_BITS is 0; it caps any other default.
+        #[allow(clippy::unnecessary_min_or_max)]
         let leaf_bits = LEAF_BITS.min(d);
         let shard_bits = 64 - (count.max(1) - 1).leading_zeros() as usize;
         let prefix_bits = (shard_bits + 10).min(d - leaf_bits).min(63);
