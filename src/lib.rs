@@ -78,3 +78,7 @@ pub use solve::{
     MAX_STREAMED_NULLITY, Mask, MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver,
     Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };
+pub use solve::{
+    BRANCH_FROM, Branching, Estimate, Fold, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset,
+    cross_coset_for_problem, cross_order, estimate, search_branch,
+};

@@ -180,7 +180,7 @@ fn bad_input_gets_one_line_exit_2_and_no_stdout() {
         (&["--generate", "random", "--rows", "3"], "", "--generate needs --rows and --cols"),
         (&["/nonexistent/board.txt"], "", "cannot read /nonexistent/board.txt"),
         (&["--density", "1.5", "--generate", "random"], "", "--density"),
-        (&["--max-nullity", "64"], "", "--max-nullity"),
+        (&["--max-nullity", "129"], "", "--max-nullity"),
         (&["--target", "grey"], "", "--target"),
         (&["--frobnicate"], "", "--frobnicate"),
     ];

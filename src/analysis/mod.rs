@@ -15,7 +15,8 @@ use crate::error::Error;
 use crate::gf2::Poly;
 use crate::model::{Grid, Puzzle};
 use crate::solve::{
-    Budget, Chase, Coset, MAX_EXHAUSTIVE_NULLITY, Method, Solver, improve, minimize, search_blocks,
+    Budget, Chase, Coset, MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Method, Solver, improve, minimize,
+    search_blocks,
 };
 
 /// What is known about one puzzle size and rule.
@@ -119,7 +120,7 @@ fn shift_by_one(p: &Poly) -> Poly {
 fn lightest(basis: &[Grid], max_nullity: usize) -> Option<(Grid, bool)> {
     let d = basis.len();
     let (rows, cols) = (basis.first()?.nrows(), basis.first()?.ncols());
-    if d <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
+    if d <= max_nullity.min(MAX_TRANSFORM_NULLITY) {
         let zero = Grid::zeros(rows, cols);
         let coset = Coset::new(&zero, basis);
         let best = search_blocks(&coset, 0..coset.layout().blocks(), true)?;

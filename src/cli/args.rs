@@ -213,6 +213,32 @@ pub(super) struct SearchArgs {
     /// marked not proven minimal unless it is.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub(super) time_limit: Option<f64>,
+    /// Look only for press sets of at most W presses (branch and bound:
+    /// a known upper bound prunes far more than a local search's); the
+    /// search proves "none lighter than W" when it finds none.
+    #[arg(long, value_name = "W")]
+    pub(super) incumbent: Option<u64>,
+    /// Print the estimated work of the exact search (and core-hours at
+    /// the rates measured on the way) without searching.
+    #[arg(long)]
+    pub(super) estimate: bool,
+    /// Exact engine: auto (branch and bound from nullity 48), transform
+    /// or branch. Every shard of one job must use the same.
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub(super) engine: Option<EngineArg>,
+    /// Branch and bound: free bits left to the transform at the leaves
+    /// (default 0: pure branch and bound, the fastest on 79x79). For
+    /// measurements; every shard of one job must use the same.
+    #[arg(long, value_name = "BITS", value_parser = clap::value_parser!(u8).range(0..=32))]
+    pub(super) leaf_bits: Option<u8>,
+}
+
+/// The exact engine of a long search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum EngineArg {
+    Auto,
+    Transform,
+    Branch,
 }
 
 impl SearchArgs {
@@ -222,6 +248,10 @@ impl SearchArgs {
             || self.checkpoint.is_some()
             || self.time_limit.is_some()
             || self.checkpoint_every.is_some()
+            || self.incumbent.is_some()
+            || self.estimate
+            || self.engine.is_some()
+            || self.leaf_bits.is_some()
     }
 }
 

@@ -9,9 +9,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::args::EngineArg;
 use super::*;
 use crate::solve::improve_with_symmetry;
-use crate::{Budget, Coset, SearchState, Shard, improve};
+use crate::{BRANCH_FROM, Branching, Budget, Coset, MAX_TRANSFORM_NULLITY, SearchState, Shard, improve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
@@ -28,6 +29,52 @@ pub(super) struct Search {
 /// A reachable target's particular solution and the coset around it.
 type Reachable = (Grid, Coset);
 
+/// Which exact engine a long search runs, and with what.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Engine {
+    /// Branch and bound (`Some(true)`), the transform (`Some(false)`), or
+    /// by nullity (`None`: branch and bound from [`BRANCH_FROM`], and
+    /// past the transform's reach).
+    pub(super) branch: Option<bool>,
+    /// Upper bound to look below (else a local search's).
+    pub(super) incumbent: Option<u64>,
+    /// Free bits for the transform at the leaves (else [`LEAF_BITS`](crate::LEAF_BITS)).
+    pub(super) leaf_bits: Option<usize>,
+}
+
+impl Engine {
+    pub(super) fn of(args: &SearchArgs) -> Engine {
+        let branch = match args.engine {
+            None | Some(EngineArg::Auto) => None,
+            Some(EngineArg::Transform) => Some(false),
+            Some(EngineArg::Branch) => Some(true),
+        };
+        Engine { branch, incumbent: args.incumbent, leaf_bits: args.leaf_bits.map(usize::from) }
+    }
+
+    /// Whether a null space of dimension `d` is searched by branch and bound.
+    fn branches(&self, d: usize) -> bool {
+        d > MAX_TRANSFORM_NULLITY || self.branch.unwrap_or(d >= BRANCH_FROM)
+    }
+
+    /// The plan of a branch-and-bound search of `coset` cut into `count`.
+    fn plan(&self, coset: &Coset, count: u64) -> Branching {
+        let d = coset.nullity();
+        // A given press count: look for lighter ones. A local search's:
+        // look for as light, and find its member again at least.
+        let bound = match self.incumbent {
+            Some(w) => w.saturating_sub(1),
+            None => improve(coset, &Budget::default()).best.weight,
+        };
+        let mut plan = Branching::new(d, count, bound);
+        if let Some(bits) = self.leaf_bits {
+            plan.leaf_bits = bits.min(d);
+            plan.prefix_bits = Branching::new(d, count, bound).prefix_bits.min(d - plan.leaf_bits);
+        }
+        plan
+    }
+}
+
 impl Search {
     /// Sets up a fresh search of slice `shard` of `question`.
     pub(super) fn new(
@@ -37,6 +84,7 @@ impl Search {
         hint: MemoryHint,
         shard: Shard,
         exhaustive_only: bool,
+        engine: Engine,
     ) -> Result<Search, Failure> {
         let problem = Problem::of(&question);
         let Question { puzzle, board, targets, method } = question;
@@ -45,7 +93,7 @@ impl Search {
         let nullity = solver.nullity();
         if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
             let error = Error::Limit(format!(
-                "an exhaustive search weighs at most {MAX_EXHAUSTIVE_NULLITY} quiet patterns (a mask is 64 bits); \
+                "an exhaustive search weighs at most {MAX_EXHAUSTIVE_NULLITY} quiet patterns (a mask is 128 bits); \
                  this {}x{} board has {nullity}",
                 problem.rows, problem.cols
             ));
@@ -72,10 +120,27 @@ impl Search {
         }
         let mut goals = Vec::new();
         let mut searches = Vec::new();
+        let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
+        if engine.branch == Some(false) && exhaustive && nullity > MAX_TRANSFORM_NULLITY {
+            let error = Error::Limit(format!(
+                "the transform engine walks at most {MAX_TRANSFORM_NULLITY} quiet patterns; this board has {nullity}"
+            ));
+            return Err(Failure::hinted(error, "use --engine branch (or auto)"));
+        }
         for target in targets {
-            let coset = solver.coset(&board, &target)?;
-            let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
-            let state = coset.as_ref().filter(|_| exhaustive).map(|(_, c)| SearchState::new(c, shard));
+            // Branch and bound reads its masks in the cross basis.
+            let coset = if exhaustive && engine.branches(nullity) {
+                solver.cross_coset(&board, &target)?
+            } else {
+                solver.coset(&board, &target)?
+            };
+            let state = coset.as_ref().filter(|_| exhaustive).map(|(_, c)| {
+                if engine.branches(nullity) {
+                    SearchState::new_branch(c, shard, engine.plan(c, shard.count))
+                } else {
+                    SearchState::new(c, shard)
+                }
+            });
             searches.push(TargetSearch {
                 target: target.name().into(),
                 nullity,
@@ -115,7 +180,7 @@ impl Search {
                         // An edited checkpoint resealed: its best must hold.
                         o.verify(c).map_err(|why| bad(&format!("checkpoint does not hold up: {why}")))?;
                     }
-                    o.shard == n.shard && o.fits(c)
+                    o.shard == n.shard && o.branch == n.branch && o.fits(c)
                 }
                 (None, None, _) => true,
                 _ => false,
@@ -123,7 +188,9 @@ impl Search {
             let same =
                 old.reachable == new.reachable && old.target == new.target && old.nullity == new.nullity;
             if !fits || !same {
-                return Err(bad("checkpoint of another slice, --max-nullity or version of this search"));
+                return Err(bad(
+                    "checkpoint of another slice, --max-nullity, engine, --incumbent or version of this search",
+                ));
             }
         }
         self.record.searches = saved.searches;
@@ -158,7 +225,14 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     let question = Question { puzzle, board, targets: targets.to_vec(), method: args.method.into() };
     let shard = search_args.shard.unwrap_or(Shard::WHOLE);
     let exhaustive_only = search_args.shard.is_some() || search_args.checkpoint.is_some();
-    let mut search = Search::new(question, args.max_nullity, max_memory, &hint, shard, exhaustive_only)?;
+    let engine = Engine::of(search_args);
+    let mut search =
+        Search::new(question, args.max_nullity, max_memory, &hint, shard, exhaustive_only, engine)?;
+    if search_args.estimate {
+        print_estimates(&search, io)?;
+        return Ok(0);
+    }
+    note_long_branch(&search, io);
     if let Some(path) = search_args.checkpoint.as_ref().filter(|p| p.exists()) {
         let source = path.display().to_string();
         let text = std::fs::read_to_string(path)
@@ -303,7 +377,22 @@ fn answer(
             continue;
         }
         let (mask, proven, note) = match &entry.state {
-            Some(state) if state.is_complete() => (state.best.map_or(Mask::ZERO, |b| b.mask), true, None),
+            Some(state) if state.is_complete() && state.found_nothing_within().is_none() => {
+                (state.best.map_or(Mask::ZERO, |b| b.mask), true, None)
+            }
+            Some(state) if state.is_complete() => {
+                // Every member weighs more than the incumbent: proven, but
+                // no press set comes of it; a local search's is shown.
+                let above = state.found_nothing_within().unwrap_or(0);
+                let local = improve(coset, &Budget::default());
+                let note = format!(
+                    "{name}: every press set weighs more than {above} (proven by branch and bound); \
+                     {} presses from a local search, not proven minimal; lower bound {}",
+                    local.best.weight,
+                    above + 1
+                );
+                (local.best.mask, false, Some((name, note)))
+            }
             state => {
                 // Stopped early, or beyond exhaustive reach: the best of the
                 // searched part and of a local search, with a lower bound.
@@ -424,5 +513,111 @@ pub(super) fn print_answer(
     };
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;
+    Ok(())
+}
+
+/// Rates, and the work of a search at them, for `--estimate` and the note
+/// before a long run: (merges, leaves, core-seconds) of one slice.
+fn branch_estimate(state: &SearchState, coset: &Coset) -> Option<crate::Estimate> {
+    let plan = state.branch?;
+    let mut estimate = crate::estimate(coset, &plan, ESTIMATE_PROBES, 1);
+    // Slices of one count share the work evenly (interleaved blocks).
+    let share = state.shard.count as f64;
+    estimate.merges /= share;
+    estimate.leaves /= share;
+    estimate.core_seconds /= share;
+    Some(estimate)
+}
+
+/// Random probes of the tree behind an estimate (about a second on 79x79).
+const ESTIMATE_PROBES: u64 = 4000;
+
+/// Estimated seconds above which a branch-and-bound run says so first.
+const NOTE_ABOVE_SECONDS: f64 = 10.0;
+
+/// Before a long branch-and-bound run: its estimated work on stderr.
+fn note_long_branch(search: &Search, io: &mut Streams) {
+    for (entry, (_, coset)) in search.record.searches.iter().zip(&search.goals) {
+        let (Some(state), Some((_, coset))) = (&entry.state, coset) else { continue };
+        if state.is_complete() {
+            continue;
+        }
+        if let Some(e) = branch_estimate(state, coset) {
+            let cores = rayon::current_num_threads() as f64;
+            if e.core_seconds / cores > NOTE_ABOVE_SECONDS {
+                let _ =
+                    writeln!(io.stderr, "lightsout: note: {}: {}", entry.target, describe(state, coset, &e));
+            }
+        }
+    }
+}
+
+/// One line on an estimate: work, core-hours, wall time here.
+fn describe(state: &SearchState, coset: &Coset, e: &crate::Estimate) -> String {
+    let cores = rayon::current_num_threads();
+    let plan = state.branch.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0 });
+    format!(
+        "branch and bound over 2^{} members, slice {} (looking for {} presses or fewer, {} leaf bits, \
+         {} symmetries folded): about {:.2e} group \
+         merges and {:.2e} transform leaves, {:.3} core-hours ({:.0} s on the {cores} threads here; \
+         estimated from {} random probes)",
+        coset.nullity(),
+        state.shard,
+        plan.bound,
+        plan.leaf_bits,
+        coset.fold().map_or(0, |f| f.symmetries()),
+        e.merges,
+        e.leaves,
+        e.core_seconds / 3600.0,
+        e.core_seconds / cores as f64,
+        e.probes
+    )
+}
+
+/// `--estimate`: the work of each target's exact search, by branch and
+/// bound (estimated by probes) and by the transform (2^d members at the
+/// rate of one block weighed here), without searching.
+fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), Failure> {
+    let cores = rayon::current_num_threads() as f64;
+    for (entry, (target, coset)) in search.record.searches.iter().zip(&search.goals) {
+        let name = target.name();
+        let (Some(state), Some((_, coset))) = (&entry.state, coset) else {
+            writeln!(io.stdout, "{name}: nothing to search (unreachable, or nullity above --max-nullity)")?;
+            continue;
+        };
+        if let Some(e) = branch_estimate(state, coset) {
+            writeln!(io.stdout, "{name}: {}", describe(state, coset, &e))?;
+        }
+        // The transform over the solver's coset (folded where it folds).
+        let d = coset.nullity();
+        if d <= MAX_TRANSFORM_NULLITY {
+            let plain = match search.solver.coset(&search.board, target)? {
+                Some((_, c)) => c,
+                None => continue,
+            };
+            let layout = plain.layout();
+            // Enough blocks that setting up the groups does not count.
+            let sample = (16 * rayon::current_num_threads() as u64).min(layout.blocks());
+            let timer = Instant::now();
+            let _ = crate::search_blocks(&plain, 0..sample, false);
+            let block = timer.elapsed().as_secs_f64() * cores / sample as f64;
+            let blocks =
+                (layout.blocks() as f64) / (layout.symmetries as f64 + 1.0) / state.shard.count as f64;
+            let seconds = blocks * block;
+            writeln!(
+                io.stdout,
+                "{name}: transform over 2^{d} members, slice {} ({} symmetries folded): {:.2e} blocks of \
+                 2^{} at {:.2} ms each, {:.3} core-hours ({:.0} s on the {} threads here)",
+                state.shard,
+                layout.symmetries,
+                blocks,
+                layout.table_bits + layout.lane_bits,
+                block * 1e3,
+                seconds / 3600.0,
+                seconds / cores,
+                cores
+            )?;
+        }
+    }
     Ok(())
 }

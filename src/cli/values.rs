@@ -92,8 +92,8 @@ pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
 
 pub(super) fn parse_max_nullity(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(d) if d <= 63 => Ok(d),
-        _ => Err(format!("expected a whole number from 0 to 63, got '{s}'")),
+        Ok(d) if d <= crate::MAX_EXHAUSTIVE_NULLITY => Ok(d),
+        _ => Err(format!("expected a whole number from 0 to 128, got '{s}'")),
     }
 }
 

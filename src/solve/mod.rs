@@ -21,8 +21,10 @@ pub use dense::Dense;
 #[cfg(feature = "cli")]
 pub(crate) use minimal::improve_with_symmetry;
 pub use minimal::{
-    Anytime, Best, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Progress, SearchState,
-    Shard, check_coverage, improve, merge, minimize, minimize_problem, minimize_with_progress, search_blocks,
+    Anytime, BRANCH_FROM, Best, Branching, Budget, Coset, Estimate, Fold, LEAF_BITS, Layout,
+    MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Mask, MergeError, Progress, SearchState, Shard,
+    check_coverage, cross_coset, cross_coset_for_problem, cross_order, estimate, improve, merge, minimize,
+    minimize_problem, minimize_with_progress, search_blocks, search_branch,
 };
 
 use std::borrow::Cow;
@@ -283,6 +285,23 @@ impl Solver {
         };
         let coset = Coset::for_problem(&self.puzzle, &rhs, &x, &self.quiet);
         Ok(Some((x, coset)))
+    }
+
+    /// As [`coset`](Self::coset), in the cross basis of branch and bound
+    /// (folded by the problem's symmetries; see [`cross_coset_for_problem`]).
+    ///
+    /// # Errors
+    /// As [`coset`](Self::coset).
+    pub fn cross_coset(&self, board: &Grid, target: &Target) -> Result<Option<(Grid, Coset)>, Error> {
+        let Some((x, _)) = self.coset(board, target)? else {
+            return Ok(None);
+        };
+        let Some(rhs) = self.reachable_rhs(board, target)? else {
+            return Ok(None);
+        };
+        let cross = cross_coset_for_problem(&self.puzzle, &rhs, &x, &self.quiet)
+            .ok_or_else(|| Error::Internal("the quiet patterns are not independent".into()))?;
+        Ok(Some((x, cross)))
     }
 
     /// Member `mask` of `coset` (the coset [`coset`](Self::coset) gave

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::MAX_KEY_BITS;
+use super::symmetry::MAX_SYMMETRIC_NULLITY;
 use super::symmetry::{BlockOrbits, symmetric_basis};
 use super::transform::Counter;
 use crate::model::{Grid, Puzzle};
@@ -33,33 +34,46 @@ pub struct Coset {
     cells: usize,
     nullity: usize,
     /// (key, signed count), sorted by key, without zero counts.
-    groups: Vec<(u64, i32)>,
+    groups: Vec<(u128, i32)>,
     /// Σ over keys of min(black cells, white cells): cells of one key all
     /// flip together, so at least that many of them are pressed.
     lower_bound: u64,
     /// Most table bits of the layout ([`MAX_TABLE_BITS`] unless changed
     /// for a measurement, or set by the symmetries).
     table_bits: usize,
-    /// For a symmetric search: how the symmetries move blocks, and what
-    /// each basis pattern is over the solver's quiet patterns.
-    symmetry: Option<(BlockOrbits, Vec<u64>)>,
+    /// For a symmetric search: how the symmetries move blocks.
+    orbits: Option<BlockOrbits>,
+    /// When the basis is not the solver's quiet patterns (a symmetric or a
+    /// branch-and-bound search): what each basis pattern is over them.
+    to_original: Option<Vec<u128>>,
+    /// For branch and bound in the cross basis: how the problem's
+    /// symmetries move the prefixes of the cross coordinates.
+    fold: Option<super::branch::Fold>,
 }
 
 impl Coset {
     /// Groups the cells of `x` by their keys over `basis`; only the first
-    /// 63 patterns count (a key is one `u64`).
+    /// [`MAX_KEY_BITS`] (128) patterns count (a key is one `u128`).
     pub fn new(x: &Grid, basis: &[Grid]) -> Coset {
         let basis = &basis[..basis.len().min(MAX_KEY_BITS)];
-        let mut keyed: Vec<(u64, i32)> = Vec::with_capacity(x.nrows() * x.ncols());
+        let mut keyed: Vec<(u128, i32)> = Vec::with_capacity(x.nrows() * x.ncols());
         for r in 0..x.nrows() {
             for c in 0..x.ncols() {
-                let key = basis.iter().enumerate().fold(0u64, |k, (j, q)| k | (q.get(r, c) as u64) << j);
+                let key = basis.iter().enumerate().fold(0u128, |k, (j, q)| k | (q.get(r, c) as u128) << j);
                 keyed.push((key, if x.get(r, c) { -1 } else { 1 }));
             }
         }
+        Coset::from_keyed(keyed, basis.len())
+    }
+
+    /// The coset of cells given as (key, sign) pairs over a basis of
+    /// `nullity` patterns (sign −1 for a pressed cell of the particular
+    /// press set).
+    pub(crate) fn from_keyed(mut keyed: Vec<(u128, i32)>, nullity: usize) -> Coset {
+        let cells = keyed.len();
         keyed.sort_unstable_by_key(|&(key, _)| key);
         // (key, signed count, cells)
-        let mut groups: Vec<(u64, i32, u64)> = Vec::new();
+        let mut groups: Vec<(u128, i32, u64)> = Vec::new();
         for (key, sign) in keyed {
             match groups.last_mut() {
                 Some(last) if last.0 == key => {
@@ -73,13 +87,23 @@ impl Coset {
             groups.iter().map(|&(_, count, cells)| (cells - count.unsigned_abs() as u64) / 2).sum();
         let groups = groups.into_iter().filter(|&(_, count, _)| count != 0).map(|(k, c, _)| (k, c)).collect();
         Coset {
-            cells: x.nrows() * x.ncols(),
-            nullity: basis.len(),
+            cells,
+            nullity,
             groups,
             lower_bound,
             table_bits: MAX_TABLE_BITS,
-            symmetry: None,
+            orbits: None,
+            to_original: None,
+            fold: None,
         }
+    }
+
+    /// The same coset read in another basis: `to_original[k]` is the mask
+    /// over the former basis of the new pattern `k` (the caller built the
+    /// coset's keys in the new basis).
+    pub(crate) fn with_original(mut self, to_original: Vec<u128>) -> Coset {
+        self.to_original = Some(to_original);
+        self
     }
 
     /// The coset of the solutions of `puzzle` for the right-hand side `rhs`
@@ -94,16 +118,30 @@ impl Coset {
         } else {
             <i32 as Counter>::LANE_BITS
         };
-        if (MIN_SYMMETRIC_NULLITY..=MAX_KEY_BITS).contains(&quiet.len()) {
+        if (MIN_SYMMETRIC_NULLITY..=MAX_SYMMETRIC_NULLITY).contains(&quiet.len()) {
             let inner = (quiet.len() - 4).min(MAX_TABLE_BITS + lane_bits);
             let basis = symmetric_basis(puzzle, rhs, x, quiet, inner);
             if let Some(sym) = basis.filter(|sym| sym.invariant >= lane_bits + 8) {
-                let mut coset = Coset::new(x, &sym.basis).with_table_bits(sym.invariant - lane_bits);
-                coset.symmetry = Some((sym.orbits, sym.to_original));
+                let to_original = sym.to_original.iter().map(|&m| m as u128).collect();
+                let mut coset = Coset::new(x, &sym.basis)
+                    .with_table_bits(sym.invariant - lane_bits)
+                    .with_original(to_original);
+                coset.orbits = Some(sym.orbits);
                 return coset;
             }
         }
         Coset::new(x, quiet)
+    }
+
+    /// The same coset with branch and bound folded by `fold`.
+    pub(crate) fn with_fold(mut self, fold: Option<super::branch::Fold>) -> Coset {
+        self.fold = fold;
+        self
+    }
+
+    /// How branch and bound folds this coset, if it does.
+    pub fn fold(&self) -> Option<&super::branch::Fold> {
+        self.fold.as_ref()
     }
 
     /// Bits of a mask spread across the lanes of a vector.
@@ -114,11 +152,11 @@ impl Coset {
     /// The mask over the quiet patterns the coset was built from that
     /// selects the same member as `mask` over this coset's basis.
     pub(crate) fn quiet_mask(&self, mask: Mask) -> u128 {
-        match &self.symmetry {
+        match &self.to_original {
             None => mask.0,
-            Some((_, to_original)) => (0..to_original.len())
+            Some(to_original) => (0..to_original.len())
                 .filter(|&k| mask.0 >> k & 1 == 1)
-                .fold(0u128, |m, k| m ^ to_original[k] as u128),
+                .fold(0u128, |m, k| m ^ to_original[k]),
         }
     }
 
@@ -139,12 +177,12 @@ impl Coset {
     /// Whether the search weighs block `outer` (with symmetries, only the
     /// smallest block of each orbit).
     pub fn weighs_block(&self, outer: u64) -> bool {
-        self.symmetry.as_ref().is_none_or(|(orbits, _)| orbits.is_canonical(outer))
+        self.orbits.as_ref().is_none_or(|orbits| orbits.is_canonical(outer))
     }
 
     /// The symmetries the search folds by (0 for a plain search).
     pub fn symmetries(&self) -> usize {
-        self.symmetry.as_ref().map_or(0, |(orbits, _)| orbits.symmetries())
+        self.orbits.as_ref().map_or(0, |orbits| orbits.symmetries())
     }
 
     /// The same coset searched with at most `bits` table bits: for
@@ -172,8 +210,7 @@ impl Coset {
 
     /// Weight of the member `mask`, in O(groups).
     pub fn weight(&self, mask: Mask) -> u64 {
-        // Keys hold the first MAX_KEY_BITS patterns only.
-        let s = mask.0 as u64;
+        let s = mask.0;
         let sum: i64 = self
             .groups
             .iter()
@@ -183,7 +220,7 @@ impl Coset {
     }
 
     /// The groups: (key, signed count).
-    pub(crate) fn groups(&self) -> &[(u64, i32)] {
+    pub(crate) fn groups(&self) -> &[(u128, i32)] {
         &self.groups
     }
 
@@ -217,9 +254,11 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// Number of blocks: `2^outer_bits`.
+    /// Number of blocks: `2^outer_bits` (saturating at `u64::MAX`: the
+    /// transform walks at most 63 outer bits, see
+    /// [`MAX_TRANSFORM_NULLITY`](super::MAX_TRANSFORM_NULLITY)).
     pub fn blocks(&self) -> u64 {
-        1u64 << self.outer_bits
+        1u64.checked_shl(self.outer_bits as u32).unwrap_or(u64::MAX)
     }
 
     /// Members in one block.

@@ -117,14 +117,16 @@ fn search_typed<T: Counter, const L: usize>(
 ) -> Option<Best> {
     let layout = coset.layout();
     let (table_bits, lane_bits) = (layout.table_bits, layout.lane_bits);
-    let lane_mask = (1u64 << lane_bits) - 1;
+    let lane_mask = (1u128 << lane_bits) - 1;
+    // The transform walks at most 63 outer bits (MAX_TRANSFORM_NULLITY).
+    debug_assert!(layout.outer_bits < 64);
     let groups = coset
         .groups()
         .iter()
         .map(|&(key, count)| {
-            let row = (key & ((1u64 << table_bits) - 1)) as u32;
+            let row = (key & ((1u128 << table_bits) - 1)) as u32;
             let pattern = ((key >> table_bits) & lane_mask) as u32;
-            (row, pattern, key >> (table_bits + lane_bits), T::from_i32(count))
+            (row, pattern, (key >> (table_bits + lane_bits)) as u64, T::from_i32(count))
         })
         .collect();
     let patterns = (0..L)
@@ -179,9 +181,9 @@ impl<T: Counter, const L: usize> Prepared<T, L> {
             return None;
         }
         let row = table.iter().position(|r| r[lane].as_() == top)?;
-        let mask = outer << (self.layout.table_bits + self.layout.lane_bits)
-            | (lane as u64) << self.layout.table_bits
-            | row as u64;
+        let mask = (outer as u128) << (self.layout.table_bits + self.layout.lane_bits)
+            | (lane as u128) << self.layout.table_bits
+            | row as u128;
         Some(Best { weight: weight as u64, mask: Mask::from_bits(mask) })
     }
 
@@ -220,6 +222,70 @@ impl<T: Counter, const L: usize> Prepared<T, L> {
         }
         transform::transform_rows(table);
         transform::lane_max(table)
+    }
+}
+
+/// Weighs every member of small cosets, one after another, in one block
+/// and one table kept between them: the leaves of branch and bound
+/// (`branch.rs`), which hand over a few thousand groups at a time.
+pub(crate) enum LeafWeigher {
+    Narrow(Leaf<i16, 32>),
+    Wide(Leaf<i32, 16>),
+}
+
+/// A [`LeafWeigher`] in one counter width.
+pub(crate) struct Leaf<T, const L: usize> {
+    prepared: Prepared<T, L>,
+    table: Vec<[T; L]>,
+    cells: usize,
+}
+
+impl LeafWeigher {
+    /// A weigher of cosets of `bits` patterns over a board of `cells`.
+    pub(crate) fn new(cells: usize, bits: usize) -> LeafWeigher {
+        if cells <= i16::MAX_CELLS {
+            LeafWeigher::Narrow(Leaf::new(cells, bits))
+        } else {
+            LeafWeigher::Wide(Leaf::new(cells, bits))
+        }
+    }
+
+    /// The lightest member (smallest mask among the lightest) of the coset
+    /// whose groups are `groups` (key of at most `bits` bits, signed
+    /// count; the other cells add nothing to `W`).
+    pub(crate) fn best(&mut self, groups: impl Iterator<Item = (u32, i32)>) -> Best {
+        match self {
+            LeafWeigher::Narrow(leaf) => leaf.best(groups),
+            LeafWeigher::Wide(leaf) => leaf.best(groups),
+        }
+    }
+}
+
+impl<T: Counter, const L: usize> Leaf<T, L> {
+    fn new(cells: usize, bits: usize) -> Leaf<T, L> {
+        let lane_bits = T::LANE_BITS.min(bits);
+        let layout = Layout { table_bits: bits - lane_bits, lane_bits, outer_bits: 0, symmetries: 0 };
+        let patterns = (0..L)
+            .map(|p| {
+                std::array::from_fn(|j| if (p & j).count_ones() % 2 == 1 { -T::one() } else { T::one() })
+            })
+            .collect();
+        let prepared = Prepared { layout, groups: Vec::new(), patterns, kernel: Kernel::detect() };
+        Leaf { prepared, table: vec![[T::zero(); L]; 1 << layout.table_bits], cells }
+    }
+
+    fn best(&mut self, groups: impl Iterator<Item = (u32, i32)>) -> Best {
+        let (table_bits, lane_bits) = (self.prepared.layout.table_bits, self.prepared.layout.lane_bits);
+        let (row_mask, lane_mask) = ((1u32 << table_bits) - 1, (1u32 << lane_bits) - 1);
+        self.prepared.groups.clear();
+        self.prepared
+            .groups
+            .extend(groups.map(|(key, count)| {
+                (key & row_mask, (key >> table_bits) & lane_mask, 0, T::from_i32(count))
+            }));
+        // One block, never empty: a best member always comes out.
+        let found = self.prepared.best_in_block(&mut self.table, 0, false, None, self.cells);
+        found.unwrap_or(Best { weight: self.cells as u64, mask: Mask::ZERO })
     }
 }
 

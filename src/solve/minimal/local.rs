@@ -75,10 +75,9 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
         && budget.time_limit.is_none_or(|limit| started.elapsed() < limit)
     {
         // Kick: a few random flips of the best member so far.
-        // A walk's masks are keys: at most MAX_KEY_BITS bits.
-        let mut start = best.mask.bits() as u64;
+        let mut start = best.mask.bits();
         for _ in 0..1 + rng.random_range(0..d.min(6)) {
-            start ^= 1u64 << rng.random_range(0..d);
+            start ^= 1u128 << rng.random_range(0..d);
         }
         walk = Walk::new(coset, start).spent(walk.work);
         walk.descend(budget.work);
@@ -92,14 +91,14 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
 /// to `W` (see [`Coset`]).
 struct Walk<'a> {
     coset: &'a Coset,
-    mask: u64,
+    mask: u128,
     signed: Vec<i64>,
     /// Work done so far, in group-and-pattern steps.
     work: u64,
 }
 
 impl<'a> Walk<'a> {
-    fn new(coset: &'a Coset, mask: u64) -> Self {
+    fn new(coset: &'a Coset, mask: u128) -> Self {
         let signed: Vec<i64> = coset
             .groups()
             .iter()
@@ -136,7 +135,7 @@ impl<'a> Walk<'a> {
         gains
     }
 
-    fn flip(&mut self, flips: u64) {
+    fn flip(&mut self, flips: u128) {
         self.mask ^= flips;
         for (&(key, _), s) in self.coset.groups().iter().zip(self.signed.iter_mut()) {
             if (key & flips).count_ones() % 2 == 1 {
@@ -152,7 +151,7 @@ impl<'a> Walk<'a> {
             let gains = self.gains();
             let steepest = gains.iter().enumerate().max_by_key(|&(j, &g)| (g, std::cmp::Reverse(j)));
             if let Some((j, _)) = steepest.filter(|&(_, &g)| g > 0) {
-                self.flip(1u64 << j);
+                self.flip(1u128 << j);
                 continue;
             }
             match self.best_pair(&gains) {
@@ -164,7 +163,7 @@ impl<'a> Walk<'a> {
 
     /// The pair of flips that grows `W` most, if any does: flipping j and k
     /// changes the groups holding exactly one of them.
-    fn best_pair(&mut self, gains: &[i64]) -> Option<u64> {
+    fn best_pair(&mut self, gains: &[i64]) -> Option<u128> {
         let d = self.coset.nullity();
         self.work += (self.signed.len() * d * d / 2) as u64;
         // shared[j][k]: Σ of the signed counts of groups holding both j and k.
@@ -181,14 +180,14 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        let mut best = (0i64, 0u64);
+        let mut best = (0i64, 0u128);
         for j in 0..d {
             for k in j + 1..d {
                 // Groups with both bits keep their sign: add back what the
                 // two single gains took from them.
                 let gain = gains[j] + gains[k] + 4 * shared[j * d + k];
                 if gain > best.0 {
-                    best = (gain, 1u64 << j | 1u64 << k);
+                    best = (gain, 1u128 << j | 1u128 << k);
                 }
             }
         }

@@ -1,5 +1,6 @@
 //! The lightest press set in a coset: particular solution + span(quiet patterns).
 
+mod branch;
 mod coset;
 mod exhaustive;
 mod fixed;
@@ -9,6 +10,10 @@ mod symmetry;
 pub(crate) use symmetry::grid_symmetries;
 mod transform;
 
+pub use branch::{
+    Branching, Estimate, Fold, LEAF_BITS, cross_coset, cross_coset_for_problem, cross_order, estimate,
+    search_branch,
+};
 pub use coset::{Best, Coset, Layout, MAX_TABLE_BITS, Mask, Shard};
 pub use exhaustive::search_blocks;
 #[cfg(feature = "cli")]
@@ -62,7 +67,7 @@ pub fn minimize_with_progress(
     max_nullity: usize,
     progress: &Progress,
 ) -> (Grid, bool) {
-    minimize_with(x, quiet, max_nullity, progress, || Coset::new(x, quiet))
+    minimize_with(x, quiet, max_nullity, progress, || Coset::new(x, quiet), || cross_coset(x, quiet))
 }
 
 /// [`minimize_with_progress`] for the solutions of `puzzle` with
@@ -83,7 +88,8 @@ pub fn minimize_problem(
     progress: &Progress,
 ) -> (Grid, bool, Option<String>) {
     let coset = || Coset::for_problem(puzzle, rhs, x, quiet);
-    let (presses, proven) = minimize_with(x, quiet, max_nullity, progress, coset);
+    let cross = || cross_coset_for_problem(puzzle, rhs, x, quiet);
+    let (presses, proven) = minimize_with(x, quiet, max_nullity, progress, coset, cross);
     if proven || quiet.len() <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
         return (presses, proven, None);
     }
@@ -106,16 +112,21 @@ fn minimize_with(
     max_nullity: usize,
     progress: &Progress,
     coset: impl FnOnce() -> Coset,
+    cross: impl FnOnce() -> Option<Coset>,
 ) -> (Grid, bool) {
     let d = quiet.len();
     if d < TRANSFORM_FROM && d <= max_nullity {
         return (combine(x, quiet, gray_walk(x, quiet)), true);
     }
     if d > MAX_KEY_BITS {
-        // Keys of more than 64 bits: a plain descent over whole patterns.
+        // Keys of more than 128 bits: a plain descent over whole patterns.
         let best = greedy(x, quiet);
         let proven = best.is_zero();
         return (best, proven);
+    }
+    let cross = (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&d).then(cross);
+    if let Some(Some(cross)) = cross {
+        return (minimize_branch(x, quiet, &cross, progress), true);
     }
     minimize_coset(x, quiet, &coset(), max_nullity, progress)
 }
@@ -129,7 +140,7 @@ fn minimize_coset(
     max_nullity: usize,
     progress: &Progress,
 ) -> (Grid, bool) {
-    if quiet.len() > max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
+    if quiet.len() > max_nullity.min(MAX_TRANSFORM_NULLITY) {
         let best = improve(coset, &Budget::default());
         return (coset.member(x, quiet, best.best.mask), best.proven());
     }
@@ -142,12 +153,42 @@ fn minimize_coset(
     (coset.member(x, quiet, best.map_or(Mask::ZERO, |b| b.mask)), true)
 }
 
-/// The exhaustive search's own ceiling, whatever `max_nullity` says: a
-/// mask is one `u64`.
+/// The lightest member of `cross` (a coset in the cross basis, over
+/// `quiet`) by hybrid branch and bound, from a local search's incumbent.
+fn minimize_branch(x: &Grid, quiet: &[Grid], cross: &Coset, progress: &Progress) -> Grid {
+    let local = improve(cross, &Budget::default());
+    if local.proven() {
+        return cross.member(x, quiet, local.best.mask);
+    }
+    let mut state =
+        SearchState::new_branch(cross, Shard::WHOLE, Branching::new(cross.nullity(), 1, local.best.weight));
+    let blocks = state.blocks;
+    state.run(cross, false, &mut |s| {
+        progress(s.done, blocks);
+        std::ops::ControlFlow::Continue(())
+    });
+    // The local search's member is within the incumbent: found again.
+    let best = state.best.unwrap_or(local.best);
+    cross.member(x, quiet, best.mask)
+}
+
+/// The exact searches' own ceiling, whatever `max_nullity` says: a mask
+/// is one `u128` (branch and bound past the transform's reach).
 pub const MAX_EXHAUSTIVE_NULLITY: usize = MAX_KEY_BITS;
 
-/// Most basis patterns a [`Coset`] keys cells by (a key is one `u64`).
-pub const MAX_KEY_BITS: usize = 63;
+/// Most basis patterns a [`Coset`] keys cells by (a key is one `u128`).
+pub const MAX_KEY_BITS: usize = Mask::BITS;
+
+/// Most patterns the transform engine walks: its blocks are numbered by
+/// one `u64` of at most 63 outer bits above 13 table and 4 lane bits.
+pub const MAX_TRANSFORM_NULLITY: usize = 80;
+
+/// Nullity from which the exact search is branch and bound (hybrid, with
+/// the transform at the leaves) rather than the transform alone: at 40
+/// (61×61) the transform takes 47 s on two cores and branch and bound with
+/// a local search's incumbent far longer; at 64 the transform is 10^5
+/// core-hours (docs/search.md).
+pub const BRANCH_FROM: usize = 48;
 
 /// Nullity from which the transform beats the Gray-code walk.
 const TRANSFORM_FROM: usize = 12;

@@ -11,6 +11,7 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
+use super::branch::{Branching, search_branch};
 use super::coset::{Best, Coset, Layout, MAX_SHARDS, Shard};
 use super::exhaustive::search_slice;
 
@@ -28,13 +29,33 @@ pub struct SearchState {
     pub done: u64,
     /// The lightest member of the blocks searched.
     pub best: Option<Best>,
+    /// For a branch-and-bound search (over a coset in the cross basis,
+    /// see [`cross_coset`](super::cross_coset)): its plan, whose incumbent
+    /// bounds what `best` can be. Absent for the transform engine (and in
+    /// records written before branch and bound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<Branching>,
 }
 
 impl SearchState {
     /// A fresh search of `shard` of `coset`.
     pub fn new(coset: &Coset, shard: Shard) -> SearchState {
         let layout = coset.layout();
-        SearchState { layout, shard, blocks: shard.len(layout.blocks()), done: 0, best: None }
+        SearchState { layout, shard, blocks: shard.len(layout.blocks()), done: 0, best: None, branch: None }
+    }
+
+    /// A fresh branch-and-bound search of `shard` of `coset` (a coset in
+    /// the cross basis) by `plan`.
+    pub fn new_branch(coset: &Coset, shard: Shard, plan: Branching) -> SearchState {
+        let layout = plan.layout(coset.nullity());
+        let blocks = shard.len(layout.blocks());
+        SearchState { layout, shard, blocks, done: 0, best: None, branch: Some(plan) }
+    }
+
+    /// Whether a branch-and-bound search found nothing as light as its
+    /// incumbent: then every member of its slice weighs more.
+    pub fn found_nothing_within(&self) -> Option<u64> {
+        self.branch.filter(|_| self.best.is_none()).map(|plan| plan.bound)
     }
 
     /// Whether every block of the slice has been searched.
@@ -50,7 +71,17 @@ impl SearchState {
     /// Whether this state belongs to a search of `coset` (its layout and
     /// its slice bounds are the ones `coset` gives).
     pub fn fits(&self, coset: &Coset) -> bool {
-        let fresh = SearchState::new(coset, self.shard);
+        let fresh = match self.branch {
+            None => SearchState::new(coset, self.shard),
+            Some(plan) => {
+                let d = coset.nullity();
+                let sane = plan.prefix_bits + plan.leaf_bits <= d && plan.prefix_bits <= 63;
+                if !sane {
+                    return false;
+                }
+                SearchState::new_branch(coset, self.shard, plan)
+            }
+        };
         (fresh.layout, fresh.blocks) == (self.layout, self.blocks) && self.done <= self.blocks
     }
 
@@ -77,6 +108,9 @@ impl SearchState {
                 if weight != best.weight {
                     return Err(format!("it claims {} presses for a member that has {weight}", best.weight));
                 }
+                if let Some(plan) = self.branch.filter(|plan| weight > plan.bound) {
+                    return Err(format!("its best has {weight} presses, above its bound {}", plan.bound));
+                }
                 let block = u64::try_from(best.mask.bits().checked_shr(inner as u32).unwrap_or(0))
                     .unwrap_or(u64::MAX);
                 let first = self.shard.index - 1;
@@ -88,7 +122,9 @@ impl SearchState {
                     return Err("its best member is not in a block it searched".into());
                 }
             }
-            None if self.is_complete() => {
+            // Branch and bound finds nothing in a slice whose members all
+            // weigh more than its bound: no claim to check.
+            None if self.is_complete() && self.branch.is_none() => {
                 let weighed = (0..self.blocks).any(|i| coset.weighs_block(self.shard.block(i)));
                 if weighed {
                     return Err("it searched its blocks but names no best member".into());
@@ -140,7 +176,16 @@ impl SearchState {
         after_batch: &mut dyn FnMut(&SearchState) -> ControlFlow<()>,
     ) {
         for batch in super::batches(self.done..self.blocks) {
-            self.best = Best::better(self.best, search_slice(coset, self.shard, batch.clone(), skip_zero));
+            let found = match &self.branch {
+                // Members as light as the best so far are still looked
+                // for (the tie rule); lighter ones bound the rest.
+                Some(plan) => {
+                    let bound = self.best.map_or(plan.bound, |b| b.weight.min(plan.bound));
+                    search_branch(coset, &Branching { bound, ..*plan }, self.shard, batch.clone())
+                }
+                None => search_slice(coset, self.shard, batch.clone(), skip_zero),
+            };
+            self.best = Best::better(self.best, found);
             self.done = batch.end;
             if after_batch(self).is_break() {
                 return;
@@ -182,6 +227,11 @@ pub fn merge(coset: &Coset, states: &[&SearchState]) -> Result<Option<Best>, Mer
     }
     for s in states {
         s.verify(coset).map_err(|why| MergeError::Inconsistent(s.shard.index, why))?;
+        if s.branch != states[0].branch {
+            let why =
+                format!("it was searched by another engine or bound than slice {}", states[0].shard.index);
+            return Err(MergeError::Inconsistent(s.shard.index, why));
+        }
     }
     Ok(states.iter().fold(None, |best, s| Best::better(best, s.best)))
 }

@@ -13,6 +13,10 @@
 
 use crate::model::{Grid, Puzzle};
 
+/// Most quiet patterns a symmetric basis is built over (its masks are
+/// `u64`); larger null spaces are searched unfolded.
+pub const MAX_SYMMETRIC_NULLITY: usize = 63;
+
 /// A turn or mirror image of the board: where cell (r, c) goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Motion {
@@ -201,7 +205,7 @@ pub fn symmetric_basis(
     // order is no symmetry of a graph in general (and where it happens to
     // be one, it is one of many automorphisms this does not look for):
     // graphs fold by none.
-    if d == 0 || d > super::MAX_KEY_BITS || inner >= d || puzzle.graph().is_some() {
+    if d == 0 || d > MAX_SYMMETRIC_NULLITY || inner >= d || puzzle.graph().is_some() {
         return None;
     }
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
@@ -299,6 +303,28 @@ pub fn symmetric_basis(
     let basis = columns.iter().map(|&t| combine(t, &systematic)).collect();
     let to_original = columns.iter().map(|&t| apply(&from_original, t)).collect();
     Some(SymmetricBasis { basis, invariant: m, to_original, orbits: BlockOrbits { maps } })
+}
+
+/// The turns and mirrors (besides the identity) that map the problem of
+/// `puzzle` with right-hand side `rhs` onto itself, each as where cell
+/// `r·cols + c` goes (for branch and bound's folding); none for a graph.
+pub fn cell_motions(puzzle: &Puzzle, rhs: &Grid) -> Vec<Vec<usize>> {
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    if puzzle.graph().is_some() {
+        return Vec::new();
+    }
+    Motion::ALL
+        .into_iter()
+        .filter(|m| m.fits(rows, cols) && m.grid(rhs) == *rhs && m.keeps_rule(puzzle))
+        .map(|m| {
+            (0..rows * cols)
+                .map(|i| {
+                    let (r, c) = m.apply((i / cols, i % cols), rows, cols);
+                    r * cols + c
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// A basis in systematic form: the patterns, their pivot cells and, per
