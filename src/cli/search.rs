@@ -57,14 +57,20 @@ impl Engine {
         d > MAX_TRANSFORM_NULLITY || self.branch.unwrap_or(d >= BRANCH_FROM)
     }
 
-    /// The plan of a branch-and-bound search of `coset` cut into `count`.
-    fn plan(&self, coset: &Coset, count: u64) -> Branching {
+    /// The plan of a branch-and-bound search of `coset` cut into `count`;
+    /// `symmetric` is the weight of the lightest symmetric solution found
+    /// (see `solve/minimal/fixed.rs`), if any.
+    fn plan(&self, coset: &Coset, count: u64, symmetric: impl FnOnce() -> Option<u64>) -> Branching {
         let d = coset.nullity();
-        // A given press count: look for lighter ones. A local search's:
-        // look for as light, and find its member again at least.
+        // A given press count: look for lighter ones. Else the lighter of a
+        // local search's and a symmetric solution's: look for as light,
+        // and find that member (or one as light) again at least.
         let bound = match self.incumbent {
             Some(w) => w.saturating_sub(1),
-            None => improve(coset, &Budget::default()).best.weight,
+            None => {
+                let local = improve(coset, &Budget::default()).best.weight;
+                symmetric().map_or(local, |w| w.min(local))
+            }
         };
         let mut plan = Branching::new(d, count, bound);
         if let Some(bits) = self.leaf_bits {
@@ -134,9 +140,10 @@ impl Search {
             } else {
                 solver.coset(&board, &target)?
             };
-            let state = coset.as_ref().filter(|_| exhaustive).map(|(_, c)| {
+            let state = coset.as_ref().filter(|_| exhaustive).map(|(particular, c)| {
                 if engine.branches(nullity) {
-                    SearchState::new_branch(c, shard, engine.plan(c, shard.count))
+                    let symmetric = || symmetric_incumbent(&solver, &board, &target, particular);
+                    SearchState::new_branch(c, shard, engine.plan(c, shard.count, symmetric))
                 } else {
                     SearchState::new(c, shard)
                 }
@@ -449,6 +456,32 @@ fn answer(
     Ok(0)
 }
 
+/// The weight of the lightest solution that the problem's symmetries fix,
+/// as [`improve_with_symmetry`] finds it (a few seconds at most), for a
+/// branch-and-bound search to look below; `None` without symmetry.
+fn symmetric_incumbent(solver: &Solver, board: &Grid, target: &Target, particular: &Grid) -> Option<u64> {
+    let rhs = right_hand_side(board, target);
+    let found = improve_with_symmetry(
+        solver.puzzle(),
+        &rhs,
+        solver.quiet_patterns(),
+        particular.clone(),
+        "the particular",
+    )?;
+    Some(found.presses.count_ones() as u64)
+}
+
+/// Board plus target: what the presses must flip.
+fn right_hand_side(board: &Grid, target: &Target) -> Grid {
+    let mut rhs = board.clone();
+    match target {
+        Target::White => {}
+        Target::Black => rhs.not_in_place(),
+        Target::Board(goal) => rhs.xor_assign(goal),
+    }
+    rhs
+}
+
 /// A board beyond exhaustive reach, given `seconds`: the symmetric
 /// solutions searched for incumbents (see `solve/minimal/fixed.rs`), then
 /// the rest of the time in a local search from the best of them. The press
@@ -465,12 +498,7 @@ fn beyond_reach(
     let started = Instant::now();
     let solver = &search.solver;
     let quiet = solver.quiet_patterns();
-    let mut rhs = search.board.clone();
-    match target {
-        Target::White => {}
-        Target::Black => rhs.not_in_place(),
-        Target::Board(goal) => rhs.xor_assign(goal),
-    }
+    let rhs = right_hand_side(&search.board, target);
     let Some(start) =
         improve_with_symmetry(solver.puzzle(), &rhs, quiet, particular.clone(), "the particular solution")
     else {

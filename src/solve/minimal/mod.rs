@@ -67,7 +67,7 @@ pub fn minimize_with_progress(
     max_nullity: usize,
     progress: &Progress,
 ) -> (Grid, bool) {
-    minimize_with(x, quiet, max_nullity, progress, || Coset::new(x, quiet), || cross_coset(x, quiet))
+    minimize_with(x, quiet, max_nullity, progress, || Coset::new(x, quiet), || cross_coset(x, quiet), || None)
 }
 
 /// [`minimize_with_progress`] for the solutions of `puzzle` with
@@ -89,7 +89,12 @@ pub fn minimize_problem(
 ) -> (Grid, bool, Option<String>) {
     let coset = || Coset::for_problem(puzzle, rhs, x, quiet);
     let cross = || cross_coset_for_problem(puzzle, rhs, x, quiet);
-    let (presses, proven) = minimize_with(x, quiet, max_nullity, progress, coset, cross);
+    // Branch and bound looks below the lightest symmetric solution.
+    let incumbent = || {
+        fixed::improve_with_symmetry(puzzle, rhs, quiet, x.clone(), "the particular solution")
+            .map(|found| found.presses.count_ones() as u64)
+    };
+    let (presses, proven) = minimize_with(x, quiet, max_nullity, progress, coset, cross, incumbent);
     if proven || quiet.len() <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
         return (presses, proven, None);
     }
@@ -113,6 +118,7 @@ fn minimize_with(
     progress: &Progress,
     coset: impl FnOnce() -> Coset,
     cross: impl FnOnce() -> Option<Coset>,
+    incumbent: impl FnOnce() -> Option<u64>,
 ) -> (Grid, bool) {
     let d = quiet.len();
     if d < TRANSFORM_FROM && d <= max_nullity {
@@ -126,7 +132,7 @@ fn minimize_with(
     }
     let cross = (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&d).then(cross);
     if let Some(Some(cross)) = cross {
-        return (minimize_branch(x, quiet, &cross, progress), true);
+        return (minimize_branch(x, quiet, &cross, incumbent(), progress), true);
     }
     minimize_coset(x, quiet, &coset(), max_nullity, progress)
 }
@@ -154,14 +160,22 @@ fn minimize_coset(
 }
 
 /// The lightest member of `cross` (a coset in the cross basis, over
-/// `quiet`) by hybrid branch and bound, from a local search's incumbent.
-fn minimize_branch(x: &Grid, quiet: &[Grid], cross: &Coset, progress: &Progress) -> Grid {
+/// `quiet`) by hybrid branch and bound, looking no higher than a local
+/// search's member or `incumbent` (the weight of a member found another
+/// way), whichever is lighter.
+fn minimize_branch(
+    x: &Grid,
+    quiet: &[Grid],
+    cross: &Coset,
+    incumbent: Option<u64>,
+    progress: &Progress,
+) -> Grid {
     let local = improve(cross, &Budget::default());
     if local.proven() {
         return cross.member(x, quiet, local.best.mask);
     }
-    let mut state =
-        SearchState::new_branch(cross, Shard::WHOLE, Branching::new(cross.nullity(), 1, local.best.weight));
+    let bound = incumbent.map_or(local.best.weight, |w| w.min(local.best.weight));
+    let mut state = SearchState::new_branch(cross, Shard::WHOLE, Branching::new(cross.nullity(), 1, bound));
     let blocks = state.blocks;
     state.run(cross, false, &mut |s| {
         progress(s.done, blocks);
