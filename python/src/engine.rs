@@ -13,11 +13,10 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
-use lightsout::state_minimum::minimize_with_progress;
 use lightsout::zk::Modulus;
 use lightsout::{
     Best, Budget, Grid, MAX_EXHAUSTIVE_NULLITY, Mask, Method, Puzzle, SearchState, Shard, Solver, StateGrid,
-    StateSolution, StateSolver, StateTarget, Target, improve,
+    StateSolver, StateTarget, Target, improve,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -141,14 +140,19 @@ pub fn check_signals() -> PyResult<()> {
 }
 
 /// Set when the call that started a search has returned without it (on
-/// Ctrl-C): the abandoned search stops at its next task instead of running
-/// on to its end.
+/// Ctrl-C): the abandoned search stops within its current batch of blocks
+/// instead of running on to its end.
 #[derive(Clone, Default)]
 pub struct Stop(Arc<AtomicBool>);
 
 impl Stop {
     fn set(&self) {
         self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// The flag a library search watches (`StateSolver::solve_for_with_stop`).
+    pub fn flag(&self) -> &AtomicBool {
+        &self.0
     }
 
     /// Where abandoned work may end: once set, unwinds with [`Abandoned`]
@@ -166,8 +170,9 @@ impl Stop {
 struct Abandoned;
 
 /// Solves `board` for each of `targets` and keeps the lightest answer, as
-/// `Answer::best` does (the first asked on a tie). A K-state search stops
-/// (unwinding with [`Abandoned`]) once `stop` is set.
+/// `Answer::best` does (the first asked on a tie). A K-state search ends
+/// within a batch of blocks once `stop` is set, and the call unwinds with
+/// [`Abandoned`] (its answer, no longer proven, must not be returned).
 pub fn solve_board(
     engine: &Engine,
     board: Board,
@@ -184,7 +189,11 @@ pub fn solve_board(
             let (rows, cols) = (grid.nrows(), grid.ncols());
             let outcomes = targets
                 .iter()
-                .map(|t| Ok((t, solve_states_for(solver, &grid, t, opts.max_nullity, stop)?)))
+                .map(|t| {
+                    let solution = solver.solve_for_with_stop(&grid, t, stop.flag()).map_err(to_py)?;
+                    stop.check();
+                    Ok((t, solution))
+                })
                 .collect::<PyResult<Vec<_>>>()?;
             // The lightest, the first asked on a tie (as `StateAnswer::best`).
             let best = outcomes
@@ -219,36 +228,6 @@ pub fn solve_board(
         }
         _ => Err(PyRuntimeError::new_err("internal error: a board of the wrong kind for its solver")),
     }
-}
-
-/// `StateSolver::solve_for` through the same public steps (the particular
-/// solution, the minimum over the quiet patterns, the re-check), with a
-/// minimum that stops between its tasks once `stop` is set: the solver's
-/// own has no way to be stopped.
-fn solve_states_for(
-    solver: &StateSolver,
-    board: &StateGrid,
-    target: &StateTarget,
-    max_nullity: usize,
-    stop: &Stop,
-) -> PyResult<Option<StateSolution>> {
-    let Some(particular) = solver.particular_to(board, target).map_err(to_py)? else {
-        return Ok(None);
-    };
-    let gens: Vec<(&[u8], u32)> = solver.quiet_patterns().iter().map(|(g, o)| (g.cells(), *o)).collect();
-    let k = solver.states().get();
-    let budget = u32::try_from(max_nullity).unwrap_or(u32::MAX);
-    let found = minimize_with_progress(k, particular.cells(), &gens, budget, &|_, _| stop.check());
-    let (rows, cols) = (particular.nrows(), particular.ncols());
-    let presses = StateGrid::from_cells(rows, cols, found.presses)
-        .filter(|p| p.total() == found.total && p.max_state() < k)
-        .ok_or_else(|| {
-            PyRuntimeError::new_err("internal error: the minimum is not a press set of the board")
-        })?;
-    // The re-check: a press set that does not reach the target is an
-    // internal error, never an answer.
-    solver.check(board, &presses, target).map_err(to_py)?;
-    Ok(Some(StateSolution { presses, proven_minimal: found.proven_minimal, lower_bound: found.lower_bound }))
 }
 
 /// A board for one kind of solver.
@@ -382,11 +361,12 @@ fn solve_two_for(
 }
 
 /// Runs `work` on a thread of its own and waits for it, checking for
-/// signals every 50 ms: for the work that has no stop between its batches
+/// signals every 50 ms: for the work that cannot check for signals itself
 /// (the K-state search, an analysis, a nullity table). On Ctrl-C the call
-/// raises at once and sets the work's [`Stop`]: a K-state search stops at
-/// its next task, a nullity table at its next row; an analysis, which has
-/// no such stop, runs on to its end and its result is dropped.
+/// raises at once and sets the work's [`Stop`]: a K-state search stops
+/// within its current batch of blocks, a nullity table at its next row; an
+/// analysis, which has no such stop, runs on to its end and its result is
+/// dropped.
 ///
 /// The work gets a thread pool of its own, as many threads as the global
 /// one: abandoned, it would otherwise hold the global pool's threads, and

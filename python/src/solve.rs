@@ -308,8 +308,9 @@ fn solve_batch(jobs: Vec<(Arc<Engine>, Board)>, targets: &Targets, opts: Opts) -
         }
         if batch.is_empty() {
             if let Some((engine, board)) = jobs.next() {
-                // A long K-state search has no stop between its batches of its
-                // own: on a thread of its own, as `solve` runs it.
+                // A long K-state search cannot check for signals itself
+                // (its workers are not the main thread): on a thread of its
+                // own, as `solve` runs it, stopped through its flag.
                 let answer = if matches!(*engine, Engine::Many(_)) && opts.interruptible {
                     let targets = targets.clone();
                     run_interruptible(move |stop| {

@@ -102,3 +102,50 @@ def test_regression_ctrl_c_stops_a_k_state_search_in_a_batch():
             call()
         timer.join()
         assert time.perf_counter() - started < 2
+
+
+def threads():
+    """Threads of this process, as the kernel counts them."""
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("Threads:"))
+
+
+def test_regression_an_interrupted_k_state_search_ends_its_threads_promptly():
+    # Regression: the abandoned search checked its stop only between its
+    # tasks, a good part of the whole each: a 40x40 board over Z_3 with
+    # max_nullity=32 (3^20 quiet patterns, minutes of search) ran on 76 s
+    # after Ctrl-C. It now stops within a batch of blocks; its threads (the
+    # search thread and its pool) are counted in /proc/self/status.
+    from conftest import apply
+
+    rng = np.random.default_rng(3)
+    board = apply(np.zeros((40, 40), dtype=np.uint8), rng.integers(0, 3, size=(40, 40)), states=3).astype(np.uint8)
+    # Factor the puzzle (cached) and start the global pool first, so that
+    # only the search's threads come and go below.
+    lightsout.solve(np.zeros((40, 40), dtype=np.uint8), states=3, target=0, max_nullity=32)
+    lightsout.solve_many(np.zeros((20, 3, 3), dtype=np.uint8), states=3)
+    # The warm-up's own search threads end just after it returns.
+    before = threads()
+    for _ in range(50):
+        time.sleep(0.1)
+        before, previous = threads(), before
+        if before == previous:
+            break
+    during = []
+
+    def interrupt():
+        during.append(threads())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.5, interrupt)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        lightsout.solve(board, states=3, target=0, max_nullity=32)
+    interrupted = time.perf_counter()
+    timer.join()
+    while threads() > before and time.perf_counter() - interrupted < 30:
+        time.sleep(0.01)
+    ended = time.perf_counter() - interrupted
+    print(f"threads {before} -> {during[0]} during the search, back to {threads()} {ended:.3f} s after Ctrl-C")
+    assert during[0] > before, (before, during)
+    assert threads() <= before and ended < 5, (before, threads(), ended)

@@ -43,7 +43,7 @@
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rand::{RngExt, SeedableRng};
 
@@ -129,6 +129,37 @@ pub fn minimize_with_progress(
     minimize_tuned(k, particular, generators, max_members_log2, progress, None)
 }
 
+/// [`minimize`] that gives up once `stop` is set: the exhaustive search
+/// looks at it at the start of each task and after each batch of blocks
+/// (one atomic load per batch, a fraction of a millisecond of work), the
+/// local search between its passes. Stopped, it returns the lightest
+/// member weighed so far (the particular if none), `proven_minimal` only
+/// if it meets [`lower_bound`]. A flag set after the search ended may make
+/// a complete search report itself unproven, never the reverse.
+///
+/// # Example
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use lightsout::state_minimum::{minimize, minimize_with_stop};
+///
+/// let gens: [(&[u8], u32); 2] = [(&[1, 2, 0], 3), (&[0, 1, 1], 3)];
+/// // Never set: the same answer as `minimize`.
+/// let whole = minimize_with_stop(3, &[2, 1, 2], &gens, 20, &AtomicBool::new(false));
+/// assert_eq!(whole, minimize(3, &[2, 1, 2], &gens, 20));
+/// // Set from the start: a member of the coset, its bound honest.
+/// let stopped = minimize_with_stop(3, &[2, 1, 2], &gens, 20, &AtomicBool::new(true));
+/// assert!(stopped.lower_bound <= whole.total && stopped.total >= whole.total);
+/// ```
+pub fn minimize_with_stop(
+    k: u8,
+    particular: &[u8],
+    generators: &[(&[u8], u32)],
+    max_members_log2: u32,
+    stop: &AtomicBool,
+) -> Minimum {
+    minimize_stoppable(k, particular, generators, max_members_log2, &|_, _| {}, None, Some(stop))
+}
+
 /// How the exhaustive engine sizes its work: for the benches that chose
 /// the defaults and for tests (tiny buffers make small cosets walk many
 /// blocks). Results do not depend on it.
@@ -155,6 +186,19 @@ pub fn minimize_tuned(
     progress: &(dyn Fn(u64, u64) + Sync),
     tuning: Option<Tuning>,
 ) -> Minimum {
+    minimize_stoppable(k, particular, generators, max_members_log2, progress, tuning, None)
+}
+
+/// [`minimize_tuned`] with the stop of [`minimize_with_stop`].
+fn minimize_stoppable(
+    k: u8,
+    particular: &[u8],
+    generators: &[(&[u8], u32)],
+    max_members_log2: u32,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    tuning: Option<Tuning>,
+    stop: Option<&AtomicBool>,
+) -> Minimum {
     if k < 2 {
         let presses = vec![0; particular.len()];
         return Minimum { presses, total: 0, proven_minimal: true, lower_bound: 0 };
@@ -168,19 +212,36 @@ pub fn minimize_tuned(
     let units = Units::new(&coset, exhaustive || worth_grouping(&coset));
     let bound = units.lower_bound(k);
     if exhaustive {
-        let (lightest, index) = search(&coset, &units, false, bound, progress, tuning).unwrap_or((0, 0));
-        let presses = coset.member(&coset.coefficients(index));
-        let total = weight(&presses);
-        debug_assert_eq!(lightest, total, "the engine weighed the member it returns wrongly");
-        return Minimum { presses, total, proven_minimal: true, lower_bound: total };
+        let how = How { stop, ..How::default() };
+        let found = search_tasks(&coset, &units, false, bound, progress, tuning, how);
+        return exhaustive_minimum(&coset, found, bound, stop);
     }
-    let best = descend(k, &units, &coset.orders, bound);
+    let best = descend(k, &units, &coset.orders, bound, stop);
     let presses = match &units.of_cell {
         None => best,
         Some(of_cell) => of_cell.iter().map(|&u| best[u as usize]).collect(),
     };
     let total = weight(&presses);
     Minimum { presses, total, proven_minimal: total <= bound, lower_bound: bound.min(total) }
+}
+
+/// The answer of an exhaustive search that `found` the lightest member's
+/// (weight, index): proven, unless `stop` was set (then the search may
+/// have left tasks out, and only `bound` is known).
+fn exhaustive_minimum(
+    coset: &Coset,
+    found: Option<(u64, u64)>,
+    bound: u64,
+    stop: Option<&AtomicBool>,
+) -> Minimum {
+    let (lightest, index) = found.unwrap_or((0, 0));
+    let presses = coset.member(&coset.coefficients(index));
+    let total = weight(&presses);
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return Minimum { presses, total, proven_minimal: total <= bound, lower_bound: bound.min(total) };
+    }
+    debug_assert_eq!(lightest, total, "the engine weighed the member it returns wrongly");
+    Minimum { presses, total, proven_minimal: true, lower_bound: total }
 }
 
 /// The lightest nonzero member of span(generators) (the lightest quiet pattern), if the
@@ -273,6 +334,21 @@ pub fn minimize_symmetric(
     symmetries: &[Vec<usize>],
     min_members: u64,
 ) -> Minimum {
+    minimize_symmetric_stoppable(k, particular, generators, max_members_log2, symmetries, min_members, None)
+}
+
+/// [`minimize_symmetric`] with the stop of [`minimize_with_stop`].
+#[doc(hidden)]
+pub fn minimize_symmetric_stoppable(
+    k: u8,
+    particular: &[u8],
+    generators: &[(&[u8], u32)],
+    max_members_log2: u32,
+    symmetries: &[Vec<usize>],
+    min_members: u64,
+    stop: Option<&AtomicBool>,
+) -> Minimum {
+    let plain = || minimize_stoppable(k, particular, generators, max_members_log2, &|_, _| {}, None, stop);
     let n = particular.len();
     let prime = k >= 2
         && (2..k).take_while(|q| u32::from(*q) * u32::from(*q) <= u32::from(k)).all(|q| !k.is_multiple_of(q));
@@ -283,7 +359,7 @@ pub fn minimize_symmetric(
         && coset.members().is_some_and(|m| m >= min_members && m <= budget(max_members_log2))
         && symmetries.iter().all(|s| s.len() == n);
     if !fits || symmetries.is_empty() {
-        return minimize(k, particular, generators, max_members_log2);
+        return plain();
     }
     // The inner block the plain search would use, as the most the
     // invariant subspace may take.
@@ -293,7 +369,7 @@ pub fn minimize_symmetric(
     let (inner, _, _) = inner_plan(&orders, tuning.max_inner / lanes_of(tuning.lanes));
     let gens: Vec<&[u8]> = coset.gens.iter().map(|g| &g[..]).collect();
     let Some(folding) = fold::fold(k, &coset.x0, &gens, symmetries, inner) else {
-        return minimize(k, particular, generators, max_members_log2);
+        return plain();
     };
     let new: Vec<(&[u8], u32)> = folding.gens.iter().map(|g| (&g[..], u32::from(k))).collect();
     let coset = Coset::new(k, &coset.x0, &new);
@@ -306,14 +382,10 @@ pub fn minimize_symmetric(
         bound,
         &|_, _| {},
         None,
-        How { only: None, fold: Some(&folding) },
+        How { only: None, fold: Some(&folding), stop },
     );
-    let (lightest, index) = found.unwrap_or((0, 0));
-    let presses = coset.member(&coset.coefficients(index));
-    let total = weight(&presses);
-    debug_assert_eq!(lightest, total, "the folded engine weighed the member it returns wrongly");
     debug_assert!(folding.symmetries() > 0);
-    Minimum { presses, total, proven_minimal: true, lower_bound: total }
+    exhaustive_minimum(&coset, found, bound, stop)
 }
 
 /// Unit-coefficient steps a local search may spend (each is one unit
@@ -791,6 +863,8 @@ struct Only {
 struct How<'f> {
     only: Option<Only>,
     fold: Option<&'f fold::Folding>,
+    /// Once set, each task ends after its current batch of blocks.
+    stop: Option<&'f AtomicBool>,
 }
 
 /// [`search`], or with `only` the tasks it names of the layout
@@ -804,7 +878,7 @@ fn search_tasks(
     tuning: Option<Tuning>,
     how: How,
 ) -> Option<(u64, u64)> {
-    let How { only, fold } = how;
+    let How { only, fold, stop } = how;
     let tuning = tuning.unwrap_or_else(|| Tuning::auto(units.len(), &coset.orders));
     let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
     let sliced = only.as_ref().map(|o| o.cap);
@@ -812,11 +886,11 @@ fn search_tasks(
         ($a:ty) => {
             match tuning.lanes {
                 0 | 1 => Engine::<$a, 1>::new(coset, units, tuning, sliced, fold)
-                    .run(nonzero, bound, progress, only),
+                    .run(nonzero, bound, progress, only, stop),
                 2..=4 => Engine::<$a, 4>::new(coset, units, tuning, sliced, fold)
-                    .run(nonzero, bound, progress, only),
+                    .run(nonzero, bound, progress, only, stop),
                 _ => Engine::<$a, 16>::new(coset, units, tuning, sliced, fold)
-                    .run(nonzero, bound, progress, only),
+                    .run(nonzero, bound, progress, only, stop),
             }
         };
     }
@@ -1001,6 +1075,7 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
         bound: u64,
         progress: &(dyn Fn(u64, u64) + Sync),
         only: Option<Only>,
+        stop: Option<&AtomicBool>,
     ) -> Option<(u64, u64)> {
         let split = self.outer.len() - self.top;
         let tasks: u64 = self.outer[split..].iter().map(|&r| r as u64).product();
@@ -1009,7 +1084,7 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
         let met = AtomicU64::new(only.as_ref().map_or(u64::MAX, |o| o.met));
         let done = AtomicU64::new(0);
         let task = |t: u64| {
-            let best = self.task(t, nonzero, bound, &met);
+            let best = self.task(t, nonzero, bound, &met, stop);
             progress(done.fetch_add(per_task, Ordering::Relaxed) + per_task, total);
             best
         };
@@ -1030,7 +1105,18 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
     /// One task: the blocks whose top coefficients spell `task`, walked in
     /// Gray-code order over the middle ones, `L` blocks weighed at once
     /// (block `i` of a batch in lane `i` of the buffers).
-    fn task(&self, task: u64, nonzero: bool, bound: u64, met: &AtomicU64) -> Option<(u64, u64)> {
+    fn task(
+        &self,
+        task: u64,
+        nonzero: bool,
+        bound: u64,
+        met: &AtomicU64,
+        stop: Option<&AtomicBool>,
+    ) -> Option<(u64, u64)> {
+        let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        if stopped() {
+            return None;
+        }
         let (k, s, p) = (self.k, self.s, self.p);
         let split = self.outer.len() - self.top;
         // Block strides: block index = Σ_outer c_i · stride_i.
@@ -1101,6 +1187,9 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
                     }
                 }
                 filled = 0;
+                if stopped() {
+                    break;
+                }
             }
             let Some(j) = next else {
                 break;
@@ -1310,16 +1399,16 @@ fn transform_portable<A: Acc, const L: usize>(
 /// tie), until a whole pass changes nothing. Weighing every multiple of a
 /// generator at once costs one pass over the units: a histogram of (unit
 /// value, key digit) gives each multiple's change from suffix sums.
-fn descend(k: u8, units: &Units, orders: &[u32], bound: u64) -> Vec<u8> {
+fn descend(k: u8, units: &Units, orders: &[u32], bound: u64, stop: Option<&AtomicBool>) -> Vec<u8> {
     let mut walk =
-        Walk { k: usize::from(k), units, orders, y: units.value.clone(), work: 0, hist: Vec::new() };
+        Walk { k: usize::from(k), units, orders, y: units.value.clone(), work: 0, hist: Vec::new(), stop };
     let mut weight: u64 = walk.y.iter().zip(&units.mult).map(|(&v, &m)| u64::from(v) * u64::from(m)).sum();
     weight = walk.descend(weight);
     let (mut best, mut best_weight) = (walk.y.clone(), weight);
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let d = orders.len();
     for _ in 0..RESTARTS {
-        if walk.work >= LOCAL_WORK || best_weight <= bound {
+        if walk.work >= LOCAL_WORK || best_weight <= bound || walk.stopped() {
             break;
         }
         walk.y.clone_from(&best);
@@ -1347,9 +1436,15 @@ struct Walk<'a> {
     /// Units looked at so far, over all coefficients.
     work: u64,
     hist: Vec<u64>,
+    /// Once set, the walk ends after its current pass.
+    stop: Option<&'a AtomicBool>,
 }
 
 impl Walk<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     /// Descent passes from the current member until none improves or the
     /// work is spent; returns the new weight.
     fn descend(&mut self, mut weight: u64) -> u64 {
@@ -1364,7 +1459,7 @@ impl Walk<'_> {
                     improved = true;
                 }
             }
-            if !improved {
+            if !improved || self.stopped() {
                 return weight;
             }
         }
@@ -1604,6 +1699,56 @@ mod tests {
         }
         // The bound is met often enough to be worth having.
         assert!(proven > 20, "{proven}");
+    }
+
+    #[test]
+    fn a_set_stop_ends_the_search_with_an_honest_answer() {
+        // Stopped after the first task (the flag set from `progress`): the
+        // answer is a member, its bound true, and proven only if minimal.
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let mut cut_short = 0;
+        for (round, (k, n, d)) in
+            [(3u8, 40, 9), (4, 30, 7), (5, 25, 6), (2, 50, 14)].into_iter().cycle().take(24).enumerate()
+        {
+            let (x0, gens) = random_coset(&mut rng, k, n, d);
+            let all = members(k, &x0, &gens);
+            let true_min = all.iter().map(|m| weight(m)).min().unwrap();
+            let stop = AtomicBool::new(false);
+            let tuning = Some(Tuning { max_inner: 1, lanes: 1, wide: false });
+            let set = |_, _| stop.store(true, Ordering::Relaxed);
+            let got = minimize_stoppable(k, &x0, &borrowed(&gens), 40, &set, tuning, Some(&stop));
+            assert!(all.contains(&got.presses), "round {round}: not a member");
+            assert_eq!(got.total, weight(&got.presses));
+            assert!(got.lower_bound <= true_min && true_min <= got.total, "round {round}");
+            assert!(!got.proven_minimal || got.total == true_min, "round {round}: claimed proven");
+            cut_short += usize::from(got.total > true_min);
+            // The local search, stopped after its first pass: as honest.
+            let local = minimize_with_stop(k, &x0, &borrowed(&gens), 0, &AtomicBool::new(true));
+            assert!(all.contains(&local.presses), "round {round}: local, not a member");
+            assert!(local.lower_bound <= true_min && true_min <= local.total, "round {round}: local");
+            assert!(!local.proven_minimal || local.total == true_min, "round {round}: local, claimed proven");
+        }
+        // The stop did end searches before they found the minimum.
+        assert!(cut_short >= 6, "{cut_short}");
+    }
+
+    #[test]
+    fn a_stop_ends_a_task_between_its_batches() {
+        // 3^24 members, hours of work: the search runs in tasks of about
+        // 10^10 members each, so it returns only if a task stops mid-way.
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        let (x0, gens) = random_coset(&mut rng, 3, 100, 24);
+        let stop = AtomicBool::new(false);
+        let got = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                stop.store(true, Ordering::Relaxed);
+            });
+            minimize_with_stop(3, &x0, &borrowed(&gens), 40, &stop)
+        });
+        assert!(!got.proven_minimal && got.lower_bound < got.total, "{got:?}");
+        assert_eq!(got.total, weight(&got.presses));
+        assert!(got.lower_bound >= lower_bound(3, &x0, &borrowed(&gens)));
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub mod minimum;
 pub use chase::StateChase;
 pub use dense::StateDense;
 
+use std::sync::atomic::AtomicBool;
+
 use super::Method;
 use crate::error::{Error, ShapeOf};
 use crate::model::{Puzzle, StateGrid};
@@ -299,6 +301,49 @@ impl StateSolver {
     /// # Errors
     /// As [`solve`](Self::solve).
     pub fn solve_for(&self, board: &StateGrid, target: &StateTarget) -> Result<Option<StateSolution>, Error> {
+        self.solve_for_stoppable(board, target, None)
+    }
+
+    /// [`solve_for`](Self::solve_for) that gives up once `stop` is set
+    /// (from another thread: on Ctrl-C, say), as
+    /// [`minimum::minimize_with_stop`] does: the press set is then the
+    /// lightest found so far, re-checked like every answer, and
+    /// `proven_minimal` only if it meets the lower bound.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve).
+    ///
+    /// # Example
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use lightsout::zk::Modulus;
+    /// use lightsout::{Method, Puzzle, StateGrid, StateSolver, StateTarget};
+    ///
+    /// let solver = StateSolver::new(&Puzzle::new(4, 4)?, Modulus::new(3)?, Method::Auto, 20, 1 << 30)?;
+    /// let board = StateGrid::filled(4, 4, 1);
+    /// // Stopped before it began: a press set that works, not claimed minimal
+    /// // unless it meets the bound.
+    /// let stop = AtomicBool::new(true);
+    /// let found = solver.solve_for_with_stop(&board, &StateTarget::Uniform(0), &stop)?.unwrap();
+    /// assert_eq!(solver.apply(&board, &found.presses)?, StateGrid::zeros(4, 4));
+    /// assert!(found.lower_bound <= found.presses.total());
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
+    pub fn solve_for_with_stop(
+        &self,
+        board: &StateGrid,
+        target: &StateTarget,
+        stop: &AtomicBool,
+    ) -> Result<Option<StateSolution>, Error> {
+        self.solve_for_stoppable(board, target, Some(stop))
+    }
+
+    fn solve_for_stoppable(
+        &self,
+        board: &StateGrid,
+        target: &StateTarget,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Option<StateSolution>, Error> {
         let Some(particular) = self.particular_to(board, target)? else {
             return Ok(None);
         };
@@ -311,9 +356,15 @@ impl StateSolver {
             Some(m) if m >= minimum::MIN_FOLDED_MEMBERS && self.states.is_prime() => {
                 let symmetries = super::minimal::grid_symmetries(&self.puzzle);
                 let (cells, max) = (particular.cells(), self.max_members_log2);
-                minimum::minimize_symmetric(k, cells, &gens, max, &symmetries, minimum::MIN_FOLDED_MEMBERS)
+                let min = minimum::MIN_FOLDED_MEMBERS;
+                minimum::minimize_symmetric_stoppable(k, cells, &gens, max, &symmetries, min, stop)
             }
-            _ => minimum::minimize(k, particular.cells(), &gens, self.max_members_log2),
+            _ => match stop {
+                Some(stop) => {
+                    minimum::minimize_with_stop(k, particular.cells(), &gens, self.max_members_log2, stop)
+                }
+                None => minimum::minimize(k, particular.cells(), &gens, self.max_members_log2),
+            },
         };
         let presses = StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), found.presses)
             .filter(|p| p.total() == found.total && p.max_state() < self.states.get())

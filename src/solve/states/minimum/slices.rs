@@ -150,7 +150,7 @@ impl<'a> SlicedCoset<'a> {
             self.bound,
             &|_, _| {},
             None,
-            How { only: Some(only), fold: None },
+            How { only: Some(only), fold: None, stop: None },
         );
         found.map(|(weight, index)| Best { weight, mask: Mask::from_bits(index) })
     }
