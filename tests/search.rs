@@ -464,3 +464,23 @@ fn nullity_64_is_accepted_and_estimated() {
     assert_eq!(code, 2);
     assert!(err.contains("expected a whole number from 0 to 128, got '129'"), "{err}");
 }
+
+/// A folder given to `merge` stands for every `.json` record in it (a job
+/// of 2^20 slices passes more names than a shell holds); an empty folder
+/// is refused in one line.
+#[test]
+fn merge_reads_every_record_of_a_folder() {
+    let dir = folder("merge-folder");
+    let parts = shards(&dir, 3);
+    std::fs::create_dir_all(dir.join("parts")).unwrap();
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    for p in &parts {
+        std::fs::rename(dir.join(p), dir.join("parts").join(p)).unwrap();
+    }
+    std::fs::write(dir.join("parts").join("notes.txt"), "not a record").unwrap();
+    let (out, err, code) = run(&dir, &["merge", "parts"]);
+    assert_eq!((out.as_str(), err.as_str(), code), ("971\n", "", 0));
+    let (out, err, code) = run(&dir, &["merge", "empty"]);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("empty holds no .json records") && err.lines().count() == 1, "{err}");
+}

@@ -258,7 +258,8 @@ impl SearchArgs {
 /// Arguments of `lightsout merge`.
 #[derive(Args, Debug)]
 pub(super) struct MergeArgs {
-    /// Partial results of `--shard K/N` runs (one JSON line each).
+    /// Partial results of `--shard K/N` runs (one JSON line each); a
+    /// folder stands for every `.json` file in it.
     #[arg(required = true, value_name = "FILE")]
     pub(super) files: Vec<PathBuf>,
     /// Output format: as solve's (poj, text, json) for searches, as

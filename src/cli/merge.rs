@@ -10,7 +10,7 @@ use crate::{MergeError, SearchState, Shard, merge};
 /// which are missing.
 pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Failure> {
     let mut texts = Vec::new();
-    for path in &args.files {
+    for path in record_files(&args.files)? {
         let source = path.display().to_string();
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
@@ -189,6 +189,36 @@ pub(super) fn recheck_sample(blocks: u64, share: f64, source: &str) -> Result<Ve
     let mut sample: Vec<u64> = picked.into_iter().map(|i| i as u64).collect();
     sample.sort_unstable();
     Ok(sample)
+}
+
+/// The record files named, a folder standing for every `*.json` file in
+/// it (in name order): a job of 2^20 slices passes more names than a
+/// shell's argument list holds.
+fn record_files(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, Error> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let source = path.display();
+        let entries =
+            std::fs::read_dir(path).map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+        let mut found = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+            let name = entry.path();
+            if name.extension().is_some_and(|x| x == "json") && !name.is_dir() {
+                found.push(name);
+            }
+        }
+        if found.is_empty() {
+            return Err(Error::BadInput(format!("{source} holds no .json records")));
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
 }
 
 /// Joins the slices of one table, each exactly once, and prints it.
