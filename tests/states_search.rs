@@ -256,3 +256,46 @@ fn k_state_long_searches_refuse_what_they_cannot_do() {
     assert_eq!(code, 2);
     assert!(err.contains("search one board"), "{err}");
 }
+
+/// Seals `record` again after editing its problem: the hash too.
+fn rehash(mut record: serde_json::Value, version: u32) -> String {
+    use sha2::{Digest, Sha256};
+    let text = format!("lightsout-search/{version}/{}", record["problem"]);
+    let digest = Sha256::digest(text.as_bytes());
+    record["hash"] = digest.iter().map(|b| format!("{b:02x}")).collect::<String>().into();
+    reseal(record)
+}
+
+#[test]
+fn a_forged_problem_is_named_by_its_file_in_its_own_words() {
+    let dir = folder("forged-problem");
+    std::fs::write(dir.join("b.txt"), "012\n120\n").unwrap();
+    let (k_state, _, code) = run(&dir, &["--states", "3", "b.txt", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    let (two, _, code) = run(&dir, &["-g", "all-black", "-r", "3", "-c", "3", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    let k_state: serde_json::Value = serde_json::from_str(&k_state).unwrap();
+    let two: serde_json::Value = serde_json::from_str(&two).unwrap();
+    let cases: [(&serde_json::Value, u32, &str, serde_json::Value, &str); 8] = [
+        (&k_state, 2, "states", 1.into(), "x.json: its problem has 1 states"),
+        (&k_state, 2, "rows", 0.into(), "x.json: its problem has 0 rows"),
+        (&k_state, 2, "rule", "01/11".into(), "x.json: its problem has a bad rule"),
+        (&k_state, 2, "graph", "~~~~".into(), "x.json: its problem has a bad graph"),
+        (&two, 1, "cols", 0.into(), "x.json: its problem has 0 columns"),
+        (&two, 1, "rule", "01/11".into(), "x.json: its problem has a bad rule"),
+        (&two, 1, "graph", "~~~~".into(), "x.json: its problem has a bad graph"),
+        (&two, 1, "board", serde_json::json!(["bw"]), "x.json: its problem has a board that does not fit"),
+    ];
+    for (record, version, field, value, expected) in cases {
+        let mut record = record.clone();
+        record["problem"][field] = value;
+        std::fs::write(dir.join("x.json"), rehash(record, version)).unwrap();
+        let (_, err, code) = merged(&dir, &["x.json".into()], &[]);
+        assert_eq!(code, 2, "{field}: {err}");
+        assert!(
+            err.starts_with(&format!("lightsout: {expected}")) && err.lines().count() == 1,
+            "{field}: {err}"
+        );
+        assert!(!err.contains("--") && !err.contains("record:"), "{field}: {err}");
+    }
+}

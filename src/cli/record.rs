@@ -70,30 +70,55 @@ impl Problem {
         }
     }
 
-    /// The values the record holds, read back (for `merge`).
-    pub(super) fn question(&self) -> Result<Question, Error> {
+    /// The values the record holds, read back (for `merge`); an error
+    /// names `source`, the record's file.
+    pub(super) fn question(&self, source: &str) -> Result<Question, Error> {
+        let bad = problem_error(source);
         let method = match self.method.as_str() {
             "auto" => Method::Auto,
             "dense" => Method::Dense,
             "chase" => Method::Chase,
-            other => return Err(Error::BadInput(format!("unknown method '{other}'"))),
+            other => return Err(bad(Error::BadInput(format!("has an unknown method '{other}'")))),
         };
         let topology = parse_topology(&self.topology)
-            .ok_or_else(|| Error::BadInput(format!("unknown topology '{}'", self.topology)))?;
-        let rule = Rule::from_mask(&self.rule).map_err(Error::BadInput)?;
+            .ok_or_else(|| bad(Error::BadInput(format!("has an unknown topology '{}'", self.topology))))?;
+        let rule =
+            Rule::from_mask(&self.rule).map_err(|e| bad(Error::BadInput(format!("has a bad rule: {e}"))))?;
         let puzzle = match &self.graph {
-            Some(graph6) => Puzzle::on_graph(Graph::parse(graph6.as_bytes(), "record")?, rule)?,
-            None => Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule),
+            Some(graph6) => Graph::parse(graph6.as_bytes(), source)
+                .and_then(|graph| Puzzle::on_graph(graph, rule))
+                .map_err(&bad)?,
+            None => Puzzle::new(self.rows, self.cols).map_err(&bad)?.with_topology(topology).with_rule(rule),
         };
-        let board = parse_grid(&self.board, self.rows, self.cols)?;
+        let unfit = |_| bad(Error::BadInput("has a board that does not fit the puzzle".into()));
+        let board = parse_grid(&self.board, self.rows, self.cols).map_err(unfit)?;
         let targets = match colour_targets(&self.target) {
             Some(colours) => colours.to_vec(),
             None => {
                 let lines: Vec<String> = self.target.split('/').map(str::to_string).collect();
-                vec![Target::Board(parse_grid(&lines, self.rows, self.cols)?)]
+                vec![Target::Board(parse_grid(&lines, self.rows, self.cols).map_err(unfit)?)]
             }
         };
         Ok(Question { puzzle, board, targets, method })
+    }
+}
+
+/// Turns an error about a record's problem into one line naming the file
+/// (`x.json: its problem has 0 rows`), in the record's words rather than
+/// flags the user never gave.
+pub(super) fn problem_error(source: &str) -> impl Fn(Error) -> Error + '_ {
+    move |error| {
+        let why = match error {
+            Error::BadSide { side, value } => {
+                let side = if side == Side::Rows { "rows" } else { "columns" };
+                format!("has {value} {side}, outside 1..={MAX_SIDE}")
+            }
+            Error::Parse { message, .. } => format!("has a bad graph: {message}"),
+            Error::BadInput(why) => why,
+            other if other.is_limit() => return other,
+            other => format!("is refused: {}", describe(&other)),
+        };
+        Error::BadInput(format!("{source}: its problem {why}"))
     }
 }
 
