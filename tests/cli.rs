@@ -1095,3 +1095,10 @@ fn regression_output_file_only_when_there_are_presses_to_write() {
         }));
     }
 }
+
+#[test]
+fn a_kernel_of_one_member_is_said_in_the_singular() {
+    let (out, err, code) = run(&["analyze", "--states", "3", "-r", "6", "-c", "6"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("quiet patterns: 1 member (2^0.00)\n"), "{out}");
+}

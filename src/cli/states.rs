@@ -398,8 +398,8 @@ pub(super) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failur
                 _ => t += &format!("Z_{k} is no field: no rank or nullity, the kernel is a group\n"),
             }
             t += &format!(
-                "quiet patterns: {} members (2^{:.2})\n",
-                solver.kernel_size(),
+                "quiet patterns: {} (2^{:.2})\n",
+                members(&solver.kernel_size()),
                 solver.kernel_size_log2()
             );
             let cells = puzzle.cells() as f64 * f64::from(k).log2();
