@@ -240,7 +240,10 @@ fn merge_refuses_forged_k_state_records() {
     std::fs::write(dir.join("two.json"), two).unwrap();
     let (_, err, code) = merged(&dir, &[parts[0].clone(), parts[1].clone(), "two.json".into()], &[]);
     assert_eq!(code, 2);
-    assert!(err.contains("two.json: a record of kind 'search' version 1"), "{err}");
+    assert!(
+        err.contains("two.json is a two-state search record (version 1); this is a K-state search"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -250,7 +253,10 @@ fn k_state_long_searches_refuse_what_they_cannot_do() {
     // 2^27 members, above --max-nullity 20.
     let (_, err, code) = run(&dir, &["--states", "4", "b.txt", "--shard", "1/2", "--max-nullity", "20"]);
     assert_eq!(code, 3, "a limit: {err}");
-    assert!(err.contains("more than the 2^20") && err.contains("--max-nullity 27"), "{err}");
+    assert!(
+        err.contains("more than the 2^20 that --max-nullity 20 allows") && err.contains("--max-nullity 27"),
+        "{err}"
+    );
     std::fs::write(dir.join("two.txt"), "012\n120\n\n000\n000\n").unwrap();
     let (_, err, code) = run(&dir, &["--states", "3", "two.txt", "--shard", "1/2"]);
     assert_eq!(code, 2);
@@ -298,4 +304,43 @@ fn a_forged_problem_is_named_by_its_file_in_its_own_words() {
         );
         assert!(!err.contains("--") && !err.contains("record:"), "{field}: {err}");
     }
+}
+
+#[test]
+fn records_of_the_other_kind_are_named_in_words() {
+    let dir = folder("other-kind");
+    std::fs::write(dir.join("b.txt"), "012\n120\n").unwrap();
+    let (k_state, _, code) = run(&dir, &["--states", "3", "b.txt", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    std::fs::write(dir.join("k.json"), &k_state).unwrap();
+    let (two, _, code) = run(&dir, &["-g", "all-black", "-r", "3", "-c", "3", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    std::fs::write(dir.join("two.json"), &two).unwrap();
+    // Resumed as a checkpoint of the other kind, both ways.
+    let (_, err, code) = run(&dir, &["-g", "all-black", "-r", "3", "-c", "3", "--checkpoint", "k.json"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("k.json is a K-state search record (version 2); this is a two-state search"),
+        "{err}"
+    );
+    let (_, err, code) = run(&dir, &["--states", "3", "b.txt", "--checkpoint", "two.json"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("two.json is a two-state search record (version 1); this is a K-state search"),
+        "{err}"
+    );
+    // A K-state record marked version 1, and either one damaged.
+    let mut edited: serde_json::Value = serde_json::from_str(&k_state).unwrap();
+    edited["version"] = 1.into();
+    std::fs::write(dir.join("v1.json"), reseal(edited)).unwrap();
+    let (_, err, code) = merged(&dir, &["v1.json".into()], &[]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("lightsout: v1.json: does not read as a two-state search record"), "{err}");
+    assert!(err.contains("`states`") && err.contains("edited or damaged"), "{err}");
+    std::fs::write(dir.join("cut.json"), k_state.replacen("\"milliseconds\":", "\"milliseconds\":1", 1))
+        .unwrap();
+    let (_, err, code) = merged(&dir, &["cut.json".into()], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cut.json: checksum does not match: the record was edited or damaged"), "{err}");
 }

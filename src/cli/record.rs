@@ -211,18 +211,54 @@ pub(super) fn parse_sealed<T: Sealed + serde::de::DeserializeOwned>(
     source: &str,
     kind: &str,
 ) -> Result<T, Error> {
+    parse_sealed_version(text, source, kind, RECORD_VERSION)
+}
+
+/// What a record of `kind` and `version` is, in words (`a K-state search
+/// record (version 2)`).
+fn record_words(kind: &str, version: u64) -> String {
+    match (kind, version) {
+        ("search", 1) => "a two-state search record (version 1)".into(),
+        ("search", 2) => "a K-state search record (version 2)".into(),
+        ("table", 1) => "a table record (version 1)".into(),
+        (kind, version) => {
+            format!("a '{kind}' record of version {version}, which this lightsout does not read")
+        }
+    }
+}
+
+/// [`parse_sealed`] of records of `version` (K-state searches are 2).
+pub(super) fn parse_sealed_version<T: Sealed + serde::de::DeserializeOwned>(
+    text: &str,
+    source: &str,
+    kind: &str,
+    version: u32,
+) -> Result<T, Error> {
     let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
     let value: serde_json::Value =
         serde_json::from_str(text.trim()).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
-    let (found, version) =
-        (value["lightsout"].as_str().unwrap_or("?"), value["version"].as_u64().unwrap_or(0));
-    if found != kind || version != u64::from(RECORD_VERSION) {
-        return Err(bad(format!(
-            "a record of kind '{found}' version {version}, expected '{kind}' version {RECORD_VERSION}"
+    let Some(found) = value["lightsout"].as_str() else {
+        return Err(bad("not a lightsout record (it has no \"lightsout\" kind)".into()));
+    };
+    let found_version = value["version"].as_u64().unwrap_or(0);
+    if found != kind || found_version != u64::from(version) {
+        let this = record_words(kind, u64::from(version));
+        let this = this.split(" record").next().unwrap_or(&this);
+        return Err(Error::BadInput(format!(
+            "{source} is {}; this is {this}",
+            record_words(found, found_version)
         )));
     }
-    let record: T =
-        serde_json::from_value(value).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
+    // A field of another kind (a K-state record's `states` marked version
+    // 1): serde names the field; the list of expected ones is left off.
+    let record: T = serde_json::from_value(value).map_err(|e| {
+        let e = e.to_string();
+        let first = e.split(", expected").next().unwrap_or(&e).to_string();
+        bad(format!(
+            "does not read as {} ({first}): the record was edited or damaged",
+            record_words(kind, u64::from(version))
+        ))
+    })?;
     if !record.checksum_holds() {
         return Err(bad("checksum does not match: the record was edited or damaged".into()));
     }

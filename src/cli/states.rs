@@ -286,11 +286,11 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
                 let _ = writeln!(
                     stderr,
-                    "lightsout: note: board {index}, {}: {}, not proven minimal (the kernel has {} members, \
-                     more than the 2^{budget} of --max-nullity {budget}; a local search found it; at least {})",
+                    "lightsout: note: board {index}, {}: {}, not proven minimal ({}; a local search found it; \
+                     at least {})",
                     state_target_name(&outcome.target),
                     presses(s.presses.total()),
-                    kernel_text(solver),
+                    super::states_search::beyond_budget(solver, budget as usize),
                     s.lower_bound
                 );
             }

@@ -178,21 +178,8 @@ impl StateRecord {
     /// is not its problem's.
     pub(super) fn parse(text: &str, source: &str) -> Result<StateRecord, Error> {
         let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
-        let value: serde_json::Value = serde_json::from_str(text.trim())
-            .map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
-        let (found, version) =
-            (value["lightsout"].as_str().unwrap_or("?"), value["version"].as_u64().unwrap_or(0));
-        if found != "search" || version != u64::from(STATE_RECORD_VERSION) {
-            return Err(bad(format!(
-                "a record of kind '{found}' version {version}, expected a K-state search, version \
-                 {STATE_RECORD_VERSION} (two-state searches are version {RECORD_VERSION})"
-            )));
-        }
         let record: StateRecord =
-            serde_json::from_value(value).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
-        if !record.checksum_holds() {
-            return Err(bad("checksum does not match: the record was changed or cut short".into()));
-        }
+            super::record::parse_sealed_version(text, source, "search", STATE_RECORD_VERSION)?;
         if !record.shard.is_valid() {
             return Err(bad("its slice is not a valid K/N".into()));
         }

@@ -59,6 +59,16 @@ pub(super) fn target_word(target: &StateTarget) -> String {
 }
 
 /// Whether a coset of `members` (None: past 2^64) is searched
+/// Why a kernel is not searched exhaustively: its size against what
+/// `--max-nullity budget` allows (one wording for every note and error).
+pub(super) fn beyond_budget(solver: &StateSolver, budget: usize) -> String {
+    format!(
+        "the kernel has {} (2^{:.1}), more than the 2^{budget} that --max-nullity {budget} allows",
+        crate::present::members(&solver.kernel_size()),
+        solver.kernel_size_log2()
+    )
+}
+
 /// exhaustively within `--max-nullity budget` (members ≤ 2^budget).
 fn within(members: Option<u64>, budget: usize) -> bool {
     members.is_some_and(|m| budget >= 63 || m <= 1u64 << budget)
@@ -104,8 +114,8 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     if exhaustive_only && !exhaustive {
         let log2 = solver.kernel_size_log2();
         let error = Error::Limit(format!(
-            "the kernel has {kernel} members (2^{log2:.2}), more than the 2^{budget} of --max-nullity {budget}, \
-             so there is nothing to shard or checkpoint"
+            "{}, so there is nothing to shard or checkpoint",
+            beyond_budget(&solver, budget)
         ));
         let need = log2.ceil() as u64;
         let hint = if need <= 63 {
@@ -210,10 +220,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
                         "the exhaustive search covered {} of the kernel's {kernel} members before its time limit",
                         s.members_searched()
                     ),
-                    None => format!(
-                        "the kernel has {kernel} members, more than the 2^{budget} of --max-nullity {budget}; \
-                         a local search found it"
-                    ),
+                    None => format!("{}; a local search found it", beyond_budget(&solver, budget)),
                 };
                 if !proven {
                     notes.push((
