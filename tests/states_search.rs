@@ -344,3 +344,16 @@ fn records_of_the_other_kind_are_named_in_words() {
     assert_eq!(code, 2);
     assert!(err.contains("cut.json: checksum does not match: the record was edited or damaged"), "{err}");
 }
+
+/// Found by review: `merge` took no `-f` while solve and table do.
+#[test]
+fn merge_takes_the_short_format_flag() {
+    let dir = folder("short-format");
+    std::fs::write(dir.join("b.txt"), "012\n120\n").unwrap();
+    let (record, _, code) = run(&dir, &["--states", "3", "b.txt", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    std::fs::write(dir.join("k.json"), record).unwrap();
+    let long = merged(&dir, &["k.json".into()], &["--format", "text"]);
+    assert_eq!(long.2, 0, "{}", long.1);
+    assert_eq!(merged(&dir, &["k.json".into()], &["-f", "text"]), long);
+}
