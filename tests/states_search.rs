@@ -261,6 +261,12 @@ fn k_state_long_searches_refuse_what_they_cannot_do() {
     let (_, err, code) = run(&dir, &["--states", "3", "two.txt", "--shard", "1/2"]);
     assert_eq!(code, 2);
     assert!(err.contains("search one board"), "{err}");
+    // --output is refused up front with the long-search flags.
+    std::fs::write(dir.join("one.txt"), "012\n120\n").unwrap();
+    let (_, err, code) = run(&dir, &["--states", "3", "one.txt", "--time-limit", "5", "--output", "x.pgm"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--output, --png and --svg do not go with"), "{err}");
+    assert!(!dir.join("x.pgm").exists());
 }
 
 /// Seals `record` again after editing its problem: the hash too.

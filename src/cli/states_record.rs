@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::states_search::{goals, print_answer, recheck, target_word};
+use super::states_search::{goals, print_answer, reapply, target_word};
 use super::*;
 use crate::present::state_target_name;
 use crate::state_minimum::{StateSearchState, merge_states};
@@ -280,7 +280,7 @@ pub(super) fn merge(
         let cells = coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()))?;
         let presses = StateGrid::from_cells(board.nrows(), board.ncols(), cells)
             .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
-        recheck(&solver, &board, &presses, &goal.target)?;
+        reapply(&solver, &board, &presses, &goal.target)?;
         let lower_bound = presses.total();
         let solution = StateSolution { presses, proven_minimal: true, lower_bound };
         outcomes.push(StateOutcome { target: goal.target.clone(), solution: Some(solution) });

@@ -233,7 +233,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         };
         let presses = StateGrid::from_cells(board.nrows(), board.ncols(), presses)
             .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
-        recheck(&solver, &board, &presses, &goal.target)?;
+        reapply(&solver, &board, &presses, &goal.target)?;
         let solution = StateSolution { presses, proven_minimal: proven, lower_bound: bound };
         outcomes.push(StateOutcome { target: goal.target.clone(), solution: Some(solution) });
     }
@@ -243,17 +243,13 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     for (_, note) in notes.iter().filter(|(name, _)| targets.len() == 1 || Some(name) == best.as_ref()) {
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
-    if let (Some(path), Some((_, best))) = (&args.output, answer.best()) {
-        let raw = !matches!(args.output_pbm, Some(PbmArg::Plain));
-        let file = io::BufWriter::new(create(path)?);
-        let mut file = write_pgm(file, &best.presses, k, raw).map_err(|e| output_error(args, e))?;
-        file.flush().map_err(|e| output_error(args, e))?;
-    }
+    // No --output: plan.rs refuses it with --shard, --checkpoint and
+    // --time-limit, the flags that lead here.
     Ok(0)
 }
 
 /// Every press set is re-applied before it is printed.
-pub(super) fn recheck(
+pub(super) fn reapply(
     solver: &StateSolver,
     board: &StateGrid,
     presses: &StateGrid,
@@ -265,7 +261,9 @@ pub(super) fn recheck(
         StateTarget::Board(goal) => goal.clone(),
     };
     if reached != wanted {
-        return Err(Error::Internal("a K-state search's press set failed its re-check".into()));
+        return Err(Error::Internal(
+            "a K-state search's press set, re-applied, does not reach its target".into(),
+        ));
     }
     Ok(())
 }
