@@ -561,8 +561,9 @@ fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     client.click("solve");
     let (target, grid) = cli_best(&BOARD);
     let presses = grid.iter().map(|r| r.matches('x').count()).sum::<usize>();
-    let status = client.wait_for_text("status", "presses to all");
-    assert_eq!(status, format!("{presses} presses to all {target} (proven minimal)."));
+    let status = client.wait_for_text("status", " to all ");
+    let words = if presses == 1 { "1 press".to_string() } else { format!("{presses} presses") };
+    assert_eq!(status, format!("{words} to all {target} (proven minimal)."));
     assert_eq!(client.text("legend-press"), "press (minimal solution)");
     let drawn = client.drawn_board(5, 5);
     for (r, (drawn_row, press_row)) in drawn.iter().zip(&grid).enumerate() {
@@ -1021,4 +1022,18 @@ fn the_page_plays_three_states_on_a_phone() {
             .unwrap();
     assert_eq!(states, "255");
     client.wait_for_text("analysis", "255 states");
+}
+
+#[test]
+fn the_page_says_1_press_not_1_presses() {
+    let Some((chromium, chromedriver)) = browser() else { return };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (1200, 900));
+    // One cell at state 1 of a 2x2 board over Z_3, target all 1s.
+    client.goto(&format!("{base}#rows=2&cols=2&states=3&target=1&board=AQ"));
+    client.wait_for_text("analysis", "2×2 plane, rule plus, 3 states");
+    client.click("solve");
+    let status = client.wait_for_text("status", " to all ");
+    assert_eq!(status, "1 press to all 1s (proven minimal).");
 }

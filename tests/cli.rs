@@ -1128,3 +1128,17 @@ fn regression_output_file_only_when_there_are_presses_to_write() {
         }));
     }
 }
+
+#[test]
+fn a_kernel_of_one_member_is_said_in_the_singular() {
+    let (out, err, code) = run(&["analyze", "--states", "3", "-r", "6", "-c", "6"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("quiet patterns: 1 member (2^0.00)\n"), "{out}");
+}
+
+#[test]
+fn a_time_limit_out_of_range_states_the_bound() {
+    let (_, err, code) = run(&["--time-limit", "1e300", "-g", "all-black", "-r", "3", "-c", "3"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("above 0 and below 1e9"), "{err}");
+}

@@ -366,6 +366,17 @@ async fn the_page_and_its_assets_are_served_with_a_strict_policy() {
     assert_refused(&wrong_method, StatusCode::METHOD_NOT_ALLOWED, None, "/api/solve does not take GET");
 }
 
+/// Found by review: every load asked for /favicon.ico and logged a 404.
+/// The page names an inline icon (a data: URL), which img-src allows.
+#[tokio::test]
+async fn the_page_names_an_inline_icon_its_policy_allows() {
+    let response = app().oneshot(Request::get("/").body(Body::empty()).unwrap()).await.unwrap();
+    let policy = response.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
+    assert!(policy.contains("img-src 'self' data:"), "{policy}");
+    let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+    assert!(String::from_utf8_lossy(&body).contains("<link rel=\"icon\" href=\"data:image/svg+xml,"));
+}
+
 /// The page is ES modules, each at its own path: every module that one
 /// imports is served, as JavaScript under the same policy (a module left
 /// out of the routes would break the page without a word from the server).

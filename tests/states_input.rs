@@ -98,3 +98,22 @@ fn regression_a_row_of_digits_above_ten_states_is_refused() {
     assert_eq!(code, 2);
     assert!(err.contains("state 12 at line 1, column 1 is not below 10"), "{err}");
 }
+
+/// Found by review: the ambiguous-row hint told a graph to give --cols 1,
+/// which a graph refuses, and told a grid `--cols 1` alone, which reads
+/// boards without blank lines as square (three 1x1 boards, not one 3x1).
+#[test]
+fn regression_the_ambiguous_row_hint_says_what_works() {
+    let (_, err, code) = run(&["--states", "12", "--graph", "petersen"], "1234567891\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("write a row's states apart") && !err.contains("--cols"), "{err}");
+    let (_, err, code) = run(&["--states", "12"], "11\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("or give --rows N --cols 1 for a board N cells tall and one wide"), "{err}");
+    // What the hint says works: one 3x1 board.
+    let (out, err, code) =
+        run(&["--states", "12", "--rows", "3", "--cols", "1", "-f", "json"], "11\n3\n10\n");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1, "one board: {out}");
+    assert!(out.contains("\"rows\":3") && out.contains("\"cols\":1"), "{out}");
+}

@@ -240,7 +240,10 @@ fn merge_refuses_forged_k_state_records() {
     std::fs::write(dir.join("two.json"), two).unwrap();
     let (_, err, code) = merged(&dir, &[parts[0].clone(), parts[1].clone(), "two.json".into()], &[]);
     assert_eq!(code, 2);
-    assert!(err.contains("two.json: a record of kind 'search' version 1"), "{err}");
+    assert!(
+        err.contains("two.json is a two-state search record (version 1); this is a K-state search"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -250,9 +253,113 @@ fn k_state_long_searches_refuse_what_they_cannot_do() {
     // 2^27 members, above --max-nullity 20.
     let (_, err, code) = run(&dir, &["--states", "4", "b.txt", "--shard", "1/2", "--max-nullity", "20"]);
     assert_eq!(code, 3, "a limit: {err}");
-    assert!(err.contains("more than the 2^20") && err.contains("--max-nullity 27"), "{err}");
+    assert!(
+        err.contains("more than the 2^20 that --max-nullity 20 allows") && err.contains("--max-nullity 27"),
+        "{err}"
+    );
     std::fs::write(dir.join("two.txt"), "012\n120\n\n000\n000\n").unwrap();
     let (_, err, code) = run(&dir, &["--states", "3", "two.txt", "--shard", "1/2"]);
     assert_eq!(code, 2);
     assert!(err.contains("search one board"), "{err}");
+    // --output is refused up front with the long-search flags.
+    std::fs::write(dir.join("one.txt"), "012\n120\n").unwrap();
+    let (_, err, code) = run(&dir, &["--states", "3", "one.txt", "--time-limit", "5", "--output", "x.pgm"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--output, --png and --svg do not go with"), "{err}");
+    assert!(!dir.join("x.pgm").exists());
+}
+
+/// Seals `record` again after editing its problem: the hash too.
+fn rehash(mut record: serde_json::Value, version: u32) -> String {
+    use sha2::{Digest, Sha256};
+    let text = format!("lightsout-search/{version}/{}", record["problem"]);
+    let digest = Sha256::digest(text.as_bytes());
+    record["hash"] = digest.iter().map(|b| format!("{b:02x}")).collect::<String>().into();
+    reseal(record)
+}
+
+#[test]
+fn a_forged_problem_is_named_by_its_file_in_its_own_words() {
+    let dir = folder("forged-problem");
+    std::fs::write(dir.join("b.txt"), "012\n120\n").unwrap();
+    let (k_state, _, code) = run(&dir, &["--states", "3", "b.txt", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    let (two, _, code) = run(&dir, &["-g", "all-black", "-r", "3", "-c", "3", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    let k_state: serde_json::Value = serde_json::from_str(&k_state).unwrap();
+    let two: serde_json::Value = serde_json::from_str(&two).unwrap();
+    let cases: [(&serde_json::Value, u32, &str, serde_json::Value, &str); 8] = [
+        (&k_state, 2, "states", 1.into(), "x.json: its problem has 1 states"),
+        (&k_state, 2, "rows", 0.into(), "x.json: its problem has 0 rows"),
+        (&k_state, 2, "rule", "01/11".into(), "x.json: its problem has a bad rule"),
+        (&k_state, 2, "graph", "~~~~".into(), "x.json: its problem has a bad graph"),
+        (&two, 1, "cols", 0.into(), "x.json: its problem has 0 columns"),
+        (&two, 1, "rule", "01/11".into(), "x.json: its problem has a bad rule"),
+        (&two, 1, "graph", "~~~~".into(), "x.json: its problem has a bad graph"),
+        (&two, 1, "board", serde_json::json!(["bw"]), "x.json: its problem has a board that does not fit"),
+    ];
+    for (record, version, field, value, expected) in cases {
+        let mut record = record.clone();
+        record["problem"][field] = value;
+        std::fs::write(dir.join("x.json"), rehash(record, version)).unwrap();
+        let (_, err, code) = merged(&dir, &["x.json".into()], &[]);
+        assert_eq!(code, 2, "{field}: {err}");
+        assert!(
+            err.starts_with(&format!("lightsout: {expected}")) && err.lines().count() == 1,
+            "{field}: {err}"
+        );
+        assert!(!err.contains("--") && !err.contains("record:"), "{field}: {err}");
+    }
+}
+
+#[test]
+fn records_of_the_other_kind_are_named_in_words() {
+    let dir = folder("other-kind");
+    std::fs::write(dir.join("b.txt"), "012\n120\n").unwrap();
+    let (k_state, _, code) = run(&dir, &["--states", "3", "b.txt", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    std::fs::write(dir.join("k.json"), &k_state).unwrap();
+    let (two, _, code) = run(&dir, &["-g", "all-black", "-r", "3", "-c", "3", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    std::fs::write(dir.join("two.json"), &two).unwrap();
+    // Resumed as a checkpoint of the other kind, both ways.
+    let (_, err, code) = run(&dir, &["-g", "all-black", "-r", "3", "-c", "3", "--checkpoint", "k.json"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("k.json is a K-state search record (version 2); this is a two-state search"),
+        "{err}"
+    );
+    let (_, err, code) = run(&dir, &["--states", "3", "b.txt", "--checkpoint", "two.json"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("two.json is a two-state search record (version 1); this is a K-state search"),
+        "{err}"
+    );
+    // A K-state record marked version 1, and either one damaged.
+    let mut edited: serde_json::Value = serde_json::from_str(&k_state).unwrap();
+    edited["version"] = 1.into();
+    std::fs::write(dir.join("v1.json"), reseal(edited)).unwrap();
+    let (_, err, code) = merged(&dir, &["v1.json".into()], &[]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("lightsout: v1.json: does not read as a two-state search record"), "{err}");
+    assert!(err.contains("`states`") && err.contains("edited or damaged"), "{err}");
+    std::fs::write(dir.join("cut.json"), k_state.replacen("\"milliseconds\":", "\"milliseconds\":1", 1))
+        .unwrap();
+    let (_, err, code) = merged(&dir, &["cut.json".into()], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cut.json: checksum does not match: the record was edited or damaged"), "{err}");
+}
+
+/// Found by review: `merge` took no `-f` while solve and table do.
+#[test]
+fn merge_takes_the_short_format_flag() {
+    let dir = folder("short-format");
+    std::fs::write(dir.join("b.txt"), "012\n120\n").unwrap();
+    let (record, _, code) = run(&dir, &["--states", "3", "b.txt", "--shard", "1/1"]);
+    assert_eq!(code, 0);
+    std::fs::write(dir.join("k.json"), record).unwrap();
+    let long = merged(&dir, &["k.json".into()], &["--format", "text"]);
+    assert_eq!(long.2, 0, "{}", long.1);
+    assert_eq!(merged(&dir, &["k.json".into()], &["-f", "text"]), long);
 }

@@ -264,7 +264,7 @@ pub(super) struct MergeArgs {
     pub(super) files: Vec<PathBuf>,
     /// Output format: as solve's (poj, text, json) for searches, as
     /// table's (text, csv, json) for tables.
-    #[arg(long, value_enum)]
+    #[arg(short, long, value_enum)]
     pub(super) format: Option<MergeFormat>,
     /// Also print the press grid and the board reached.
     #[arg(long)]

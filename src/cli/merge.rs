@@ -66,7 +66,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         leaf_bits: branch.map(|plan| plan.leaf_bits),
     };
     let search = Search::new(
-        first.problem.question()?,
+        first.problem.question(&records[0].0)?,
         MAX_EXHAUSTIVE_NULLITY,
         u64::MAX,
         &smaller_or_more_memory,

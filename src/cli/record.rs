@@ -70,30 +70,55 @@ impl Problem {
         }
     }
 
-    /// The values the record holds, read back (for `merge`).
-    pub(super) fn question(&self) -> Result<Question, Error> {
+    /// The values the record holds, read back (for `merge`); an error
+    /// names `source`, the record's file.
+    pub(super) fn question(&self, source: &str) -> Result<Question, Error> {
+        let bad = problem_error(source);
         let method = match self.method.as_str() {
             "auto" => Method::Auto,
             "dense" => Method::Dense,
             "chase" => Method::Chase,
-            other => return Err(Error::BadInput(format!("unknown method '{other}'"))),
+            other => return Err(bad(Error::BadInput(format!("has an unknown method '{other}'")))),
         };
         let topology = parse_topology(&self.topology)
-            .ok_or_else(|| Error::BadInput(format!("unknown topology '{}'", self.topology)))?;
-        let rule = Rule::from_mask(&self.rule).map_err(Error::BadInput)?;
+            .ok_or_else(|| bad(Error::BadInput(format!("has an unknown topology '{}'", self.topology))))?;
+        let rule =
+            Rule::from_mask(&self.rule).map_err(|e| bad(Error::BadInput(format!("has a bad rule: {e}"))))?;
         let puzzle = match &self.graph {
-            Some(graph6) => Puzzle::on_graph(Graph::parse(graph6.as_bytes(), "record")?, rule)?,
-            None => Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule),
+            Some(graph6) => Graph::parse(graph6.as_bytes(), source)
+                .and_then(|graph| Puzzle::on_graph(graph, rule))
+                .map_err(&bad)?,
+            None => Puzzle::new(self.rows, self.cols).map_err(&bad)?.with_topology(topology).with_rule(rule),
         };
-        let board = parse_grid(&self.board, self.rows, self.cols)?;
+        let unfit = |_| bad(Error::BadInput("has a board that does not fit the puzzle".into()));
+        let board = parse_grid(&self.board, self.rows, self.cols).map_err(unfit)?;
         let targets = match colour_targets(&self.target) {
             Some(colours) => colours.to_vec(),
             None => {
                 let lines: Vec<String> = self.target.split('/').map(str::to_string).collect();
-                vec![Target::Board(parse_grid(&lines, self.rows, self.cols)?)]
+                vec![Target::Board(parse_grid(&lines, self.rows, self.cols).map_err(unfit)?)]
             }
         };
         Ok(Question { puzzle, board, targets, method })
+    }
+}
+
+/// Turns an error about a record's problem into one line naming the file
+/// (`x.json: its problem has 0 rows`), in the record's words rather than
+/// flags the user never gave.
+pub(super) fn problem_error(source: &str) -> impl Fn(Error) -> Error + '_ {
+    move |error| {
+        let why = match error {
+            Error::BadSide { side, value } => {
+                let side = if side == Side::Rows { "rows" } else { "columns" };
+                format!("has {value} {side}, outside 1..={MAX_SIDE}")
+            }
+            Error::Parse { message, .. } => format!("has a bad graph: {message}"),
+            Error::BadInput(why) => why,
+            other if other.is_limit() => return other,
+            other => format!("is refused: {}", describe(&other)),
+        };
+        Error::BadInput(format!("{source}: its problem {why}"))
     }
 }
 
@@ -186,18 +211,54 @@ pub(super) fn parse_sealed<T: Sealed + serde::de::DeserializeOwned>(
     source: &str,
     kind: &str,
 ) -> Result<T, Error> {
+    parse_sealed_version(text, source, kind, RECORD_VERSION)
+}
+
+/// What a record of `kind` and `version` is, in words (`a K-state search
+/// record (version 2)`).
+fn record_words(kind: &str, version: u64) -> String {
+    match (kind, version) {
+        ("search", 1) => "a two-state search record (version 1)".into(),
+        ("search", 2) => "a K-state search record (version 2)".into(),
+        ("table", 1) => "a table record (version 1)".into(),
+        (kind, version) => {
+            format!("a '{kind}' record of version {version}, which this lightsout does not read")
+        }
+    }
+}
+
+/// [`parse_sealed`] of records of `version` (K-state searches are 2).
+pub(super) fn parse_sealed_version<T: Sealed + serde::de::DeserializeOwned>(
+    text: &str,
+    source: &str,
+    kind: &str,
+    version: u32,
+) -> Result<T, Error> {
     let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
     let value: serde_json::Value =
         serde_json::from_str(text.trim()).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
-    let (found, version) =
-        (value["lightsout"].as_str().unwrap_or("?"), value["version"].as_u64().unwrap_or(0));
-    if found != kind || version != u64::from(RECORD_VERSION) {
-        return Err(bad(format!(
-            "a record of kind '{found}' version {version}, expected '{kind}' version {RECORD_VERSION}"
+    let Some(found) = value["lightsout"].as_str() else {
+        return Err(bad("not a lightsout record (it has no \"lightsout\" kind)".into()));
+    };
+    let found_version = value["version"].as_u64().unwrap_or(0);
+    if found != kind || found_version != u64::from(version) {
+        let this = record_words(kind, u64::from(version));
+        let this = this.split(" record").next().unwrap_or(&this);
+        return Err(Error::BadInput(format!(
+            "{source} is {}; this is {this}",
+            record_words(found, found_version)
         )));
     }
-    let record: T =
-        serde_json::from_value(value).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
+    // A field of another kind (a K-state record's `states` marked version
+    // 1): serde names the field; the list of expected ones is left off.
+    let record: T = serde_json::from_value(value).map_err(|e| {
+        let e = e.to_string();
+        let first = e.split(", expected").next().unwrap_or(&e).to_string();
+        bad(format!(
+            "does not read as {} ({first}): the record was edited or damaged",
+            record_words(kind, u64::from(version))
+        ))
+    })?;
     if !record.checksum_holds() {
         return Err(bad("checksum does not match: the record was edited or damaged".into()));
     }

@@ -286,11 +286,11 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
             if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
                 let _ = writeln!(
                     stderr,
-                    "lightsout: note: board {index}, {}: {}, not proven minimal (the kernel has {} members, \
-                     more than the 2^{budget} of --max-nullity {budget}; a local search found it; at least {})",
+                    "lightsout: note: board {index}, {}: {}, not proven minimal ({}; a local search found it; \
+                     at least {})",
                     state_target_name(&outcome.target),
                     presses(s.presses.total()),
-                    kernel_text(solver),
+                    super::states_search::beyond_budget(solver, budget as usize),
                     s.lower_bound
                 );
             }
@@ -398,8 +398,8 @@ pub(super) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failur
                 _ => t += &format!("Z_{k} is no field: no rank or nullity, the kernel is a group\n"),
             }
             t += &format!(
-                "quiet patterns: {} members (2^{:.2})\n",
-                solver.kernel_size(),
+                "quiet patterns: {} (2^{:.2})\n",
+                members(&solver.kernel_size()),
                 solver.kernel_size_log2()
             );
             let cells = puzzle.cells() as f64 * f64::from(k).log2();

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::states_search::{goals, print_answer, recheck, target_word};
+use super::states_search::{goals, print_answer, reapply, target_word};
 use super::*;
 use crate::present::state_target_name;
 use crate::state_minimum::{StateSearchState, merge_states};
@@ -85,29 +85,35 @@ impl StateProblem {
 
     /// The values the record holds, read back: puzzle, K, board, targets,
     /// method.
-    pub(super) fn question(&self) -> Result<(Puzzle, Modulus, StateGrid, Vec<StateTarget>, Method), Error> {
-        let bad = |why: String| Error::BadInput(format!("record: {why}"));
-        let states =
-            Modulus::new(u32::from(self.states)).map_err(|_| bad(format!("{} states", self.states)))?;
+    pub(super) fn question(
+        &self,
+        source: &str,
+    ) -> Result<(Puzzle, Modulus, StateGrid, Vec<StateTarget>, Method), Error> {
+        let wrap = super::record::problem_error(source);
+        let bad = |why: String| wrap(Error::BadInput(why));
+        let states = Modulus::new(u32::from(self.states))
+            .map_err(|_| bad(format!("has {} states; the number of states is 2 to 255", self.states)))?;
         let method = match self.method.as_str() {
             "auto" => Method::Auto,
             "dense" => Method::Dense,
             "chase" => Method::Chase,
-            other => return Err(bad(format!("unknown method '{other}'"))),
+            other => return Err(bad(format!("has an unknown method '{other}'"))),
         };
         let topology = parse_topology(&self.topology)
-            .ok_or_else(|| bad(format!("unknown topology '{}'", self.topology)))?;
-        let rule = Rule::from_mask(&self.rule).map_err(Error::BadInput)?;
+            .ok_or_else(|| bad(format!("has an unknown topology '{}'", self.topology)))?;
+        let rule = Rule::from_mask(&self.rule).map_err(|e| bad(format!("has a bad rule: {e}")))?;
         let puzzle = match &self.graph {
-            Some(graph6) => Puzzle::on_graph(Graph::parse(graph6.as_bytes(), "record")?, rule)?,
-            None => Puzzle::new(self.rows, self.cols)?.with_topology(topology).with_rule(rule),
+            Some(graph6) => Graph::parse(graph6.as_bytes(), source)
+                .and_then(|graph| Puzzle::on_graph(graph, rule))
+                .map_err(&wrap)?,
+            None => Puzzle::new(self.rows, self.cols).map_err(&wrap)?.with_topology(topology).with_rule(rule),
         };
         let grid = |rows: &[Vec<u8>]| {
             let cells: Vec<u8> = rows.iter().flatten().copied().collect();
             let shaped = rows.len() == puzzle.rows() && rows.iter().all(|r| r.len() == puzzle.cols());
             StateGrid::from_cells(puzzle.rows(), puzzle.cols(), cells)
                 .filter(|g| shaped && g.max_state() < self.states)
-                .ok_or_else(|| bad("a board that does not fit the puzzle or its states".into()))
+                .ok_or_else(|| bad("has a board that does not fit the puzzle or its states".into()))
         };
         let board = grid(&self.board)?;
         let targets = match (self.target.as_str(), &self.target_board) {
@@ -115,9 +121,9 @@ impl StateProblem {
             ("board", Some(rows)) => vec![StateTarget::Board(grid(rows)?)],
             (s, None) => match s.parse::<u8>() {
                 Ok(s) if s < self.states => vec![StateTarget::Uniform(s)],
-                _ => return Err(bad(format!("unknown target '{s}'"))),
+                _ => return Err(bad(format!("has an unknown target '{s}'"))),
             },
-            _ => return Err(bad("a target board without target 'board'".into())),
+            _ => return Err(bad("has a target board without target 'board'".into())),
         };
         Ok((puzzle, states, board, targets, method))
     }
@@ -172,21 +178,8 @@ impl StateRecord {
     /// is not its problem's.
     pub(super) fn parse(text: &str, source: &str) -> Result<StateRecord, Error> {
         let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
-        let value: serde_json::Value = serde_json::from_str(text.trim())
-            .map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
-        let (found, version) =
-            (value["lightsout"].as_str().unwrap_or("?"), value["version"].as_u64().unwrap_or(0));
-        if found != "search" || version != u64::from(STATE_RECORD_VERSION) {
-            return Err(bad(format!(
-                "a record of kind '{found}' version {version}, expected a K-state search, version \
-                 {STATE_RECORD_VERSION} (two-state searches are version {RECORD_VERSION})"
-            )));
-        }
         let record: StateRecord =
-            serde_json::from_value(value).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
-        if !record.checksum_holds() {
-            return Err(bad("checksum does not match: the record was changed or cut short".into()));
-        }
+            super::record::parse_sealed_version(text, source, "search", STATE_RECORD_VERSION)?;
         if !record.shard.is_valid() {
             return Err(bad("its slice is not a valid K/N".into()));
         }
@@ -230,7 +223,7 @@ pub(super) fn merge(
         )
         .into());
     }
-    let (puzzle, states, board, targets, method) = first.problem.question()?;
+    let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
     let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
         .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
     let goals = goals(&solver, &board, &targets)?;
@@ -287,7 +280,7 @@ pub(super) fn merge(
         let cells = coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()))?;
         let presses = StateGrid::from_cells(board.nrows(), board.ncols(), cells)
             .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
-        recheck(&solver, &board, &presses, &goal.target)?;
+        reapply(&solver, &board, &presses, &goal.target)?;
         let lower_bound = presses.total();
         let solution = StateSolution { presses, proven_minimal: true, lower_bound };
         outcomes.push(StateOutcome { target: goal.target.clone(), solution: Some(solution) });
@@ -309,11 +302,11 @@ mod tests {
         let board = StateGrid::from_fn(2, 3, |r, c| ((r + c) % 3) as u8);
         let targets = vec![StateTarget::Board(StateGrid::filled(2, 3, 1))];
         let problem = StateProblem::of(&puzzle, 3, &board, &targets, Method::Auto);
-        let (p, k, b, t, m) = problem.question().unwrap();
+        let (p, k, b, t, m) = problem.question("x.json").unwrap();
         assert_eq!((p.rows(), p.cols(), k.get(), b, t, m), (2, 3, 3, board, targets, Method::Auto));
         let mut edited = problem.clone();
         edited.board[0][0] = 3;
-        assert!(edited.question().is_err(), "a state of K is refused");
+        assert!(edited.question("x.json").is_err(), "a state of K is refused");
         assert_ne!(edited.hash(), problem.hash());
     }
 }

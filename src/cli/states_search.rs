@@ -59,6 +59,16 @@ pub(super) fn target_word(target: &StateTarget) -> String {
 }
 
 /// Whether a coset of `members` (None: past 2^64) is searched
+/// Why a kernel is not searched exhaustively: its size against what
+/// `--max-nullity budget` allows (one wording for every note and error).
+pub(super) fn beyond_budget(solver: &StateSolver, budget: usize) -> String {
+    format!(
+        "the kernel has {} (2^{:.1}), more than the 2^{budget} that --max-nullity {budget} allows",
+        crate::present::members(&solver.kernel_size()),
+        solver.kernel_size_log2()
+    )
+}
+
 /// exhaustively within `--max-nullity budget` (members ≤ 2^budget).
 fn within(members: Option<u64>, budget: usize) -> bool {
     members.is_some_and(|m| budget >= 63 || m <= 1u64 << budget)
@@ -104,8 +114,8 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     if exhaustive_only && !exhaustive {
         let log2 = solver.kernel_size_log2();
         let error = Error::Limit(format!(
-            "the kernel has {kernel} members (2^{log2:.2}), more than the 2^{budget} of --max-nullity {budget}, \
-             so there is nothing to shard or checkpoint"
+            "{}, so there is nothing to shard or checkpoint",
+            beyond_budget(&solver, budget)
         ));
         let need = log2.ceil() as u64;
         let hint = if need <= 63 {
@@ -210,10 +220,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
                         "the exhaustive search covered {} of the kernel's {kernel} members before its time limit",
                         s.members_searched()
                     ),
-                    None => format!(
-                        "the kernel has {kernel} members, more than the 2^{budget} of --max-nullity {budget}; \
-                         a local search found it"
-                    ),
+                    None => format!("{}; a local search found it", beyond_budget(&solver, budget)),
                 };
                 if !proven {
                     notes.push((
@@ -226,7 +233,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         };
         let presses = StateGrid::from_cells(board.nrows(), board.ncols(), presses)
             .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
-        recheck(&solver, &board, &presses, &goal.target)?;
+        reapply(&solver, &board, &presses, &goal.target)?;
         let solution = StateSolution { presses, proven_minimal: proven, lower_bound: bound };
         outcomes.push(StateOutcome { target: goal.target.clone(), solution: Some(solution) });
     }
@@ -236,17 +243,13 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     for (_, note) in notes.iter().filter(|(name, _)| targets.len() == 1 || Some(name) == best.as_ref()) {
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
-    if let (Some(path), Some((_, best))) = (&args.output, answer.best()) {
-        let raw = !matches!(args.output_pbm, Some(PbmArg::Plain));
-        let file = io::BufWriter::new(create(path)?);
-        let mut file = write_pgm(file, &best.presses, k, raw).map_err(|e| output_error(args, e))?;
-        file.flush().map_err(|e| output_error(args, e))?;
-    }
+    // No --output: plan.rs refuses it with --shard, --checkpoint and
+    // --time-limit, the flags that lead here.
     Ok(0)
 }
 
 /// Every press set is re-applied before it is printed.
-pub(super) fn recheck(
+pub(super) fn reapply(
     solver: &StateSolver,
     board: &StateGrid,
     presses: &StateGrid,
@@ -258,7 +261,9 @@ pub(super) fn recheck(
         StateTarget::Board(goal) => goal.clone(),
     };
     if reached != wanted {
-        return Err(Error::Internal("a K-state search's press set failed its re-check".into()));
+        return Err(Error::Internal(
+            "a K-state search's press set, re-applied, does not reach its target".into(),
+        ));
     }
     Ok(())
 }

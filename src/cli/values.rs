@@ -123,7 +123,7 @@ pub(super) enum TableFormat {
 pub(super) fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
-        _ => Err(format!("expected a number of seconds above 0, got '{s}'")),
+        _ => Err(format!("expected a number of seconds above 0 and below 1e9 (about 31 years), got '{s}'")),
     }
 }
 

@@ -136,6 +136,9 @@ struct States {
     /// Boards are one cell wide (`--cols 1`, a graph of one vertex): then
     /// a row of one number of several digits is no ambiguity.
     one_wide: bool,
+    /// The width is given (`--cols`, a graph's vertices): then the only
+    /// way out of an ambiguous row is to write its states apart.
+    width_given: bool,
 }
 
 impl States {
@@ -178,9 +181,16 @@ impl States {
             // Above 10 states a row is numbers apart; a row that is one run
             // of digits (`123`) could be three cells or one number: refused.
             if self.k > 10 && !self.one_wide && token.len() > 1 && token.len() == line.cells.len() {
+                // Boards without blank lines are square, so one cell wide
+                // takes --rows too.
+                let or_tall = if self.width_given {
+                    ""
+                } else {
+                    ", or give --rows N --cols 1 for a board N cells tall and one wide"
+                };
                 return Err(format!(
                     "line {at}: '{text}' is one number or {} cells: with --states {} write a row's states apart \
-                     (like '{}'), or give --cols 1 for boards one cell wide",
+                     (like '{}'){or_tall}",
                     token.len(),
                     self.k,
                     text.chars().map(String::from).collect::<Vec<_>>().join(" ")
@@ -361,7 +371,13 @@ impl<'a> StateBoards<'a> {
     /// # Ok::<(), lightsout::Error>(())
     /// ```
     pub fn new(input: &'a [u8], source: &'a str, k: u8, rows: Option<usize>, cols: Option<usize>) -> Self {
-        StateBoards(Boards::new(input, source, rows, cols, States { k, one_wide: cols == Some(1) }))
+        StateBoards(Boards::new(
+            input,
+            source,
+            rows,
+            cols,
+            States { k, one_wide: cols == Some(1), width_given: cols.is_some() },
+        ))
     }
 
     /// Prepares to read boards of a graph of `vertices` vertices: one line
@@ -390,7 +406,7 @@ impl<'a> StateBoards<'a> {
 /// ```
 pub fn state_row_width(row: &[u8], k: u8) -> usize {
     let line = Line { number: 0, column: 0, cells: row };
-    States { k, one_wide: false }.width(&line)
+    States { k, one_wide: false, width_given: false }.width(&line)
 }
 
 impl Iterator for StateBoards<'_> {

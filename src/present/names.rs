@@ -118,3 +118,9 @@ pub(crate) fn format_bytes(bytes: u64) -> String {
 pub(crate) fn presses(n: u64) -> String {
     if n == 1 { "1 press".into() } else { format!("{n} presses") }
 }
+
+/// A number of members (of a kernel, given in decimal as K-state kernels
+/// are), `1 member` or `n members`.
+pub(crate) fn members(count: &str) -> String {
+    if count == "1" { "1 member".into() } else { format!("{count} members") }
+}

@@ -1,6 +1,6 @@
 // Play mode: a press, a set cell, the move counter, and taking them back.
 
-import { cellName, plural, say, state, stateName } from "./state.js";
+import { cellName, plural, presses, say, state, stateName } from "./state.js";
 import { forgetSolution, left, press, remaining, setCell, solvedText, won } from "./puzzle.js";
 import { changed } from "./draw.js";
 
@@ -52,7 +52,7 @@ export function progressText(count = true) {
   const s = state.solution;
   if (!s || !count) return solvedText();
   const todo = remaining(s).reduce((n, i) => n + left(s, i), 0);
-  return ` ${todo} ${plural(todo, "press", "presses")} of the solution left.${solvedText()}`;
+  return ` ${presses(todo)} of the solution left.${solvedText()}`;
 }
 
 /** Takes back the last change: a press, a set cell or a new board. */

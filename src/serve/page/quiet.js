@@ -1,6 +1,6 @@
 // The analysis of the size: rank, nullity and the quiet patterns.
 
-import { $, plural, state } from "./state.js";
+import { $, plural, presses, state } from "./state.js";
 import { cellSize, drawGrid } from "./draw.js";
 import { api, gridNumbers, puzzleBody } from "./client.js";
 
@@ -20,7 +20,7 @@ function analysisText(a) {
     let text = `${a.rows}×${a.cols} ${a.topology}, rule ${a.rule}: rank ${a.rank}, nullity ${d}. `;
     text += d === 0
       ? "Every board can be cleared, in exactly one way."
-      : `1 board in 2^${d} can be cleared. Lightest quiet pattern: ${a.lightest_quiet_pattern.presses} presses.`;
+      : `1 board in 2^${d} can be cleared. Lightest quiet pattern: ${presses(a.lightest_quiet_pattern.presses)}.`;
     if (a.gcd) text += ` gcd polynomial: ${a.gcd}.`;
     return text;
   }
@@ -31,7 +31,7 @@ function analysisText(a) {
   text += a.kernel_size === "1"
     ? "Every board can be cleared, in exactly one way."
     : `1 board in ${kernelText(a)} can be cleared, in ${kernelText(a)} ways. ` +
-      `Lightest quiet pattern: ${a.lightest_quiet_pattern.presses} presses.`;
+      `Lightest quiet pattern: ${presses(a.lightest_quiet_pattern.presses)}.`;
   return text;
 }
 
@@ -60,10 +60,10 @@ export async function analyze() {
       const cells = gridNumbers(q.pattern);
       const weight = cells.reduce((n, v) => n + v, 0);
       const order = states === 2 ? "" : `, order ${q.order}`;
-      button.setAttribute("aria-label", `Quiet pattern ${k + 1}${order}, ${weight} presses: open`);
+      button.setAttribute("aria-label", `Quiet pattern ${k + 1}${order}, ${presses(weight)}: open`);
       const canvas = document.createElement("canvas");
       drawGrid(canvas, cells, a.rows, a.cols, cellSize(a.rows, a.cols, 96), states);
-      button.append(canvas, `${k + 1}${order}: ${weight} presses`);
+      button.append(canvas, `${k + 1}${order}: ${presses(weight)}`);
       button.addEventListener("click", () => openPattern(k, a));
       box.append(button);
     });
@@ -81,8 +81,8 @@ function openPattern(k, a) {
   const cells = gridNumbers(q.pattern);
   const weight = cells.reduce((n, v) => n + v, 0);
   $("pattern-title").textContent = states === 2
-    ? `Quiet pattern ${k + 1} of ${a.rows}×${a.cols}: ${weight} presses (black = press)`
-    : `Quiet pattern ${k + 1} of ${a.rows}×${a.cols}, ${states} states: order ${q.order}, ${weight} presses ` +
+    ? `Quiet pattern ${k + 1} of ${a.rows}×${a.cols}: ${presses(weight)} (black = press)`
+    : `Quiet pattern ${k + 1} of ${a.rows}×${a.cols}, ${states} states: order ${q.order}, ${presses(weight)} ` +
       "(each cell's number: how many times to press it)";
   drawGrid($("pattern-canvas"), cells, a.rows, a.cols, cellSize(a.rows, a.cols, 480), states);
   $("pattern-dialog").showModal();

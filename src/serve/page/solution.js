@@ -1,6 +1,6 @@
 // The solution from the server, and stepping through it: Solve, Hint, Step.
 
-import { $, allOf, cellName, say, state } from "./state.js";
+import { $, allOf, cellName, presses, say, state } from "./state.js";
 import { forgetSolution, remaining, showLegend, solvedText, stepsAll, stepsDone, stray } from "./puzzle.js";
 import { changed } from "./draw.js";
 import { api, boardBody, boardRows, gridBits, gridNumbers, puzzleBody, targetBody } from "./client.js";
@@ -25,20 +25,20 @@ export async function solve() {
     return null;
   }
   const counts = gridNumbers(entry.solution);
-  const presses = [];
-  counts.forEach((n, i) => { if (n) presses.push(i); });
+  const toPress = [];
+  counts.forEach((n, i) => { if (n) toPress.push(i); });
   state.solution = {
-    presses: new Map(presses.map((i) => [i, counts[i]])), pressed: new Map(), target: name, proven: entry.proven_minimal,
+    presses: new Map(toPress.map((i) => [i, counts[i]])), pressed: new Map(), target: name, proven: entry.proven_minimal,
   };
   state.hint = -1;
   showLegend();
   const proof = entry.proven_minimal ? "proven minimal" : "not proven minimal";
-  say(`${entry.presses} presses to ${allOf(name)} (${proof}).`);
+  say(`${presses(entry.presses)} to ${allOf(name)} (${proof}).`);
   // A cell pressed n times is listed as r1c2×n.
-  const listed = presses.slice(0, LISTED_PRESSES)
+  const listed = toPress.slice(0, LISTED_PRESSES)
     .map((i) => `r${Math.floor(i / state.cols) + 1}c${(i % state.cols) + 1}${counts[i] > 1 ? `×${counts[i]}` : ""}`);
-  if (presses.length > LISTED_PRESSES) listed.push(`… and ${presses.length - LISTED_PRESSES} more`);
-  $("presses").textContent = presses.length ? "Press: " + listed.join(" ") : "No presses needed.";
+  if (toPress.length > LISTED_PRESSES) listed.push(`… and ${toPress.length - LISTED_PRESSES} more`);
+  $("presses").textContent = toPress.length ? "Press: " + listed.join(" ") : "No presses needed.";
   changed();
   return state.solution;
 }

@@ -111,6 +111,11 @@ export function plural(n, one, many = one + "s") {
   return n === 1 ? one : many;
 }
 
+/** A number of presses in words: "1 press", "3 presses". */
+export function presses(n) {
+  return `${n} ${plural(Number(n), "press", "presses")}`;
+}
+
 export function cellName(i) {
   return `row ${Math.floor(i / state.cols) + 1}, column ${(i % state.cols) + 1}`;
 }
