@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 
+mod common;
+
 fn lightsout() -> Command {
     Command::cargo_bin("lightsout").unwrap()
 }
@@ -483,4 +485,70 @@ fn merge_reads_every_record_of_a_folder() {
     let (out, err, code) = run(&dir, &["merge", "empty"]);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(err.contains("empty holds no .json records") && err.lines().count() == 1, "{err}");
+}
+
+/// Branch and bound (`--engine branch`) meets every published A075464
+/// term to n = 54 whose board has quiet patterns (nullity up to 32, at
+/// 39x39), through the command line, which re-applies each press set.
+#[test]
+fn branch_and_bound_meets_the_published_all_black_minima_to_54() {
+    let dir = folder("branch-a075464");
+    let nullity = common::table("nxn_nullity.txt");
+    let mut terms = common::table("allblack_nxn_min_presses.txt");
+    terms.extend(common::table("allblack_nxn_min_presses_31_54.txt"));
+    let mut checked = 0;
+    for (n, expected) in terms {
+        if nullity[&n] == 0 {
+            continue;
+        }
+        let side = n.to_string();
+        let (out, err, code) = run(
+            &dir,
+            &["-r", &side, "-c", &side, "--generate", "all-black", "--target", "white", "--engine", "branch"],
+        );
+        assert_eq!((code, out.trim()), (0, expected.to_string().as_str()), "n = {n}: {err}");
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} sizes with quiet patterns");
+}
+
+/// On solvable random boards of nullity 20 to 30 (30x30, 47x47, 59x59),
+/// branch and bound and the transform find press sets of equal weight,
+/// for both colours.
+#[test]
+fn branch_and_bound_equals_the_transform_on_random_solvable_boards() {
+    let dir = folder("branch-random");
+    for (n, seed) in [(30usize, 1u64), (47, 2), (59, 3)] {
+        // Presses at random, applied: a board that is solvable.
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut board = vec![vec![false; n]; n];
+        for r in 0..n {
+            for c in 0..n {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                if state % 10 < 3 {
+                    for (dr, dc) in [(0i64, 0i64), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        let (a, b) = (r as i64 + dr, c as i64 + dc);
+                        if (0..n as i64).contains(&a) && (0..n as i64).contains(&b) {
+                            board[a as usize][b as usize] ^= true;
+                        }
+                    }
+                }
+            }
+        }
+        let text: String = board
+            .iter()
+            .map(|row| row.iter().map(|&b| if b { 'b' } else { 'w' }).collect::<String>() + "\n")
+            .collect();
+        let name = format!("board-{n}.txt");
+        std::fs::write(dir.join(&name), text).unwrap();
+        let presses = |engine: &str| -> Vec<u64> {
+            let (out, err, code) = run(&dir, &[&name, "--engine", engine, "--format", "json"]);
+            assert_eq!(code, 0, "{n}x{n} {engine}: {err}");
+            let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
+            ["white", "black"].iter().map(|t| answer[t]["presses"].as_u64().expect("solvable")).collect()
+        };
+        assert_eq!(presses("branch"), presses("transform"), "{n}x{n}");
+    }
 }
