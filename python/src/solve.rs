@@ -121,11 +121,18 @@ fn reached<'py>(py: Python<'py>, r: &Reached) -> PyResult<Bound<'py, PyAny>> {
     }
 }
 
+/// Most quiet patterns the package's exact search weighs: it walks the
+/// transform engine block by block (to stop at Ctrl-C or a time limit),
+/// and past 63 patterns that is not a search anyone can wait for; the
+/// command line goes further by branch and bound.
+const MAX_PYTHON_NULLITY: usize = 63;
+
 /// Checks the search options shared by `solve` and `solve_many`.
 fn options(spec: &Spec, max_nullity: usize, time_limit: Option<f64>) -> PyResult<Opts> {
-    if max_nullity > MAX_EXHAUSTIVE_NULLITY {
+    if max_nullity > MAX_PYTHON_NULLITY {
         return Err(bad(format!(
-            "max_nullity is at most {MAX_EXHAUSTIVE_NULLITY} (a search's mask is 64 bits), got {max_nullity}"
+            "max_nullity is at most {MAX_PYTHON_NULLITY} here (the package's exact search is the transform \
+             engine; the command line's branch and bound goes to {MAX_EXHAUSTIVE_NULLITY}), got {max_nullity}"
         )));
     }
     let time_limit = match time_limit {

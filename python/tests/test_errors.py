@@ -43,7 +43,7 @@ def test_bad_options():
     refused(r"target state is 0 to 1, got 2", lightsout.solve, ["bw"], target=2)
     refused(r"target state is 0 to 2, got -1", lightsout.solve, ["01"], states=3, target=-1)
     refused(r"target board is 1x1 but the board is 1x2", lightsout.solve, ["bw"], target=["b"])
-    refused(r"max_nullity is at most 63", lightsout.solve, ["bw"], max_nullity=64)
+    refused(r"max_nullity is at most 63 here", lightsout.solve, ["bw"], max_nullity=64)
     refused(r"time_limit is a positive number of seconds, got -1", lightsout.solve, ["bw"], time_limit=-1)
     refused(r"time_limit serves two-state boards", lightsout.solve, ["01"], states=3, time_limit=1)
     refused(r"a graph has no edges to wrap", lightsout.solve, "11", graph="path:2", torus=True)
