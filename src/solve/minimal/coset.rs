@@ -53,7 +53,7 @@ pub struct Coset {
 
 impl Coset {
     /// Groups the cells of `x` by their keys over `basis`; only the first
-    /// [`MAX_KEY_BITS`] (128) patterns count (a key is one `u128`).
+    /// `MAX_KEY_BITS` (128) patterns count (a key is one `u128`).
     pub fn new(x: &Grid, basis: &[Grid]) -> Coset {
         let basis = &basis[..basis.len().min(MAX_KEY_BITS)];
         let mut keyed: Vec<(u128, i32)> = Vec::with_capacity(x.nrows() * x.ncols());
