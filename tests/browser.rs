@@ -652,6 +652,9 @@ fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     // The nullity map links back to a size.
     // Squares of 11 pixels for 64 sizes, after 34 pixels of row labels and
     // 18 of column labels (app.js): the square of 4 rows, 5 columns.
+    // The map is drawn again for the king's rule: wait for it (on a busy
+    // machine the click once came before it and fell on nothing).
+    client.wait_for_text("heat-info", "nullity 0 to");
     client.click_at("heatmap", (34.0 + 4.5 * 11.0, 18.0 + 3.5 * 11.0));
     client.wait_for_text("status", "A white 4×5 board.");
     client.execute("document.getElementById('heat-area').scrollIntoView()", vec![]);
