@@ -460,7 +460,7 @@ fn answer(
 /// as [`improve_with_symmetry`] finds it (a few seconds at most), for a
 /// branch-and-bound search to look below; `None` without symmetry.
 fn symmetric_incumbent(solver: &Solver, board: &Grid, target: &Target, particular: &Grid) -> Option<u64> {
-    let rhs = right_hand_side(board, target);
+    let rhs = target.right_hand_side(board);
     let found = improve_with_symmetry(
         solver.puzzle(),
         &rhs,
@@ -469,17 +469,6 @@ fn symmetric_incumbent(solver: &Solver, board: &Grid, target: &Target, particula
         "the particular",
     )?;
     Some(found.presses.count_ones() as u64)
-}
-
-/// Board plus target: what the presses must flip.
-fn right_hand_side(board: &Grid, target: &Target) -> Grid {
-    let mut rhs = board.clone();
-    match target {
-        Target::White => {}
-        Target::Black => rhs.not_in_place(),
-        Target::Board(goal) => rhs.xor_assign(goal),
-    }
-    rhs
 }
 
 /// A board beyond exhaustive reach, given `seconds`: the symmetric
@@ -498,7 +487,7 @@ fn beyond_reach(
     let started = Instant::now();
     let solver = &search.solver;
     let quiet = solver.quiet_patterns();
-    let rhs = right_hand_side(&search.board, target);
+    let rhs = target.right_hand_side(&search.board);
     let Some(start) =
         improve_with_symmetry(solver.puzzle(), &rhs, quiet, particular.clone(), "the particular solution")
     else {

@@ -23,6 +23,18 @@ impl Target {
     /// Both colours, for the one needing fewer presses.
     pub const EITHER: &'static [Target] = &[Target::White, Target::Black];
 
+    /// `board + target` over GF(2): the cells the presses must flip (for
+    /// a board of the target's shape).
+    pub fn right_hand_side(&self, board: &Grid) -> Grid {
+        let mut rhs = board.clone();
+        match self {
+            Target::White => {}
+            Target::Black => rhs.not_in_place(),
+            Target::Board(goal) => rhs.xor_assign(goal),
+        }
+        rhs
+    }
+
     /// `"white"`, `"black"`, or `"target"` for a given board.
     pub fn name(&self) -> &'static str {
         match self {

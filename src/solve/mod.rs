@@ -331,13 +331,7 @@ impl Solver {
         if self.holds_quiet_patterns() && self.obstruction(board, target)?.is_some() {
             return Ok(None);
         }
-        let mut rhs = board.clone();
-        match target {
-            Target::White => {}
-            Target::Black => rhs.not_in_place(),
-            Target::Board(goal) => rhs.xor_assign(goal),
-        }
-        Ok(Some(rhs))
+        Ok(Some(target.right_hand_side(board)))
     }
 
     /// Refuses a grid of another shape than the puzzle's.

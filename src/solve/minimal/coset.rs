@@ -355,6 +355,26 @@ pub struct Best {
 }
 
 impl Best {
+    /// Whether a slice that claims `claimed` holds up when its `unit`s
+    /// (blocks, tasks), searched again, hold `found`: refused when they
+    /// hold a lighter member, or any member where it claims none.
+    ///
+    /// # Errors
+    /// What was found, in a few words.
+    pub fn check_claim(claimed: Option<Best>, found: Option<Best>, unit: &str) -> Result<(), String> {
+        match (found, claimed) {
+            (Some(found), Some(best)) if found.weight < best.weight => Err(format!(
+                "searched again, its {unit}s hold a member of {} presses where it claims {}",
+                found.weight, best.weight
+            )),
+            (Some(found), None) => Err(format!(
+                "searched again, its {unit}s hold a member of {} presses where it claims none",
+                found.weight
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The better of two candidates (lighter, then smaller mask).
     pub fn better(a: Option<Best>, b: Option<Best>) -> Option<Best> {
         match (a, b) {

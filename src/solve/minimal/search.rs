@@ -153,17 +153,7 @@ impl SearchState {
             .par_iter()
             .filter_map(|&i| search_slice(coset, self.shard, i..i + 1, false))
             .reduce_with(|a, b| Best::better(Some(a), Some(b)).unwrap_or(a));
-        match (found, self.best) {
-            (Some(found), Some(best)) if found.weight < best.weight => Err(format!(
-                "searched again, its blocks hold a member of {} presses where it claims {}",
-                found.weight, best.weight
-            )),
-            (Some(found), None) => Err(format!(
-                "searched again, its blocks hold a member of {} presses where it claims none",
-                found.weight
-            )),
-            _ => Ok(()),
-        }
+        Best::check_claim(self.best, found, "block")
     }
 
     /// Searches on from where the state stands until the slice is done or

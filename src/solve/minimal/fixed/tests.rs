@@ -10,13 +10,7 @@ use crate::{Method, Solver, Target};
 fn problem(puzzle: &Puzzle, board: &Grid, target: &Target) -> Option<(Grid, Grid, Vec<Grid>)> {
     let solver = Solver::new(puzzle, Method::Auto, 0).unwrap();
     let (x, _) = solver.coset(board, target).unwrap()?;
-    let mut rhs = board.clone();
-    match target {
-        Target::White => {}
-        Target::Black => rhs.not_in_place(),
-        Target::Board(goal) => rhs.xor_assign(goal),
-    }
-    Some((rhs, x, solver.quiet_patterns().to_vec()))
+    Some((target.right_hand_side(board), x, solver.quiet_patterns().to_vec()))
 }
 
 fn motions_of(space: &FixedSpace) -> Vec<Motion> {

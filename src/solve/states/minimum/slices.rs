@@ -246,17 +246,7 @@ impl StateSearchState {
             .iter()
             .filter_map(|&i| coset.search(self.shard, i..i + 1, None))
             .min_by_key(|b| (b.weight, b.mask));
-        match (found, self.best) {
-            (Some(found), Some(best)) if found.weight < best.weight => Err(format!(
-                "searched again, its tasks hold a member of {} presses where it claims {}",
-                found.weight, best.weight
-            )),
-            (Some(found), None) => Err(format!(
-                "searched again, its tasks hold a member of {} presses where it claims none",
-                found.weight
-            )),
-            _ => Ok(()),
-        }
+        Best::check_claim(self.best, found, "task")
     }
 
     /// Searches on from where the state stands until the slice is done or
