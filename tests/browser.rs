@@ -310,19 +310,6 @@ impl Client {
         self.call("POST", "/execute/sync", Some(json!({"script": script, "args": args})))
     }
 
-    /// Moves the mouse to (`x`, `y`) CSS pixels from the centre of
-    /// `element` and clicks there.
-    fn click_offset(&self, element: &Element, (x, y): (f64, f64)) {
-        let actions = json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
-        "actions": [
-            {"type": "pointerMove", "duration": 0, "origin": {ELEMENT: element.0}, "x": x.round() as i64, "y": y.round() as i64},
-            {"type": "pointerDown", "button": 0},
-            {"type": "pointerUp", "button": 0}
-        ]}]});
-        self.call("POST", "/actions", Some(actions));
-        self.call("DELETE", "/actions", None);
-    }
-
     fn screenshot(&self, name: &str) {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-shots");
         std::fs::create_dir_all(&dir).unwrap();
@@ -382,15 +369,27 @@ impl Client {
 
     /// Clicks a canvas at (`x`, `y`) CSS pixels from its top left corner.
     fn click_at(&self, canvas_id: &str, (x, y): (f64, f64)) {
-        // Pointer actions do not scroll: bring the canvas into view first.
-        self.execute(
-            "document.getElementById(arguments[0]).scrollIntoView({block: 'center'})",
-            vec![json!(canvas_id)],
-        );
-        let canvas = self.find(&format!("#{canvas_id}"));
-        let size = self.canvas_size(canvas_id);
-        // WebDriver offsets are from the element's centre.
-        self.click_offset(&canvas, (x - size.0 / 2.0, y - size.1 / 2.0));
+        // Pointer actions do not scroll: bring the point itself to the
+        // middle of the window, then click it in window coordinates. (An
+        // offset from the element would be from the centre of its visible
+        // part, which moves when a tall canvas is cut off by the page's
+        // end: CI once clicked beside the nullity map that way.)
+        let script = "const [id, x, y] = arguments;
+            const canvas = document.getElementById(id);
+            let b = canvas.getBoundingClientRect();
+            window.scrollBy(b.left + x - innerWidth / 2, b.top + y - innerHeight / 2);
+            b = canvas.getBoundingClientRect();
+            return [b.left + x, b.top + y];";
+        let (px, py): (f64, f64) =
+            serde_json::from_value(self.execute(script, vec![json!(canvas_id), json!(x), json!(y)])).unwrap();
+        let actions = json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [
+            {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": px.floor() as i64, "y": py.floor() as i64},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerUp", "button": 0}
+        ]}]});
+        self.call("POST", "/actions", Some(actions));
+        self.call("DELETE", "/actions", None);
     }
 
     /// What the board canvas shows in the middle of each cell: `b` black,
