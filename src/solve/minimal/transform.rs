@@ -140,9 +140,13 @@ pub fn lane_max<T: Counter, const L: usize>(table: &[[T; L]]) -> [T; L] {
 /// Adds `scale · pattern` to `row`, lane by lane.
 #[inline(always)]
 pub fn add_scaled<T: Counter, const L: usize>(row: &mut [T; L], pattern: &[T; L], scale: T) {
+    // On copies: in place, LLVM could not rule out that the row and the
+    // pattern overlap and added lane by lane, one scalar at a time.
+    let (mut sum, pattern) = (*row, *pattern);
     for k in 0..L {
-        row[k] = row[k].wrapping_add(&pattern[k].wrapping_mul(&scale));
+        sum[k] = sum[k].wrapping_add(&pattern[k].wrapping_mul(&scale));
     }
+    *row = sum;
 }
 
 #[cfg(test)]
