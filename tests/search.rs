@@ -434,6 +434,25 @@ fn branch_and_bound_shards_merge_into_the_transform_answer() {
     let (out, err, code) = run(&dir, &files);
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
     assert!(err.contains("above its bound 300"), "{err}");
+    // `--recheck` searches branch-and-bound slices again too: honest ones
+    // pass; one that hides its 376 (claims to have found nothing within
+    // its bound, which `verify` must allow) passes every other check and
+    // is refused by it.
+    let mut files: Vec<&str> = vec!["merge"];
+    files.extend(parts.iter().map(String::as_str));
+    let (out, err, code) = run(&dir, &[&files[..], &["--recheck", "1"]].concat());
+    assert_eq!((out.as_str(), code), ("376\n", 0), "{err}");
+    assert!(err.contains("none lighter than its slice claims"), "{err}");
+    let mut hidden = read(&parts[holder]);
+    hidden["searches"][0]["state"]["best"] = serde_json::Value::Null;
+    std::fs::write(dir.join("hidden.json"), reseal(hidden)).unwrap();
+    let mut files: Vec<&str> = vec!["merge"];
+    files.extend(parts.iter().enumerate().map(|(i, p)| if i == holder { "hidden.json" } else { p.as_str() }));
+    assert_eq!(run(&dir, &files).2, 0, "without a recheck the forgery passes");
+    let (out, err, code) = run(&dir, &[&files[..], &["--recheck", "1"]].concat());
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("hidden.json: slice") && err.contains("376 presses where it claims none"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 /// `--incumbent W` looks for press sets lighter than W: with W the

@@ -114,14 +114,6 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         let refs: Vec<&SearchState> = states.iter().map(|(_, s)| *s).collect();
         let best = merge(coset, &refs).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
         if let Some(share) = args.recheck {
-            if refs.iter().any(|s| s.branch.is_some()) {
-                return Err(Error::BadInput(
-                    "--recheck searches blocks of the transform engine again; these slices were searched by \
-                     branch and bound, which it cannot recheck yet"
-                        .into(),
-                )
-                .into());
-            }
             for (source, state) in &states {
                 let sample = recheck_sample(state.blocks, share, source)?;
                 state.recheck(coset, &sample).map_err(|why| {

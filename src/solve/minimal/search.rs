@@ -149,9 +149,18 @@ impl SearchState {
         if let Some(&i) = sample.iter().find(|&&i| i >= self.done) {
             return Err(format!("block {i} of the slice was never searched"));
         }
+        let again = |i: u64| match &self.branch {
+            // Branch and bound looks below the claim only (or, claiming
+            // nothing, at its bound): whatever it finds refutes the slice.
+            Some(plan) => {
+                let bound = self.best.map_or(plan.bound, |b| b.weight.saturating_sub(1).min(plan.bound));
+                search_branch(coset, &Branching { bound, ..*plan }, self.shard, i..i + 1)
+            }
+            None => search_slice(coset, self.shard, i..i + 1, false),
+        };
         let found = sample
             .par_iter()
-            .filter_map(|&i| search_slice(coset, self.shard, i..i + 1, false))
+            .filter_map(|&i| again(i))
             .reduce_with(|a, b| Best::better(Some(a), Some(b)).unwrap_or(a));
         Best::check_claim(self.best, found, "block")
     }
