@@ -33,8 +33,8 @@ use crate::error::{Error, ShapeOf};
 use crate::model::{Grid, Puzzle};
 
 /// Default cap on the nullity whose 2^d solutions are all visited: 2^36
-/// members are about 10 s at the 7·10^9 members/s measured on two cores
-/// here (bench `table_bits`), less for a symmetric board (62x64: 4.6 s).
+/// members are about 6 s at the 1.2·10^10 members/s measured on two cores
+/// here (bench `table_bits`, 39×39), less for a symmetric board.
 pub const DEFAULT_MAX_NULLITY: usize = 36;
 
 enum System {

@@ -197,11 +197,11 @@ pub const MAX_KEY_BITS: usize = Mask::BITS;
 /// one `u64` of at most 63 outer bits above 13 table and 4 lane bits.
 pub const MAX_TRANSFORM_NULLITY: usize = 80;
 
-/// Nullity from which the exact search is branch and bound (hybrid, with
-/// the transform at the leaves) rather than the transform alone: at 40
-/// (61×61) the transform takes 47 s on two cores and branch and bound with
-/// a local search's incumbent far longer; at 64 the transform is 10^5
-/// core-hours (docs/search.md).
+/// Nullity from which the exact search is branch and bound rather than the
+/// transform: at 42 (65×65) the transform takes 79 s on two cores and
+/// branch and bound 436 s; at 46 (119×119) they estimate 2700 and 2000 s,
+/// at 50 (125×125) 7·10^4 and 2·10^5 s (the crossing depends on the
+/// incumbent); at 64 branch and bound is 150 times cheaper (docs/search.md).
 pub const BRANCH_FROM: usize = 48;
 
 /// Nullity from which the transform beats the Gray-code walk.
