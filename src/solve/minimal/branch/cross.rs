@@ -1,0 +1,334 @@
+//! The cross basis that branch and bound reads a coset in: pivot cells in
+//! dyadic cross order, and the folding by the board's turns and mirrors
+//! that map a level of the cross onto itself.
+
+use super::super::coset::{Coset, Mask};
+use super::super::symmetry::cell_motions;
+use crate::model::{Grid, Puzzle};
+
+/// Cells in dyadic cross order: the middle row and column, centre
+/// outward; then the middle lines of the halves left on each side; and so
+/// on until every line is taken.
+pub fn cross_order(rows: usize, cols: usize) -> Vec<(usize, usize)> {
+    let (row_levels, col_levels) = (dyadic_levels(rows), dyadic_levels(cols));
+    let (mid_r, mid_c) = (rows as i64 / 2, cols as i64 / 2);
+    let mut seen = vec![false; rows * cols];
+    let mut order = Vec::with_capacity(rows * cols);
+    for level in 0..row_levels.len().max(col_levels.len()) {
+        let mut cells = Vec::new();
+        for &r in row_levels.get(level).into_iter().flatten() {
+            cells.extend((0..cols).map(|c| (r, c)));
+        }
+        for &c in col_levels.get(level).into_iter().flatten() {
+            cells.extend((0..rows).map(|r| (r, c)));
+        }
+        let distance = |&(r, c): &(usize, usize)| (r as i64 - mid_r).abs() + (c as i64 - mid_c).abs();
+        cells.sort_by_key(|cell| (distance(cell), *cell));
+        for (r, c) in cells {
+            if !std::mem::replace(&mut seen[r * cols + c], true) {
+                order.push((r, c));
+            }
+        }
+    }
+    order
+}
+
+/// The lines of `0..n` by dyadic level: level 0 the middle, level 1 the
+/// middles of the two sides, … (symmetric about the middle when n is odd).
+fn dyadic_levels(n: usize) -> Vec<Vec<usize>> {
+    let mut levels = Vec::new();
+    let mut intervals = vec![(0usize, n)];
+    while !intervals.is_empty() {
+        let mut level = Vec::new();
+        let mut next = Vec::new();
+        for (lo, hi) in intervals {
+            if lo < hi {
+                // Left of the centre round down, right of it up: the lines
+                // of a level are then their own mirror image.
+                let mid = if lo + hi < n { lo + (hi - lo - 1) / 2 } else { lo + (hi - lo) / 2 };
+                level.push(mid);
+                next.push((lo, mid));
+                next.push((mid + 1, hi));
+            }
+        }
+        if !level.is_empty() {
+            levels.push(level);
+        }
+        intervals = next;
+    }
+    levels
+}
+
+/// The coset `x + span(quiet)` read in the cross basis (see the module
+/// doc): basis pattern `d − 1 − j` is the quiet pattern that presses pivot
+/// cell `j` and no other pivot. [`Coset::member`] reads its masks back over
+/// `quiet`. `None` when `quiet` is empty, has more than 128 patterns or is
+/// not independent.
+pub fn cross_coset(x: &Grid, quiet: &[Grid]) -> Option<Coset> {
+    cross_coset_folded(x, quiet, &[])
+}
+
+/// [`cross_coset`] for the solutions of `puzzle` with right-hand side
+/// `rhs`, folded by the problem's symmetries that map the middle row and
+/// column onto themselves: a prefix of the cross coordinates is searched
+/// only if it is the smallest of its orbit (the others hold members of the
+/// same weights). The tie rule then picks among the smallest prefixes.
+pub fn cross_coset_for_problem(puzzle: &Puzzle, rhs: &Grid, x: &Grid, quiet: &[Grid]) -> Option<Coset> {
+    cross_coset_folded(x, quiet, &cell_motions(puzzle, rhs))
+}
+
+/// An affine map on prefixes: (image of each bit, image of 0).
+type PrefixMap = (Vec<u64>, u64);
+
+/// How the symmetries move prefixes of the coordinates: per line level
+/// that they map onto itself (the middle row and column; then with the
+/// quadrants' middle lines; …), the depth of its coordinates and per
+/// symmetry the affine map `v ↦ offset ⊕ Σ_(bit k of v) columns[k]` on
+/// prefixes of that depth (coordinate j is bit `depth − 1 − j`).
+///
+/// A prefix is searched only if it is the smallest of its orbit at each of
+/// these depths: the check at a deeper level implies the one above (the
+/// top bits of the smallest are the smallest top bits), so the shallow
+/// checks only prune early what the deep one would prune. A symmetry may
+/// act trivially on the cross (Lights Out's quiet patterns are often
+/// symmetric there) and fold only deeper.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fold {
+    levels: Vec<(usize, Vec<PrefixMap>)>,
+}
+
+impl Fold {
+    /// Whether `v`, a prefix of depth `depth`, is the smallest of its
+    /// orbit there (true at a depth with no level).
+    pub(super) fn is_canonical_at(&self, depth: usize, v: u64) -> bool {
+        let Some((_, maps)) = self.levels.iter().find(|(d, _)| *d == depth) else { return true };
+        maps.iter().all(|(columns, offset)| {
+            let mut image = *offset;
+            let mut bits = v;
+            while bits != 0 {
+                image ^= columns[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            image >= v
+        })
+    }
+
+    /// Symmetries folded (besides the identity) at the deepest level.
+    pub fn symmetries(&self) -> usize {
+        self.levels.last().map_or(0, |(_, maps)| maps.len())
+    }
+}
+
+fn cross_coset_folded(x: &Grid, quiet: &[Grid], motions: &[Vec<usize>]) -> Option<Coset> {
+    let d = quiet.len();
+    if d == 0 || d > Mask::BITS {
+        return None;
+    }
+    let (rows, cols) = (x.nrows(), x.ncols());
+    let key =
+        |r: usize, c: usize| quiet.iter().enumerate().fold(0u128, |k, (j, q)| k | (q.get(r, c) as u128) << j);
+    // Pivots: cells in cross order whose keys are independent of those
+    // kept, kept in echelon form (leading bit, reduced key, which pivots).
+    let mut echelon: Vec<(u32, u128, u128)> = Vec::with_capacity(d);
+    let mut pivot_keys = Vec::with_capacity(d);
+    let mut pivots = Vec::with_capacity(d);
+    for (r, c) in cross_order(rows, cols) {
+        if echelon.len() == d {
+            break;
+        }
+        let k = key(r, c);
+        let (mut v, mut combo) = (k, 1u128 << echelon.len());
+        for &(lead, e, which) in &echelon {
+            if v >> lead & 1 == 1 {
+                v ^= e;
+                combo ^= which;
+            }
+        }
+        if v != 0 {
+            echelon.push((127 - v.leading_zeros(), v, combo));
+            pivot_keys.push(k);
+            pivots.push((r, c));
+        }
+    }
+    if echelon.len() < d {
+        return None;
+    }
+    // The coordinates of a key over the pivots' keys: reduce it, keeping
+    // track of which pivots' keys were added.
+    let coordinates = |mut v: u128| {
+        let mut combo = 0u128;
+        for &(lead, e, which) in &echelon {
+            if v >> lead & 1 == 1 {
+                v ^= e;
+                combo ^= which;
+            }
+        }
+        combo
+    };
+    // Cell c's value is x_c ⊕ ⟨K(c), s⟩ over the old mask s; with s' the
+    // pivots' values, K(c)·s = coords(K(c))·s'. New pattern j is the old
+    // mask s with ⟨K(p_i), s⟩ = δ_ij: column j of the pivot matrix's inverse.
+    let reversed = |v: u128| v.reverse_bits() >> (Mask::BITS - d);
+    let mut keyed = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            keyed.push((reversed(coordinates(key(r, c))), if x.get(r, c) { -1 } else { 1 }));
+        }
+    }
+    let to_original = invert_rows(&pivot_keys, d)?;
+    let to_original = (0..d).rev().map(|j| to_original[j]).collect();
+    let fold = fold_of(x, &pivots, &|r, c| coordinates(key(r, c)), motions);
+    Some(Coset::from_keyed(keyed, d).with_original(to_original).with_fold(fold))
+}
+
+/// The fold by the cell maps `motions` at each line level (see [`Fold`])
+/// they map onto itself, or `None` when there is none. `pivots[j]` is
+/// coordinate j's cell; `coords(r, c)` the cell's key over the
+/// coordinates (bit j for coordinate j).
+fn fold_of(
+    x: &Grid,
+    pivots: &[(usize, usize)],
+    coords: &dyn Fn(usize, usize) -> u128,
+    motions: &[Vec<usize>],
+) -> Option<Fold> {
+    let (rows, cols) = (x.nrows(), x.ncols());
+    let (row_levels, col_levels) = (dyadic_levels(rows), dyadic_levels(cols));
+    let mut levels = Vec::new();
+    let mut last_depth = 0;
+    for level in 0..row_levels.len().max(col_levels.len()) {
+        let mut on_row = vec![false; rows];
+        let mut on_col = vec![false; cols];
+        row_levels.iter().take(level + 1).flatten().for_each(|&r| on_row[r] = true);
+        col_levels.iter().take(level + 1).flatten().for_each(|&c| on_col[c] = true);
+        let on_lines = |i: usize| on_row[i / cols] || on_col[i % cols];
+        // The pivots of these lines come first; their number is the depth.
+        let depth = pivots.iter().take_while(|&&(r, c)| on_lines(r * cols + c)).count();
+        if depth > 63 || depth == pivots.len() && level > 0 && depth == last_depth {
+            break;
+        }
+        if depth == 0 || depth == last_depth {
+            continue;
+        }
+        last_depth = depth;
+        let kept: Vec<&Vec<usize>> =
+            motions.iter().filter(|g| (0..rows * cols).all(|i| !on_lines(i) || on_lines(g[i]))).collect();
+        if kept.is_empty() {
+            continue;
+        }
+        levels.push((depth, fold_maps(x, pivots, coords, &kept, depth)));
+    }
+    (!levels.is_empty()).then_some(Fold { levels })
+}
+
+/// Per motion, its affine map on prefixes of `depth` coordinates whose
+/// pivots' lines it maps onto themselves.
+fn fold_maps(
+    x: &Grid,
+    pivots: &[(usize, usize)],
+    coords: &dyn Fn(usize, usize) -> u128,
+    motions: &[&Vec<usize>],
+    depth: usize,
+) -> Vec<PrefixMap> {
+    let cols = x.ncols();
+    // A member with prefix v: y(c) = x(c) ⊕ ⟨coords(c), s⟩ on those lines.
+    let value = |v: u64, (r, c): (usize, usize)| {
+        let s: u128 = (0..depth).filter(|&j| v >> (depth - 1 - j) & 1 == 1).fold(0u128, |a, j| a | 1 << j);
+        x.get(r, c) ^ ((coords(r, c) & s).count_ones() % 2 == 1)
+    };
+    motions
+        .iter()
+        .map(|g| {
+            let mut inverse = vec![0usize; g.len()];
+            for (i, &j) in g.iter().enumerate() {
+                inverse[j] = i;
+            }
+            // The image's coordinate i: z(p_i) ⊕ x(p_i) = y(g⁻¹(p_i)) ⊕ x(p_i).
+            let image = |v: u64| {
+                (0..depth).fold(0u64, |acc, i| {
+                    let (r, c) = pivots[i];
+                    let from = inverse[r * cols + c];
+                    let bit = value(v, (from / cols, from % cols)) ^ x.get(r, c);
+                    acc | (bit as u64) << (depth - 1 - i)
+                })
+            };
+            let offset = image(0);
+            let columns = (0..depth).map(|k| image(1u64 << k) ^ offset).collect();
+            (columns, offset)
+        })
+        .collect()
+}
+
+/// For the d×d matrix with rows `rows` (row i: bit k is entry (i, k)),
+/// the columns of its inverse: `columns[j]` has `⟨rows[i], columns[j]⟩ =
+/// δ_ij`. (Row i of the inverse transposed; `None` if singular.)
+fn invert_rows(rows: &[u128], d: usize) -> Option<Vec<u128>> {
+    // Gauss–Jordan on [M | I]; afterwards the right half is M⁻¹ by rows.
+    let mut work: Vec<(u128, u128)> = rows.iter().enumerate().map(|(i, &r)| (r, 1u128 << i)).collect();
+    for col in 0..d {
+        let pivot = (col..d).find(|&i| work[i].0 >> col & 1 == 1)?;
+        work.swap(col, pivot);
+        for i in 0..d {
+            if i != col && work[i].0 >> col & 1 == 1 {
+                work[i].0 ^= work[col].0;
+                work[i].1 ^= work[col].1;
+            }
+        }
+    }
+    // Row k of M⁻¹ is work[k].1; column j of M⁻¹ has bit k = bit j of row k.
+    Some((0..d).map(|j| (0..d).fold(0u128, |acc, k| acc | (work[k].1 >> j & 1) << k)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::random_coset;
+    use super::*;
+
+    /// The deepest fold keeps about one prefix in eight on an odd square
+    /// (one per orbit of the 8 motions; Burnside: a little more than
+    /// 2^depth / 8), where the cross alone keeps half.
+    #[test]
+    fn fold_keeps_one_prefix_per_orbit() {
+        use crate::{Method, Solver, Target};
+        for n in [19, 33] {
+            let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 63).unwrap();
+            let (_, folded) = solver.cross_coset(&Grid::ones(n, n), &Target::White).unwrap().unwrap();
+            let fold = folded.fold().unwrap();
+            let &(depth, _) = fold.levels.last().unwrap();
+            let kept = (0..1u64 << depth).filter(|&v| fold.is_canonical_at(depth, v)).count() as f64;
+            let share = kept / (1u64 << depth) as f64;
+            assert!((0.125..0.2).contains(&share), "{n}x{n}: depth {depth} keeps {share}");
+        }
+    }
+
+    #[test]
+    fn cross_order_starts_with_the_centre_and_takes_every_cell() {
+        let order = cross_order(5, 7);
+        assert_eq!(order[0], (2, 3));
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 35);
+        // The first 11 cells are the middle row and column.
+        assert!(order[..11].iter().all(|&(r, c)| r == 2 || c == 3));
+    }
+
+    /// The cross basis names the same members: every mask's weight equals
+    /// the weight of the press set it gives over the original basis.
+    #[test]
+    fn cross_coset_reads_its_masks_back() {
+        let (x, quiet) = random_coset(9, 9, 12, 4);
+        let coset = cross_coset(&x, &quiet).unwrap();
+        let plain = Coset::new(&x, &quiet);
+        let mut weights: Vec<u64> = Vec::new();
+        for m in 0..1u128 << 12 {
+            let mask = Mask::from_bits(m);
+            assert_eq!(coset.weight(mask), coset.member(&x, &quiet, mask).count_ones() as u64);
+            weights.push(coset.weight(mask));
+        }
+        let mut plain_weights: Vec<u64> =
+            (0..1u128 << 12).map(|m| plain.weight(Mask::from_bits(m))).collect();
+        weights.sort_unstable();
+        plain_weights.sort_unstable();
+        assert_eq!(weights, plain_weights);
+    }
+}

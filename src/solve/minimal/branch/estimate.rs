@@ -1,0 +1,83 @@
+//! Knuth's estimate of a branch-and-bound tree by random probes, with the
+//! rates measured on the way.
+
+use std::time::Instant;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::super::coset::Coset;
+use super::{Branching, Key, Tree};
+
+/// The expected work of a branch-and-bound search, by random probes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Group passes (merges) over the whole search.
+    pub merges: f64,
+    /// Leaves weighed by the transform.
+    pub leaves: f64,
+    /// Seconds on one core at the rates measured while probing.
+    pub core_seconds: f64,
+    /// Probes run.
+    pub probes: u64,
+}
+
+/// Knuth's estimator of the search tree of `plan` over `coset`: `probes`
+/// random paths from the root, each through a random child that the bound
+/// (the incumbent, never improved) does not prune; a path that meets `k`
+/// such children at a depth stands for `k` times its count below. The
+/// rates are measured on the way (group passes per second, and a few
+/// leaves weighed for their cost).
+pub fn estimate(coset: &Coset, plan: &Branching, probes: u64, seed: u64) -> Estimate {
+    if coset.nullity() <= 64 {
+        estimate_keyed::<u64>(coset, plan, probes, seed)
+    } else {
+        estimate_keyed::<u128>(coset, plan, probes, seed)
+    }
+}
+
+fn estimate_keyed<K: Key>(coset: &Coset, plan: &Branching, probes: u64, seed: u64) -> Estimate {
+    let mut tree = Tree::<K>::new(coset, plan);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut merges, mut leaves) = (0f64, 0f64);
+    let mut leaf_time = (0f64, 0u64);
+    let started = Instant::now();
+    let leaf_depth = tree.d - plan.leaf_bits;
+    for _ in 0..probes {
+        let (mut t, mut side, mut scale, mut prefix) = (0usize, 0usize, 1f64, 0u64);
+        loop {
+            if t == leaf_depth {
+                leaves += scale;
+                if plan.leaf_bits > 0 && leaf_time.1 < 16 {
+                    let timer = Instant::now();
+                    tree.leaf(t, side, 0);
+                    leaf_time = (leaf_time.0 + timer.elapsed().as_secs_f64(), leaf_time.1 + 1);
+                }
+                break;
+            }
+            merges += scale * tree.lens[t][side] as f64;
+            let (lb0, lb1) = tree.split(t, side);
+            let folded = |s: usize| {
+                tree.fold.as_ref().is_some_and(|f| !f.is_canonical_at(t + 1, prefix << 1 | s as u64))
+            };
+            let open: Vec<usize> = [(0, lb0), (1, lb1)]
+                .into_iter()
+                .filter(|&(s, lb)| lb <= plan.bound && !folded(s))
+                .map(|(s, _)| s)
+                .collect();
+            if open.is_empty() {
+                break;
+            }
+            scale *= open.len() as f64;
+            side = open[rng.random_range(0..open.len())];
+            prefix = prefix << 1 | side as u64;
+            t += 1;
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64() - leaf_time.0;
+    let probes = probes.max(1);
+    let (merges, leaves) = (merges / probes as f64, leaves / probes as f64);
+    let merge_rate = tree.work as f64 / seconds.max(1e-9);
+    let leaf_cost = if leaf_time.1 > 0 { leaf_time.0 / leaf_time.1 as f64 } else { 0.0 };
+    Estimate { merges, leaves, core_seconds: merges / merge_rate + leaves * leaf_cost, probes }
+}
