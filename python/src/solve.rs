@@ -197,7 +197,9 @@ fn solve_released(
 ///
 /// Null spaces of dimension up to ``max_nullity`` (up to 2^max_nullity
 /// members for K states) are searched exhaustively; beyond, a local search
-/// answers, ``proven_minimal`` only when it meets its ``lower_bound``.
+/// answers (for two states, or the best solution that the board's
+/// symmetries fix where that is lighter), ``proven_minimal`` only when it
+/// meets its ``lower_bound``.
 /// ``time_limit`` (seconds, two states) stops a long search and returns the
 /// best found. The search releases the GIL and stops on Ctrl-C.
 ///

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use super::args::EngineArg;
 use super::*;
-use crate::solve::improve_with_symmetry;
 use crate::{BRANCH_FROM, Branching, Budget, Coset, MAX_TRANSFORM_NULLITY, SearchState, Shard, improve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
@@ -457,17 +456,10 @@ fn answer(
 }
 
 /// The weight of the lightest solution that the problem's symmetries fix,
-/// as [`improve_with_symmetry`] finds it (a few seconds at most), for a
+/// as [`Solver::improve_symmetric`] finds it (a few seconds at most), for a
 /// branch-and-bound search to look below; `None` without symmetry.
 fn symmetric_incumbent(solver: &Solver, board: &Grid, target: &Target, particular: &Grid) -> Option<u64> {
-    let rhs = target.right_hand_side(board);
-    let found = improve_with_symmetry(
-        solver.puzzle(),
-        &rhs,
-        solver.quiet_patterns(),
-        particular.clone(),
-        "the particular",
-    )?;
+    let found = solver.improve_symmetric(board, target, particular.clone(), "the particular").ok()??;
     Some(found.presses.count_ones() as u64)
 }
 
@@ -487,9 +479,8 @@ fn beyond_reach(
     let started = Instant::now();
     let solver = &search.solver;
     let quiet = solver.quiet_patterns();
-    let rhs = target.right_hand_side(&search.board);
     let Some(start) =
-        improve_with_symmetry(solver.puzzle(), &rhs, quiet, particular.clone(), "the particular solution")
+        solver.improve_symmetric(&search.board, target, particular.clone(), "the particular solution")?
     else {
         return Ok(None);
     };

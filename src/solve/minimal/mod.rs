@@ -16,7 +16,7 @@ pub use branch::{
 };
 pub use coset::{Best, Coset, Layout, MAX_TABLE_BITS, Mask, Shard};
 pub use exhaustive::search_blocks;
-#[cfg(feature = "cli")]
+pub use fixed::Incumbent;
 pub(crate) use fixed::improve_with_symmetry;
 pub use local::{Anytime, Budget, improve};
 pub use search::{MergeError, SearchState, check_coverage, merge};
