@@ -1,0 +1,139 @@
+//! The front of the exhaustive search: how the work is sized (the inner
+//! block, the lanes, the tasks) and which [`Engine`] runs it.
+
+use std::sync::atomic::AtomicBool;
+
+use super::coset::{Coset, Units, gcd};
+use super::engine::Engine;
+use super::{LANES, MAX_INNER, Tuning, fold};
+use crate::Shard;
+
+/// The exhaustive search: the lightest member's (weight, index), ties to
+/// the smallest index; with `nonzero`, members of weight 0 are skipped.
+/// `bound` is a weight no member (nonzero member) is below: a member that
+/// meets it lets the search skip every block of larger indices.
+pub(super) fn search(
+    coset: &Coset,
+    units: &Units,
+    nonzero: bool,
+    bound: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    tuning: Option<Tuning>,
+) -> Option<(u64, u64)> {
+    search_tasks(coset, units, nonzero, bound, progress, tuning, How::default())
+}
+
+/// Which tasks of a sliced search one call weighs: the slice's tasks
+/// `range` (see [`TaskLayout`](super::slices::TaskLayout)), and the index
+/// of a member already found that meets the bound (`u64::MAX` if none),
+/// past which nothing is weighed.
+#[derive(Clone)]
+pub(super) struct Only {
+    /// Most members of a task (see [`sliced_top`]).
+    pub(super) cap: u64,
+    pub(super) shard: Shard,
+    pub(super) range: std::ops::Range<u64>,
+    pub(super) met: u64,
+}
+
+/// What a search weighs besides the plain whole: only some tasks of a
+/// sliced search, or one block per orbit of the symmetries.
+#[derive(Default)]
+pub(super) struct How<'f> {
+    pub(super) only: Option<Only>,
+    pub(super) fold: Option<&'f fold::Folding>,
+    /// Once set, each task ends after its current batch of blocks.
+    pub(super) stop: Option<&'f AtomicBool>,
+}
+
+/// [`search`], or with `only` the tasks it names of the layout
+/// [`SlicedCoset`](super::SlicedCoset) fixes.
+pub(super) fn search_tasks(
+    coset: &Coset,
+    units: &Units,
+    nonzero: bool,
+    bound: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    tuning: Option<Tuning>,
+    how: How,
+) -> Option<(u64, u64)> {
+    let How { only, fold, stop } = how;
+    let tuning = tuning.unwrap_or_else(|| Tuning::auto(units.len(), &coset.orders));
+    let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
+    let sliced = only.as_ref().map(|o| o.cap);
+    macro_rules! run {
+        ($a:ty) => {
+            match tuning.lanes {
+                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning, sliced, fold)
+                    .run(nonzero, bound, progress, only, stop),
+                2..=4 => Engine::<$a, 4>::new(coset, units, tuning, sliced, fold)
+                    .run(nonzero, bound, progress, only, stop),
+                _ => Engine::<$a, 16>::new(coset, units, tuning, sliced, fold)
+                    .run(nonzero, bound, progress, only, stop),
+            }
+        };
+    }
+    if heaviest < 1 << 32 && !tuning.wide { run!(u32) } else { run!(u64) }
+}
+
+impl Tuning {
+    /// The engine's sizes for `units` units (bench group `tuning`): few
+    /// units are cheap to move, so blocks are small and weighed 16 at a
+    /// time; many units make each step of the Gray walk dear (every unit
+    /// whose key has the coefficient moves), so blocks grow, fewer at a
+    /// time, to need fewer steps.
+    pub(super) fn auto(units: usize, orders: &[u32]) -> Tuning {
+        let mut lanes = match units {
+            0..=1000 => LANES,
+            1001..=5000 => 4,
+            _ => 1,
+        };
+        // Too few blocks to fill the lanes twice over: fewer lanes (and
+        // larger blocks).
+        let orders: Vec<usize> = orders.iter().map(|&r| r as usize).collect();
+        let members: u64 = orders.iter().map(|&r| r as u64).product();
+        while lanes > 1 && members / (inner_plan(&orders, MAX_INNER / lanes).1 as u64) < 2 * lanes as u64 {
+            lanes /= 4;
+        }
+        Tuning { max_inner: MAX_INNER, lanes, wide: false }
+    }
+}
+
+/// How many top coefficients split a sliced search into tasks: fixed by the
+/// coset (never by the threads), so that a slice, a checkpoint and a record
+/// mean the same on every machine. As many as keep a task within
+/// `cap` members ([`SLICED_TASK_MEMBERS`](super::SLICED_TASK_MEMBERS) but in tests).
+pub(super) fn sliced_top(p: u64, outer: &[usize], cap: u64) -> usize {
+    let mut per_task = p.saturating_mul(outer.iter().map(|&r| r as u64).product());
+    let mut top = 0;
+    while top < outer.len() && per_task > cap {
+        per_task /= outer[outer.len() - 1 - top] as u64;
+        top += 1;
+    }
+    top
+}
+
+/// Lanes of the engine `lanes` asks for (as [`search`] rounds them).
+pub(super) fn lanes_of(lanes: usize) -> usize {
+    match lanes {
+        0 | 1 => 1,
+        2..=4 => 4,
+        _ => 16,
+    }
+}
+
+/// How many of the low coefficients (`t`) make the inner block, and its
+/// members `P` and sampled shifts `S`: as many as keep `S·P` within
+/// `entries`, and at least one.
+pub(super) fn inner_plan(orders: &[usize], entries: usize) -> (usize, usize, usize) {
+    let (mut t, mut p, mut s) = (0, 1usize, 1usize);
+    while t < orders.len() {
+        let r = orders[t];
+        let s2 = s / usize::from(gcd(s as u8, r as u8)) * r;
+        if s2 * p * r > entries && t > 0 {
+            break;
+        }
+        (t, p, s) = (t + 1, p * r, s2);
+    }
+    (t, p, s)
+}

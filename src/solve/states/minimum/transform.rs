@@ -1,0 +1,152 @@
+//! The transform that turns a batch of blocks' tables into the weights of
+//! all their members, and the pick of the lightest among them.
+
+use super::engine::{Acc, Row};
+
+/// The lightest member among the transformed blocks: `weights[c][lane]` is
+/// member `c` of block `lane_block[lane]`, for the first `filled` lanes.
+/// (weight, index), the smallest index among the lightest; with `nonzero`,
+/// weight 0 is skipped.
+pub(super) fn lightest<A: Acc, const L: usize>(
+    weights: &mut [Row<A, L>],
+    filled: usize,
+    lane_block: &[u64; L],
+    p: usize,
+    nonzero: bool,
+) -> Option<(u64, u64)> {
+    // Unfilled lanes hold stale sums: make them the heaviest. With
+    // `nonzero`, w − 1 (wrapping) puts weight 0 last.
+    let skip = A::of(u64::MAX);
+    let shift = A::of(u64::from(nonzero));
+    if filled < L {
+        for row in weights.iter_mut() {
+            for w in &mut row[filled..] {
+                *w = skip.add(shift);
+            }
+        }
+    }
+    let least = weights.iter().map(|row| row.iter().map(|w| w.sub(shift)).min().unwrap_or(skip)).min()?;
+    if least == skip {
+        return None;
+    }
+    let index = weights
+        .iter()
+        .enumerate()
+        .flat_map(|(c, row)| {
+            row.iter()
+                .zip(lane_block)
+                .filter(|(w, _)| w.sub(shift) == least)
+                .map(move |(_, &b)| b * p as u64 + c as u64)
+        })
+        .min()?;
+    Some((least.add(shift).get(), index))
+}
+
+/// Turns the tables `buf[σ·P + λ] = T_λ[σ·K/S]` (λ in mixed radix over the
+/// inner orders, the first coordinate least significant; each row holds
+/// `L` blocks) into the weights `buf[c] = Σ_λ T_λ[⟨c, λ⟩]` of the `P`
+/// members `c` of each block.
+///
+/// One coordinate at a time, its key digit `a` is replaced by its
+/// coefficient `c`: `new[σ][…c…] = Σ_a old[σ + c·a·S/r][…a…]`, where a
+/// digit `a` stands for the entry `a·K/r` (`r` the coordinate's order) and
+/// the shift is counted in units of K/S. The last coordinate needs σ = 0
+/// only. Compiled for AVX-512 and AVX2 when the processor has them: the
+/// rows of `L` lanes are what the vector instructions add.
+///
+/// # Complexity
+/// O(S · P · Σ r) row additions.
+pub(super) fn transform<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU was seen to support the features.
+            return unsafe { transform_avx512(buf, tmp, inner, s, p) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: as above.
+            return unsafe { transform_avx2(buf, tmp, inner, s, p) };
+        }
+    }
+    transform_portable(buf, tmp, inner, s, p)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn transform_avx512<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    transform_portable(buf, tmp, inner, s, p)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn transform_avx2<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    transform_portable(buf, tmp, inner, s, p)
+}
+
+#[inline(always)]
+fn transform_portable<A: Acc, const L: usize>(
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    let mut run = 1;
+    for (j, &r) in inner.iter().enumerate() {
+        let sigmas = if j + 1 == inner.len() { 1 } else { s };
+        let shift = s / r;
+        let chunk = run * r;
+        for so in 0..sigmas {
+            let out = &mut tmp[so * p..(so + 1) * p];
+            let plane_of = |a: usize, c: usize| {
+                let sigma = (so + c * a * shift) % s;
+                &buf[sigma * p..(sigma + 1) * p]
+            };
+            for c in 0..r {
+                // Terms a = 0 and a = 1 together (every order is at least 2),
+                // then the others.
+                let (p0, p1) = (plane_of(0, c), plane_of(1, c));
+                let chunks =
+                    out.chunks_exact_mut(chunk).zip(p0.chunks_exact(chunk)).zip(p1.chunks_exact(chunk));
+                for ((oc, c0), c1) in chunks {
+                    // Flat runs of run·L entries: the compiler vectorises
+                    // along them (over rows of L it would gather).
+                    let o = oc[c * run..(c + 1) * run].as_flattened_mut();
+                    let (y0, y1) = (c0[..run].as_flattened(), c1[run..2 * run].as_flattened());
+                    for ((x, &y0), &y1) in o.iter_mut().zip(y0).zip(y1) {
+                        *x = y0.add(y1);
+                    }
+                }
+                for a in 2..r {
+                    let pa = plane_of(a, c);
+                    for (oc, ca) in out.chunks_exact_mut(chunk).zip(pa.chunks_exact(chunk)) {
+                        let o = oc[c * run..(c + 1) * run].as_flattened_mut();
+                        for (x, &y) in o.iter_mut().zip(ca[a * run..(a + 1) * run].as_flattened()) {
+                            *x = x.add(y);
+                        }
+                    }
+                }
+            }
+        }
+        std::mem::swap(buf, tmp);
+        run = chunk;
+    }
+}
