@@ -3,15 +3,17 @@
 
     scripts/bench-builds.py [--runs N] REV [REV ...]
 
-Each REV (a commit, or "." for the working tree) is built in its own worktree and target
-folder under /tmp/lightsout-bench-builds, then every command runs under each build in turn, so
-that a shared machine's load falls on all of them alike: compare the ratios. Outputs are
-compared (JSON without its timing fields) and a difference is reported.
+Each REV (a commit, a branch, or "." for the working tree) is resolved to its commit and built
+in a worktree of this repository named after that commit, under target/bench-builds/ (reused by
+later runs; `git worktree prune` after deleting the folder), then every command runs under each
+build in turn, so that a shared machine's load falls on all of them alike. Each line gives the
+median time of every build and, in brackets, its speed-up against the first REV. Outputs are
+compared (JSON without its timing fields); a command that fails under a build stops the run.
 """
 import argparse, json, os, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORK = "/tmp/lightsout-bench-builds"
+WORK = os.path.join(ROOT, "target", "bench-builds")
 COMMANDS = {
     "61x61 slice 1/16": "-g all-black -r 61 -c 61 -t white --max-nullity 40 --shard 1/16 --format json",
     "65x65 slice 1/64": "-g all-black -r 65 -c 65 -t white --max-nullity 48 --shard 1/64 --format json",
@@ -24,9 +26,12 @@ def build(rev):
     if rev == ".":
         subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "lightsout"], cwd=ROOT, check=True)
         return os.path.join(ROOT, "target/release/lightsout")
-    tree = os.path.join(WORK, rev)
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    tree = os.path.join(WORK, commit)
     if not os.path.isdir(tree):
-        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", tree, rev], cwd=ROOT, check=True)
+        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", tree, commit], cwd=ROOT, check=True)
     subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "lightsout"], cwd=tree, check=True)
     return os.path.join(tree, "target/release/lightsout")
 
@@ -63,6 +68,8 @@ def main():
                 start = time.perf_counter()
                 done = subprocess.run(f"{binary} {command}", shell=True, capture_output=True, text=True)
                 times[rev].append(time.perf_counter() - start)
+                if done.returncode != 0:
+                    sys.exit(f"{name} failed under {rev} (exit {done.returncode}): {done.stderr.strip()}")
                 outputs[rev] = normal(done.stdout)
         medians = {rev: statistics.median(t) for rev, t in times.items()}
         first = args.revs[0]

@@ -356,8 +356,9 @@ pub struct Best {
 
 impl Best {
     /// Whether a slice that claims `claimed` holds up when its `unit`s
-    /// (blocks, tasks), searched again, hold `found`: refused when they
-    /// hold a lighter member, or any member where it claims none.
+    /// (blocks, tasks), searched again, hold `found` at best: refused when
+    /// they hold a lighter member, one as light with a smaller mask (the
+    /// tie rule), or any member where it claims none.
     ///
     /// # Errors
     /// What was found, in a few words.
@@ -367,6 +368,13 @@ impl Best {
                 "searched again, its {unit}s hold a member of {} presses where it claims {}",
                 found.weight, best.weight
             )),
+            (Some(found), Some(best)) if (found.weight, found.mask) < (best.weight, best.mask) => {
+                Err(format!(
+                    "searched again, its {unit}s hold a member of {} presses with a smaller mask than the one \
+                 it claims (the tie rule keeps the smallest)",
+                    found.weight
+                ))
+            }
             (Some(found), None) => Err(format!(
                 "searched again, its {unit}s hold a member of {} presses where it claims none",
                 found.weight

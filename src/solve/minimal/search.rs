@@ -136,9 +136,13 @@ impl SearchState {
     }
 
     /// Searches again the blocks `sample` (indices into the slice, below
-    /// `done`) and refuses the state if any of them holds a member lighter
-    /// than its claimed best: a spot check of the work a record claims,
-    /// which [`verify`](Self::verify) cannot make. A machine that skipped a
+    /// `done`) and refuses the state if any of them holds a member better
+    /// than its claimed best (lighter, or as light with a smaller mask: the
+    /// tie rule, which keeps a merged press set the unsharded one), or, for
+    /// branch and bound, any member within its bound where it claims none:
+    /// a spot check of the work a record claims, which
+    /// [`verify`](Self::verify) cannot make (run it first: a claim above a
+    /// plan's bound is `verify`'s to refuse). A machine that skipped a
     /// share `p` of its blocks survives a check of `k` random blocks with
     /// probability about `(1 − p)^k`.
     ///
@@ -150,10 +154,11 @@ impl SearchState {
             return Err(format!("block {i} of the slice was never searched"));
         }
         let again = |i: u64| match &self.branch {
-            // Branch and bound looks below the claim only (or, claiming
-            // nothing, at its bound): whatever it finds refutes the slice.
+            // Branch and bound looks up to the claim's weight (or, claiming
+            // nothing, up to its bound): what it finds is then weighed
+            // against the claim by the tie rule.
             Some(plan) => {
-                let bound = self.best.map_or(plan.bound, |b| b.weight.saturating_sub(1).min(plan.bound));
+                let bound = self.best.map_or(plan.bound, |b| b.weight.min(plan.bound));
                 search_branch(coset, &Branching { bound, ..*plan }, self.shard, i..i + 1)
             }
             None => search_slice(coset, self.shard, i..i + 1, false),
@@ -323,6 +328,62 @@ mod tests {
             "{why}"
         );
         assert!(forged.recheck(&coset, &[state.blocks]).is_err(), "a block past the slice's end");
+    }
+
+    /// The verdict of a recheck follows the tie rule: a member as light
+    /// as the claim but with a smaller mask refutes it, a larger one does
+    /// not.
+    #[test]
+    fn a_recheck_verdict_follows_the_tie_rule() {
+        let member = |weight, mask: u128| Some(Best { weight, mask: Mask::from_bits(mask) });
+        assert_eq!(Best::check_claim(member(5, 9), member(5, 9), "block"), Ok(()));
+        assert_eq!(Best::check_claim(member(5, 9), member(5, 12), "block"), Ok(()));
+        assert_eq!(Best::check_claim(member(5, 9), member(6, 1), "block"), Ok(()));
+        assert_eq!(Best::check_claim(member(5, 9), None, "block"), Ok(()));
+        let tie = Best::check_claim(member(5, 9), member(5, 3), "block").unwrap_err();
+        assert!(tie.contains("5 presses with a smaller mask"), "{tie}");
+        let lighter = Best::check_claim(member(5, 9), member(4, 30), "block").unwrap_err();
+        assert!(lighter.contains("4 presses where it claims 5"), "{lighter}");
+        let none = Best::check_claim(None, member(7, 0), "task").unwrap_err();
+        assert!(none.contains("its tasks hold a member of 7 presses where it claims none"), "{none}");
+    }
+
+    /// Branch-and-bound slices are rechecked by their blocks too: an honest
+    /// slice passes, one that claims a heavier member or none (within its
+    /// bound) is refused.
+    #[test]
+    fn a_recheck_of_branch_and_bound_catches_a_hidden_member() {
+        use super::super::branch::cross_coset;
+        let x = Generate::Random { seed: 8, density: 0.5 }.board(10, 10);
+        let basis: Vec<Grid> =
+            (0..16u64).map(|j| Generate::Random { seed: 90 + j, density: 0.3 }.board(10, 10)).collect();
+        let coset = cross_coset(&x, &basis).unwrap();
+        let shard = Shard { index: 2, count: 3 };
+        let plan = Branching::new(coset.nullity(), shard.count, 100);
+        let mut state = SearchState::new_branch(&coset, shard, plan);
+        state.run(&coset, false, &mut |_| ControlFlow::Continue(()));
+        let every: Vec<u64> = (0..state.blocks).collect();
+        assert_eq!(state.recheck(&coset, &every), Ok(()));
+        let best = state.best.expect("a member within the bound");
+        // Heavier than the honest best, still within the bound: a member
+        // of the slice that `verify` accepts.
+        let heavier = (0..1u128 << coset.nullity())
+            .map(|m| Best { weight: coset.weight(Mask::from_bits(m)), mask: Mask::from_bits(m) })
+            .filter(|b| b.weight > best.weight && b.weight <= plan.bound)
+            .find(|b| {
+                let block = (b.mask.bits() >> state.layout.table_bits) as u64;
+                block % shard.count == shard.index - 1
+            })
+            .unwrap();
+        for (forged, expected) in [
+            (Some(heavier), format!("{} presses where it claims {}", best.weight, heavier.weight)),
+            (None, format!("{} presses where it claims none", best.weight)),
+        ] {
+            let forged = SearchState { best: forged, ..state.clone() };
+            assert_eq!(forged.verify(&coset), Ok(()), "{forged:?}");
+            let why = forged.recheck(&coset, &every).unwrap_err();
+            assert!(why.contains(&expected), "{why}");
+        }
     }
 
     #[test]

@@ -59,8 +59,8 @@ fn dyadic_levels(n: usize) -> Vec<Vec<usize>> {
     levels
 }
 
-/// The coset `x + span(quiet)` read in the cross basis (see the module
-/// doc): basis pattern `d − 1 − j` is the quiet pattern that presses pivot
+/// The coset `x + span(quiet)` read in the cross basis (see the
+/// [`branch`](super) module's doc): basis pattern `d − 1 − j` is the quiet pattern that presses pivot
 /// cell `j` and no other pivot. [`Coset::member`] reads its masks back over
 /// `quiet`. `None` when `quiet` is empty, has more than 128 patterns or is
 /// not independent.
