@@ -59,11 +59,11 @@ fn dyadic_levels(n: usize) -> Vec<Vec<usize>> {
     levels
 }
 
-/// The coset `x + span(quiet)` read in the cross basis (see the
-/// [`branch`](super) module's doc): basis pattern `d − 1 − j` is the quiet pattern that presses pivot
-/// cell `j` and no other pivot. [`Coset::member`] reads its masks back over
-/// `quiet`. `None` when `quiet` is empty, has more than 128 patterns or is
-/// not independent.
+/// The coset `x + span(quiet)` read in the cross basis (see the docs of
+/// the branch-and-bound module, `branch.rs`): basis pattern `d − 1 − j` is
+/// the quiet pattern that presses pivot cell `j` and no other pivot.
+/// [`Coset::member`] reads its masks back over `quiet`. `None` when
+/// `quiet` is empty, has more than 128 patterns or is not independent.
 pub fn cross_coset(x: &Grid, quiet: &[Grid]) -> Option<Coset> {
     cross_coset_folded(x, quiet, &[])
 }
