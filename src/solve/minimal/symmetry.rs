@@ -45,6 +45,16 @@ impl Motion {
         matches!(self, Motion::Rotate180 | Motion::MirrorRows | Motion::MirrorCols) || rows == cols
     }
 
+    /// Where the motion sends each cell `r·cols + c` of a rows×cols grid.
+    fn cell_map(self, rows: usize, cols: usize) -> Vec<usize> {
+        (0..rows * cols)
+            .map(|cell| {
+                let (r, c) = self.apply((cell / cols, cell % cols), rows, cols);
+                r * cols + c
+            })
+            .collect()
+    }
+
     fn apply(self, (r, c): (usize, usize), rows: usize, cols: usize) -> (usize, usize) {
         let (last_r, last_c) = (rows - 1, cols - 1);
         match self {
@@ -116,14 +126,7 @@ pub(crate) fn grid_symmetries(puzzle: &Puzzle) -> Vec<Vec<usize>> {
     Motion::ALL
         .into_iter()
         .filter(|m| m.fits(rows, cols) && m.keeps_rule(puzzle))
-        .map(|m| {
-            (0..rows * cols)
-                .map(|cell| {
-                    let (r, c) = m.apply((cell / cols, cell % cols), rows, cols);
-                    r * cols + c
-                })
-                .collect()
-        })
+        .map(|m| m.cell_map(rows, cols))
         .collect()
 }
 
@@ -316,14 +319,7 @@ pub fn cell_motions(puzzle: &Puzzle, rhs: &Grid) -> Vec<Vec<usize>> {
     Motion::ALL
         .into_iter()
         .filter(|m| m.fits(rows, cols) && m.grid(rhs) == *rhs && m.keeps_rule(puzzle))
-        .map(|m| {
-            (0..rows * cols)
-                .map(|i| {
-                    let (r, c) = m.apply((i / cols, i % cols), rows, cols);
-                    r * cols + c
-                })
-                .collect()
-        })
+        .map(|m| m.cell_map(rows, cols))
         .collect()
 }
 
