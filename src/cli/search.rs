@@ -604,11 +604,18 @@ fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), Failure> {
                 None => continue,
             };
             let layout = plain.layout();
-            // Enough blocks that setting up the groups does not count.
-            let sample = (16 * rayon::current_num_threads() as u64).min(layout.blocks());
-            let timer = Instant::now();
-            let _ = crate::search_blocks(&plain, 0..sample, false);
-            let block = timer.elapsed().as_secs_f64() * cores / sample as f64;
+            // Blocks enough for a quarter of a second: fewer (32 once)
+            // gave 0.1 to 0.3 ms a block from one run to the next.
+            let mut sample = (16 * rayon::current_num_threads() as u64).min(layout.blocks());
+            let block = loop {
+                let timer = Instant::now();
+                let _ = crate::search_blocks(&plain, 0..sample, false);
+                let seconds = timer.elapsed().as_secs_f64();
+                if seconds >= 0.25 || sample == layout.blocks() {
+                    break seconds * cores / sample as f64;
+                }
+                sample = (sample * 4).min(layout.blocks());
+            };
             let blocks =
                 (layout.blocks() as f64) / (layout.symmetries as f64 + 1.0) / state.shard.count as f64;
             let seconds = blocks * block;

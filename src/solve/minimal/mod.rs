@@ -199,11 +199,11 @@ pub const MAX_TRANSFORM_NULLITY: usize = 80;
 
 /// Nullity from which the exact search is branch and bound rather than the
 /// transform: at 42 (65×65) the transform takes 79 s on two cores and
-/// branch and bound 436 s; at 46 (119×119) they estimate 2700 and 2000 s,
-/// at 50 (125×125) 7·10^4 and 2·10^5 s (the crossing depends on the
-/// incumbent); at 64 (79×79) branch and bound is 20 times cheaper than
-/// the transform folded by the eight symmetries, 150 times than unfolded
-/// (docs/search.md).
+/// branch and bound 436 s; at 46 (119×119) they estimate 1900–2900 and
+/// 2000 s, at 50 (125×125) 4·10^4 and 2·10^5 s (the crossing depends on the
+/// incumbent; at 62, 95×95, they estimate about the same); at 64 (79×79)
+/// branch and bound is about 50 times cheaper, as the transform cannot fold
+/// there (docs/performance.md).
 pub const BRANCH_FROM: usize = 48;
 
 /// Nullity from which the transform beats the Gray-code walk.
