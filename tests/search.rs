@@ -484,6 +484,13 @@ fn nullity_64_is_accepted_and_estimated() {
     let (_, err, code) = run(&dir, &[&big[..], &["--max-nullity", "129"]].concat());
     assert_eq!(code, 2);
     assert!(err.contains("expected a whole number from 0 to 128, got '129'"), "{err}");
+    // Branch and bound's buffers (about 13 MB a thread here) count
+    // against --max-memory, named in the refusal.
+    let (out, err, code) =
+        run(&dir, &[&big[..], &["--max-nullity", "64", "--estimate", "--max-memory", "10M"]].concat());
+    assert_eq!((code, out.as_str()), (3, ""), "{err}");
+    assert!(err.contains("quiet patterns of this 79x79 board and branch and bound's buffers ("), "{err}");
+    assert!(err.contains("do not fit --max-memory 10.0 MiB") && err.lines().count() == 1, "{err}");
 }
 
 /// A folder given to `merge` stands for every `.json` record in it (a job

@@ -114,9 +114,15 @@ impl Search {
             ));
         }
         if !solver.holds_quiet_patterns() {
+            let buffers = if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
+                let bytes = crate::limits::branch_bytes(&puzzle, nullity);
+                format!(" and branch and bound's buffers ({})", format_bytes(bytes))
+            } else {
+                String::new()
+            };
             let error = Error::Limit(format!(
-                "a search weighs the {nullity} quiet patterns of this {}x{} board, which do not fit \
-                 --max-memory {}",
+                "a search weighs the {nullity} quiet patterns of this {}x{} board{buffers}, which do not \
+                 fit --max-memory {}",
                 problem.rows,
                 problem.cols,
                 format_bytes(max_memory)

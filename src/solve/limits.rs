@@ -87,6 +87,16 @@ pub fn quiet_bytes(puzzle: &Puzzle, nullity: usize) -> u64 {
     patterns.saturating_add(keys).saturating_add(tables)
 }
 
+/// Upper bound for branch and bound's buffers over a null space of
+/// dimension `nullity`: per thread, both children's groups at every depth
+/// (at most one per cell), 16 bytes a group while keys fit a `u64`, 32
+/// beyond. 79×79 (nullity 64): 13 MB a thread.
+pub fn branch_bytes(puzzle: &Puzzle, nullity: usize) -> u64 {
+    let entry = if nullity <= 64 { 16 } else { 32 };
+    let per_depth = (puzzle.cells() as u64).saturating_mul(2 * entry);
+    per_depth.saturating_mul(nullity as u64 + 1).saturating_mul(rayon::current_num_threads() as u64)
+}
+
 /// Upper bound for solving a board of `cols` columns row by row
 /// (`Chase::solve_streamed`), weighing a null space of dimension `weighed`:
 /// a dozen rows, three per quiet pattern (its chase and first row), and

@@ -105,7 +105,12 @@ impl Solver {
             System::Dense(d) => d.nullity(),
             System::Chase(c) => c.nullity(),
         };
-        let with_quiet = solve_bytes.saturating_add(limits::quiet_bytes(puzzle, nullity));
+        let mut with_quiet = solve_bytes.saturating_add(limits::quiet_bytes(puzzle, nullity));
+        // A null space that the exact search will walk by branch and bound
+        // (by default from BRANCH_FROM): its buffers too.
+        if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
+            with_quiet = with_quiet.saturating_add(limits::branch_bytes(puzzle, nullity));
+        }
         // Chasing keeps its null space compact (d first rows) and chases a
         // pattern when it is asked for, so a null space too large to hold
         // is no reason to refuse the board; elimination has no such form.
