@@ -325,7 +325,8 @@ impl Client {
 
     /// Waits until the element `id` shows text containing `wanted`.
     fn wait_for_text(&self, id: &str, wanted: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(15);
+        // Generous: CI machines are shared, and a failure only waits longer.
+        let deadline = Instant::now() + Duration::from_secs(40);
         loop {
             let shown = self.text(id);
             if shown.contains(wanted) {
@@ -380,8 +381,22 @@ impl Client {
             window.scrollBy(b.left + x - innerWidth / 2, b.top + y - innerHeight / 2);
             b = canvas.getBoundingClientRect();
             return [b.left + x, b.top + y];";
-        let (px, py): (f64, f64) =
-            serde_json::from_value(self.execute(script, vec![json!(canvas_id), json!(x), json!(y)])).unwrap();
+        let aim = || -> (f64, f64) {
+            serde_json::from_value(self.execute(script, vec![json!(canvas_id), json!(x), json!(y)])).unwrap()
+        };
+        // Aimed again until the point stays put for 100 ms: a late answer
+        // can still change the layout above the canvas.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut point = aim();
+        loop {
+            std::thread::sleep(Duration::from_millis(100));
+            let again = aim();
+            if again == point || Instant::now() > deadline {
+                break;
+            }
+            point = again;
+        }
+        let (px, py) = point;
         let actions = json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
         "actions": [
             {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": px.floor() as i64, "y": py.floor() as i64},
@@ -654,6 +669,10 @@ fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     // The map is drawn again for the king's rule: wait for it (on a busy
     // machine the click once came before it and fell on nothing).
     client.wait_for_text("heat-info", "nullity 0 to");
+    // The analysis of 128x128 changes the height of what stands above the
+    // map: once it came after the click was aimed, and the click fell on
+    // 10x5. Wait for it.
+    client.wait_for_text("analysis", "128×128 plane");
     client.click_at("heatmap", (34.0 + 4.5 * 11.0, 18.0 + 3.5 * 11.0));
     client.wait_for_text("status", "A white 4×5 board.");
     client.execute("document.getElementById('heat-area').scrollIntoView()", vec![]);

@@ -1,0 +1,179 @@
+//! The answer of a finished or stopped search, and the strong answers
+//! past the exhaustive budget (the solutions the problem's symmetries fix).
+
+use super::*;
+
+/// Turns a finished (or stopped) search into the answer `solve` prints.
+pub(super) fn answer(
+    search: &Search,
+    format: Format,
+    show: bool,
+    time_limit: Option<f64>,
+    io: &mut Streams,
+) -> Result<u8, Failure> {
+    let mut answer = Answer::default();
+    let mut notes = Vec::new();
+    for (entry, (target, coset)) in search.record.searches.iter().zip(&search.goals) {
+        let Some((particular, coset)) = coset else {
+            answer.outcomes.push(Outcome { target: target.clone(), solution: None });
+            continue;
+        };
+        let name = target.name();
+        let beyond = match (&entry.state, time_limit) {
+            (None, Some(seconds)) => beyond_reach(search, target, particular, entry.nullity, seconds)?,
+            _ => None,
+        };
+        if let Some((presses, proven, note)) = beyond {
+            // Beyond exhaustive reach, seeded by the symmetric solutions: no
+            // mask over this coset names the press set.
+            notes.extend(note.map(|note| (name, note)));
+            let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+            answer.outcomes.push(Outcome { target: target.clone(), solution });
+            continue;
+        }
+        let (mask, proven, note) = match &entry.state {
+            Some(state) if state.is_complete() && state.found_nothing_within().is_none() => {
+                (state.best.map_or(Mask::ZERO, |b| b.mask), true, None)
+            }
+            Some(state) if state.is_complete() => {
+                // Every member weighs more than the incumbent: proven, but
+                // no press set comes of it; a local search's is shown.
+                let above = state.found_nothing_within().unwrap_or(0);
+                let local = improve(coset, &Budget::default());
+                let note = format!(
+                    "{name}: every press set weighs more than {above} (proven by branch and bound); \
+                     {} presses from a local search, not proven minimal; lower bound {}",
+                    local.best.weight,
+                    above + 1
+                );
+                (local.best.mask, false, Some((name, note)))
+            }
+            state => {
+                // Stopped early, or beyond exhaustive reach: the best of the
+                // searched part and of a local search, with a lower bound.
+                // Beyond exhaustive reach the whole --time-limit goes to the
+                // local search; after a stopped exhaustive search, its usual
+                // fraction of a second.
+                let budget = match (state, time_limit) {
+                    (None, Some(t)) => Budget {
+                        descents: u64::MAX,
+                        work: u64::MAX,
+                        time_limit: Some(Duration::from_secs_f64(t)),
+                        ..Budget::default()
+                    },
+                    _ => Budget::default(),
+                };
+                let local = improve(coset, &budget);
+                let best = crate::Best::better(state.as_ref().and_then(|s| s.best), Some(local.best))
+                    .unwrap_or(local.best);
+                let proven = best.weight <= local.lower_bound;
+                let searched = state.as_ref().map_or(0, |s| s.members_searched());
+                let how = match state {
+                    Some(_) => format!(
+                        "the exhaustive search covered {searched} of 2^{} members (orbits included) before \
+                         its time limit",
+                        coset.nullity()
+                    ),
+                    None => format!(
+                        "nullity {} is above --max-nullity: {} descents of a local search",
+                        entry.nullity, local.descents
+                    ),
+                };
+                // A press set that meets the lower bound needs no note: the
+                // answer says "minimal".
+                let note = (!proven).then(|| {
+                    let (weight, bound) = (best.weight, local.lower_bound);
+                    (
+                        name,
+                        format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}"),
+                    )
+                });
+                (best.mask, proven, note)
+            }
+        };
+        let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
+        notes.extend(note);
+        let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+        answer.outcomes.push(Outcome { target: target.clone(), solution });
+    }
+    print_answer(search, &answer, format, show, io)?;
+    let tallies: Vec<Tally> = answer.outcomes.iter().map(Tally::of).collect();
+    for (_, note) in notes.iter().filter(|(name, _)| answers(name, &tallies)) {
+        let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
+    }
+    Ok(0)
+}
+
+/// The weight of the lightest solution that the problem's symmetries fix,
+/// as [`Solver::improve_symmetric`] finds it (a few seconds at most), for a
+/// branch-and-bound search to look below; `None` without symmetry.
+pub(super) fn symmetric_incumbent(
+    solver: &Solver,
+    board: &Grid,
+    target: &Target,
+    particular: &Grid,
+) -> Option<u64> {
+    let found = solver.improve_symmetric(board, target, particular.clone(), "the particular").ok()??;
+    Some(found.presses.count_ones() as u64)
+}
+
+/// A board beyond exhaustive reach, given `seconds`: the symmetric
+/// solutions searched for incumbents (see `solve/minimal/fixed.rs`), then
+/// the rest of the time in a local search from the best of them. The press
+/// set is re-checked; the note names how it was found, the board's real
+/// nullity and a lower bound over every member. `None` when the problem
+/// has no symmetry to use (or is too large for it).
+fn beyond_reach(
+    search: &Search,
+    target: &Target,
+    particular: &Grid,
+    nullity: usize,
+    seconds: f64,
+) -> Result<Option<(Grid, bool, Option<String>)>, Failure> {
+    let started = Instant::now();
+    let solver = &search.solver;
+    let quiet = solver.quiet_patterns();
+    let Some(start) =
+        solver.improve_symmetric(&search.board, target, particular.clone(), "the particular solution")?
+    else {
+        return Ok(None);
+    };
+    let left = Duration::from_secs_f64(seconds).saturating_sub(started.elapsed());
+    // The local search starts at mask 0 of a coset built around the best.
+    let coset = Coset::new(&start.presses, quiet);
+    let budget = Budget { descents: u64::MAX, work: u64::MAX, time_limit: Some(left), ..Budget::default() };
+    let local = improve(&coset, &budget);
+    let polished = coset.member(&start.presses, quiet, local.best.mask);
+    let presses = if polished.count_ones() < start.presses.count_ones() { polished } else { start.presses };
+    solver.check(&search.board, &presses, target)?;
+    let (weight, bound) = (presses.count_ones() as u64, start.lower_bound);
+    let proven = weight <= bound;
+    let note = (!proven).then(|| {
+        format!(
+            "{}: {weight} presses, not proven minimal; nullity {nullity} is above --max-nullity: {}, then {} \
+             descents of a local search; lower bound {bound}",
+            target.name(),
+            start.found_by,
+            local.descents
+        )
+    });
+    Ok(Some((presses, proven, note)))
+}
+
+pub(in crate::cli) fn print_answer(
+    search: &Search,
+    answer: &Answer,
+    format: Format,
+    show: bool,
+    io: &mut Streams,
+) -> Result<(), Failure> {
+    let report = Report { index: 1, board: &search.board, solver: &search.solver, answer };
+    let text = match format {
+        Format::Poj => report.poj(show),
+        Format::Text => report.text(show),
+        Format::Json => report.json() + "\n",
+    };
+    io.stdout.write_all(text.as_bytes())?;
+    io.stdout.flush()?;
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! The work of a search before it runs: `--estimate`, and the note
+//! before a long branch-and-bound run.
+
+use super::*;
+
+/// Rates, and the work of a search at them, for `--estimate` and the note
+/// before a long run: (merges, leaves, core-seconds) of one slice.
+fn branch_estimate(state: &SearchState, coset: &Coset) -> Option<crate::Estimate> {
+    let plan = state.branch?;
+    let mut estimate = crate::estimate(coset, &plan, ESTIMATE_PROBES, 1);
+    // Slices of one count share the work evenly (interleaved blocks).
+    let share = state.shard.count as f64;
+    estimate.merges /= share;
+    estimate.leaves /= share;
+    estimate.core_seconds /= share;
+    Some(estimate)
+}
+
+/// Random probes of the tree behind an estimate (about a second on 79x79).
+const ESTIMATE_PROBES: u64 = 4000;
+
+/// Estimated seconds above which a branch-and-bound run says so first.
+const NOTE_ABOVE_SECONDS: f64 = 10.0;
+
+/// Before a long branch-and-bound run: its estimated work on stderr.
+pub(super) fn note_long_branch(search: &Search, io: &mut Streams) {
+    for (entry, (_, coset)) in search.record.searches.iter().zip(&search.goals) {
+        let (Some(state), Some((_, coset))) = (&entry.state, coset) else { continue };
+        if state.is_complete() {
+            continue;
+        }
+        if let Some(e) = branch_estimate(state, coset) {
+            let cores = rayon::current_num_threads() as f64;
+            if e.core_seconds / cores > NOTE_ABOVE_SECONDS {
+                let _ =
+                    writeln!(io.stderr, "lightsout: note: {}: {}", entry.target, describe(state, coset, &e));
+            }
+        }
+    }
+}
+
+/// One line on an estimate: work, core-hours, wall time here.
+fn describe(state: &SearchState, coset: &Coset, e: &crate::Estimate) -> String {
+    let cores = rayon::current_num_threads();
+    let plan = state.branch.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0 });
+    format!(
+        "branch and bound over 2^{} members, slice {} (looking for {} presses or fewer, {} leaf bits, \
+         {} symmetries folded): about {:.2e} group \
+         merges and {:.2e} transform leaves, {:.3} core-hours ({:.0} s on the {cores} threads here; \
+         estimated from {} random probes)",
+        coset.nullity(),
+        state.shard,
+        plan.bound,
+        plan.leaf_bits,
+        coset.fold().map_or(0, |f| f.symmetries()),
+        e.merges,
+        e.leaves,
+        e.core_seconds / 3600.0,
+        e.core_seconds / cores as f64,
+        e.probes
+    )
+}
+
+/// `--estimate`: the work of each target's exact search, by branch and
+/// bound (estimated by probes) and by the transform (2^d members at the
+/// rate of one block weighed here), without searching.
+pub(super) fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), Failure> {
+    let cores = rayon::current_num_threads() as f64;
+    for (entry, (target, coset)) in search.record.searches.iter().zip(&search.goals) {
+        let name = target.name();
+        let (Some(state), Some((_, coset))) = (&entry.state, coset) else {
+            writeln!(io.stdout, "{name}: nothing to search (unreachable, or nullity above --max-nullity)")?;
+            continue;
+        };
+        if let Some(e) = branch_estimate(state, coset) {
+            writeln!(io.stdout, "{name}: {}", describe(state, coset, &e))?;
+        }
+        // The transform over the solver's coset (folded where it folds).
+        let d = coset.nullity();
+        if d <= MAX_TRANSFORM_NULLITY {
+            let plain = match search.solver.coset(&search.board, target)? {
+                Some((_, c)) => c,
+                None => continue,
+            };
+            let layout = plain.layout();
+            // Blocks enough for a quarter of a second: fewer (32 once)
+            // gave 0.1 to 0.3 ms a block from one run to the next.
+            let mut sample = (16 * rayon::current_num_threads() as u64).min(layout.blocks());
+            let block = loop {
+                let timer = Instant::now();
+                let _ = crate::search_blocks(&plain, 0..sample, false);
+                let seconds = timer.elapsed().as_secs_f64();
+                if seconds >= 0.25 || sample == layout.blocks() {
+                    break seconds * cores / sample as f64;
+                }
+                sample = (sample * 4).min(layout.blocks());
+            };
+            let blocks =
+                (layout.blocks() as f64) / (layout.symmetries as f64 + 1.0) / state.shard.count as f64;
+            let seconds = blocks * block;
+            writeln!(
+                io.stdout,
+                "{name}: transform over 2^{d} members, slice {} ({} symmetries folded): {:.2e} blocks of \
+                 2^{} at {:.2} ms each, {:.3} core-hours ({:.0} s on the {} threads here)",
+                state.shard,
+                layout.symmetries,
+                blocks,
+                layout.table_bits + layout.lane_bits,
+                block * 1e3,
+                seconds / 3600.0,
+                seconds / cores,
+                cores
+            )?;
+        }
+    }
+    Ok(())
+}
