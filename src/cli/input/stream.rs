@@ -1,0 +1,372 @@
+//! The streaming readers of standard input: boards typed at a terminal
+//! ([`TypedBoards`]) and text on a pipe ([`PipedBoards`], two-state or
+//! K-state rows), each board handed out as soon as it is complete.
+
+use std::cell::Cell;
+use std::io::{self, Read};
+use std::rc::Rc;
+
+use super::MAX_LINE;
+use crate::present::format_bytes;
+use crate::{Error, Grid, MAX_SIDE, StateBoards, StateGrid, TextBoards};
+
+/// Boards typed at a terminal, each handed out as soon as its last row is
+/// in: after `--rows` rows, at a blank line, or when it is square (the rows
+/// of a board without blank lines, as in a batch). Each board's lines are
+/// parsed by [`TextBoards`] as a batch would be, with the lines before it
+/// left blank so that errors name the line the user typed.
+pub(super) struct TypedBoards<'a, 'r> {
+    reader: &'a mut io::BufReader<&'r mut dyn Read>,
+    rows: Option<usize>,
+    cols: Option<usize>,
+    /// The lines of the board being typed, after as many newlines as lines
+    /// came before it.
+    board: Vec<u8>,
+    /// Rows in `board`, and the width of its first.
+    typed_rows: usize,
+    width: usize,
+    lines_read: usize,
+    answered: usize,
+    parsed: std::collections::VecDeque<Result<Grid, Error>>,
+    done: bool,
+}
+
+impl<'a, 'r> TypedBoards<'a, 'r> {
+    pub(super) fn new(
+        reader: &'a mut io::BufReader<&'r mut dyn Read>,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Self {
+        TypedBoards {
+            reader,
+            rows,
+            cols,
+            board: Vec::new(),
+            typed_rows: 0,
+            width: 0,
+            lines_read: 0,
+            answered: 0,
+            parsed: Default::default(),
+            done: false,
+        }
+    }
+
+    /// Parses the board typed so far and starts the next one.
+    fn finish_board(&mut self) {
+        let source = "<stdin>";
+        self.parsed.extend(TextBoards::new(&self.board, source, self.rows, self.cols));
+        self.board = vec![b'\n'; self.lines_read];
+        self.typed_rows = 0;
+    }
+}
+
+impl Iterator for TypedBoards<'_, '_> {
+    type Item = Result<Grid, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        use io::BufRead;
+        loop {
+            if let Some(board) = self.parsed.pop_front() {
+                self.answered += 1;
+                if board.is_err() {
+                    self.done = true;
+                    self.parsed.clear();
+                }
+                return Some(board);
+            }
+            if self.done {
+                return None;
+            }
+            let mut line = Vec::new();
+            match self.reader.read_until(b'\n', &mut line) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(Error::BadInput(format!("cannot read <stdin>: {e}"))));
+                }
+                // The end: a board cut short is parsed as it is (and one
+                // never begun is "no board in input" when none came before).
+                Ok(0) => {
+                    self.done = true;
+                    if self.typed_rows > 0 || self.answered == 0 {
+                        self.finish_board();
+                    }
+                }
+                Ok(_) => {
+                    self.lines_read += 1;
+                    let cells = line.trim_ascii();
+                    if cells.is_empty() {
+                        if self.typed_rows > 0 {
+                            self.finish_board();
+                        } else {
+                            self.board.push(b'\n');
+                        }
+                        continue;
+                    }
+                    if self.typed_rows == 0 {
+                        self.width = cells.len();
+                    }
+                    self.typed_rows += 1;
+                    self.board.extend_from_slice(&line);
+                    if !line.ends_with(b"\n") {
+                        self.board.push(b'\n');
+                    }
+                    if self.typed_rows == self.rows.or(self.cols).unwrap_or(self.width) {
+                        self.finish_board();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Text boards on a pipe, each handed out as soon as it is complete and
+/// unambiguous: with `--rows`, every `rows` rows; otherwise at the blank
+/// line after it, once a blank line between rows has shown that blank
+/// lines separate the boards. Before that (a stream without blank lines:
+/// squares of the first row's width, or one rectangle) nothing is certain
+/// until the input ends, and the rows wait for it, as a file's would. Each
+/// piece is read by [`TextBoards`] as the whole input would be, with its
+/// line numbers, so answers and errors are a file's.
+pub(in crate::cli) struct PipedBoards<'a, 'r, P: Pieces = TwoStates> {
+    reader: &'a mut io::BufReader<&'r mut dyn Read>,
+    /// How a piece of the text is read into boards.
+    pieces: P,
+    rows: Option<usize>,
+    cols: Option<usize>,
+    max_memory: u64,
+    /// Set after each board when the reader has nothing buffered: the
+    /// next read would wait, so the answers so far should be flushed.
+    would_wait: Rc<Cell<bool>>,
+    /// The lines of the piece not yet parsed, from line `first_line`.
+    piece: Vec<u8>,
+    first_line: usize,
+    piece_rows: usize,
+    /// Bytes of the piece's first row (its width, for text of one byte a
+    /// cell).
+    width: usize,
+    lines_read: usize,
+    /// Whether a blank line between rows has been seen: then each block
+    /// between blank lines is one board.
+    blocks: bool,
+    /// A blank line came after rows, before blank lines were known to
+    /// separate boards: the next row makes them so.
+    gap: bool,
+    parsed: std::collections::VecDeque<Result<P::Board, Error>>,
+    answered: usize,
+    done: bool,
+}
+
+/// How [`PipedBoards`] reads the text of a piece into boards: two-state
+/// rows ([`TwoStates`]) or K-state ones ([`KStates`]).
+pub(in crate::cli) trait Pieces {
+    type Board;
+
+    /// The boards of `piece`, whose first line is line `first_line` of the
+    /// input, read as the whole input would be (`blocks`: blank lines
+    /// separate its boards).
+    fn parse(
+        &self,
+        piece: &[u8],
+        first_line: usize,
+        blocks: bool,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Vec<Result<Self::Board, Error>>;
+
+    /// Cells of a row (trimmed), as the parser counts them.
+    fn width(&self, row: &[u8]) -> usize;
+}
+
+/// Two-state text: one character a cell.
+pub(in crate::cli) struct TwoStates;
+
+impl Pieces for TwoStates {
+    type Board = Grid;
+
+    fn parse(
+        &self,
+        piece: &[u8],
+        first_line: usize,
+        blocks: bool,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Vec<Result<Grid, Error>> {
+        TextBoards::new(piece, "<stdin>", rows, cols).continuing(first_line, blocks).collect()
+    }
+
+    fn width(&self, row: &[u8]) -> usize {
+        row.len()
+    }
+}
+
+/// K-state text: digits, or numbers separated by white space (see
+/// [`StateBoards`]).
+pub(in crate::cli) struct KStates(pub(in crate::cli) u8);
+
+impl Pieces for KStates {
+    type Board = StateGrid;
+
+    fn parse(
+        &self,
+        piece: &[u8],
+        first_line: usize,
+        blocks: bool,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Vec<Result<StateGrid, Error>> {
+        StateBoards::new(piece, "<stdin>", self.0, rows, cols).continuing(first_line, blocks).collect()
+    }
+
+    fn width(&self, row: &[u8]) -> usize {
+        crate::model::state_row_width(row, self.0)
+    }
+}
+
+impl<'a, 'r> PipedBoards<'a, 'r, TwoStates> {
+    pub(super) fn new(
+        reader: &'a mut io::BufReader<&'r mut dyn Read>,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        max_memory: u64,
+        would_wait: Rc<Cell<bool>>,
+    ) -> Self {
+        PipedBoards::with_pieces(reader, TwoStates, rows, cols, max_memory, would_wait)
+    }
+}
+
+impl<'a, 'r, P: Pieces> PipedBoards<'a, 'r, P> {
+    /// Boards of `reader` read by `pieces`.
+    pub(in crate::cli) fn with_pieces(
+        reader: &'a mut io::BufReader<&'r mut dyn Read>,
+        pieces: P,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        max_memory: u64,
+        would_wait: Rc<Cell<bool>>,
+    ) -> Self {
+        PipedBoards {
+            reader,
+            pieces,
+            rows,
+            cols,
+            max_memory,
+            would_wait,
+            piece: Vec::new(),
+            first_line: 1,
+            piece_rows: 0,
+            width: 0,
+            lines_read: 0,
+            blocks: false,
+            gap: false,
+            parsed: Default::default(),
+            answered: 0,
+            done: false,
+        }
+    }
+
+    /// Parses the piece read so far and starts the next at the next line.
+    fn finish_piece(&mut self) {
+        let boards = self.pieces.parse(&self.piece, self.first_line, self.blocks, self.rows, self.cols);
+        self.parsed.extend(boards);
+        self.piece.clear();
+        self.piece_rows = 0;
+        self.first_line = self.lines_read + 1;
+    }
+}
+
+impl<P: Pieces> Iterator for PipedBoards<'_, '_, P> {
+    type Item = Result<P::Board, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        use io::BufRead;
+        loop {
+            if let Some(board) = self.parsed.pop_front() {
+                self.answered += 1;
+                if board.is_err() {
+                    self.done = true;
+                    self.parsed.clear();
+                }
+                self.would_wait.set(self.parsed.is_empty() && self.reader.buffer().is_empty());
+                return Some(board);
+            }
+            if self.done {
+                return None;
+            }
+            let mut start = self.piece.len();
+            // At most one line's worth: a 2 GB line is refused, not read.
+            match self.reader.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', &mut self.piece) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(Error::BadInput(format!("cannot read <stdin>: {e}"))));
+                }
+                Ok(0) => {
+                    // The end: what is left is parsed as it is (and an input
+                    // with no board at all says so, as a file does).
+                    self.done = true;
+                    if self.piece_rows > 0 || self.answered == 0 {
+                        self.finish_piece();
+                    }
+                }
+                Ok(n) => {
+                    self.lines_read += 1;
+                    if n > MAX_LINE {
+                        self.done = true;
+                        return Some(Err(Error::BadInput(format!(
+                            "<stdin>: line {} is longer than {MAX_LINE} bytes (a row has at most {MAX_SIDE} cells)",
+                            self.lines_read
+                        ))));
+                    }
+                    if self.piece.len() as u64 > self.max_memory {
+                        self.done = true;
+                        return Some(Err(Error::Limit(format!(
+                            "<stdin>: the board ending at line {} is larger than --max-memory {}",
+                            self.lines_read,
+                            format_bytes(self.max_memory)
+                        ))));
+                    }
+                    let blank = self.piece[start..].trim_ascii().is_empty();
+                    if !blank {
+                        if self.gap {
+                            // Rows after a blank line after rows: blank lines
+                            // separate the boards, so the rows before it are
+                            // one board, and this line starts the next.
+                            self.gap = false;
+                            self.blocks = true;
+                            let line = self.piece.split_off(start);
+                            self.lines_read -= 1;
+                            self.finish_piece();
+                            self.lines_read += 1;
+                            self.piece = line;
+                            start = 0;
+                        }
+                        if self.piece_rows == 0 {
+                            self.width = self.pieces.width(self.piece[start..].trim_ascii());
+                        }
+                        self.piece_rows += 1;
+                        if self.rows == Some(self.piece_rows) {
+                            self.finish_piece();
+                        }
+                    } else if self.piece_rows > 0 && self.blocks {
+                        self.piece.truncate(start);
+                        self.finish_piece();
+                    } else if self.piece_rows > 0 && self.rows.is_none() && self.piece_rows <= self.width {
+                        // At most as many rows as the first is wide: one
+                        // board whether blank lines separate boards (a
+                        // block) or not (a square, or the one rectangle).
+                        self.piece.truncate(start);
+                        self.finish_piece();
+                    } else if self.piece_rows > 0 && self.rows.is_none() {
+                        // Several squares, or one tall block: the next row
+                        // says (a blank line between rows makes it a block).
+                        self.gap = true;
+                    } else if self.piece_rows == 0 {
+                        self.piece.clear();
+                        self.first_line = self.lines_read + 1;
+                    }
+                }
+            }
+        }
+    }
+}
