@@ -8,83 +8,23 @@
 //! is returned. The two-state [`Solver`](super::Solver) stays the fast path
 //! for K = 2 on bits; this one serves every K, K = 2 included.
 
+mod answer;
 pub mod bfs;
 mod chase;
+mod check;
 mod dense;
 pub mod minimum;
 
+pub use answer::{StateAnswer, StateOutcome, StateSolution, StateTarget};
 pub use chase::StateChase;
 pub use dense::StateDense;
 
 use std::sync::atomic::AtomicBool;
 
 use super::Method;
-use crate::error::{Error, ShapeOf};
+use crate::error::Error;
 use crate::model::{Puzzle, StateGrid};
-use crate::zk::{Barrett, Modulus, ZkFactors};
-
-/// What a board of K states should become.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum StateTarget {
-    /// Every cell in this state.
-    Uniform(u8),
-    /// This board (of the puzzle's shape).
-    Board(StateGrid),
-}
-
-impl StateTarget {
-    /// Every uniform state `0..K`, for whichever takes the fewest presses:
-    /// the default goal of the K-state game.
-    pub fn any(states: Modulus) -> Vec<StateTarget> {
-        (0..states.get()).map(StateTarget::Uniform).collect()
-    }
-}
-
-/// The lightest press set found for one target.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StateSolution {
-    /// How many times each cell is pressed (0 to K−1), re-checked against
-    /// the board; [`StateGrid::total`] is the number of presses.
-    pub presses: StateGrid,
-    /// Whether no press set with fewer presses exists.
-    pub proven_minimal: bool,
-    /// No press set reaches the target with fewer presses than this (the
-    /// total itself when proven minimal).
-    pub lower_bound: u64,
-}
-
-/// One target's result: its lightest press set, or `None` when the target
-/// cannot be reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StateOutcome {
-    /// The target asked for.
-    pub target: StateTarget,
-    /// Its solution, `None` when unreachable.
-    pub solution: Option<StateSolution>,
-}
-
-/// A board's answer: one outcome per target asked for, in the order asked.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct StateAnswer {
-    /// The outcomes, in the order of the targets asked.
-    pub outcomes: Vec<StateOutcome>,
-}
-
-impl StateAnswer {
-    /// The outcome for `target`, if it was asked for.
-    pub fn get(&self, target: &StateTarget) -> Option<&StateOutcome> {
-        self.outcomes.iter().find(|o| o.target == *target)
-    }
-
-    /// The reachable target needing the fewest presses (the first asked on
-    /// a tie).
-    pub fn best(&self) -> Option<(&StateTarget, &StateSolution)> {
-        self.outcomes
-            .iter()
-            .filter_map(|o| Some((&o.target, o.solution.as_ref()?)))
-            .min_by_key(|(_, s)| s.presses.total())
-    }
-}
+use crate::zk::{Modulus, ZkFactors};
 
 #[derive(Clone, Debug)]
 enum System {
@@ -419,162 +359,13 @@ impl StateSolver {
         }
         Ok(Some(y))
     }
-
-    /// Whether `y·A = 0`: every press changes `y·cells` by a multiple of K.
-    fn is_invariant(&self, y: &StateGrid) -> bool {
-        let k = self.states;
-        match &self.reach {
-            Some(reach) => reach.starts.windows(2).all(|w| {
-                let sum: u64 =
-                    reach.cells[w[0]..w[1]].iter().map(|&c| u64::from(y.cells()[c as usize])).sum();
-                k.reduce(sum) == 0
-            }),
-            // The plus rule's matrix is symmetric: y·A = A·y, the board y
-            // presses on an empty board.
-            None => plus_apply(&StateGrid::zeros(y.nrows(), y.ncols()), y, k).is_zero(),
-        }
-    }
-
-    /// The board reached from `board` by pressing each cell as many times
-    /// as `presses` says: every cell gains, mod K, the presses that reach it.
-    ///
-    /// # Errors
-    /// [`Error::Shape`] if a grid is not of the puzzle's shape;
-    /// [`Error::BadInput`] for a state or press count of K or more.
-    pub fn apply(&self, board: &StateGrid, presses: &StateGrid) -> Result<StateGrid, Error> {
-        self.check_grid(board, ShapeOf::Board)?;
-        self.check_grid(presses, ShapeOf::Presses)?;
-        let k = self.states;
-        Ok(match &self.reach {
-            Some(reach) => {
-                let mut sums: Vec<u32> = board.cells().iter().map(|&s| u32::from(s)).collect();
-                for (j, &x) in presses.cells().iter().enumerate().filter(|&(_, &x)| x != 0) {
-                    for &c in &reach.cells[reach.starts[j]..reach.starts[j + 1]] {
-                        sums[c as usize] = (sums[c as usize] + u32::from(x)) % u32::from(k.get());
-                    }
-                }
-                let cells = sums.into_iter().map(|s| s as u8).collect();
-                StateGrid::from_cells(board.nrows(), board.ncols(), cells).unwrap_or_else(|| board.clone())
-            }
-            None => plus_apply(board, presses, k),
-        })
-    }
-
-    /// Presses `presses` on `board` and insists on reaching `target`: the
-    /// one re-check every press set goes through before it is returned.
-    ///
-    /// # Errors
-    /// As [`apply`](Self::apply); [`Error::Internal`] if `presses` does not
-    /// turn `board` into `target`.
-    pub fn check(&self, board: &StateGrid, presses: &StateGrid, target: &StateTarget) -> Result<(), Error> {
-        let goal = self.goal(target)?;
-        let reached = self.apply(board, presses)?;
-        if reached.cells() == goal.as_slice() {
-            return Ok(());
-        }
-        Err(self.failed("a press set"))
-    }
-
-    fn failed(&self, what: &str) -> Error {
-        Error::Internal(format!(
-            "{what} for a {}x{} board of {} states failed its re-check",
-            self.puzzle.rows(),
-            self.puzzle.cols(),
-            self.states
-        ))
-    }
-
-    /// Refuses a grid of another shape than the puzzle's, or with a state
-    /// of K or more.
-    fn check_grid(&self, grid: &StateGrid, of: ShapeOf) -> Result<(), Error> {
-        let expected = (self.puzzle.rows(), self.puzzle.cols());
-        let found = (grid.nrows(), grid.ncols());
-        if found != expected {
-            return Err(Error::Shape { of, found, expected });
-        }
-        let k = self.states.get();
-        if let Some(i) = grid.cells().iter().position(|&s| s >= k) {
-            let (r, c) = (i / grid.ncols(), i % grid.ncols());
-            let what = match of {
-                ShapeOf::Presses => "press count",
-                ShapeOf::Board | ShapeOf::Target => "state",
-            };
-            return Err(Error::BadInput(format!(
-                "the {} has a {what} of {} at row {}, column {}, but the states are 0 to {}",
-                of.name(),
-                grid.cells()[i],
-                r + 1,
-                c + 1,
-                k - 1
-            )));
-        }
-        Ok(())
-    }
-
-    /// The target's cells, checked.
-    fn goal(&self, target: &StateTarget) -> Result<Vec<u8>, Error> {
-        match target {
-            StateTarget::Uniform(s) if *s < self.states.get() => Ok(vec![*s; self.puzzle.cells()]),
-            StateTarget::Uniform(s) => {
-                Err(Error::BadInput(format!("the target state is 0 to {}, got {s}", self.states.get() - 1)))
-            }
-            StateTarget::Board(goal) => {
-                self.check_grid(goal, ShapeOf::Target)?;
-                Ok(goal.cells().to_vec())
-            }
-        }
-    }
-
-    /// `target − board` mod K: what the presses must add to each cell.
-    fn rhs(&self, board: &StateGrid, target: &StateTarget) -> Result<StateGrid, Error> {
-        self.check_grid(board, ShapeOf::Board)?;
-        let goal = self.goal(target)?;
-        let k = self.states;
-        let cells = goal.iter().zip(board.cells()).map(|(&t, &b)| k.sub(t, b)).collect();
-        StateGrid::from_cells(board.nrows(), board.ncols(), cells).ok_or_else(|| self.failed("a board"))
-    }
-}
-
-/// The plus rule on the plane, row by row: each cell gains its own presses
-/// and its four neighbours', mod K.
-fn plus_apply(board: &StateGrid, presses: &StateGrid, k: Modulus) -> StateGrid {
-    let (rows, cols) = (board.nrows(), board.ncols());
-    let barrett = Barrett::new(k.get());
-    let mut out = board.clone();
-    // At most six values below K ≤ 255 per cell: within u16.
-    let mut sum = vec![0u16; cols];
-    for r in 0..rows {
-        sum.fill(0);
-        chase::add_row(&mut sum, board.row(r));
-        chase::add_spread(&mut sum, presses.row(r));
-        if r > 0 {
-            chase::add_row(&mut sum, presses.row(r - 1));
-        }
-        if r + 1 < rows {
-            chase::add_row(&mut sum, presses.row(r + 1));
-        }
-        for (o, &s) in out.cells_mut()[r * cols..(r + 1) * cols].iter_mut().zip(&sum) {
-            *o = barrett.reduce(s) as u8;
-        }
-    }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ShapeOf;
     use crate::model::Rule;
-
-    #[test]
-    fn plus_apply_matches_the_press_lists() {
-        let puzzle = Puzzle::new(4, 5).unwrap();
-        let k = Modulus::new(7).unwrap();
-        let dense =
-            StateSolver::new(&puzzle.clone().with_rule(Rule::plus()), k, Method::Dense, 8, u64::MAX).unwrap();
-        let board = StateGrid::from_fn(4, 5, |r, c| ((r * 5 + c) % 7) as u8);
-        let presses = StateGrid::from_fn(4, 5, |r, c| ((r * 3 + c * c) % 7) as u8);
-        assert_eq!(dense.apply(&board, &presses).unwrap(), plus_apply(&board, &presses, k));
-    }
 
     #[test]
     fn bad_states_and_shapes_are_refused() {
