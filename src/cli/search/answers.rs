@@ -113,6 +113,8 @@ pub(super) fn symmetric_incumbent(
     target: &Target,
     particular: &Grid,
 ) -> Option<u64> {
+    // A press set that fails its re-check is no bound at all (one below
+    // the minimum would let branch and bound prove too much): left out.
     let found = solver.improve_symmetric(board, target, particular.clone(), "the particular").ok()??;
     Some(found.presses.count_ones() as u64)
 }
