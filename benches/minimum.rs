@@ -14,6 +14,7 @@
 //! Run: `cargo bench --bench minimum`. Figures: docs/performance.md.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use lightsout::Game;
 use lightsout::{Coset, DEFAULT_MAX_NULLITY, Grid, Method, Puzzle, Solver, Target, search_blocks};
 use std::hint::black_box;
 

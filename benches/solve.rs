@@ -8,6 +8,7 @@
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
+use lightsout::Game;
 use lightsout::{Chase, Dense, Grid, Method, Puzzle, Solver, Target, parse_boards};
 use std::hint::black_box;
 

@@ -14,6 +14,7 @@
 //! Run: `cargo bench --bench states`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use lightsout::Game;
 use lightsout::zk::{Modulus, ZkFactors, ZkMatrix};
 use lightsout::{Method, Puzzle, StateGrid, StateSolver, StateTarget};
 use rand::{RngExt, SeedableRng};

@@ -21,6 +21,7 @@
 //! Run: `cargo bench --bench states_minimum`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use lightsout::Game;
 use lightsout::Puzzle;
 use lightsout::state_minimum::{
     SlicedCoset, StateSearchState, Tuning, minimize, minimize_symmetric, minimize_tuned,

@@ -14,7 +14,7 @@
 //!
 //! # Solve the POJ 1753 sample
 //! ```
-//! use lightsout::{parse_boards, Method, Puzzle, Solver, Target};
+//! use lightsout::{parse_boards, Game, Method, Puzzle, Solver, Target};
 //!
 //! let board = &parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "sample", None, None)?[0];
 //! let solver = Solver::new(&Puzzle::new(4, 4)?, Method::Auto, 32)?;
@@ -27,7 +27,7 @@
 //!
 //! # The nullity of a size
 //! ```
-//! use lightsout::{Method, Puzzle, Solver};
+//! use lightsout::{Game, Method, Puzzle, Solver};
 //!
 //! // 5x5 has two independent quiet patterns: a quarter of all boards are solvable.
 //! let solver = Solver::new(&Puzzle::new(5, 5)?, Method::Auto, 32)?;
@@ -69,15 +69,13 @@ pub use model::{
     state_row_width, write_pgm,
 };
 pub use solve::limits;
-pub use solve::states::{
-    StateAnswer, StateChase, StateDense, StateOutcome, StateSolution, StateSolver, StateTarget,
-};
+pub use solve::states::{StateChase, StateDense, StateSolver, StateTarget};
 pub use solve::states::{bfs as state_bfs, minimum as state_minimum};
 pub use solve::{
-    Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Incumbent, Layout,
-    MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Mask, MergeError, Method, Outcome, Progress, SearchState,
-    Shard, Solution, Solver, Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress,
-    search_blocks,
+    Answer, Anytime, Best, Board, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, FixedSpaceSearch,
+    FoundBy, Game, Incumbent, KernelSize, Layout, Limits, MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Mask,
+    MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver, Start, SymmetricSearch,
+    Target, TargetOf, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
 };
 pub use solve::{
     BRANCH_FROM, Branching, Estimate, Fold, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset,

@@ -2,6 +2,7 @@
 
 mod common;
 
+use lightsout::Game;
 use lightsout::{Answer, Grid, Method, Puzzle, Rule, Solver, Target, Topology, bfs};
 
 /// Compares the `boards` given against BFS, for both targets and for

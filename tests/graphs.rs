@@ -1,6 +1,7 @@
 //! Lights Out on graphs: the parsers against networkx, the solver against
 //! brute force and breadth-first search, and Sutner's theorem.
 
+use lightsout::Game;
 use lightsout::{Graph, Grid, Method, Puzzle, Rule, Solver, Target, bfs};
 use proptest::prelude::*;
 

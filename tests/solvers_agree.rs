@@ -6,6 +6,7 @@ mod common;
 
 use bitvec::order::Lsb0;
 use bitvec::view::BitView;
+use lightsout::Game;
 use lightsout::{Generate, Grid, Method, Puzzle, Solver, Target};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

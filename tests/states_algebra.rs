@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use lightsout::Game;
 use lightsout::zk::{Modulus, ZkFactors, ZkMatrix};
 use lightsout::{Puzzle, Rule, Topology};
 use proptest::prelude::*;

@@ -9,6 +9,7 @@
 
 mod common;
 
+use lightsout::Game;
 use lightsout::state_bfs::{self, UNREACHABLE};
 use lightsout::state_minimum::{lightest_nonzero, minimize};
 use lightsout::{Puzzle, Rule, Topology, bfs};

@@ -2,6 +2,7 @@
 
 mod common;
 
+use lightsout::Game;
 use lightsout::{Generate, Grid, Method, Puzzle, Rule, Solver, Target, Topology, analyze, nullity_table};
 
 fn no_progress() {}

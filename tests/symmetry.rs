@@ -1,6 +1,7 @@
 //! The symmetric search (one block per orbit of the board's turns and
 //! mirror images) must find exactly the weight the plain search finds.
 
+use lightsout::Game;
 use lightsout::{Coset, Generate, Grid, Method, Puzzle, Solver, Target, Topology, search_blocks};
 
 /// Lightest weight of a coset over all its blocks.

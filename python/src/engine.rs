@@ -6,17 +6,15 @@
 //! everything that shapes them, and `solve_many` factors once per size.
 
 use std::collections::HashMap;
-use std::ops::ControlFlow;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, LazyLock, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use lightsout::zk::Modulus;
 use lightsout::{
-    Best, Budget, Grid, MAX_EXHAUSTIVE_NULLITY, Mask, Method, Puzzle, SearchState, Shard, Solver, StateGrid,
-    StateSolver, StateTarget, Target, improve,
+    Board as _, Game, Grid, Limits, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target, TargetOf,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -124,13 +122,10 @@ pub struct Found {
     pub nullity: Option<usize>,
 }
 
-/// How one call searches: its budget and whether it may stop on Ctrl-C.
+/// How one call searches, beyond the budget its solver was made with.
 #[derive(Clone, Copy)]
 pub struct Opts {
-    pub max_nullity: usize,
     pub time_limit: Option<Duration>,
-    /// Check for signals between batches (only the main thread gets them).
-    pub interruptible: bool,
 }
 
 /// Raises `KeyboardInterrupt` (or what a signal handler raised) if a
@@ -150,7 +145,7 @@ impl Stop {
         self.0.store(true, Ordering::Relaxed);
     }
 
-    /// The flag a library search watches (`StateSolver::solve_for_with_stop`).
+    /// The flag a library search watches (`Limits::stop`).
     pub fn flag(&self) -> &AtomicBool {
         &self.0
     }
@@ -170,64 +165,53 @@ impl Stop {
 struct Abandoned;
 
 /// Solves `board` for each of `targets` and keeps the lightest answer, as
-/// `Answer::best` does (the first asked on a tie). A K-state search ends
-/// within a batch of blocks once `stop` is set, and the call unwinds with
-/// [`Abandoned`] (its answer, no longer proven, must not be returned).
-pub fn solve_board(
-    engine: &Engine,
-    board: Board,
-    targets: &Targets,
-    opts: Opts,
-    started: Instant,
-    stop: &Stop,
-) -> PyResult<Found> {
-    match (engine, board, targets) {
+/// `Answer::best` does (the first asked on a tie): the library's own
+/// search ([`Game::solve_within`]), which ends within a batch of blocks
+/// once `stop` is set or the time limit passes. An abandoned call unwinds
+/// with [`Abandoned`] (its answer, no longer proven, must not be returned).
+pub fn solve_board(engine: &Engine, board: Board, targets: &Targets, opts: Opts, stop: &Stop) -> PyResult<Found> {
+    let limits = Limits { stop: Some(stop.flag()), time_limit: opts.time_limit };
+    let nullity = engine.nullity();
+    let found = match (engine, board, targets) {
         (Engine::Two(solver), Board::Two(grid), Targets::Two(targets)) => {
-            solve_two(solver, &grid, targets, opts, started)
+            found(solver, &grid, targets, &limits, nullity, grid_cells, |t| Reached::Name(t.name()))
         }
         (Engine::Many(solver), Board::Many(grid), Targets::Many(targets)) => {
-            let (rows, cols) = (grid.nrows(), grid.ncols());
-            let outcomes = targets
-                .iter()
-                .map(|t| {
-                    let solution = solver.solve_for_with_stop(&grid, t, stop.flag()).map_err(to_py)?;
-                    stop.check();
-                    Ok((t, solution))
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            // The lightest, the first asked on a tie (as `StateAnswer::best`).
-            let best = outcomes
-                .iter()
-                .filter_map(|(t, s)| Some((*t, s.as_ref()?)))
-                .min_by_key(|(_, s)| s.presses.total());
-            let best = best.map(|(target, s)| {
-                let reached = match target {
-                    StateTarget::Uniform(state) => Reached::State(*state),
-                    StateTarget::Board(_) => Reached::Name("target"),
-                };
-                (s.presses.total(), reached, s.presses.cells().to_vec(), s.proven_minimal, s.lower_bound)
-            });
-            Ok(match best {
-                None => Found {
-                    rows,
-                    cols,
-                    best: None,
-                    proven_minimal: false,
-                    lower_bound: None,
-                    nullity: solver.nullity(),
-                },
-                Some((total, reached, cells, proven, bound)) => Found {
-                    rows,
-                    cols,
-                    best: Some((total, reached, cells)),
-                    proven_minimal: proven,
-                    lower_bound: (!proven).then_some(bound),
-                    nullity: solver.nullity(),
-                },
-            })
+            let reached = |t: &StateTarget| match t {
+                StateTarget::Uniform(state) => Reached::State(*state),
+                StateTarget::Board(_) => Reached::Name("target"),
+            };
+            found(solver, &grid, targets, &limits, nullity, |g| g.cells().to_vec(), reached)
         }
         _ => Err(PyRuntimeError::new_err("internal error: a board of the wrong kind for its solver")),
-    }
+    };
+    stop.check();
+    found
+}
+
+/// One board's answer from either game, held without Python objects.
+fn found<G: Game>(
+    game: &G,
+    board: &G::Board,
+    targets: &[TargetOf<G>],
+    limits: &Limits,
+    nullity: Option<usize>,
+    cells: impl Fn(&G::Board) -> Vec<u8>,
+    reached: impl Fn(&TargetOf<G>) -> Reached,
+) -> PyResult<Found> {
+    let (rows, cols) = (game.puzzle().rows(), game.puzzle().cols());
+    let answer = game.solve_within(board, targets, limits).map_err(to_py)?;
+    Ok(match answer.best() {
+        None => Found { rows, cols, best: None, proven_minimal: false, lower_bound: None, nullity },
+        Some((target, s)) => Found {
+            rows,
+            cols,
+            best: Some((s.presses.presses(), reached(target), cells(&s.presses))),
+            proven_minimal: s.proven_minimal,
+            lower_bound: (!s.proven_minimal).then_some(s.lower_bound),
+            nullity,
+        },
+    })
 }
 
 /// A board for one kind of solver.
@@ -243,42 +227,6 @@ pub enum Targets {
     Many(Vec<StateTarget>),
 }
 
-/// The two-state answer: each target minimised as `Solver::solve_for`
-/// does, except that a long exhaustive search runs batch by batch
-/// (`SearchState::run`), so that it can stop on Ctrl-C or at the time
-/// limit, and that a local search's lower bound is kept.
-fn solve_two(
-    solver: &Solver,
-    board: &Grid,
-    targets: &[Target],
-    opts: Opts,
-    started: Instant,
-) -> PyResult<Found> {
-    let mut best: Option<(u64, &'static str, Grid, bool, u64)> = None;
-    for target in targets {
-        let Some((presses, proven, bound)) = solve_two_for(solver, board, target, opts, started)? else {
-            continue;
-        };
-        let weight = presses.count_ones() as u64;
-        if best.as_ref().is_none_or(|b| weight < b.0) {
-            best = Some((weight, target.name(), presses, proven, bound));
-        }
-    }
-    let (rows, cols) = (board.nrows(), board.ncols());
-    let nullity = Some(solver.nullity());
-    Ok(match best {
-        None => Found { rows, cols, best: None, proven_minimal: false, lower_bound: None, nullity },
-        Some((weight, name, presses, proven, bound)) => Found {
-            rows,
-            cols,
-            best: Some((weight, Reached::Name(name), grid_cells(&presses))),
-            proven_minimal: proven,
-            lower_bound: (!proven).then_some(bound),
-            nullity,
-        },
-    })
-}
-
 /// The cells of a two-state grid as states 0 and 1, row by row.
 pub fn grid_cells(grid: &Grid) -> Vec<u8> {
     let cols = grid.ncols();
@@ -289,93 +237,6 @@ pub fn grid_cells(grid: &Grid) -> Vec<u8> {
         }
     }
     cells
-}
-
-/// One target: `(presses, proven, lower bound)`, or `None` when
-/// unreachable. The same minimum `Solver::solve_for` finds: a Gray-code
-/// walk below nullity 12, the exhaustive engine up to `max_nullity`, the
-/// local search beyond (with `time_limit`, the whole limit goes to it, as
-/// the command line's `--time-limit` does), then the solutions the
-/// problem's symmetries fix ([`Solver::improve_symmetric`]).
-fn solve_two_for(
-    solver: &Solver,
-    board: &Grid,
-    target: &Target,
-    opts: Opts,
-    started: Instant,
-) -> PyResult<Option<(Grid, bool, u64)>> {
-    let d = solver.nullity();
-    let quick = d < 12 && d <= opts.max_nullity;
-    if quick || d > MAX_EXHAUSTIVE_NULLITY || !solver.holds_quiet_patterns() {
-        // No coset to walk batch by batch: a Gray-code walk of a moment, or
-        // a press set that is not minimised (proven only when empty).
-        return Ok(solver.solve_for(board, target).map_err(to_py)?.map(|s| {
-            let bound = if s.proven_minimal { s.presses.count_ones() as u64 } else { 0 };
-            (s.presses, s.proven_minimal, bound)
-        }));
-    }
-    let Some((particular, coset)) = solver.coset(board, target).map_err(to_py)? else {
-        return Ok(None);
-    };
-    let (mask, proven, bound) = if d <= opts.max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
-        let mut state = SearchState::new(&coset, Shard::WHOLE);
-        let mut signal = None;
-        state.run(&coset, false, &mut |_| {
-            if opts.interruptible
-                && let Err(e) = check_signals()
-            {
-                signal = Some(e);
-                return ControlFlow::Break(());
-            }
-            match opts.time_limit.is_some_and(|t| started.elapsed() >= t) {
-                true => ControlFlow::Break(()),
-                false => ControlFlow::Continue(()),
-            }
-        });
-        if let Some(e) = signal {
-            return Err(e);
-        }
-        if state.is_complete() {
-            let best = state.best.map_or((Mask::ZERO, 0), |b| (b.mask, b.weight));
-            (best.0, true, best.1)
-        } else {
-            // Stopped at the time limit: the best of the part searched and
-            // of a local search, proven if it meets the local bound.
-            let local = improve(&coset, &Budget::default());
-            let best = Best::better(state.best, Some(local.best)).unwrap_or(local.best);
-            (best.mask, best.weight <= local.lower_bound, local.lower_bound)
-        }
-    } else {
-        let budget = match opts.time_limit {
-            Some(limit) => {
-                Budget { descents: u64::MAX, work: u64::MAX, time_limit: Some(limit), ..Budget::default() }
-            }
-            None => Budget::default(),
-        };
-        let local = improve(&coset, &budget);
-        if local.proven() {
-            (local.best.mask, true, local.lower_bound)
-        } else {
-            // The command line's answer past the budget: the lighter of the
-            // local search's and the best solution the problem's
-            // symmetries fix (a few seconds at most; 79x79: 2629 presses
-            // where the local search alone finds 2877).
-            let presses =
-                solver.member(board, target, &particular, &coset, local.best.mask).map_err(to_py)?;
-            let symmetric =
-                solver.improve_symmetric(board, target, presses.clone(), "a local search").map_err(to_py)?;
-            let Some(found) = symmetric else {
-                return Ok(Some((presses, false, local.lower_bound)));
-            };
-            let bound = found.lower_bound.max(local.lower_bound);
-            let proven = found.presses.count_ones() as u64 <= bound;
-            return Ok(Some((found.presses, proven, bound)));
-        }
-    };
-    // `member` re-applies the press set to the board: a failure is an
-    // internal error, never an answer.
-    let presses = solver.member(board, target, &particular, &coset, mask).map_err(to_py)?;
-    Ok(Some((presses, proven, bound)))
 }
 
 /// Runs `work` on a thread of its own and waits for it, checking for

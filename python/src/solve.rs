@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use lightsout::{DEFAULT_MAX_NULLITY, MAX_EXHAUSTIVE_NULLITY, StateTarget};
+use lightsout::{DEFAULT_MAX_NULLITY, Game, MAX_EXHAUSTIVE_NULLITY, StateTarget};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
@@ -121,32 +121,19 @@ fn reached<'py>(py: Python<'py>, r: &Reached) -> PyResult<Bound<'py, PyAny>> {
     }
 }
 
-/// Most quiet patterns the package's exact search weighs: it walks the
-/// transform engine block by block (to stop at Ctrl-C or a time limit),
-/// and past 63 patterns that is not a search anyone can wait for; the
-/// command line goes further by branch and bound.
-const MAX_PYTHON_NULLITY: usize = 63;
-
 /// Checks the search options shared by `solve` and `solve_many`.
-fn options(spec: &Spec, max_nullity: usize, time_limit: Option<f64>) -> PyResult<Opts> {
-    if max_nullity > MAX_PYTHON_NULLITY {
+fn options(max_nullity: usize, time_limit: Option<f64>) -> PyResult<Opts> {
+    if max_nullity > MAX_EXHAUSTIVE_NULLITY {
         return Err(bad(format!(
-            "max_nullity is at most {MAX_PYTHON_NULLITY} here (the package's exact search is the transform \
-             engine; the command line's branch and bound goes to {MAX_EXHAUSTIVE_NULLITY}), got {max_nullity}"
+            "max_nullity is at most {MAX_EXHAUSTIVE_NULLITY} (the exact search's own ceiling), got {max_nullity}"
         )));
     }
     let time_limit = match time_limit {
         None => None,
-        Some(_) if !spec.two_states() => {
-            return Err(bad(
-                "time_limit serves two-state boards; with more states, a smaller max_nullity sends large \
-                 cosets to the local search",
-            ));
-        }
         Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
         Some(t) => return Err(bad(format!("time_limit is a positive number of seconds, got {t}"))),
     };
-    Ok(Opts { max_nullity, time_limit, interruptible: true })
+    Ok(Opts { time_limit })
 }
 
 /// The library's board for the solver's kind.
@@ -161,8 +148,8 @@ fn targets_of(goal: Goal) -> Targets {
     }
 }
 
-/// Solves one board with the interpreter released: a long K-state search
-/// on a thread of its own, so that Ctrl-C returns at once.
+/// Solves one board with the interpreter released: a long search on a
+/// thread of its own, so that Ctrl-C returns at once.
 fn solve_released(
     py: Python<'_>,
     engine: Arc<Engine>,
@@ -171,13 +158,10 @@ fn solve_released(
     opts: Opts,
 ) -> PyResult<Found> {
     py.detach(move || {
-        let started = Instant::now();
-        if matches!(*engine, Engine::Many(_)) && engine.searches_long() {
-            return run_interruptible(move |stop| {
-                crate::engine::solve_board(&engine, board, &targets, opts, started, stop)
-            })?;
+        if engine.searches_long() {
+            return run_interruptible(move |stop| crate::engine::solve_board(&engine, board, &targets, opts, stop))?;
         }
-        crate::engine::solve_board(&engine, board, &targets, opts, started, &Stop::default())
+        crate::engine::solve_board(&engine, board, &targets, opts, &Stop::default())
     })
 }
 
@@ -200,8 +184,7 @@ fn solve_released(
 /// answers (for two states, or the best solution that the board's
 /// symmetries fix where that is lighter), ``proven_minimal`` only when it
 /// meets its ``lower_bound``.
-/// ``time_limit`` (seconds, two states) stops a long search and returns the
-/// best found. The search releases the GIL and stops on Ctrl-C.
+/// ``time_limit`` (seconds) stops a long search and returns the best found. The search releases the GIL and stops on Ctrl-C.
 ///
 /// Raises ``ValueError`` for bad input, ``LimitError`` when the work is over
 /// ``max_memory`` bytes (default 1 GiB) or another stated limit.
@@ -234,7 +217,7 @@ pub fn solve(
     max_memory: u64,
 ) -> PyResult<Solution> {
     let spec = Spec::new(rule, torus, states, graph)?;
-    let opts = options(&spec, max_nullity, time_limit)?;
+    let opts = options(max_nullity, time_limit)?;
     let vertices = spec.graph.as_ref().map(|g| g.vertex_count());
     let cells = read_board(board, spec.states, vertices, "board")?;
     let any = PyString::new(py, "any").into_any();
@@ -280,7 +263,7 @@ pub fn solve_many<'py>(
     max_memory: u64,
 ) -> PyResult<Bound<'py, PyList>> {
     let spec = Spec::new(rule, torus, states, graph)?;
-    let opts = options(&spec, max_nullity, time_limit)?;
+    let opts = options(max_nullity, time_limit)?;
     let vertices = spec.graph.as_ref().map(|g| g.vertex_count());
     let cells = read_boards(boards, &spec, vertices)?;
     let any = PyString::new(py, "any").into_any();
@@ -317,41 +300,19 @@ fn solve_batch(jobs: Vec<(Arc<Engine>, Board)>, targets: &Targets, opts: Opts) -
         }
         if batch.is_empty() {
             if let Some((engine, board)) = jobs.next() {
-                // A long K-state search cannot check for signals itself
-                // (its workers are not the main thread): on a thread of its
-                // own, as `solve` runs it, stopped through its flag.
-                let answer = if matches!(*engine, Engine::Many(_)) && opts.interruptible {
-                    let targets = targets.clone();
-                    run_interruptible(move |stop| {
-                        crate::engine::solve_board(&engine, board, &targets, opts, Instant::now(), stop)
-                    })?
-                } else {
-                    crate::engine::solve_board(
-                        &engine,
-                        board,
-                        targets,
-                        opts,
-                        Instant::now(),
-                        &Stop::default(),
-                    )
-                };
+                // A long search cannot check for signals itself (its
+                // workers are not the main thread): on a thread of its own,
+                // as `solve` runs it, stopped through its flag.
+                let targets = targets.clone();
+                let answer =
+                    run_interruptible(move |stop| crate::engine::solve_board(&engine, board, &targets, opts, stop))?;
                 found.push(answer?);
             }
         } else {
             // Signals reach only the main thread: the workers do not check.
-            let quiet = Opts { interruptible: false, ..opts };
             let answers: PyResult<Vec<Found>> = batch
                 .into_par_iter()
-                .map(|(engine, board)| {
-                    crate::engine::solve_board(
-                        &engine,
-                        board,
-                        targets,
-                        quiet,
-                        Instant::now(),
-                        &Stop::default(),
-                    )
-                })
+                .map(|(engine, board)| crate::engine::solve_board(&engine, board, targets, opts, &Stop::default()))
                 .collect();
             found.extend(answers?);
         }

@@ -138,3 +138,22 @@ def test_k_states_and_graphs_reapply():
     cycle = (5, [(i, (i + 1) % 5) for i in range(5)])
     s = lightsout.solve([1, 1, 1, 1, 1], graph=cycle, target="white")
     assert s.press_grid.shape == (1, 5) and s.presses == 5
+
+
+def test_a_time_limit_stops_a_k_state_search():
+    # 40x40 over Z_3 has 3^20 quiet patterns (minutes of exhaustive search):
+    # 0.2 s stops it through the library's limits, and the press set found
+    # is still checked against the board. (Before the one game, time_limit
+    # was refused with K states.)
+    import time
+
+    rng = np.random.default_rng(5)
+    presses = rng.integers(0, 3, size=(40, 40), dtype=np.uint8)
+    board = apply(np.zeros((40, 40), dtype=np.uint8), presses, states=3)
+    started = time.monotonic()
+    s = lightsout.solve(board, states=3, target=0, time_limit=0.2)
+    assert time.monotonic() - started < 30
+    assert s.presses is not None and s.presses == int(s.press_grid.sum())
+    assert (apply(board, s.press_grid, states=3) == 0).all()
+    if not s.proven_minimal:
+        assert s.lower_bound <= s.presses

@@ -71,7 +71,8 @@ pub fn analyze(puzzle: &Puzzle, max_nullity: usize, max_memory: u64) -> Result<A
     let all_black = Grid::ones(puzzle.rows(), puzzle.cols());
     // Whether the all-black board can be cleared: a solve, not a test
     // against every quiet pattern (which a huge null space would chase).
-    let targets_interchangeable = solver.particular_to(&all_black, &crate::Target::White)?.is_some();
+    let targets_interchangeable =
+        crate::Game::particular_to(&solver, &all_black, &crate::Target::White)?.is_some();
     let lightest_quiet = lightest(&quiet, max_nullity);
     let gcd = puzzle.is_classic().then(|| {
         // The chase works on the tall orientation, C×R when R < C, and so

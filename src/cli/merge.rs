@@ -122,9 +122,11 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
                 rechecked += sample.len() as u64;
             }
         }
-        let (mask, proven) = match (best, refs[0].branch) {
-            (Some(best), _) => (best.mask, true),
-            (None, None) => (Mask::ZERO, true),
+        // (Not yet called proven where the local search meets the bound:
+        // the answers stay as they were; the hardening issue owns that.)
+        let (mask, proven, bound) = match (best, refs[0].branch) {
+            (Some(best), _) => (best.mask, true, best.weight),
+            (None, None) => (Mask::ZERO, true, 0),
             (None, Some(plan)) => {
                 // Every slice proved its members heavier than the incumbent.
                 let local = crate::improve(coset, &crate::Budget::default());
@@ -137,11 +139,12 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
                     local.best.weight,
                     plan.bound + 1
                 );
-                (local.best.mask, false)
+                (local.best.mask, false, plan.bound + 1)
             }
         };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
-        let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+        let solution =
+            Some(Solution { presses, proven_minimal: proven, lower_bound: bound, found_by: FoundBy::Search });
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     if args.recheck.is_some() {

@@ -47,10 +47,11 @@ use crate::picture::{self, Scene};
 use crate::present::*;
 use crate::solve::limits;
 use crate::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Error, Generate, GeneratedRows, Grid, MAX_EXHAUSTIVE_NULLITY,
-    MAX_SIDE, MAX_STREAMED_NULLITY, Mask, Method, Outcome, PbmKind, PbmWriter, Puzzle, RowStream, Rule,
-    ShapeOf, Side, Solution, Solver, StateBoards, StateGrid, StateSolver, StateTarget, Target, TextBoards,
-    bfs, check_side, grid_lines, is_pbm, is_pgm, read_pbm, read_pgm, state_lines, write_pbm, write_pgm,
+    Answer, Chase, DEFAULT_MAX_NULLITY, Error, FoundBy, Game, Generate, GeneratedRows, Grid,
+    MAX_EXHAUSTIVE_NULLITY, MAX_SIDE, MAX_STREAMED_NULLITY, Mask, Method, Outcome, PbmKind, PbmWriter,
+    Puzzle, RowStream, Rule, ShapeOf, Side, Solution, Solver, Start, StateBoards, StateGrid, StateSolver,
+    StateTarget, Target, TextBoards, bfs, check_side, grid_lines, is_pbm, is_pgm, read_pbm, read_pgm,
+    state_lines, write_pbm, write_pgm,
 };
 
 /// Runs the command line `args` (program name first) against the given

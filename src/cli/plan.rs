@@ -194,18 +194,24 @@ impl SolveArgs {
     }
 }
 
-/// One factored solver per board shape, made on first use. Batches are
-/// usually of one shape, so a short list beats hashing.
-pub(super) struct Solvers<'a> {
+/// How a cache of solvers factors a puzzle, the command line's refusals
+/// already worded.
+type MakeGame<'a, G> = dyn Fn(&Puzzle) -> Result<G, Failure> + 'a;
+
+/// One factored game per board shape, made on first use by `make` (a
+/// two-state [`Solver`] or a [`StateSolver`]): the one cache both kinds of
+/// board use. Batches are usually of one shape, so a short list beats
+/// hashing.
+pub(super) struct Solvers<'a, G: Game> {
+    make: Box<MakeGame<'a, G>>,
     puzzle: &'a PuzzleArgs,
-    method: Method,
-    max_nullity: usize,
-    max_memory: u64,
-    hint: MemoryHint<'a>,
-    made: Vec<((usize, usize), Solver)>,
+    made: Vec<((usize, usize), G)>,
 }
 
-impl<'a> Solvers<'a> {
+impl<'a> Solvers<'a, Solver> {
+    /// Two-state solvers with `method`, searching exhaustively up to
+    /// `max_nullity` (with a progress bar past nullity 30, where a search
+    /// takes a second or more).
     pub(super) fn new(
         puzzle: &'a PuzzleArgs,
         method: Method,
@@ -213,24 +219,40 @@ impl<'a> Solvers<'a> {
         max_memory: u64,
         hint: MemoryHint<'a>,
     ) -> Self {
-        Solvers { puzzle, method, max_nullity, max_memory, hint, made: Vec::new() }
+        let make = move |p: &Puzzle| {
+            let mut solver = Solver::with_memory_limit(p, method, max_nullity, max_memory)
+                .map_err(|e| solver_failure(e, p, method, hint))?;
+            if solver.nullity() > 30 && solver.nullity() <= max_nullity {
+                solver.set_progress(minimisation_bar(solver.nullity()));
+            }
+            Ok(solver)
+        };
+        Solvers { make: Box::new(make), puzzle, made: Vec::new() }
     }
+}
 
+impl<'a> Solvers<'a, StateSolver> {
+    /// K-state solvers with `method`, searching cosets of up to
+    /// 2^`budget` members exhaustively.
+    pub(super) fn states(puzzle: &'a PuzzleArgs, method: Method, budget: u32, max_memory: u64) -> Self {
+        let states = puzzle.modulus();
+        let make = move |p: &Puzzle| {
+            StateSolver::new(p, states, method, budget, max_memory)
+                .map_err(|e| solver_failure(e, p, method, &smaller_or_more_memory))
+        };
+        Solvers { make: Box::new(make), puzzle, made: Vec::new() }
+    }
+}
+
+impl<G: Game> Solvers<'_, G> {
     /// The solver for boards of `board`'s shape.
-    pub(super) fn for_board(&mut self, board: &Grid) -> Result<&Solver, Failure> {
-        let shape = (board.nrows(), board.ncols());
+    pub(super) fn for_board(&mut self, board: &G::Board) -> Result<&G, Failure> {
+        let shape = crate::Board::shape(board);
         let index = match self.made.iter().position(|(s, _)| *s == shape) {
             Some(i) => i,
             None => {
                 let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
-                let mut solver =
-                    Solver::with_memory_limit(&puzzle, self.method, self.max_nullity, self.max_memory)
-                        .map_err(|e| solver_failure(e, &puzzle, self.method, self.hint))?;
-                // Minimising over more than 2^30 solutions takes a second or more.
-                if solver.nullity() > 30 && solver.nullity() <= self.max_nullity {
-                    solver.set_progress(minimisation_bar(solver.nullity()));
-                }
-                self.made.push((shape, solver));
+                self.made.push((shape, (self.make)(&puzzle)?));
                 self.made.len() - 1
             }
         };

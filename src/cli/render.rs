@@ -53,7 +53,8 @@ impl Report<'_> {
                         "its {nullity} quiet patterns do not fit --max-memory, so the press set was not minimised"
                     )
                 } else if nullity > max_nullity {
-                    let how = s.found_by.as_deref().unwrap_or("a local search found it");
+                    let how = found_by_words(&s.found_by, s.lower_bound);
+                    let how = how.as_deref().unwrap_or("a local search found it");
                     format!("nullity {nullity} is above --max-nullity {max_nullity}; {how}")
                 } else {
                     format!(

@@ -207,38 +207,6 @@ fn each_of(
     Ok(index)
 }
 
-/// One factored K-state solver per board shape, made on first use.
-struct StateSolvers<'a> {
-    puzzle: &'a PuzzleArgs,
-    method: Method,
-    budget: u32,
-    max_memory: u64,
-    made: Vec<((usize, usize), StateSolver)>,
-}
-
-impl StateSolvers<'_> {
-    fn for_board(&mut self, board: &StateGrid) -> Result<&StateSolver, Failure> {
-        let shape = (board.nrows(), board.ncols());
-        let index = match self.made.iter().position(|(s, _)| *s == shape) {
-            Some(i) => i,
-            None => {
-                let puzzle = self.puzzle.puzzle(shape.0, shape.1)?;
-                let solver = StateSolver::new(
-                    &puzzle,
-                    self.puzzle.modulus(),
-                    self.method,
-                    self.budget,
-                    self.max_memory,
-                )
-                .map_err(|e| solver_failure(e, &puzzle, self.method, &smaller_or_more_memory))?;
-                self.made.push((shape, solver));
-                self.made.len() - 1
-            }
-        };
-        Ok(&self.made[index].1)
-    }
-}
-
 /// What a K-state solve does not do (yet): refused in words, not ignored.
 fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
     let k = args.puzzle.states;
@@ -263,13 +231,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let targets = args.target.resolve_states(&args.source, states, max_memory)?;
     let mut output = OutputFile::new(args);
     let budget = args.max_nullity as u32;
-    let mut solvers = StateSolvers {
-        puzzle: &args.puzzle,
-        method: args.method.into(),
-        budget,
-        max_memory,
-        made: Vec::new(),
-    };
+    let mut solvers = Solvers::states(&args.puzzle, args.method.into(), budget, max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     let stderr = &mut *io.stderr;
     let raw = !matches!(args.output_pbm, Some(PbmArg::Plain));
@@ -323,8 +285,7 @@ pub(super) fn check(args: &CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     let states = args.puzzle.modulus();
     let k = states.get();
     let targets = args.target.resolve_states(&args.source, states, max_memory)?;
-    let mut solvers =
-        StateSolvers { puzzle: &args.puzzle, method: Method::Auto, budget: 0, max_memory, made: Vec::new() };
+    let mut solvers = Solvers::states(&args.puzzle, Method::Auto, 0, max_memory);
     let mut out = io::BufWriter::new(&mut *io.stdout);
     let input = StateInput { source: &args.source, puzzle: &args.puzzle, max_memory, stream: true };
     input.announce_typing(io.stdin_is_terminal, io.stderr);

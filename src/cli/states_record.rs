@@ -15,7 +15,7 @@ use super::*;
 use crate::present::state_target_name;
 use crate::state_minimum::{StateSearchState, merge_states};
 use crate::zk::Modulus;
-use crate::{Graph, Shard, StateAnswer, StateOutcome, StateSolution, check_coverage};
+use crate::{FoundBy, Graph, Outcome, Shard, Solution, check_coverage};
 
 /// Version of K-state search records (two-state ones are version 1).
 pub(super) const STATE_RECORD_VERSION: u32 = 2;
@@ -249,7 +249,7 @@ pub(super) fn merge(
             }
         }
         let Some((_, coset)) = &goal.reachable else {
-            outcomes.push(StateOutcome { target: goal.target.clone(), solution: None });
+            outcomes.push(Outcome { target: goal.target.clone(), solution: None });
             continue;
         };
         let mut parts = Vec::new();
@@ -282,13 +282,13 @@ pub(super) fn merge(
             .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
         reapply(&solver, &board, &presses, &goal.target)?;
         let lower_bound = presses.total();
-        let solution = StateSolution { presses, proven_minimal: true, lower_bound };
-        outcomes.push(StateOutcome { target: goal.target.clone(), solution: Some(solution) });
+        let solution = Solution { presses, proven_minimal: true, lower_bound, found_by: FoundBy::Search };
+        outcomes.push(Outcome { target: goal.target.clone(), solution: Some(solution) });
     }
     if recheck_share.is_some() {
         super::merge::recheck_note(rechecked, "task", io);
     }
-    print_answer(&board, &solver, &StateAnswer { outcomes }, format, show, io)?;
+    print_answer(&board, &solver, &Answer { outcomes }, format, show, io)?;
     Ok(0)
 }
 

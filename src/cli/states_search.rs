@@ -19,7 +19,7 @@ use super::states_record::{STATE_RECORD_VERSION, StateProblem, StateRecord, Stat
 use super::*;
 use crate::present::{StateReport, state_target_name};
 use crate::state_minimum::{SlicedCoset, StateSearchState, minimize};
-use crate::{Shard, StateAnswer, StateOutcome, StateSolution};
+use crate::{Answer, FoundBy, Game, Outcome, Shard, Solution, StateGrid};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
@@ -184,7 +184,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let mut notes = Vec::new();
     for (goal, entry) in goals.iter().zip(&record.searches) {
         let Some((particular, coset)) = &goal.reachable else {
-            outcomes.push(StateOutcome { target: goal.target.clone(), solution: None });
+            outcomes.push(Outcome { target: goal.target.clone(), solution: None });
             continue;
         };
         let name = state_target_name(&goal.target);
@@ -234,10 +234,11 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         let presses = StateGrid::from_cells(board.nrows(), board.ncols(), presses)
             .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
         reapply(&solver, &board, &presses, &goal.target)?;
-        let solution = StateSolution { presses, proven_minimal: proven, lower_bound: bound };
-        outcomes.push(StateOutcome { target: goal.target.clone(), solution: Some(solution) });
+        let solution =
+            Solution { presses, proven_minimal: proven, lower_bound: bound, found_by: FoundBy::Search };
+        outcomes.push(Outcome { target: goal.target.clone(), solution: Some(solution) });
     }
-    let answer = StateAnswer { outcomes };
+    let answer = Answer { outcomes };
     print_answer(&board, &solver, &answer, args.format, args.show, io)?;
     let best = answer.best().map(|(t, _)| state_target_name(t));
     for (_, note) in notes.iter().filter(|(name, _)| targets.len() == 1 || Some(name) == best.as_ref()) {
@@ -271,7 +272,7 @@ pub(super) fn reapply(
 pub(super) fn print_answer(
     board: &StateGrid,
     solver: &StateSolver,
-    answer: &StateAnswer,
+    answer: &Answer<StateGrid>,
     format: Format,
     show: bool,
     io: &mut Streams,

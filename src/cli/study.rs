@@ -1,8 +1,6 @@
 //! The study commands: `analyze` (a size's null space), `check` (which
 //! targets a board can reach, and why not), `table` (nullity over ranges).
 
-use std::borrow::Cow;
-
 use super::*;
 use crate::analysis::Analysis;
 use crate::{analyze as analyse, nullity_table};
@@ -176,7 +174,7 @@ pub(super) fn check(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure
         let verdicts = targets
             .iter()
             .map(|t| Ok((t.name(), solver.obstruction(board, t)?)))
-            .collect::<Result<Vec<(&str, Option<Cow<Grid>>)>, Error>>()?;
+            .collect::<Result<Vec<(&str, Option<Grid>)>, Error>>()?;
         let text = match args.format {
             StudyFormat::Text => {
                 let mut t =

@@ -88,7 +88,7 @@ impl Puzzle {
     ///
     /// # Example
     /// ```
-    /// use lightsout::{Graph, Grid, Method, Puzzle, Rule, Solver, Target};
+    /// use lightsout::{Game, Graph, Grid, Method, Puzzle, Rule, Solver, Target};
     ///
     /// // On the Petersen graph, σ⁺: the all-black board to white.
     /// let puzzle = Puzzle::on_graph(Graph::named("petersen")?, Rule::plus())?;

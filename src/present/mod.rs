@@ -4,11 +4,13 @@
 //! and JSON ([`report`]), and the study commands' JSON ([`study`]). Below
 //! both fronts: it imports neither.
 
+mod found;
 mod names;
 mod report;
 mod states;
 mod study;
 
+pub(crate) use found::*;
 pub(crate) use names::*;
 pub(crate) use report::*;
 pub(crate) use states::*;

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::puzzle_topology;
-use crate::{Answer, Grid, Outcome, Solution, Solver, Target, grid_lines};
+use crate::{Answer, Game, Grid, Outcome, Solution, Solver, Target, grid_lines};
 
 /// One target's result as the POJ and text answers print it.
 pub(crate) struct Tally<'a> {

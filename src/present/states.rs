@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::{LISTED_CELLS, LISTED_PATTERNS, omitted_patterns, topology_name};
-use crate::{Puzzle, StateAnswer, StateGrid, StateSolver, StateTarget, state_lines};
+use crate::{Answer, Game, Puzzle, StateGrid, StateSolver, StateTarget, state_lines};
 
 /// `"2"` for a uniform target, `"target"` for a board.
 pub(crate) fn state_target_name(target: &StateTarget) -> String {
@@ -78,7 +78,7 @@ pub(crate) struct StateReport<'a> {
     pub(crate) index: usize,
     pub(crate) board: &'a StateGrid,
     pub(crate) solver: &'a StateSolver,
-    pub(crate) answer: &'a StateAnswer,
+    pub(crate) answer: &'a Answer<StateGrid>,
 }
 
 impl StateReport<'_> {

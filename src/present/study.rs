@@ -1,12 +1,10 @@
 //! The study commands' JSON, shared by `lightsout analyze`, `check` and
 //! `table` and by the server's `/api/analyze`, `/api/check` and `/api/table`.
 
-use std::borrow::Cow;
-
 use serde_json::json;
 
 use super::puzzle_topology;
-use crate::{Analysis, Grid, Puzzle, Solver, grid_lines};
+use crate::{Analysis, Game, Grid, Puzzle, Solver, grid_lines};
 
 /// `2^k` in decimal, for k up to a few thousand (beyond, `None`).
 pub(crate) fn power_of_two(k: usize) -> Option<String> {
@@ -113,7 +111,7 @@ pub(crate) fn analysis_json(a: &Analysis) -> String {
 
 /// One board's verdicts as a JSON object (also what `lightsout serve`
 /// answers): for each target, solvable or the pattern that proves it is not.
-pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Option<Cow<Grid>>)]) -> String {
+pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Option<Grid>)]) -> String {
     let puzzle = solver.puzzle();
     let mut v = json!({"board": index, "rows": puzzle.rows(), "cols": puzzle.cols(),
         "topology": puzzle_topology(puzzle), "rule": puzzle.rule().to_string(),

@@ -1,7 +1,5 @@
 //! The handlers that take a board: `/api/solve` and `/api/check`.
 
-use std::borrow::Cow;
-
 use axum::extract::State;
 use axum::response::Response;
 
@@ -11,7 +9,7 @@ use super::work::App;
 use super::{Limits, json_response};
 use crate::present::{Report, StateReport, check_json, state_check_json};
 use crate::zk::Modulus;
-use crate::{Error, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use crate::{Error, Game, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
 use serde_json::Value;
 
 /// `POST /api/solve`: the object `lightsout solve --format json` prints.
@@ -113,7 +111,7 @@ fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError>
     match read(&asked, limits)? {
         Read::Bits(board, puzzle, targets) => {
             let solver = Solver::with_memory_limit(&puzzle, Method::Auto, 0, limits.max_memory)?;
-            let verdicts: Vec<(&str, Option<Cow<Grid>>)> = targets
+            let verdicts: Vec<(&str, Option<Grid>)> = targets
                 .iter()
                 .map(|t| Ok((t.name(), solver.obstruction(&board, t)?)))
                 .collect::<Result<_, Error>>()?;

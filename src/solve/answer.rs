@@ -1,9 +1,11 @@
 //! What a solve is asked and what it answers: the [`Target`], the
 //! [`Method`], and per target an [`Outcome`] with its [`Solution`],
-//! gathered in an [`Answer`].
+//! gathered in an [`Answer`]: one generic answer for both kinds of
+//! [`Board`] (two states and K states).
 
+use super::states::StateTarget;
 use crate::error::Error;
-use crate::model::{Grid, Puzzle};
+use crate::model::{Grid, Puzzle, StateGrid};
 
 /// What a board should become: all white, all black, or a given board.
 ///
@@ -73,50 +75,174 @@ impl Method {
     }
 }
 
-/// The best press set found for one target.
+/// A kind of board the game is played on, whose press sets are boards of
+/// the same kind: [`Grid`] (two states, one bit a cell) or
+/// [`StateGrid`] (K states, one byte a cell). What the generic
+/// [`Solution`], [`Outcome`] and [`Answer`] need of it.
+pub trait Board: Clone + std::fmt::Debug + PartialEq + Eq {
+    /// What a board of this kind may be asked to become.
+    type Target: Clone + std::fmt::Debug + PartialEq + Eq;
+
+    /// The presses this press set makes: set cells for two states, the
+    /// sum of the cells (each pressed that many times) for K states.
+    fn presses(&self) -> u64;
+
+    /// Rows and columns.
+    fn shape(&self) -> (usize, usize);
+}
+
+impl Board for Grid {
+    type Target = Target;
+
+    fn presses(&self) -> u64 {
+        self.count_ones() as u64
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        (self.nrows(), self.ncols())
+    }
+}
+
+impl Board for StateGrid {
+    type Target = StateTarget;
+
+    fn presses(&self) -> u64 {
+        self.total()
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        (self.nrows(), self.ncols())
+    }
+}
+
+/// How a press set was found, in data: the fronts word it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FoundBy {
+    /// By the search the nullity calls for (an exhaustive one within the
+    /// budget, a local one beyond it): nothing more to say.
+    #[default]
+    Search,
+    /// By searching the solutions that the problem's symmetries fix, past
+    /// the exhaustive budget (see [`Solver::improve_symmetric`](crate::Solver::improve_symmetric)).
+    Symmetric(SymmetricSearch),
+    /// By an exhaustive search stopped before its end (on a stop flag or
+    /// its time limit), with a local search: the best of the two.
+    Stopped {
+        /// Members of the coset weighed before it stopped (a folded
+        /// search counts each orbit's members).
+        members_searched: u128,
+    },
+}
+
+/// Where a search over the symmetric solutions started, and what beat it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SymmetricSearch {
+    /// The press set it started from, kept unless something was lighter.
+    pub start: Start,
+    /// The subspace whose member beat the start, if one did.
+    pub space: Option<FixedSpaceSearch>,
+    /// Whether a local search over all solutions then improved on it.
+    pub polished: bool,
+}
+
+/// The press set a search over symmetric solutions starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The particular solution of the elimination.
+    Particular,
+    /// A local search's answer.
+    LocalSearch,
+    /// A descent over whole patterns (nullity past a key's 128 bits).
+    Descent,
+}
+
+/// A subspace of solutions fixed by some of the problem's symmetries, as
+/// it was searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedSpaceSearch {
+    /// Searched exhaustively (or by a local search inside it).
+    pub exhaustive: bool,
+    /// Its dimension: it holds 2^dimension solutions.
+    pub dimension: usize,
+    /// The motions fixing it, a bit per motion in the order of the
+    /// grid's symmetries (quarter turn, half turn, three-quarter turn,
+    /// top-bottom mirror, left-right mirror, transpose, anti-transpose).
+    pub motions: u8,
+}
+
+impl FixedSpaceSearch {
+    /// The motions fixing the subspace, named ("half turn and transpose").
+    pub fn motion_names(&self) -> String {
+        super::minimal::motion_names(self.motions)
+    }
+}
+
+/// The best press set found for one target, for either kind of board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
-    /// The presses, re-checked against the board.
-    pub presses: Grid,
-    /// Whether no press set with fewer presses exists (false when the null
-    /// space was too large to enumerate).
+pub struct Solution<B: Board = Grid> {
+    /// The presses, re-checked against the board ([`Board::presses`]
+    /// counts them).
+    pub presses: B,
+    /// Whether no press set with fewer presses exists (false when the
+    /// null space was too large to enumerate and no bound was met).
     pub proven_minimal: bool,
-    /// For a press set not proven minimal, how it was found and the lower
-    /// bound it is measured against ("found by an exhaustive search of the
-    /// 2^32 solutions the half turn fixes; lower bound 2113"), when the
-    /// search says more than its nullity does.
-    pub found_by: Option<String>,
+    /// No press set reaches the target with fewer presses than this (the
+    /// count itself when proven minimal).
+    pub lower_bound: u64,
+    /// How the press set was found.
+    pub found_by: FoundBy,
+}
+
+impl<B: Board> Solution<B> {
+    /// A press set proven minimal by an exhaustive search.
+    pub fn minimal(presses: B) -> Self {
+        let lower_bound = presses.presses();
+        Solution { presses, proven_minimal: true, lower_bound, found_by: FoundBy::Search }
+    }
+
+    /// A press set with a lower bound, proven minimal exactly when it
+    /// meets it.
+    pub fn bounded(presses: B, lower_bound: u64, found_by: FoundBy) -> Self {
+        let proven_minimal = presses.presses() <= lower_bound;
+        Solution { presses, proven_minimal, lower_bound, found_by }
+    }
 }
 
 /// One target's result: the fewest presses found, or `None` when the
 /// target cannot be reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Outcome<B: Board = Grid> {
     /// The target asked for.
-    pub target: Target,
+    pub target: B::Target,
     /// Its solution, `None` when unreachable.
-    pub solution: Option<Solution>,
+    pub solution: Option<Solution<B>>,
 }
 
 /// A board's answer: one outcome per target asked for, in the order asked.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Answer {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer<B: Board = Grid> {
     /// The outcomes, in the order of the targets asked.
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<Outcome<B>>,
 }
 
-impl Answer {
+impl<B: Board> Default for Answer<B> {
+    fn default() -> Self {
+        Answer { outcomes: Vec::new() }
+    }
+}
+
+impl<B: Board> Answer<B> {
     /// The outcome for `target`, if it was asked for.
-    pub fn get(&self, target: &Target) -> Option<&Outcome> {
+    pub fn get(&self, target: &B::Target) -> Option<&Outcome<B>> {
         self.outcomes.iter().find(|o| o.target == *target)
     }
 
     /// The reachable target needing the fewest presses (the first asked on
     /// a tie).
-    pub fn best(&self) -> Option<(&Target, &Solution)> {
+    pub fn best(&self) -> Option<(&B::Target, &Solution<B>)> {
         self.outcomes
             .iter()
             .filter_map(|o| Some((&o.target, o.solution.as_ref()?)))
-            .min_by_key(|(_, s)| s.presses.count_ones())
+            .min_by_key(|(_, s)| s.presses.presses())
     }
 }

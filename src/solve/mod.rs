@@ -10,23 +10,28 @@ mod answer;
 pub mod bfs;
 mod chase;
 mod dense;
+mod game;
 pub mod limits;
 mod minimal;
 pub mod states;
 
-pub use answer::{Answer, Method, Outcome, Solution, Target};
+pub use answer::{
+    Answer, Board, FixedSpaceSearch, FoundBy, Method, Outcome, Solution, Start, SymmetricSearch, Target,
+};
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
+pub use game::{Game, KernelSize, Limits, TargetOf};
 pub use minimal::Incumbent;
-use minimal::improve_with_symmetry;
 pub use minimal::{
     Anytime, BRANCH_FROM, Best, Branching, Budget, Coset, Estimate, Fold, LEAF_BITS, Layout,
     MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Mask, MergeError, Progress, SearchState, Shard,
     check_coverage, cross_coset, cross_coset_for_problem, cross_order, estimate, improve, merge, minimize,
-    minimize_problem, minimize_with_progress, search_blocks, search_branch,
+    minimize_with_progress, search_blocks, search_branch,
 };
+use minimal::{Search, improve_with_symmetry};
 
 use std::borrow::Cow;
+use std::time::Instant;
 
 use crate::error::{Error, ShapeOf};
 use crate::model::{Grid, Puzzle};
@@ -45,7 +50,7 @@ enum System {
 ///
 /// # Example
 /// ```
-/// use lightsout::{parse_boards, Method, Puzzle, Solver, Target};
+/// use lightsout::{parse_boards, Game, Method, Puzzle, Solver, Target};
 ///
 /// let board = &parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "sample", None, None)?[0];
 /// let solver = Solver::new(&Puzzle::new(4, 4)?, Method::Auto, 32)?;
@@ -142,11 +147,6 @@ impl Solver {
         self.progress = Some(progress);
     }
 
-    /// The puzzle this solver answers.
-    pub fn puzzle(&self) -> &Puzzle {
-        &self.puzzle
-    }
-
     /// Dimension of the null space of the flip matrix.
     pub fn nullity(&self) -> usize {
         self.nullity
@@ -185,82 +185,6 @@ impl Solver {
     /// flip matrix, these are the quiet patterns).
     pub fn obstructions(&self) -> &[Grid] {
         self.obstructions.as_deref().unwrap_or(&self.quiet)
-    }
-
-    /// The first pattern that proves `target` unreachable from `board`, if
-    /// any: `board + target` is not orthogonal to it, so no press set can
-    /// flip exactly those cells. `None` means the target is reachable.
-    ///
-    /// # Errors
-    /// [`Error::Shape`] if the board's shape, or a target board's, is not
-    /// the puzzle's.
-    pub fn obstruction(&self, board: &Grid, target: &Target) -> Result<Option<Cow<'_, Grid>>, Error> {
-        self.check_shapes(board, target)?;
-        let blocks = |y: &Grid| match target {
-            // (board + all ones) · y = board · y + weight(y).
-            Target::White | Target::Black => {
-                y.dot(board) ^ (*target == Target::Black && y.count_ones() % 2 == 1)
-            }
-            Target::Board(goal) => y.dot(board) ^ y.dot(goal),
-        };
-        if !self.holds_quiet_patterns() {
-            // Patterns chased one at a time (a chasing solver's left null
-            // space is its null space): memory of one board, not d.
-            return Ok((0..self.nullity).map(|i| self.quiet_pattern(i)).find(|y| blocks(y)));
-        }
-        Ok(self.obstructions().iter().find(|y| blocks(y)).map(Cow::Borrowed))
-    }
-
-    /// Solves `board` for each of `targets`: [`Target::EITHER`] asks for
-    /// both colours, as POJ 1753 does.
-    ///
-    /// # Errors
-    /// [`Error::Shape`] if the board's shape, or a target board's, is not
-    /// the puzzle's; [`Error::Internal`] if a press set fails its re-check.
-    pub fn solve(&self, board: &Grid, targets: &[Target]) -> Result<Answer, Error> {
-        let outcomes = targets
-            .iter()
-            .map(|target| Ok(Outcome { target: target.clone(), solution: self.solve_for(board, target)? }))
-            .collect::<Result<_, Error>>()?;
-        Ok(Answer { outcomes })
-    }
-
-    /// The fewest presses turning `board` into `target`, or `None` when it
-    /// cannot be reached.
-    ///
-    /// # Errors
-    /// As [`solve`](Self::solve).
-    pub fn solve_for(&self, board: &Grid, target: &Target) -> Result<Option<Solution>, Error> {
-        let Some(rhs) = self.reachable_rhs(board, target)? else {
-            return Ok(None);
-        };
-        let Some(particular) = self.particular(&rhs)? else {
-            return Ok(None);
-        };
-        let (presses, proven_minimal, found_by) = if self.holds_quiet_patterns() {
-            let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
-            minimize_problem(&self.puzzle, &rhs, &particular, &self.quiet, self.max_nullity, progress)
-        } else {
-            // Too many patterns to hold, let alone to search: the press set
-            // found, proven only when it is empty.
-            let proven = particular.is_zero();
-            (particular, proven, None)
-        };
-        self.check(board, &presses, target)?;
-        Ok(Some(Solution { presses, proven_minimal, found_by }))
-    }
-
-    /// A press set turning `board` into `target` (not yet the lightest), or
-    /// `None` when `target` cannot be reached: the coset that a long search
-    /// then walks with [`quiet_patterns`](Self::quiet_patterns).
-    ///
-    /// # Errors
-    /// As [`solve`](Self::solve).
-    pub fn particular_to(&self, board: &Grid, target: &Target) -> Result<Option<Grid>, Error> {
-        match self.reachable_rhs(board, target)? {
-            Some(rhs) => self.particular(&rhs),
-            None => Ok(None),
-        }
     }
 
     /// A press set turning `board` into `target` and the coset around it
@@ -332,7 +256,7 @@ impl Solver {
     /// obstruction shows that no press set does.
     fn reachable_rhs(&self, board: &Grid, target: &Target) -> Result<Option<Grid>, Error> {
         self.check_shapes(board, target)?;
-        if self.holds_quiet_patterns() && self.obstruction(board, target)?.is_some() {
+        if self.holds_quiet_patterns() && self.obstruction_in_basis(board, target)?.is_some() {
             return Ok(None);
         }
         Ok(Some(target.right_hand_side(board)))
@@ -376,7 +300,7 @@ impl Solver {
     /// A lighter press set among the solutions that the symmetries of the
     /// problem (board to `target`) fix, starting from `start`, a press set
     /// that reaches `target` and is kept unless something strictly lighter
-    /// is found (`start_found_by` names it for the note): the strong
+    /// is found (`start_found_by` says how it was found): the strong
     /// answer past the exhaustive budget (79×79 all black: 2629 presses in
     /// about 3 s, where a local search gives 2877). `None` when the problem
     /// has no symmetry to use, or is too large for it. The press set is
@@ -388,13 +312,13 @@ impl Solver {
     ///
     /// # Example
     /// ```
-    /// use lightsout::{Grid, Method, Puzzle, Solver, Target};
+    /// use lightsout::{Game, Grid, Method, Puzzle, Solver, Start, Target};
     ///
     /// // 9x9 all black (nullity 8): the symmetric solutions hold the minimum.
     /// let solver = Solver::new(&Puzzle::new(9, 9).unwrap(), Method::Auto, 8).unwrap();
     /// let board = Grid::ones(9, 9);
     /// let start = solver.particular_to(&board, &Target::White).unwrap().unwrap();
-    /// let found = solver.improve_symmetric(&board, &Target::White, start, "a particular solution").unwrap().unwrap();
+    /// let found = solver.improve_symmetric(&board, &Target::White, start, Start::Particular).unwrap().unwrap();
     /// let minimum = solver.solve_for(&board, &Target::White).unwrap().unwrap();
     /// assert!(found.presses.count_ones() >= minimum.presses.count_ones());
     /// assert!(found.lower_bound <= minimum.presses.count_ones() as u64);
@@ -404,7 +328,7 @@ impl Solver {
         board: &Grid,
         target: &Target,
         start: Grid,
-        start_found_by: &str,
+        start_found_by: Start,
     ) -> Result<Option<Incumbent>, Error> {
         if !self.holds_quiet_patterns() {
             return Err(Error::Limit("the quiet patterns of this board are not held".into()));
@@ -418,6 +342,99 @@ impl Solver {
         Ok(found)
     }
 
+    /// The first pattern that proves `target` unreachable from `board`, if
+    /// any: `board + target` is not orthogonal to it, so no press set can
+    /// flip exactly those cells. `None` means the target is reachable.
+    ///
+    /// # Errors
+    /// [`Error::Shape`] if the board's shape, or a target board's, is not
+    /// the puzzle's.
+    fn obstruction_in_basis(&self, board: &Grid, target: &Target) -> Result<Option<Cow<'_, Grid>>, Error> {
+        self.check_shapes(board, target)?;
+        let blocks = |y: &Grid| match target {
+            // (board + all ones) · y = board · y + weight(y).
+            Target::White | Target::Black => {
+                y.dot(board) ^ (*target == Target::Black && y.count_ones() % 2 == 1)
+            }
+            Target::Board(goal) => y.dot(board) ^ y.dot(goal),
+        };
+        if !self.holds_quiet_patterns() {
+            // Patterns chased one at a time (a chasing solver's left null
+            // space is its null space): memory of one board, not d.
+            return Ok((0..self.nullity).map(|i| self.quiet_pattern(i)).find(|y| blocks(y)));
+        }
+        Ok(self.obstructions().iter().find(|y| blocks(y)).map(Cow::Borrowed))
+    }
+}
+
+impl Game for Solver {
+    type Board = Grid;
+
+    fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+
+    fn kernel(&self) -> KernelSize {
+        let d = self.nullity;
+        KernelSize {
+            size: crate::zk::product_decimal(std::iter::repeat_n(2, d)),
+            log2: d as f64,
+            nullity: Some(d),
+        }
+    }
+
+    /// The minimum as the nullity calls for: a Gray-code walk below
+    /// nullity 12, the transform engine or branch and bound (from
+    /// nullity 48) up to the solver's `max_nullity`, a local search and the
+    /// solutions the problem's symmetries fix beyond it (a time limit then
+    /// goes whole to the local search). An exhaustive search stopped by
+    /// `limits` answers the best of its part and of a local search.
+    fn solve_for_within(
+        &self,
+        board: &Grid,
+        target: &Target,
+        limits: &Limits,
+    ) -> Result<Option<Solution>, Error> {
+        let Some(rhs) = self.reachable_rhs(board, target)? else {
+            return Ok(None);
+        };
+        let Some(particular) = self.particular(&rhs)? else {
+            return Ok(None);
+        };
+        let solution = if self.holds_quiet_patterns() {
+            let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
+            let stopped = limits.stopped(Instant::now());
+            let max_nullity = self.max_nullity;
+            let search = Search { max_nullity, progress, stopped: &stopped, time_limit: limits.time_limit };
+            let found = minimal::minimize_problem(&self.puzzle, &rhs, &particular, &self.quiet, &search);
+            let (presses, proven_minimal, lower_bound) = (found.presses, found.proven, found.lower_bound);
+            Solution { presses, proven_minimal, lower_bound, found_by: found.found_by }
+        } else {
+            // Too many patterns to hold, let alone to search: the press set
+            // found, proven only when it is empty.
+            Solution::bounded(particular, 0, FoundBy::Search)
+        };
+        self.check(board, &solution.presses, target)?;
+        Ok(Some(solution))
+    }
+
+    /// A press set turning `board` into `target` (not yet the lightest), or
+    /// `None` when `target` cannot be reached: the coset that a long search
+    /// then walks with [`quiet_patterns`](Solver::quiet_patterns).
+    fn particular_to(&self, board: &Grid, target: &Target) -> Result<Option<Grid>, Error> {
+        match self.reachable_rhs(board, target)? {
+            Some(rhs) => self.particular(&rhs),
+            None => Ok(None),
+        }
+    }
+
+    /// The first pattern of [`obstructions`](Solver::obstructions) that
+    /// proves `target` unreachable from `board`: `board + target` is not
+    /// orthogonal to it, so no press set can flip exactly those cells.
+    fn obstruction(&self, board: &Grid, target: &Target) -> Result<Option<Grid>, Error> {
+        Ok(self.obstruction_in_basis(board, target)?.map(Cow::into_owned))
+    }
+
     /// Presses `presses` on `board` and insists on reaching `target`: the
     /// one re-check every reported press set goes through, so a wrong press
     /// set is an error, never an answer.
@@ -425,7 +442,7 @@ impl Solver {
     /// # Errors
     /// [`Error::Shape`] if a grid's shape is not the puzzle's;
     /// [`Error::Internal`] if `presses` does not turn `board` into `target`.
-    pub fn check(&self, board: &Grid, presses: &Grid, target: &Target) -> Result<(), Error> {
+    fn check(&self, board: &Grid, presses: &Grid, target: &Target) -> Result<(), Error> {
         self.check_shapes(board, target)?;
         self.check_shape(presses, ShapeOf::Presses)?;
         let reached = self.puzzle.apply(board, presses);

@@ -2,7 +2,7 @@
 //! far past any machine integer (3^2000 for a board of 2000 columns).
 
 /// `Π factors` in decimal.
-pub(super) fn product_decimal(factors: impl IntoIterator<Item = u32>) -> String {
+pub(crate) fn product_decimal(factors: impl IntoIterator<Item = u32>) -> String {
     // Little-endian limbs of nine decimal digits each.
     const BASE: u64 = 1_000_000_000;
     let mut limbs: Vec<u64> = vec![1];

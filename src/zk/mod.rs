@@ -40,6 +40,7 @@ mod local;
 mod matrix;
 mod rows;
 
+pub(crate) use count::product_decimal;
 pub use factor::ZkFactors;
 pub use matrix::ZkMatrix;
 pub(crate) use rows::Barrett;

@@ -23,17 +23,17 @@ pub(super) fn answer(
             (None, Some(seconds)) => beyond_reach(search, target, particular, entry.nullity, seconds)?,
             _ => None,
         };
-        if let Some((presses, proven, note)) = beyond {
+        if let Some((solution, note)) = beyond {
             // Beyond exhaustive reach, seeded by the symmetric solutions: no
             // mask over this coset names the press set.
             notes.extend(note.map(|note| (name, note)));
-            let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+            let solution = Some(solution);
             answer.outcomes.push(Outcome { target: target.clone(), solution });
             continue;
         }
-        let (mask, proven, note) = match &entry.state {
+        let (mask, proven, bound, note) = match &entry.state {
             Some(state) if state.is_complete() && state.found_nothing_within().is_none() => {
-                (state.best.map_or(Mask::ZERO, |b| b.mask), true, None)
+                (state.best.map_or(Mask::ZERO, |b| b.mask), true, state.best.map_or(0, |b| b.weight), None)
             }
             Some(state) if state.is_complete() => {
                 // Every member weighs more than the incumbent: proven, but
@@ -46,7 +46,7 @@ pub(super) fn answer(
                     local.best.weight,
                     above + 1
                 );
-                (local.best.mask, false, Some((name, note)))
+                (local.best.mask, false, above + 1, Some((name, note)))
             }
             state => {
                 // Stopped early, or beyond exhaustive reach: the best of the
@@ -88,12 +88,13 @@ pub(super) fn answer(
                         format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}"),
                     )
                 });
-                (best.mask, proven, note)
+                (best.mask, proven, local.lower_bound, note)
             }
         };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
         notes.extend(note);
-        let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+        let solution =
+            Some(Solution { presses, proven_minimal: proven, lower_bound: bound, found_by: FoundBy::Search });
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     print_answer(search, &answer, format, show, io)?;
@@ -115,7 +116,7 @@ pub(super) fn symmetric_incumbent(
 ) -> Option<u64> {
     // A press set that fails its re-check is no bound at all (one below
     // the minimum would let branch and bound prove too much): left out.
-    let found = solver.improve_symmetric(board, target, particular.clone(), "the particular").ok()??;
+    let found = solver.improve_symmetric(board, target, particular.clone(), Start::Particular).ok()??;
     Some(found.presses.count_ones() as u64)
 }
 
@@ -131,12 +132,12 @@ fn beyond_reach(
     particular: &Grid,
     nullity: usize,
     seconds: f64,
-) -> Result<Option<(Grid, bool, Option<String>)>, Failure> {
+) -> Result<Option<(Solution, Option<String>)>, Failure> {
     let started = Instant::now();
     let solver = &search.solver;
     let quiet = solver.quiet_patterns();
     let Some(start) =
-        solver.improve_symmetric(&search.board, target, particular.clone(), "the particular solution")?
+        solver.improve_symmetric(&search.board, target, particular.clone(), Start::Particular)?
     else {
         return Ok(None);
     };
@@ -155,11 +156,11 @@ fn beyond_reach(
             "{}: {weight} presses, not proven minimal; nullity {nullity} is above --max-nullity: {}, then {} \
              descents of a local search; lower bound {bound}",
             target.name(),
-            start.found_by,
+            symmetric_words(&start.found_by),
             local.descents
         )
     });
-    Ok(Some((presses, proven, note)))
+    Ok(Some((Solution::bounded(presses, bound, FoundBy::Search), note)))
 }
 
 pub(in crate::cli) fn print_answer(

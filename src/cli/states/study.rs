@@ -2,6 +2,7 @@
 //! kernel), `table` (its size over ranges of sizes) and `verify` (every
 //! board against breadth-first search).
 
+use crate::Game;
 use std::io::{self, Write};
 
 use rayon::iter::{IntoParallelIterator, ParallelIterator};

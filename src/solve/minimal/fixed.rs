@@ -19,9 +19,12 @@ use std::collections::HashSet;
 
 use super::coset::{Coset, Mask};
 use super::local::{Budget, improve};
+#[cfg(test)]
+use super::symmetry::motion_names;
 use super::symmetry::{Motion, problem_motions};
 use super::{MAX_KEY_BITS, greedy, search_blocks};
 use crate::model::{Grid, Puzzle};
+use crate::solve::answer::{FixedSpaceSearch, Start, SymmetricSearch};
 
 /// Largest fixed subspace searched exhaustively, in bits: 2^36 members
 /// take a few seconds on two cores (docs/performance.md).
@@ -76,18 +79,9 @@ impl FixedSpace {
     }
 
     /// The motions that fix it, named ("half turn and transpose").
+    #[cfg(test)]
     pub fn motion_names(&self) -> String {
-        let names: Vec<&str> = Motion::ALL
-            .iter()
-            .enumerate()
-            .filter(|&(k, _)| self.motions >> k & 1 == 1)
-            .map(|(_, m)| m.name())
-            .collect();
-        match names.split_last() {
-            None => String::new(),
-            Some((last, [])) => (*last).to_string(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        }
+        motion_names(self.motions)
     }
 }
 
@@ -206,9 +200,9 @@ pub struct Incumbent {
     pub presses: Grid,
     /// No member of the coset is lighter than this.
     pub lower_bound: u64,
-    /// How it was found, for a note ("an exhaustive search of the 2^32
-    /// solutions the half turn fixes, then a local search").
-    pub found_by: String,
+    /// How it was found: where the search started, the fixed subspace
+    /// whose member beat the start, and whether a local search then did.
+    pub found_by: SymmetricSearch,
 }
 
 impl Incumbent {
@@ -226,7 +220,7 @@ impl Incumbent {
 /// total of [`FIXED_EXHAUSTIVE_BUDGET`] members weighed, cheapest first;
 /// spaces that a symmetry maps onto each other searched once), by a
 /// local search inside it otherwise; then a local search over the whole
-/// coset from the best found. `start` (found by `start_found_by`) is a
+/// coset from the best found. `start` (found as `start_found_by` says) is a
 /// member of the coset; it is kept unless something strictly lighter is
 /// found.
 ///
@@ -242,7 +236,7 @@ pub fn improve_with_symmetry(
     rhs: &Grid,
     quiet: &[Grid],
     start: Grid,
-    start_found_by: &str,
+    start_found_by: Start,
 ) -> Option<Incumbent> {
     // The size first: finding the motions weighs every cell's flips.
     if puzzle.cells().saturating_mul(quiet.len()) > MAX_FIXED_CELL_PATTERNS {
@@ -253,7 +247,7 @@ pub fn improve_with_symmetry(
         return None;
     }
     let lower_bound = lower_bound(&start, quiet);
-    let mut best = (start.count_ones(), start, start_found_by.to_string());
+    let mut best = (start.count_ones(), start, None);
     let mut spent = 0u64;
     let spaces = fixed_spaces(puzzle, rhs, &best.1, quiet);
     let mut searched: Vec<&FixedSpace> = Vec::new();
@@ -277,18 +271,18 @@ pub fn improve_with_symmetry(
     for (cost, space, coset) in plans {
         let e = space.dimension();
         let exhaustive = cost.is_some_and(|members| spent + members <= FIXED_EXHAUSTIVE_BUDGET);
-        let (mask, how) = if exhaustive {
+        let mask = if exhaustive {
             spent += cost.unwrap_or(0);
             let found = search_blocks(&coset, 0..coset.layout().blocks(), false);
-            (found.map_or(Mask::ZERO, |b| b.mask), "an exhaustive search of")
+            found.map_or(Mask::ZERO, |b| b.mask)
         } else {
-            (improve(&coset, &Budget::default()).best.mask, "a local search inside")
+            improve(&coset, &Budget::default()).best.mask
         };
         let member = coset.member(&space.x, &space.basis, mask);
         let weight = member.count_ones();
         if weight < best.0 {
-            let found_by = format!("{how} the 2^{e} solutions the {} fixes", space.motion_names());
-            best = (weight, member, found_by);
+            let found_by = FixedSpaceSearch { exhaustive, dimension: e, motions: space.motions };
+            best = (weight, member, Some(found_by));
         }
         if best.0 as u64 <= lower_bound {
             break;
@@ -298,18 +292,15 @@ pub fn improve_with_symmetry(
     // has that member as mask 0, where the search starts. Past a key's
     // width it moves along the first patterns only, and a descent over
     // whole patterns follows.
-    let (weight, presses, mut found_by) = best;
+    let (weight, presses, space) = best;
     let coset = Coset::new(&presses, quiet);
     let mut polished = coset.member(&presses, quiet, improve(&coset, &Budget::default()).best.mask);
     if quiet.len() > MAX_KEY_BITS {
         polished = greedy(&polished, quiet);
     }
-    let presses = if polished.count_ones() < weight {
-        found_by += ", then a local search over all solutions";
-        polished
-    } else {
-        presses
-    };
+    let polish = polished.count_ones() < weight;
+    let presses = if polish { polished } else { presses };
+    let found_by = SymmetricSearch { start: start_found_by, space, polished: polish };
     Some(Incumbent { presses, lower_bound, found_by })
 }
 

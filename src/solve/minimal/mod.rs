@@ -7,7 +7,7 @@ mod fixed;
 mod local;
 mod search;
 mod symmetry;
-pub(crate) use symmetry::grid_symmetries;
+pub(crate) use symmetry::{grid_symmetries, motion_names};
 mod transform;
 
 pub use branch::{
@@ -21,6 +21,7 @@ pub(crate) use fixed::improve_with_symmetry;
 pub use local::{Anytime, Budget, improve};
 pub use search::{MergeError, SearchState, check_coverage, merge};
 
+use super::answer::{FoundBy, Start};
 use crate::model::{Grid, Puzzle};
 
 /// The minimum-weight member of `x + span(quiet)`, and whether it is proven
@@ -67,7 +68,30 @@ pub fn minimize_with_progress(
     max_nullity: usize,
     progress: &Progress,
 ) -> (Grid, bool) {
-    minimize_with(x, quiet, max_nullity, progress, || Coset::new(x, quiet), || cross_coset(x, quiet), || None)
+    let search = Search { max_nullity, progress, stopped: &|| false, time_limit: None };
+    let found = minimize_with(x, quiet, &search, || Coset::new(x, quiet), || cross_coset(x, quiet), || None);
+    (found.presses, found.proven)
+}
+
+/// How one minimisation may run: its budget, where it reports progress,
+/// what cuts its exhaustive search short (checked between batches of
+/// blocks) and how long a local search past the budget may take.
+pub(crate) struct Search<'a> {
+    pub max_nullity: usize,
+    pub progress: &'a Progress,
+    pub stopped: &'a (dyn Fn() -> bool + Sync),
+    /// All of it goes to the local search past the exhaustive budget;
+    /// `None`: the default budget.
+    pub time_limit: Option<std::time::Duration>,
+}
+
+/// A member found, whether it is proven minimal, a lower bound on every
+/// member, and how it was found.
+pub(crate) struct Found {
+    pub presses: Grid,
+    pub proven: bool,
+    pub lower_bound: u64,
+    pub found_by: FoundBy,
 }
 
 /// [`minimize_with_progress`] for the solutions of `puzzle` with
@@ -76,37 +100,35 @@ pub fn minimize_with_progress(
 ///
 /// Beyond the exhaustive budget the answer is the best of the local search
 /// and of searches over the solutions each symmetry of the problem fixes
-/// (see `fixed.rs`), still proven only when it meets a lower bound; the
-/// third value then says how it was found, with the coset's lower bound
-/// (for the answer's note).
-pub fn minimize_problem(
+/// (see `fixed.rs`), still proven only when it meets a lower bound; its
+/// [`FoundBy`] then says how it was found.
+pub(crate) fn minimize_problem(
     puzzle: &Puzzle,
     rhs: &Grid,
     x: &Grid,
     quiet: &[Grid],
-    max_nullity: usize,
-    progress: &Progress,
-) -> (Grid, bool, Option<String>) {
+    search: &Search,
+) -> Found {
     let coset = || Coset::for_problem(puzzle, rhs, x, quiet);
     let cross = || cross_coset_for_problem(puzzle, rhs, x, quiet);
     // Branch and bound looks below the lightest symmetric solution.
     let incumbent = || {
-        fixed::improve_with_symmetry(puzzle, rhs, quiet, x.clone(), "the particular solution")
+        fixed::improve_with_symmetry(puzzle, rhs, quiet, x.clone(), Start::Particular)
             .map(|found| found.presses.count_ones() as u64)
     };
-    let (presses, proven) = minimize_with(x, quiet, max_nullity, progress, coset, cross, incumbent);
-    if proven || quiet.len() <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
-        return (presses, proven, None);
+    let found = minimize_with(x, quiet, search, coset, cross, incumbent);
+    if found.proven || quiet.len() <= search.max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
+        return found;
     }
     // Beyond exhaustive reach: the symmetric solutions, searched as
     // incumbents; the local search's answer stays unless one is lighter.
-    let start = if quiet.len() > MAX_KEY_BITS { "a descent over whole patterns" } else { "a local search" };
-    let Some(found) = fixed::improve_with_symmetry(puzzle, rhs, quiet, presses.clone(), start) else {
-        return (presses, proven, None);
+    let start = if quiet.len() > MAX_KEY_BITS { Start::Descent } else { Start::LocalSearch };
+    let Some(better) = fixed::improve_with_symmetry(puzzle, rhs, quiet, found.presses.clone(), start) else {
+        return found;
     };
-    let proven = found.proven();
-    let how = format!("found by {}; lower bound {}", found.found_by, found.lower_bound);
-    (found.presses, proven, (!proven).then_some(how))
+    let lower_bound = better.lower_bound.max(found.lower_bound);
+    let proven = better.presses.count_ones() as u64 <= lower_bound;
+    Found { presses: better.presses, proven, lower_bound, found_by: FoundBy::Symmetric(better.found_by) }
 }
 
 /// The Gray-code walk for small null spaces, a descent past a mask's
@@ -114,49 +136,78 @@ pub fn minimize_problem(
 fn minimize_with(
     x: &Grid,
     quiet: &[Grid],
-    max_nullity: usize,
-    progress: &Progress,
+    search: &Search,
     coset: impl FnOnce() -> Coset,
     cross: impl FnOnce() -> Option<Coset>,
     incumbent: impl FnOnce() -> Option<u64>,
-) -> (Grid, bool) {
+) -> Found {
     let d = quiet.len();
+    let max_nullity = search.max_nullity;
     if d < TRANSFORM_FROM && d <= max_nullity {
-        return (combine(x, quiet, gray_walk(x, quiet)), true);
+        return Found::minimal(combine(x, quiet, gray_walk(x, quiet)));
     }
     if d > MAX_KEY_BITS {
         // Keys of more than 128 bits: a plain descent over whole patterns.
         let best = greedy(x, quiet);
-        let proven = best.is_zero();
-        return (best, proven);
+        let lower_bound = fixed::lower_bound(x, quiet);
+        let proven = best.count_ones() as u64 <= lower_bound;
+        return Found { presses: best, proven, lower_bound, found_by: FoundBy::Search };
     }
     let cross = (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&d).then(cross);
     if let Some(Some(cross)) = cross {
-        return (minimize_branch(x, quiet, &cross, incumbent(), progress), true);
+        return minimize_branch(x, quiet, &cross, incumbent(), search);
     }
-    minimize_coset(x, quiet, &coset(), max_nullity, progress)
+    minimize_coset(x, quiet, &coset(), search)
+}
+
+impl Found {
+    /// A member an exhaustive search proved minimal.
+    fn minimal(presses: Grid) -> Found {
+        let lower_bound = presses.count_ones() as u64;
+        Found { presses, proven: true, lower_bound, found_by: FoundBy::Search }
+    }
+
+    /// The best of what a stopped exhaustive search found (`searched`
+    /// members of the coset weighed) and of a local search, proven only
+    /// when it meets the local search's bound.
+    fn stopped(x: &Grid, quiet: &[Grid], coset: &Coset, best: Option<Best>, searched: u128) -> Found {
+        let local = improve(coset, &Budget::default());
+        let best = Best::better(best, Some(local.best)).unwrap_or(local.best);
+        Found {
+            presses: coset.member(x, quiet, best.mask),
+            proven: best.weight <= local.lower_bound,
+            lower_bound: local.lower_bound,
+            found_by: FoundBy::Stopped { members_searched: searched },
+        }
+    }
 }
 
 /// The lightest member of `coset` (over the basis `quiet`): exhaustive up
 /// to the budget, a local search beyond.
-fn minimize_coset(
-    x: &Grid,
-    quiet: &[Grid],
-    coset: &Coset,
-    max_nullity: usize,
-    progress: &Progress,
-) -> (Grid, bool) {
-    if quiet.len() > max_nullity.min(MAX_TRANSFORM_NULLITY) {
-        let best = improve(coset, &Budget::default());
-        return (coset.member(x, quiet, best.best.mask), best.proven());
+fn minimize_coset(x: &Grid, quiet: &[Grid], coset: &Coset, search: &Search) -> Found {
+    if quiet.len() > search.max_nullity.min(MAX_TRANSFORM_NULLITY) {
+        let budget = match search.time_limit {
+            Some(limit) => {
+                Budget { descents: u64::MAX, work: u64::MAX, time_limit: Some(limit), ..Budget::default() }
+            }
+            None => Budget::default(),
+        };
+        let local = improve(coset, &budget);
+        let presses = coset.member(x, quiet, local.best.mask);
+        let (proven, lower_bound) = (local.proven(), local.lower_bound);
+        return Found { presses, proven, lower_bound, found_by: FoundBy::Search };
     }
     let blocks = coset.layout().blocks();
     let mut best = None;
     for batch in batches(0..blocks) {
         best = Best::better(best, search_blocks(coset, batch.clone(), false));
-        progress(batch.end, blocks);
+        (search.progress)(batch.end, blocks);
+        if batch.end < blocks && (search.stopped)() {
+            let searched = u128::from(batch.end) * u128::from(coset.layout().block_members());
+            return Found::stopped(x, quiet, coset, best, searched);
+        }
     }
-    (coset.member(x, quiet, best.map_or(Mask::ZERO, |b| b.mask)), true)
+    Found::minimal(coset.member(x, quiet, best.map_or(Mask::ZERO, |b| b.mask)))
 }
 
 /// The lightest member of `cross` (a coset in the cross basis, over
@@ -168,22 +219,28 @@ fn minimize_branch(
     quiet: &[Grid],
     cross: &Coset,
     incumbent: Option<u64>,
-    progress: &Progress,
-) -> Grid {
+    search: &Search,
+) -> Found {
     let local = improve(cross, &Budget::default());
     if local.proven() {
-        return cross.member(x, quiet, local.best.mask);
+        return Found::minimal(cross.member(x, quiet, local.best.mask));
     }
     let bound = incumbent.map_or(local.best.weight, |w| w.min(local.best.weight));
     let mut state = SearchState::new_branch(cross, Shard::WHOLE, Branching::new(cross.nullity(), 1, bound));
     let blocks = state.blocks;
     state.run(cross, false, &mut |s| {
-        progress(s.done, blocks);
-        std::ops::ControlFlow::Continue(())
+        (search.progress)(s.done, blocks);
+        match s.done < blocks && (search.stopped)() {
+            true => std::ops::ControlFlow::Break(()),
+            false => std::ops::ControlFlow::Continue(()),
+        }
     });
+    if !state.is_complete() {
+        return Found::stopped(x, quiet, cross, state.best, state.members_searched());
+    }
     // The local search's member is within the incumbent: found again.
     let best = state.best.unwrap_or(local.best);
-    cross.member(x, quiet, best.mask)
+    Found::minimal(cross.member(x, quiet, best.mask))
 }
 
 /// The exact searches' own ceiling, whatever `max_nullity` says: a mask
@@ -285,9 +342,11 @@ mod tests {
                     .collect();
                 let walk = combine(&x, &quiet, gray_walk(&x, &quiet)).count_ones();
                 let coset = Coset::new(&x, &quiet);
-                let (fast, proven) = minimize_coset(&x, &quiet, &coset, 63, &|_, _| {});
-                assert!(proven);
-                assert_eq!(walk, fast.count_ones(), "{rows}x{cols} d={d} seed {seed}");
+                let search =
+                    Search { max_nullity: 63, progress: &|_, _| {}, stopped: &|| false, time_limit: None };
+                let fast = minimize_coset(&x, &quiet, &coset, &search);
+                assert!(fast.proven);
+                assert_eq!(walk, fast.presses.count_ones(), "{rows}x{cols} d={d} seed {seed}");
                 if d <= 14 {
                     let brute = (0..1u64 << d).map(|m| combine(&x, &quiet, m).count_ones()).min().unwrap();
                     assert_eq!(walk, brute, "{rows}x{cols} d={d} seed {seed}");

@@ -17,6 +17,22 @@ use crate::model::{Grid, Puzzle};
 /// `u64`); larger null spaces are searched unfolded.
 pub const MAX_SYMMETRIC_NULLITY: usize = 63;
 
+/// The motions whose bits are set in `motions` (bit k for
+/// `Motion::ALL[k]`), named ("half turn and transpose").
+pub(crate) fn motion_names(motions: u8) -> String {
+    let names: Vec<&str> = Motion::ALL
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| motions >> k & 1 == 1)
+        .map(|(_, m)| m.name())
+        .collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// A turn or mirror image of the board: where cell (r, c) goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Motion {

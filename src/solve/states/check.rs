@@ -54,7 +54,12 @@ impl StateSolver {
     /// # Errors
     /// As [`apply`](Self::apply); [`Error::Internal`] if `presses` does not
     /// turn `board` into `target`.
-    pub fn check(&self, board: &StateGrid, presses: &StateGrid, target: &StateTarget) -> Result<(), Error> {
+    pub(super) fn recheck(
+        &self,
+        board: &StateGrid,
+        presses: &StateGrid,
+        target: &StateTarget,
+    ) -> Result<(), Error> {
         let goal = self.goal(target)?;
         let reached = self.apply(board, presses)?;
         if reached.cells() == goal.as_slice() {

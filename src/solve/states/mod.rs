@@ -15,13 +15,13 @@ mod check;
 mod dense;
 pub mod minimum;
 
-pub use answer::{StateAnswer, StateOutcome, StateSolution, StateTarget};
+pub use answer::StateTarget;
 pub use chase::StateChase;
 pub use dense::StateDense;
 
 use std::sync::atomic::AtomicBool;
 
-use super::Method;
+use super::{Game, KernelSize, Limits, Method, Solution};
 use crate::error::Error;
 use crate::model::{Puzzle, StateGrid};
 use crate::zk::{Modulus, ZkFactors};
@@ -52,7 +52,7 @@ const GRIDS_PER_SOLVE: u64 = 12;
 /// # Example
 /// ```
 /// use lightsout::zk::Modulus;
-/// use lightsout::{Method, Puzzle, StateGrid, StateSolver, StateTarget};
+/// use lightsout::{Game, Method, Puzzle, StateGrid, StateSolver, StateTarget};
 ///
 /// // 3x3, three states: every cell in state 1, to all 0.
 /// let states = Modulus::new(3)?;
@@ -154,11 +154,6 @@ impl StateSolver {
         Ok(StateSolver { puzzle: puzzle.clone(), states, system, quiet, reach, max_members_log2 })
     }
 
-    /// The puzzle this solver answers.
-    pub fn puzzle(&self) -> &Puzzle {
-        &self.puzzle
-    }
-
     /// K.
     pub fn states(&self) -> Modulus {
         self.states
@@ -218,72 +213,12 @@ impl StateSolver {
         StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), cells)
     }
 
-    /// Solves `board` for each of `targets` ([`StateTarget::any`] asks for
-    /// every uniform state).
-    ///
-    /// # Errors
-    /// [`Error::Shape`] if the board's shape, or a target board's, is not
-    /// the puzzle's; [`Error::BadInput`] for a state of K or more;
-    /// [`Error::Internal`] if a press set fails its re-check.
-    pub fn solve(&self, board: &StateGrid, targets: &[StateTarget]) -> Result<StateAnswer, Error> {
-        let outcomes = targets
-            .iter()
-            .map(|target| {
-                Ok(StateOutcome { target: target.clone(), solution: self.solve_for(board, target)? })
-            })
-            .collect::<Result<_, Error>>()?;
-        Ok(StateAnswer { outcomes })
-    }
-
-    /// The fewest presses turning `board` into `target`, or `None` when it
-    /// cannot be reached.
-    ///
-    /// # Errors
-    /// As [`solve`](Self::solve).
-    pub fn solve_for(&self, board: &StateGrid, target: &StateTarget) -> Result<Option<StateSolution>, Error> {
-        self.solve_for_stoppable(board, target, None)
-    }
-
-    /// [`solve_for`](Self::solve_for) that gives up once `stop` is set
-    /// (from another thread: on Ctrl-C, say), as
-    /// [`minimum::minimize_with_stop`] does: the press set is then the
-    /// lightest found so far, re-checked like every answer, and
-    /// `proven_minimal` only if it meets the lower bound.
-    ///
-    /// # Errors
-    /// As [`solve`](Self::solve).
-    ///
-    /// # Example
-    /// ```
-    /// use std::sync::atomic::AtomicBool;
-    /// use lightsout::zk::Modulus;
-    /// use lightsout::{Method, Puzzle, StateGrid, StateSolver, StateTarget};
-    ///
-    /// let solver = StateSolver::new(&Puzzle::new(4, 4)?, Modulus::new(3)?, Method::Auto, 20, 1 << 30)?;
-    /// let board = StateGrid::filled(4, 4, 1);
-    /// // Stopped before it began: a press set that works, not claimed minimal
-    /// // unless it meets the bound.
-    /// let stop = AtomicBool::new(true);
-    /// let found = solver.solve_for_with_stop(&board, &StateTarget::Uniform(0), &stop)?.unwrap();
-    /// assert_eq!(solver.apply(&board, &found.presses)?, StateGrid::zeros(4, 4));
-    /// assert!(found.lower_bound <= found.presses.total());
-    /// # Ok::<(), lightsout::Error>(())
-    /// ```
-    pub fn solve_for_with_stop(
-        &self,
-        board: &StateGrid,
-        target: &StateTarget,
-        stop: &AtomicBool,
-    ) -> Result<Option<StateSolution>, Error> {
-        self.solve_for_stoppable(board, target, Some(stop))
-    }
-
     fn solve_for_stoppable(
         &self,
         board: &StateGrid,
         target: &StateTarget,
         stop: Option<&AtomicBool>,
-    ) -> Result<Option<StateSolution>, Error> {
+    ) -> Result<Option<Solution<StateGrid>>, Error> {
         let Some(particular) = self.particular_to(board, target)? else {
             return Ok(None);
         };
@@ -309,12 +244,45 @@ impl StateSolver {
         let presses = StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), found.presses)
             .filter(|p| p.total() == found.total && p.max_state() < self.states.get())
             .ok_or_else(|| self.failed("the minimum"))?;
-        self.check(board, &presses, target)?;
-        Ok(Some(StateSolution {
+        self.recheck(board, &presses, target)?;
+        Ok(Some(Solution {
             presses,
             proven_minimal: found.proven_minimal,
             lower_bound: found.lower_bound,
+            found_by: super::FoundBy::Search,
         }))
+    }
+}
+
+impl Game for StateSolver {
+    type Board = StateGrid;
+
+    fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+
+    fn kernel(&self) -> KernelSize {
+        KernelSize { size: self.kernel_size(), log2: self.kernel_size_log2(), nullity: self.nullity() }
+    }
+
+    /// The lightest member of the coset within the solver's member budget
+    /// (folded by the grid's symmetries where it is large and K prime), a
+    /// local search beyond; stopped by `limits` (checked between batches),
+    /// the lightest found so far, proven only if it meets the lower bound.
+    fn solve_for_within(
+        &self,
+        board: &StateGrid,
+        target: &StateTarget,
+        limits: &Limits,
+    ) -> Result<Option<Solution<StateGrid>>, Error> {
+        if limits.stop.is_none() && limits.time_limit.is_none() {
+            return self.solve_for_stoppable(board, target, None);
+        }
+        limits.as_flag(|stop| self.solve_for_stoppable(board, target, Some(stop)))
+    }
+
+    fn check(&self, board: &StateGrid, presses: &StateGrid, target: &StateTarget) -> Result<(), Error> {
+        self.recheck(board, presses, target)
     }
 
     /// A press set turning `board` into `target` (not yet the lightest), or
@@ -322,7 +290,7 @@ impl StateSolver {
     ///
     /// # Errors
     /// As [`solve`](Self::solve).
-    pub fn particular_to(&self, board: &StateGrid, target: &StateTarget) -> Result<Option<StateGrid>, Error> {
+    fn particular_to(&self, board: &StateGrid, target: &StateTarget) -> Result<Option<StateGrid>, Error> {
         let rhs = self.rhs(board, target)?;
         let found = match &self.system {
             System::Dense(d) => d.particular(&rhs),
@@ -331,7 +299,7 @@ impl StateSolver {
         let Some(presses) = found else {
             return Ok(None);
         };
-        self.check(board, &presses, target)?;
+        self.recheck(board, &presses, target)?;
         Ok(Some(presses))
     }
 
@@ -342,7 +310,7 @@ impl StateSolver {
     /// # Errors
     /// As [`solve`](Self::solve), and [`Error::Internal`] if the pattern
     /// fails its check.
-    pub fn obstruction(&self, board: &StateGrid, target: &StateTarget) -> Result<Option<StateGrid>, Error> {
+    fn obstruction(&self, board: &StateGrid, target: &StateTarget) -> Result<Option<StateGrid>, Error> {
         let rhs = self.rhs(board, target)?;
         let found = match &self.system {
             System::Dense(d) => d.obstruction(&rhs),

@@ -101,7 +101,10 @@ fn incumbents_are_solutions_between_the_bounds() {
         let puzzle = Puzzle::new(n, n).unwrap();
         let random = Generate::Random { seed, density: 0.5 }.board(n, n);
         if let Some((rhs, x, quiet)) = problem(&puzzle, &random, &Target::White) {
-            assert!(improve_with_symmetry(&puzzle, &rhs, &quiet, x, "").is_none(), "{n}x{n} seed {seed}");
+            assert!(
+                improve_with_symmetry(&puzzle, &rhs, &quiet, x, Start::Particular).is_none(),
+                "{n}x{n} seed {seed}"
+            );
         }
         // Random, but the same turned half way round.
         let mut half_turn = Motion::Rotate180.grid(&random);
@@ -111,13 +114,11 @@ fn incumbents_are_solutions_between_the_bounds() {
                 continue;
             };
             checked += 1;
-            let found =
-                improve_with_symmetry(&puzzle, &rhs, &quiet, x.clone(), "the particular solution").unwrap();
+            let found = improve_with_symmetry(&puzzle, &rhs, &quiet, x.clone(), Start::Particular).unwrap();
             assert_eq!(puzzle.apply(&board, &found.presses), Grid::zeros(n, n), "{n}x{n}");
             assert!(found.presses.count_ones() <= x.count_ones());
             assert!(found.lower_bound <= found.presses.count_ones() as u64);
-            let again =
-                improve_with_symmetry(&puzzle, &rhs, &quiet, x.clone(), "the particular solution").unwrap();
+            let again = improve_with_symmetry(&puzzle, &rhs, &quiet, x.clone(), Start::Particular).unwrap();
             assert_eq!((again.presses, again.found_by), (found.presses.clone(), found.found_by));
             if quiet.len() <= 20 {
                 let minimum =

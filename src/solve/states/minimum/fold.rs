@@ -284,7 +284,7 @@ mod tests {
     use crate::model::{Puzzle, StateGrid, Topology};
     use crate::solve::minimal::grid_symmetries;
     use crate::zk::Modulus;
-    use crate::{Method, StateSolver, StateTarget};
+    use crate::{Game, Method, StateSolver, StateTarget};
 
     /// Folded equals unfolded: the same weight, a press set that solves the
     /// board, on boards that the symmetries fix (uniform ones) and boards

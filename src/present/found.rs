@@ -1,0 +1,44 @@
+//! How a press set was found, in words: the notes on answers not proven
+//! minimal that the fronts print.
+
+use crate::{FoundBy, Start, SymmetricSearch};
+
+/// The start of a search over symmetric solutions, named.
+pub(crate) fn start_words(start: Start) -> &'static str {
+    match start {
+        Start::Particular => "the particular solution",
+        Start::LocalSearch => "a local search",
+        Start::Descent => "a descent over whole patterns",
+    }
+}
+
+/// What a search over the symmetric solutions did ("an exhaustive search of
+/// the 2^32 solutions the half turn fixes, then a local search over all
+/// solutions").
+pub(crate) fn symmetric_words(found: &SymmetricSearch) -> String {
+    let mut words = match found.space {
+        Some(space) => {
+            let how = if space.exhaustive { "an exhaustive search of" } else { "a local search inside" };
+            format!("{how} the 2^{} solutions the {} fixes", space.dimension, space.motion_names())
+        }
+        None => start_words(found.start).to_string(),
+    };
+    if found.polished {
+        words += ", then a local search over all solutions";
+    }
+    words
+}
+
+/// How a press set not proven minimal was found, with its lower bound
+/// where the search says more than its nullity does ("found by … ; lower
+/// bound 2113"); `None` for a plain local search.
+pub(crate) fn found_by_words(found: &FoundBy, lower_bound: u64) -> Option<String> {
+    match found {
+        FoundBy::Search => None,
+        FoundBy::Symmetric(s) => Some(format!("found by {}; lower bound {lower_bound}", symmetric_words(s))),
+        FoundBy::Stopped { members_searched } => Some(format!(
+            "found by an exhaustive search stopped after {members_searched} members and a local search; \
+             lower bound {lower_bound}"
+        )),
+    }
+}

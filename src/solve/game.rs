@@ -1,0 +1,207 @@
+//! The one protocol above the two engines: a [`Game`] is a puzzle factored
+//! once over its ring (GF(2) on bits for [`Solver`](crate::Solver), Z_K on
+//! bytes for [`StateSolver`](crate::StateSolver)) that answers boards of
+//! its kind. The engines below stay concrete (a word of bits and a
+//! mixed-radix walk are different arithmetic); what a front asks of
+//! either is asked here, once.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::answer::{Answer, Board, Outcome, Solution};
+use crate::error::Error;
+use crate::model::Puzzle;
+
+/// What a board of game `G` may be asked to become.
+pub type TargetOf<G> = <<G as Game>::Board as Board>::Target;
+
+/// What may cut a solve short: a flag another thread sets (on Ctrl-C,
+/// say), and a time limit. A solve cut short still answers: the lightest
+/// press set found, re-checked like every answer, proven minimal only if
+/// it meets its lower bound.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits<'a> {
+    /// Stop once this is set.
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop once this much time has passed.
+    pub time_limit: Option<Duration>,
+}
+
+impl<'a> Limits<'a> {
+    /// No limit: the search runs to its end.
+    pub const NONE: Limits<'static> = Limits { stop: None, time_limit: None };
+
+    /// A closure that says whether to stop now (the flag is set or the
+    /// time, counted from `started`, is up).
+    pub fn stopped(&self, started: Instant) -> impl Fn() -> bool + Sync + 'a {
+        let (stop, deadline) = (self.stop, self.time_limit.and_then(|t| started.checked_add(t)));
+        move || {
+            stop.is_some_and(|s| s.load(Ordering::Relaxed)) || deadline.is_some_and(|d| Instant::now() >= d)
+        }
+    }
+
+    /// Runs `work` with one flag that turns true when the stop flag is set
+    /// or the time limit passes, for engines that watch a flag only.
+    pub fn as_flag<T>(&self, work: impl FnOnce(&AtomicBool) -> T) -> T {
+        let flag = AtomicBool::new(self.stop.is_some_and(|s| s.load(Ordering::Relaxed)));
+        if self.time_limit.is_none() {
+            return match self.stop {
+                Some(stop) => work(stop),
+                None => work(&flag),
+            };
+        }
+        let stopped = self.stopped(Instant::now());
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let watcher = scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    if stopped() {
+                        flag.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::park_timeout(Duration::from_millis(10));
+                }
+            });
+            let value = work(&flag);
+            done.store(true, Ordering::Relaxed);
+            watcher.thread().unpark();
+            value
+        })
+    }
+}
+
+/// The size of a game's kernel (its quiet patterns): exact, in decimal,
+/// and as a dimension where the ring is a field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelSize {
+    /// How many quiet patterns there are, in decimal.
+    pub size: String,
+    /// `log2` of that.
+    pub log2: f64,
+    /// Their dimension, where the ring is a field (two states, or K prime).
+    pub nullity: Option<usize>,
+}
+
+/// A puzzle factored once over its ring, ready to answer boards of its
+/// kind: the protocol [`Solver`](crate::Solver) (two states, on bits) and
+/// [`StateSolver`](crate::StateSolver) (K states) both implement.
+///
+/// # Example
+/// ```
+/// use lightsout::{Board, Game, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+/// use lightsout::zk::Modulus;
+///
+/// // The fewest presses to the first target, whatever the game.
+/// fn fewest<G: Game>(game: &G, board: &G::Board, target: lightsout::TargetOf<G>) -> Option<u64> {
+///     let solution = game.solve_for(board, &target).ok()??;
+///     Some(solution.presses.presses())
+/// }
+///
+/// let puzzle = Puzzle::new(3, 3)?;
+/// let two = Solver::new(&puzzle, Method::Auto, 32)?;
+/// assert_eq!(fewest(&two, &Grid::ones(3, 3), Target::White), Some(5));
+/// let three = StateSolver::new(&puzzle, Modulus::new(3)?, Method::Auto, 20, 1 << 30)?;
+/// assert!(fewest(&three, &StateGrid::filled(3, 3, 1), StateTarget::Uniform(0)).is_some());
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+pub trait Game {
+    /// The boards it answers, and its press sets.
+    type Board: Board;
+
+    /// The puzzle it answers.
+    fn puzzle(&self) -> &Puzzle;
+
+    /// How many quiet patterns there are (press sets that change nothing).
+    fn kernel(&self) -> KernelSize;
+
+    /// The fewest presses turning `board` into `target` that the search
+    /// finds within `limits`, or `None` when `target` cannot be reached.
+    ///
+    /// # Errors
+    /// [`Error::Shape`] if the board's shape, or a target board's, is not
+    /// the puzzle's; [`Error::BadInput`] for a state out of range;
+    /// [`Error::Internal`] if a press set fails its re-check.
+    fn solve_for_within(
+        &self,
+        board: &Self::Board,
+        target: &TargetOf<Self>,
+        limits: &Limits,
+    ) -> Result<Option<Solution<Self::Board>>, Error>;
+
+    /// A press set turning `board` into `target` (not yet the lightest),
+    /// re-checked, or `None` when `target` cannot be reached.
+    ///
+    /// # Errors
+    /// As [`solve_for_within`](Self::solve_for_within).
+    fn particular_to(
+        &self,
+        board: &Self::Board,
+        target: &TargetOf<Self>,
+    ) -> Result<Option<Self::Board>, Error>;
+
+    /// A pattern proving that `board` cannot reach `target` (its weighted
+    /// sum changes under no press, and differs between the two), or `None`
+    /// when the target is reachable.
+    ///
+    /// # Errors
+    /// As [`solve_for_within`](Self::solve_for_within).
+    fn obstruction(&self, board: &Self::Board, target: &TargetOf<Self>)
+    -> Result<Option<Self::Board>, Error>;
+
+    /// Presses `presses` on `board` and insists on reaching `target`: the
+    /// re-check every reported press set goes through.
+    ///
+    /// # Errors
+    /// [`Error::Shape`] for a grid of another shape; [`Error::Internal`]
+    /// if `presses` does not turn `board` into `target`.
+    fn check(&self, board: &Self::Board, presses: &Self::Board, target: &TargetOf<Self>)
+    -> Result<(), Error>;
+
+    /// [`solve_for_within`](Self::solve_for_within) with no limit.
+    ///
+    /// # Errors
+    /// As [`solve_for_within`](Self::solve_for_within).
+    fn solve_for(
+        &self,
+        board: &Self::Board,
+        target: &TargetOf<Self>,
+    ) -> Result<Option<Solution<Self::Board>>, Error> {
+        self.solve_for_within(board, target, &Limits::NONE)
+    }
+
+    /// Solves `board` for each of `targets` within `limits` (the time
+    /// limit is for the whole call: each target gets what is left of it).
+    ///
+    /// # Errors
+    /// As [`solve_for_within`](Self::solve_for_within).
+    fn solve_within(
+        &self,
+        board: &Self::Board,
+        targets: &[TargetOf<Self>],
+        limits: &Limits,
+    ) -> Result<Answer<Self::Board>, Error> {
+        let started = Instant::now();
+        let outcomes = targets
+            .iter()
+            .map(|target| {
+                let left = limits.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+                let limits = Limits { time_limit: left, ..*limits };
+                Ok(Outcome {
+                    target: target.clone(),
+                    solution: self.solve_for_within(board, target, &limits)?,
+                })
+            })
+            .collect::<Result<_, Error>>()?;
+        Ok(Answer { outcomes })
+    }
+
+    /// Solves `board` for each of `targets` ([`Target::EITHER`](crate::Target::EITHER)
+    /// asks for both colours, [`StateTarget::any`](crate::StateTarget::any)
+    /// for every uniform state), each to its end.
+    ///
+    /// # Errors
+    /// As [`solve_for_within`](Self::solve_for_within).
+    fn solve(&self, board: &Self::Board, targets: &[TargetOf<Self>]) -> Result<Answer<Self::Board>, Error> {
+        self.solve_within(board, targets, &Limits::NONE)
+    }
+}
