@@ -27,7 +27,8 @@ mod solve;
 
 use super::inverse_mod;
 use super::matrix::ZkMatrix;
-use super::rows::{self, Barrett, Isa};
+use super::rows::{self, Barrett};
+use crate::cpu::Isa;
 
 /// One pivot: the row it came from, its valuation, the inverse of the
 /// unit it was divided by, and where its row of `V` ends.

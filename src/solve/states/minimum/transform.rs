@@ -2,6 +2,7 @@
 //! all their members, and the pick of the lightest among them.
 
 use super::engine::{Acc, Row};
+use crate::cpu::Isa;
 
 /// The lightest member among the transformed blocks: `weights[c][lane]` is
 /// member `c` of block `lane_block[lane]`, for the first `filled` lanes.
@@ -63,18 +64,28 @@ pub(super) fn transform<A: Acc, const L: usize>(
     s: usize,
     p: usize,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU was seen to support the features.
-            return unsafe { transform_avx512(buf, tmp, inner, s, p) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: as above.
-            return unsafe { transform_avx2(buf, tmp, inner, s, p) };
-        }
+    transform_in(Isa::detect(), buf, tmp, inner, s, p)
+}
+
+/// [`transform`] in the instruction set `isa` (tests run every one the
+/// machine has).
+fn transform_in<A: Acc, const L: usize>(
+    isa: Isa,
+    buf: &mut Vec<Row<A, L>>,
+    tmp: &mut Vec<Row<A, L>>,
+    inner: &[usize],
+    s: usize,
+    p: usize,
+) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU was seen to support the features.
+        Isa::Avx512 => unsafe { transform_avx512(buf, tmp, inner, s, p) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Isa::Avx2 => unsafe { transform_avx2(buf, tmp, inner, s, p) },
+        Isa::Portable => transform_portable(buf, tmp, inner, s, p),
     }
-    transform_portable(buf, tmp, inner, s, p)
 }
 
 #[cfg(target_arch = "x86_64")]
