@@ -46,6 +46,7 @@
 mod analysis;
 #[cfg(feature = "cli")]
 pub mod cli;
+mod cpu;
 mod error;
 pub mod gf2;
 mod model;

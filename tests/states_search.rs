@@ -1,12 +1,17 @@
 //! Long K-state searches as a user runs them (`--states K` with `--shard`,
 //! `--checkpoint`, `--time-limit`), `merge` of their records, and the
-//! forged records merge refuses.
+//! forged records merge refuses; and the library's sliced search
+//! (`SlicedCoset`, `StateSearchState`) stopped, saved and resumed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::time::Duration;
 
 use assert_cmd::Command;
+use lightsout::state_minimum::{SlicedCoset, StateSearchState, merge_states, minimize};
+use lightsout::{Mask, Shard};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// Runs in `dir`, returning (stdout, stderr, exit code).
 fn run(dir: &Path, args: &[&str]) -> (String, String, i32) {
@@ -362,4 +367,135 @@ fn merge_takes_the_short_format_flag() {
     let long = merged(&dir, &["k.json".into()], &["--format", "text"]);
     assert_eq!(long.2, 0, "{}", long.1);
     assert_eq!(merged(&dir, &["k.json".into()], &["-f", "text"]), long);
+}
+
+/// A random coset over Z_k: `x0` and a generator of each order in
+/// `orders` (each `r | k`: entries multiples of k/r, one of them k/r).
+fn random_coset(rng: &mut ChaCha8Rng, k: u8, n: usize, orders: &[u8]) -> (Vec<u8>, Vec<(Vec<u8>, u32)>) {
+    let x0 = (0..n).map(|_| rng.random_range(0..k)).collect();
+    let gens = orders
+        .iter()
+        .map(|&r| {
+            let mut g: Vec<u8> = (0..n).map(|_| rng.random_range(0..r) * (k / r)).collect();
+            g[rng.random_range(0..n)] = k / r;
+            (g, u32::from(r))
+        })
+        .collect();
+    (x0, gens)
+}
+
+/// The least weight of `x0 + Σ c_i·g_i` over every coefficient tuple, by
+/// enumeration (nothing of the library).
+fn brute_force_weight(k: u8, x0: &[u8], gens: &[(Vec<u8>, u32)]) -> u64 {
+    let total: u64 = gens.iter().map(|g| u64::from(g.1)).product();
+    (0..total)
+        .map(|mut index| {
+            let mut x: Vec<u32> = x0.iter().map(|&v| u32::from(v)).collect();
+            for (g, r) in gens {
+                let c = (index % u64::from(*r)) as u32;
+                index /= u64::from(*r);
+                for (xc, &e) in x.iter_mut().zip(g) {
+                    *xc = (*xc + c * u32::from(e)) % u32::from(k);
+                }
+            }
+            x.iter().map(|&v| u64::from(v)).sum::<u64>()
+        })
+        .min()
+        .unwrap()
+}
+
+/// The mask of member `index`: its coefficients in mixed radix over
+/// `orders`, the first least significant.
+fn mask_of(mut index: u64, orders: &[u32]) -> Mask {
+    let digits: Vec<u32> = orders
+        .iter()
+        .map(|&r| {
+            let digit = index % u64::from(r);
+            index /= u64::from(r);
+            digit as u32
+        })
+        .collect();
+    Mask::from_digits(&digits, orders).unwrap()
+}
+
+/// A state through its JSON, as a checkpoint file holds it.
+fn saved_and_loaded(state: &StateSearchState) -> StateSearchState {
+    serde_json::from_str(&serde_json::to_string(state).unwrap()).unwrap()
+}
+
+/// Found by review: the library's slice test (`slices.rs`) "resumed"
+/// slices that were already complete (every one of them finished in its
+/// first batch), so a resume that lost or repeated tasks would have passed.
+/// Here tasks are small and a batch is 8 of them (two threads), so each
+/// slice is stopped after its first batch while unfinished, saved through
+/// JSON and resumed, once, or after every batch; it ends in the state of
+/// an unbroken run, and the slices merge to the whole search's member and
+/// the brute-force weight.
+#[test]
+fn a_stopped_k_state_slice_resumes_to_the_unbroken_result() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    // 2^16 to 2^18 members each, so that there are tasks for many batches
+    // (the engine's inner block, a task here, is up to a few thousand).
+    let cosets: [(u8, usize, &[u8]); 5] = [
+        (3, 20, &[3; 11]),
+        (4, 16, &[4, 2, 4, 2, 4, 4, 2, 4, 4, 4]),
+        (6, 14, &[6, 6, 3, 6, 2, 6, 6]),
+        (5, 12, &[5; 7]),
+        (2, 30, &[2; 17]),
+    ];
+    for (k, n, orders) in cosets {
+        let (x0, gens) = random_coset(&mut rng, k, n, orders);
+        let borrowed: Vec<(&[u8], u32)> = gens.iter().map(|(g, r)| (&g[..], *r)).collect();
+        let brute = brute_force_weight(k, &x0, &gens);
+        let whole = minimize(k, &x0, &borrowed, 40);
+        assert_eq!(whole.total, brute, "K={k} orders {orders:?}");
+        let coset = SlicedCoset::with_task_members(k, &x0, &borrowed, 1);
+        let members = coset.members().unwrap();
+        // The first lightest member by its mask, over every mask.
+        let first_lightest = (0..members)
+            .map(|index| mask_of(index, coset.orders()))
+            .min_by_key(|&mask| (coset.weight_of(mask).unwrap(), mask))
+            .unwrap();
+        for count in [1, 3] {
+            let what = format!("K={k} n={n} orders {orders:?}, {count} slices");
+            let (stopped_once, stopped_always): (Vec<_>, Vec<_>) = pool.install(|| {
+                (1..=count)
+                    .map(|index| {
+                        let shard = Shard { index, count };
+                        let mut unbroken = StateSearchState::new(&coset, shard).unwrap();
+                        unbroken.run(&coset, &mut |_| std::ops::ControlFlow::Continue(()));
+                        assert!(unbroken.is_complete(), "{what}");
+
+                        let mut state = StateSearchState::new(&coset, shard).unwrap();
+                        state.run(&coset, &mut |_| std::ops::ControlFlow::Break(()));
+                        assert!(!state.is_complete(), "{what}: slice {index} done in one batch");
+                        assert_eq!(state.done, 8, "{what}");
+                        assert!(state.members_searched() < u128::from(members));
+                        let mut once = saved_and_loaded(&state);
+                        assert!(once.fits(&coset) && once.verify(&coset).is_ok(), "{what}");
+                        once.run(&coset, &mut |_| std::ops::ControlFlow::Continue(()));
+                        assert_eq!(once, unbroken, "{what}: resumed once");
+
+                        let mut always = StateSearchState::new(&coset, shard).unwrap();
+                        let mut batches = 0;
+                        while !always.is_complete() {
+                            always.run(&coset, &mut |_| std::ops::ControlFlow::Break(()));
+                            always = saved_and_loaded(&always);
+                            batches += 1;
+                        }
+                        assert!(batches >= 3, "{what}: {batches} batches");
+                        assert_eq!(always, unbroken, "{what}: resumed after every batch");
+                        (once, always)
+                    })
+                    .unzip()
+            });
+            for states in [stopped_once, stopped_always] {
+                let refs: Vec<&StateSearchState> = states.iter().collect();
+                let best = merge_states(&coset, &refs).unwrap().unwrap();
+                assert_eq!((best.weight, best.mask), (brute, first_lightest), "{what}");
+                assert_eq!(coset.member(best.mask), Some(whole.presses.clone()), "{what}");
+            }
+        }
+    }
 }

@@ -8,7 +8,7 @@
 //! quotient estimate `⌊x·M / 2^16⌋` is low by at most one for every 16-bit
 //! `x`, so one conditional subtraction (a `min`) finishes it. The loops are
 //! compiled three times, for AVX-512, AVX2 and the baseline, and the CPU
-//! picks at run time ([`Isa::detect`]).
+//! picks at run time ([`Isa::detect`](crate::cpu::Isa::detect)).
 
 /// Reduction mod q of 16-bit values without division.
 #[derive(Clone, Copy, Debug)]
@@ -62,32 +62,6 @@ pub(super) fn dot(a: &[u8], b: &[u8]) -> u64 {
 pub(super) fn axpy_wide(acc: &mut [u64], src: &[u8], m: u8) {
     for (a, &s) in acc.iter_mut().zip(src) {
         *a += u64::from(m) * u64::from(s);
-    }
-}
-
-/// Which instruction set the elimination loops run in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Isa {
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    Portable,
-}
-
-impl Isa {
-    /// The widest the CPU supports.
-    pub(super) fn detect() -> Isa {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512bw") {
-                return Isa::Avx512;
-            }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                return Isa::Avx2;
-            }
-        }
-        Isa::Portable
     }
 }
 

@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use super::coset::{Best, Coset, Layout, Mask, Shard};
 use super::transform::{self, Counter};
+use crate::cpu::Isa;
 
 /// The lightest member among the blocks `blocks` (a range of outer values)
 /// of `coset`, excluding mask 0 when `skip_zero` (the lightest non-zero
@@ -36,22 +37,16 @@ pub fn search_blocks(coset: &Coset, blocks: Range<u64>, skip_zero: bool) -> Opti
 
 /// [`search_blocks`] over the blocks `shard.block(i)`, `i` in `indices`.
 pub fn search_slice(coset: &Coset, shard: Shard, indices: Range<u64>, skip_zero: bool) -> Option<Best> {
-    search_with(coset, shard, indices, skip_zero, Kernel::detect())
+    search_with(coset, shard, indices, skip_zero, Isa::detect())
 }
 
-/// [`search_slice`] in the instruction set `kernel` (tests run every one
-/// the machine has).
-fn search_with(
-    coset: &Coset,
-    shard: Shard,
-    indices: Range<u64>,
-    skip_zero: bool,
-    kernel: Kernel,
-) -> Option<Best> {
+/// [`search_slice`] in the instruction set `isa` (tests run every one the
+/// machine has).
+fn search_with(coset: &Coset, shard: Shard, indices: Range<u64>, skip_zero: bool, isa: Isa) -> Option<Best> {
     if coset.cells() <= i16::MAX_CELLS {
-        search_typed::<i16, 32>(coset, shard, indices, skip_zero, kernel)
+        search_typed::<i16, 32>(coset, shard, indices, skip_zero, isa)
     } else {
-        search_typed::<i32, 16>(coset, shard, indices, skip_zero, kernel)
+        search_typed::<i32, 16>(coset, shard, indices, skip_zero, isa)
     }
 }
 
@@ -63,49 +58,7 @@ struct Prepared<T, const L: usize> {
     /// `patterns[p][j] = (−1)^⟨p,j⟩`: how a group's count spreads across
     /// the lanes, given the lane bits of its key.
     patterns: Vec<[T; L]>,
-    kernel: Kernel,
-}
-
-/// Which instruction set the block loop was compiled for.
-#[derive(Clone, Copy, Debug)]
-enum Kernel {
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    Portable,
-}
-
-impl Kernel {
-    fn detect() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512bw") {
-                return Kernel::Avx512;
-            }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                return Kernel::Avx2;
-            }
-        }
-        Kernel::Portable
-    }
-
-    /// Every kernel this machine can run, the portable one included.
-    #[cfg(test)]
-    fn available() -> Vec<Kernel> {
-        #[allow(unused_mut)]
-        let mut kernels = vec![Kernel::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                kernels.push(Kernel::Avx2);
-            }
-            if std::arch::is_x86_feature_detected!("avx512bw") {
-                kernels.push(Kernel::Avx512);
-            }
-        }
-        kernels
-    }
+    isa: Isa,
 }
 
 fn search_typed<T: Counter, const L: usize>(
@@ -113,7 +66,7 @@ fn search_typed<T: Counter, const L: usize>(
     shard: Shard,
     indices: Range<u64>,
     skip_zero: bool,
-    kernel: Kernel,
+    isa: Isa,
 ) -> Option<Best> {
     let layout = coset.layout();
     let (table_bits, lane_bits) = (layout.table_bits, layout.lane_bits);
@@ -132,7 +85,7 @@ fn search_typed<T: Counter, const L: usize>(
     let patterns = (0..L)
         .map(|p| std::array::from_fn(|j| if (p & j).count_ones() % 2 == 1 { -T::one() } else { T::one() }))
         .collect();
-    let prepared = Prepared::<T, L> { layout, groups, patterns, kernel };
+    let prepared = Prepared::<T, L> { layout, groups, patterns, isa };
     let rows = 1usize << table_bits;
     indices
         .into_par_iter()
@@ -190,14 +143,14 @@ impl<T: Counter, const L: usize> Prepared<T, L> {
     /// Fills the table for block `outer`, transforms it and returns the
     /// lane-wise maxima of `W`, in the best instruction set available.
     fn weigh_block(&self, table: &mut [[T; L]], outer: u64) -> [T; L] {
-        match self.kernel {
+        match self.isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU was seen to support the features.
-            Kernel::Avx512 => unsafe { self.weigh_block_avx512(table, outer) },
+            Isa::Avx512 => unsafe { self.weigh_block_avx512(table, outer) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            Kernel::Avx2 => unsafe { self.weigh_block_avx2(table, outer) },
-            Kernel::Portable => self.weigh_block_portable(table, outer),
+            Isa::Avx2 => unsafe { self.weigh_block_avx2(table, outer) },
+            Isa::Portable => self.weigh_block_portable(table, outer),
         }
     }
 
@@ -270,7 +223,7 @@ impl<T: Counter, const L: usize> Leaf<T, L> {
                 std::array::from_fn(|j| if (p & j).count_ones() % 2 == 1 { -T::one() } else { T::one() })
             })
             .collect();
-        let prepared = Prepared { layout, groups: Vec::new(), patterns, kernel: Kernel::detect() };
+        let prepared = Prepared { layout, groups: Vec::new(), patterns, isa: Isa::detect() };
         Leaf { prepared, table: vec![[T::zero(); L]; 1 << layout.table_bits], cells }
     }
 
@@ -333,17 +286,16 @@ mod tests {
     /// against brute force.
     #[test]
     fn every_kernel_matches_brute_force() {
-        let kernels = Kernel::available();
-        assert!(!kernels.is_empty());
+        let isas = Isa::available();
         for (rows, cols, d) in [(8, 8, 12), (9, 9, 20), (200, 180, 14)] {
             let (x, basis) = random_coset(rows, cols, d, 11);
             let coset = Coset::new(&x, &basis);
             let brute =
                 (0..1u64 << d).map(|s| (coset.weight(Mask::from_bits(s)), Mask::from_bits(s))).min().unwrap();
-            for &kernel in &kernels {
+            for &isa in &isas {
                 let blocks = 0..coset.layout().blocks();
-                let found = search_with(&coset, Shard::WHOLE, blocks, false, kernel).unwrap();
-                assert_eq!((found.weight, found.mask), brute, "{kernel:?} {rows}x{cols} d={d}");
+                let found = search_with(&coset, Shard::WHOLE, blocks, false, isa).unwrap();
+                assert_eq!((found.weight, found.mask), brute, "{isa:?} {rows}x{cols} d={d}");
             }
         }
     }
