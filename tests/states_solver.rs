@@ -2,6 +2,7 @@
 //! against itself (chasing and dense), and its answers against every member
 //! of small cosets. (The Z_K algebra beneath it: `zk.rs`.)
 
+use lightsout::Game;
 use lightsout::zk::Modulus;
 use lightsout::{Grid, Method, Puzzle, Rule, Solver, StateGrid, StateSolver, StateTarget, Target, Topology};
 use rand::{RngExt, SeedableRng};

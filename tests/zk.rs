@@ -8,7 +8,6 @@
 
 use std::collections::HashSet;
 
-use lightsout::Game;
 use lightsout::zk::{Modulus, ZkFactors, ZkMatrix};
 use lightsout::{Puzzle, Rule, Topology};
 use proptest::prelude::*;
