@@ -76,8 +76,8 @@ pub use solve::states::{bfs as state_bfs, minimum as state_minimum};
 pub use solve::{
     Answer, Anytime, Best, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, Incumbent, Layout,
     MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Mask, MergeError, Method, Outcome, Progress, SearchState,
-    Shard, Solution, Solver, Target, bfs, check_coverage, improve, merge, minimize, minimize_with_progress,
-    search_blocks,
+    Shard, Slice, SliceKind, Sliced, Solution, Solver, Target, bfs, check_coverage, improve, merge, minimize,
+    minimize_with_progress, search_blocks,
 };
 pub use solve::{
     BRANCH_FROM, Branching, Estimate, Fold, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset,

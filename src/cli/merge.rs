@@ -59,7 +59,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
     }
     // The engine the shards ran (its cosets read masks in its basis); the
     // plan's incumbent comes from the records, so none is searched here.
-    let branch = first.searches.iter().find_map(|s| s.state.as_ref()).and_then(|s| s.branch);
+    let branch = first.searches.iter().find_map(|s| s.state.as_ref()).and_then(|s| s.plan);
     let engine = super::search::Engine {
         branch: Some(branch.is_some()),
         incumbent: Some(branch.map_or(0, |plan| plan.bound + 1)),
@@ -115,14 +115,14 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         let best = merge(coset, &refs).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
         if let Some(share) = args.recheck {
             for (source, state) in &states {
-                let sample = recheck_sample(state.blocks, share, source)?;
+                let sample = recheck_sample(state.units, share, source)?;
                 state.recheck(coset, &sample).map_err(|why| {
                     Error::BadInput(format!("{source}: slice {} does not hold up: {why}", state.shard))
                 })?;
                 rechecked += sample.len() as u64;
             }
         }
-        let (mask, proven) = match (best, refs[0].branch) {
+        let (mask, proven) = match (best, refs[0].plan) {
             (Some(best), _) => (best.mask, true),
             (None, None) => (Mask::ZERO, true),
             (None, Some(plan)) => {

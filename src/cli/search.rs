@@ -199,7 +199,7 @@ impl Search {
                         // An edited checkpoint resealed: its best must hold.
                         o.verify(c).map_err(|why| bad(&format!("checkpoint does not hold up: {why}")))?;
                     }
-                    o.shard == n.shard && o.branch == n.branch && o.fits(c)
+                    o.shard == n.shard && o.plan == n.plan && o.fits(c)
                 }
                 (None, None, _) => true,
                 _ => false,
@@ -307,7 +307,7 @@ fn run(search: &mut Search, args: &SearchArgs) -> Result<Stop, Error> {
     }
     let before = search.record.milliseconds;
     let elapsed = |started: Instant| before + started.elapsed().as_millis() as u64;
-    let total: u64 = search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.blocks).sum();
+    let total: u64 = search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.units).sum();
     let done: u64 = search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.done).sum();
     let bar = if total > 0 { terminal_bar(total, "blocks") } else { indicatif::ProgressBar::hidden() };
     bar.set_position(done);

@@ -269,7 +269,7 @@ pub(super) fn merge(
             .map_err(|e| Error::BadInput(super::merge::coverage_error(&e, &named)))?;
         if let Some(share) = recheck_share {
             for ((source, _), state) in records.iter().zip(&parts) {
-                let sample = super::merge::recheck_sample(state.slice_tasks, share, source)?;
+                let sample = super::merge::recheck_sample(state.units, share, source)?;
                 state.recheck(coset, &sample).map_err(|why| {
                     Error::BadInput(format!("{source}: slice {} does not hold up: {why}", state.shard))
                 })?;

@@ -344,7 +344,7 @@ fn run(record: &mut StateRecord, goals: &[Goal], args: &SearchArgs) -> Result<St
     let before = record.milliseconds;
     let elapsed = |started: Instant| before + started.elapsed().as_millis() as u64;
     let states = || record.searches.iter().filter_map(|s| s.state.as_ref());
-    let (total, done): (u64, u64) = (states().map(|s| s.slice_tasks).sum(), states().map(|s| s.done).sum());
+    let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
     let bar = if total > 0 { terminal_bar(total, "tasks") } else { indicatif::ProgressBar::hidden() };
     bar.set_position(done);
     let mut last_save = Instant::now();

@@ -12,6 +12,7 @@ mod chase;
 mod dense;
 pub mod limits;
 mod minimal;
+pub mod slices;
 pub mod states;
 
 pub use answer::{Answer, Method, Outcome, Solution, Target};
@@ -20,11 +21,12 @@ pub use dense::Dense;
 pub use minimal::Incumbent;
 use minimal::improve_with_symmetry;
 pub use minimal::{
-    Anytime, BRANCH_FROM, Best, Branching, Budget, Coset, Estimate, Fold, LEAF_BITS, Layout,
-    MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Mask, MergeError, Progress, SearchState, Shard,
-    check_coverage, cross_coset, cross_coset_for_problem, cross_order, estimate, improve, merge, minimize,
-    minimize_problem, minimize_with_progress, search_blocks, search_branch,
+    Anytime, BRANCH_FROM, Branching, Budget, Coset, Estimate, Fold, LEAF_BITS, Layout,
+    MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Progress, SearchState, cross_coset,
+    cross_coset_for_problem, cross_order, estimate, improve, minimize, minimize_problem,
+    minimize_with_progress, search_blocks, search_branch,
 };
+pub use slices::{Best, Mask, MergeError, Shard, Slice, SliceKind, Sliced, check_coverage, merge};
 
 use std::borrow::Cow;
 
