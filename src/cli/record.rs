@@ -4,11 +4,14 @@
 //! record written atomically; a shard prints one as a JSON line; `merge`
 //! reads them back.
 
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::*;
-use crate::{Graph, SearchState, Shard, parse_boards};
+use crate::{Graph, Layout, SearchState, Shard, Slice, SliceKind, Sliced, parse_boards};
 
 /// Version of the record format; a record of another version is refused.
 pub(super) const RECORD_VERSION: u32 = 1;
@@ -154,17 +157,85 @@ pub(super) struct TargetSearch {
     pub(super) state: Option<SearchState>,
 }
 
+/// A kind of search record: two states (version 1) or K states (version
+/// 2). The kind fixes the problem's fields, the entry per target, and the
+/// words of the messages about them; the record around them is one.
+pub(super) trait RecordKind: Clone + Debug + PartialEq {
+    /// Everything that decides the answer.
+    type Problem: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    /// One target's search.
+    type Entry: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Entry<Self::Slices>;
+    /// How its exhaustive searches split.
+    type Slices: SliceKind;
+    /// The record version.
+    const VERSION: u32;
+    /// What differs in a checkpoint of another problem.
+    const PROBLEM_FIELDS: &'static str;
+    /// What else may differ in a checkpoint of another slice.
+    const SLICE_FIELDS: &'static str;
+    /// The size of a target's search in an entry (`nullity`).
+    const SIZE: &'static str;
+    /// The size that a --max-nullity fell below (`the nullity`).
+    const SIZE_BELOW: &'static str;
+
+    /// SHA-256 of the problem and the record version.
+    fn hash(problem: &Self::Problem) -> String;
+}
+
+/// One target's search in a record.
+pub(super) trait Entry<K: SliceKind> {
+    /// The exhaustive search, if there is one.
+    fn state(&self) -> Option<&Slice<K>>;
+    /// The exhaustive search, to replace.
+    fn state_mut(&mut self) -> &mut Option<Slice<K>>;
+    /// Whether both name the same target, size and reachability.
+    fn same_goal(&self, other: &Self) -> bool;
+}
+
+/// Two-state search records (version 1).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct TwoStates;
+
+impl RecordKind for TwoStates {
+    type Problem = Problem;
+    type Entry = TargetSearch;
+    type Slices = Layout;
+    const VERSION: u32 = RECORD_VERSION;
+    const PROBLEM_FIELDS: &'static str = "board, rule, topology, target or method";
+    const SLICE_FIELDS: &'static str = "--max-nullity, engine, --incumbent";
+    const SIZE: &'static str = "nullity";
+    const SIZE_BELOW: &'static str = "the nullity";
+
+    fn hash(problem: &Problem) -> String {
+        problem.hash()
+    }
+}
+
+impl Entry<Layout> for TargetSearch {
+    fn state(&self) -> Option<&SearchState> {
+        self.state.as_ref()
+    }
+
+    fn state_mut(&mut self) -> &mut Option<SearchState> {
+        &mut self.state
+    }
+
+    fn same_goal(&self, other: &Self) -> bool {
+        (&self.target, self.nullity, self.reachable) == (&other.target, other.nullity, other.reachable)
+    }
+}
+
 /// What a sharded run prints and a checkpoint holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct Record {
+#[serde(deny_unknown_fields, bound = "")]
+pub(super) struct Record<K: RecordKind> {
     pub(super) lightsout: String,
     pub(super) version: u32,
     pub(super) hash: String,
-    pub(super) problem: Problem,
+    pub(super) problem: K::Problem,
     /// The slice this record covers (the same for every target).
     pub(super) shard: Shard,
-    pub(super) searches: Vec<TargetSearch>,
+    pub(super) searches: Vec<K::Entry>,
     /// Milliseconds spent searching, over every run that resumed this
     /// record (whole numbers: a float would not survive the checksum's
     /// round trip through JSON exactly).
@@ -198,7 +269,7 @@ pub(super) trait Sealed: Serialize + Clone {
     }
 }
 
-impl Sealed for Record {
+impl<K: RecordKind> Sealed for Record<K> {
     fn checksum_mut(&mut self) -> &mut String {
         &mut self.checksum
     }
@@ -206,7 +277,7 @@ impl Sealed for Record {
 
 /// Reads `text` as a record of kind `kind` (`search` or `table`), refusing
 /// another kind, another version, or a checksum that does not hold.
-pub(super) fn parse_sealed<T: Sealed + serde::de::DeserializeOwned>(
+pub(super) fn parse_sealed<T: Sealed + DeserializeOwned>(
     text: &str,
     source: &str,
     kind: &str,
@@ -228,7 +299,7 @@ fn record_words(kind: &str, version: u64) -> String {
 }
 
 /// [`parse_sealed`] of records of `version` (K-state searches are 2).
-pub(super) fn parse_sealed_version<T: Sealed + serde::de::DeserializeOwned>(
+pub(super) fn parse_sealed_version<T: Sealed + DeserializeOwned>(
     text: &str,
     source: &str,
     kind: &str,
@@ -265,19 +336,74 @@ pub(super) fn parse_sealed_version<T: Sealed + serde::de::DeserializeOwned>(
     Ok(record)
 }
 
-impl Record {
-    /// Parses and checks a record read from `source`.
-    pub(super) fn parse(text: &str, source: &str) -> Result<Record, Error> {
-        let record: Record = parse_sealed(text, source, "search")?;
+impl<K: RecordKind> Record<K> {
+    /// A fresh record of `problem`'s slice `shard`.
+    pub(super) fn new(problem: K::Problem, shard: Shard, searches: Vec<K::Entry>) -> Record<K> {
+        let hash = K::hash(&problem);
+        Record {
+            lightsout: "search".into(),
+            version: K::VERSION,
+            hash,
+            problem,
+            shard,
+            searches,
+            milliseconds: 0,
+            checksum: String::new(),
+        }
+    }
+
+    /// Parses and checks a record read from `source`: its kind and
+    /// version, its checksum, its slices and its hash.
+    pub(super) fn parse(text: &str, source: &str) -> Result<Record<K>, Error> {
+        let record: Record<K> = parse_sealed_version(text, source, "search", K::VERSION)?;
         let shards = std::iter::once(record.shard)
-            .chain(record.searches.iter().filter_map(|t| t.state.as_ref().map(|s| s.shard)));
+            .chain(record.searches.iter().filter_map(|t| t.state().map(|s| s.shard)));
         if shards.clone().any(|shard| !shard.is_valid() || shard != record.shard) {
             return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
         }
-        if record.problem.hash() != record.hash {
+        if K::hash(&record.problem) != record.hash {
             return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
         }
         Ok(record)
+    }
+
+    /// Takes over the progress of `saved`, a checkpoint of this search,
+    /// once it holds up against `cosets` (per target, when reachable).
+    pub(super) fn resume<C: Sliced<Kind = K::Slices>>(
+        &mut self,
+        saved: Record<K>,
+        cosets: &[Option<&C>],
+        source: &str,
+    ) -> Result<(), Error> {
+        let bad = |why: &str| Error::BadInput(format!("{source}: {why}"));
+        if saved.hash != self.hash {
+            return Err(bad(&format!("checkpoint of another problem ({} differ)", K::PROBLEM_FIELDS)));
+        }
+        if saved.searches.len() != self.searches.len() {
+            return Err(bad("checkpoint does not match this search"));
+        }
+        for ((old, new), coset) in saved.searches.iter().zip(&self.searches).zip(cosets) {
+            let fits = match (old.state(), new.state(), coset) {
+                (Some(o), Some(n), Some(c)) => {
+                    if o.shard == n.shard && o.fits(*c) {
+                        // An edited checkpoint resealed: its best must hold.
+                        o.verify(*c).map_err(|why| bad(&format!("checkpoint does not hold up: {why}")))?;
+                    }
+                    o.shard == n.shard && o.plan == n.plan && o.fits(*c)
+                }
+                (None, None, _) => true,
+                _ => false,
+            };
+            if !fits || !old.same_goal(new) {
+                return Err(bad(&format!(
+                    "checkpoint of another slice, {} or version of this search",
+                    K::SLICE_FIELDS
+                )));
+            }
+        }
+        self.searches = saved.searches;
+        self.milliseconds = saved.milliseconds;
+        Ok(())
     }
 }
 

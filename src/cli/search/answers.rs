@@ -27,7 +27,7 @@ pub(super) fn answer(
             // Beyond exhaustive reach, seeded by the symmetric solutions: no
             // mask over this coset names the press set.
             notes.extend(note.map(|note| (name, note)));
-            let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+            let solution = Some(solution(presses, proven));
             answer.outcomes.push(Outcome { target: target.clone(), solution });
             continue;
         }
@@ -93,7 +93,7 @@ pub(super) fn answer(
         };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
         notes.extend(note);
-        let solution = Some(Solution { presses, proven_minimal: proven, found_by: None });
+        let solution = Some(solution(presses, proven));
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     print_answer(search, &answer, format, show, io)?;
@@ -102,6 +102,12 @@ pub(super) fn answer(
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
     Ok(0)
+}
+
+/// The solution a long search (or a merge) answers: the one place the CLI
+/// builds a two-state [`Solution`].
+pub(in crate::cli) fn solution(presses: Grid, proven_minimal: bool) -> Solution {
+    Solution { presses, proven_minimal, found_by: None }
 }
 
 /// The weight of the lightest solution that the problem's symmetries fix,

@@ -250,8 +250,8 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::super::minimize;
-    use crate::solve::slices::MergeError;
     use super::*;
+    use crate::solve::slices::MergeError;
 
     fn search_whole(coset: &SlicedCoset, count: u64, stop_after_one: bool) -> Vec<StateSearchState> {
         (1..=count)
