@@ -54,13 +54,6 @@ impl Problem {
             // Both colours: the only other question `solve` asks.
             _ => "either".into(),
         };
-        // Spelled out, not a Debug name: renaming a variant must not change
-        // every record's hash.
-        let method = match method {
-            Method::Auto => "auto",
-            Method::Dense => "dense",
-            Method::Chase => "chase",
-        };
         Problem {
             rows: puzzle.rows(),
             cols: puzzle.cols(),
@@ -68,7 +61,7 @@ impl Problem {
             rule: puzzle.rule().mask(),
             board: grid_lines(board, 'b', 'w'),
             target,
-            method: method.into(),
+            method: method_word(*method).into(),
             graph: puzzle.graph().map(Graph::to_graph6),
         }
     }
@@ -77,22 +70,8 @@ impl Problem {
     /// names `source`, the record's file.
     pub(super) fn question(&self, source: &str) -> Result<Question, Error> {
         let bad = problem_error(source);
-        let method = match self.method.as_str() {
-            "auto" => Method::Auto,
-            "dense" => Method::Dense,
-            "chase" => Method::Chase,
-            other => return Err(bad(Error::BadInput(format!("has an unknown method '{other}'")))),
-        };
-        let topology = parse_topology(&self.topology)
-            .ok_or_else(|| bad(Error::BadInput(format!("has an unknown topology '{}'", self.topology))))?;
-        let rule =
-            Rule::from_mask(&self.rule).map_err(|e| bad(Error::BadInput(format!("has a bad rule: {e}"))))?;
-        let puzzle = match &self.graph {
-            Some(graph6) => Graph::parse(graph6.as_bytes(), source)
-                .and_then(|graph| Puzzle::on_graph(graph, rule))
-                .map_err(&bad)?,
-            None => Puzzle::new(self.rows, self.cols).map_err(&bad)?.with_topology(topology).with_rule(rule),
-        };
+        let shape = Shape { rows: self.rows, cols: self.cols, topology: &self.topology, rule: &self.rule };
+        let (puzzle, method) = read_puzzle(shape, &self.method, self.graph.as_deref(), source)?;
         let unfit = |_| bad(Error::BadInput("has a board that does not fit the puzzle".into()));
         let board = parse_grid(&self.board, self.rows, self.cols).map_err(unfit)?;
         let targets = match colour_targets(&self.target) {
@@ -104,6 +83,53 @@ impl Problem {
         };
         Ok(Question { puzzle, board, targets, method })
     }
+}
+
+/// A method as records spell it: spelled out, not a Debug name, so that
+/// renaming a variant does not change every record's hash.
+pub(super) fn method_word(method: Method) -> &'static str {
+    match method {
+        Method::Auto => "auto",
+        Method::Dense => "dense",
+        Method::Chase => "chase",
+    }
+}
+
+/// The grid a record's problem names (a graph's puzzle ignores it).
+pub(super) struct Shape<'a> {
+    pub(super) rows: usize,
+    pub(super) cols: usize,
+    pub(super) topology: &'a str,
+    pub(super) rule: &'a str,
+}
+
+/// The puzzle and method a record's problem names, read back: the method
+/// word, then the topology, the rule, and the puzzle (on the graph6 when
+/// there is one); an error names `source`, the record's file.
+pub(super) fn read_puzzle(
+    shape: Shape,
+    method: &str,
+    graph: Option<&str>,
+    source: &str,
+) -> Result<(Puzzle, Method), Error> {
+    let wrap = problem_error(source);
+    let bad = |why: String| wrap(Error::BadInput(why));
+    let method = match method {
+        "auto" => Method::Auto,
+        "dense" => Method::Dense,
+        "chase" => Method::Chase,
+        other => return Err(bad(format!("has an unknown method '{other}'"))),
+    };
+    let topology = parse_topology(shape.topology)
+        .ok_or_else(|| bad(format!("has an unknown topology '{}'", shape.topology)))?;
+    let rule = Rule::from_mask(shape.rule).map_err(|e| bad(format!("has a bad rule: {e}")))?;
+    let puzzle = match graph {
+        Some(graph6) => Graph::parse(graph6.as_bytes(), source)
+            .and_then(|graph| Puzzle::on_graph(graph, rule))
+            .map_err(&wrap)?,
+        None => Puzzle::new(shape.rows, shape.cols).map_err(&wrap)?.with_topology(topology).with_rule(rule),
+    };
+    Ok((puzzle, method))
 }
 
 /// Turns an error about a record's problem into one line naming the file

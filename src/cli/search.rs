@@ -98,48 +98,10 @@ impl Search {
         let solver = Solver::with_memory_limit(&puzzle, method, max_nullity, max_memory)
             .map_err(|e| solver_failure(e, &puzzle, method, hint))?;
         let nullity = solver.nullity();
-        if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
-            let error = Error::Limit(format!(
-                "an exhaustive search weighs at most {MAX_EXHAUSTIVE_NULLITY} quiet patterns (a mask is 128 bits); \
-                 this {}x{} board has {nullity}",
-                problem.rows, problem.cols
-            ));
-            return Err(Failure::hinted(error, "solve it without --shard or --checkpoint"));
-        }
-        if nullity > max_nullity && exhaustive_only {
-            let error = Error::Limit(format!(
-                "nullity {nullity} is above --max-nullity {max_nullity}, so there is nothing to shard or checkpoint"
-            ));
-            return Err(Failure::hinted(
-                error,
-                format!("give --max-nullity {nullity} to search all 2^{nullity} members"),
-            ));
-        }
-        if !solver.holds_quiet_patterns() {
-            let buffers = if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
-                let bytes = crate::limits::branch_bytes(&puzzle, nullity);
-                format!(" and branch and bound's buffers ({})", format_bytes(bytes))
-            } else {
-                String::new()
-            };
-            let error = Error::Limit(format!(
-                "a search weighs the {nullity} quiet patterns of this {}x{} board{buffers}, which do not \
-                 fit --max-memory {}",
-                problem.rows,
-                problem.cols,
-                format_bytes(max_memory)
-            ));
-            return Err(Failure::hinted(error, "raise it"));
-        }
+        refuse_limits(&solver, &puzzle, max_nullity, max_memory, exhaustive_only, engine)?;
         let mut goals = Vec::new();
         let mut searches = Vec::new();
         let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
-        if engine.branch == Some(false) && exhaustive && nullity > MAX_TRANSFORM_NULLITY {
-            let error = Error::Limit(format!(
-                "the transform engine walks at most {MAX_TRANSFORM_NULLITY} quiet patterns; this board has {nullity}"
-            ));
-            return Err(Failure::hinted(error, "use --engine branch (or auto)"));
-        }
         for target in targets {
             // Branch and bound reads its masks in the cross basis.
             let coset = if exhaustive && engine.branches(nullity) {
@@ -166,6 +128,63 @@ impl Search {
         let record = Record::new(problem, shard, searches);
         Ok(Search { record, board, solver, goals })
     }
+}
+
+/// Refuses a search that the limits do not allow: past the exhaustive
+/// ceiling or --max-nullity when it must be exhaustive (a shard, a
+/// checkpoint), quiet patterns past --max-memory, or the transform past
+/// its reach.
+fn refuse_limits(
+    solver: &Solver,
+    puzzle: &Puzzle,
+    max_nullity: usize,
+    max_memory: u64,
+    exhaustive_only: bool,
+    engine: Engine,
+) -> Result<(), Failure> {
+    let nullity = solver.nullity();
+    if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
+        let error = Error::Limit(format!(
+            "an exhaustive search weighs at most {MAX_EXHAUSTIVE_NULLITY} quiet patterns (a mask is 128 bits); \
+             this {}x{} board has {nullity}",
+            puzzle.rows(),
+            puzzle.cols()
+        ));
+        return Err(Failure::hinted(error, "solve it without --shard or --checkpoint"));
+    }
+    if nullity > max_nullity && exhaustive_only {
+        let error = Error::Limit(format!(
+            "nullity {nullity} is above --max-nullity {max_nullity}, so there is nothing to shard or checkpoint"
+        ));
+        return Err(Failure::hinted(
+            error,
+            format!("give --max-nullity {nullity} to search all 2^{nullity} members"),
+        ));
+    }
+    if !solver.holds_quiet_patterns() {
+        let buffers = if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
+            let bytes = crate::limits::branch_bytes(puzzle, nullity);
+            format!(" and branch and bound's buffers ({})", format_bytes(bytes))
+        } else {
+            String::new()
+        };
+        let error = Error::Limit(format!(
+            "a search weighs the {nullity} quiet patterns of this {}x{} board{buffers}, which do not \
+             fit --max-memory {}",
+            puzzle.rows(),
+            puzzle.cols(),
+            format_bytes(max_memory)
+        ));
+        return Err(Failure::hinted(error, "raise it"));
+    }
+    let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
+    if engine.branch == Some(false) && exhaustive && nullity > MAX_TRANSFORM_NULLITY {
+        let error = Error::Limit(format!(
+            "the transform engine walks at most {MAX_TRANSFORM_NULLITY} quiet patterns; this board has {nullity}"
+        ));
+        return Err(Failure::hinted(error, "use --engine branch (or auto)"));
+    }
+    Ok(())
 }
 
 /// Solves one board as a long search: sharded, checkpointed or time-bounded.

@@ -62,11 +62,6 @@ impl StateProblem {
             [StateTarget::Board(goal)] => ("board".to_string(), Some(rows_of(goal))),
             _ => ("any".to_string(), None),
         };
-        let method = match method {
-            Method::Auto => "auto",
-            Method::Dense => "dense",
-            Method::Chase => "chase",
-        };
         StateProblem {
             states: k,
             rows: puzzle.rows(),
@@ -76,7 +71,7 @@ impl StateProblem {
             board: rows_of(board),
             target,
             target_board,
-            method: method.into(),
+            method: super::record::method_word(method).into(),
             graph: puzzle.graph().map(Graph::to_graph6),
         }
     }
@@ -91,21 +86,8 @@ impl StateProblem {
         let bad = |why: String| wrap(Error::BadInput(why));
         let states = Modulus::new(u32::from(self.states))
             .map_err(|_| bad(format!("has {} states; the number of states is 2 to 255", self.states)))?;
-        let method = match self.method.as_str() {
-            "auto" => Method::Auto,
-            "dense" => Method::Dense,
-            "chase" => Method::Chase,
-            other => return Err(bad(format!("has an unknown method '{other}'"))),
-        };
-        let topology = parse_topology(&self.topology)
-            .ok_or_else(|| bad(format!("has an unknown topology '{}'", self.topology)))?;
-        let rule = Rule::from_mask(&self.rule).map_err(|e| bad(format!("has a bad rule: {e}")))?;
-        let puzzle = match &self.graph {
-            Some(graph6) => Graph::parse(graph6.as_bytes(), source)
-                .and_then(|graph| Puzzle::on_graph(graph, rule))
-                .map_err(&wrap)?,
-            None => Puzzle::new(self.rows, self.cols).map_err(&wrap)?.with_topology(topology).with_rule(rule),
-        };
+        let shape = Shape { rows: self.rows, cols: self.cols, topology: &self.topology, rule: &self.rule };
+        let (puzzle, method) = read_puzzle(shape, &self.method, self.graph.as_deref(), source)?;
         let grid = |rows: &[Vec<u8>]| {
             let cells: Vec<u8> = rows.iter().flatten().copied().collect();
             let shaped = rows.len() == puzzle.rows() && rows.iter().all(|r| r.len() == puzzle.cols());
