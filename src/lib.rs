@@ -75,8 +75,9 @@ pub use solve::states::{bfs as state_bfs, minimum as state_minimum};
 pub use solve::{
     Answer, Anytime, Best, Board, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, FixedSpaceSearch,
     FoundBy, Game, Incumbent, KernelSize, Layout, Limits, MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Mask,
-    MergeError, Method, Outcome, Progress, SearchState, Shard, Solution, Solver, Start, SymmetricSearch,
-    Target, TargetOf, bfs, check_coverage, improve, merge, minimize, minimize_with_progress, search_blocks,
+    MergeError, Method, Outcome, Progress, SearchState, Shard, Slice, SliceKind, Sliced, Solution, Solver,
+    Start, SymmetricSearch, Target, TargetOf, bfs, check_coverage, improve, merge, minimize,
+    minimize_with_progress, search_blocks,
 };
 pub use solve::{
     BRANCH_FROM, Branching, Estimate, Fold, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset,

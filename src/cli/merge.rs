@@ -2,9 +2,12 @@
 //! proven minimum (or the whole table), claimed only when every slice of
 //! one problem is there exactly once.
 
+use super::record::Entry;
 use super::search::{Search, print_answer};
+use super::states_record::{KStates, is_state_record};
 use super::*;
-use crate::{MergeError, SearchState, Shard, merge};
+use crate::present::state_target_name;
+use crate::{Best, MergeError, Shard, Sliced, merge};
 
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.
@@ -36,37 +39,129 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
             .into());
         }
     };
-    if super::states_record::is_state_record(&texts[0].1) {
-        return super::states_record::merge(&texts, format, args.show, args.recheck, io);
+    let how = How { format, show: args.show, recheck: args.recheck };
+    if is_state_record(&texts[0].1) {
+        let records = read_records::<KStates>(&texts, &how)?;
+        return merge_states(&records, &how, io);
     }
+    let records = read_records::<TwoStates>(&texts, &how)?;
+    merge_two_states(&records, &how, io)
+}
+
+/// How a merge answers: its format, --show, and the share of each slice
+/// to search again.
+struct How {
+    format: Format,
+    show: bool,
+    recheck: Option<f64>,
+}
+
+/// The records of `texts`, each checked, all of one problem and every
+/// slice of one split exactly once (whatever the targets hold, even when
+/// none is reachable and there is nothing to weigh).
+fn read_records<K: RecordKind>(
+    texts: &[(String, String)],
+    how: &How,
+) -> Result<Vec<(String, Record<K>)>, Error> {
     let mut records = Vec::new();
-    for (source, text) in &texts {
-        records.push((source.clone(), Record::parse(text, source)?));
+    for (source, text) in texts {
+        records.push((source.clone(), Record::<K>::parse(text, source)?));
     }
-    // Every slice exactly once, whatever the targets hold (even when none
-    // is reachable and there is nothing to weigh).
     let parts: Vec<(&str, &str, Shard)> =
         records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
     check_one_split(&parts, "searched another problem")?;
-    let first = &records[0].1;
-    // For naming an unfinished slice's file.
-    let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
-    if args.show && format == Format::Json {
+    if how.show && how.format == Format::Json {
         return Err(Error::BadInput(
             "--show prints grids beside text; JSON already holds the press grid".into(),
-        )
-        .into());
+        ));
     }
-    // The engine the shards ran (its cosets read masks in its basis); the
-    // plan's incumbent comes from the records, so none is searched here.
-    let branch = first.searches.iter().find_map(|s| s.state.as_ref()).and_then(|s| s.branch);
+    Ok(records)
+}
+
+/// What a merge makes of one target of the rebuilt problem: `Some(best)`
+/// of its slices' members, or `None` when it is unreachable.
+type Merged = Option<Option<Best>>;
+
+/// Per target of the problem rebuilt from the records (`expected` its
+/// entries, `cosets` its cosets, `names` its names): every record agrees
+/// with it, and the slices of each reachable target merge (searched again
+/// in part with --recheck); `outcome` turns each into an answer's outcome
+/// as it comes. Returns the outcomes and the units searched again.
+fn merge_targets<K: RecordKind, C: Sliced<Kind = K::Slices>, O>(
+    records: &[(String, Record<K>)],
+    expected: &[K::Entry],
+    cosets: &[Option<&C>],
+    names: &[String],
+    recheck: Option<f64>,
+    outcome: &mut dyn FnMut(usize, Merged) -> Result<O, Failure>,
+) -> Result<(Vec<O>, u64), Failure> {
+    let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
+    let mut outcomes = Vec::new();
+    let mut rechecked = 0u64;
+    for (index, (want, name)) in expected.iter().zip(names).enumerate() {
+        // Fields the rebuilt problem decides: an edited (and re-sealed)
+        // record must not change them.
+        for (source, record) in records {
+            let agrees = record.searches.len() == expected.len()
+                && record.searches.get(index).is_some_and(|entry| entry.same_goal(want));
+            if !agrees {
+                return Err(Error::BadInput(format!(
+                    "{source}: its target, {} or reachability of {name} disagrees with the problem",
+                    K::SIZE
+                ))
+                .into());
+            }
+        }
+        let Some(coset) = cosets[index] else {
+            outcomes.push(outcome(index, None)?);
+            continue;
+        };
+        let mut parts = Vec::new();
+        for (source, record) in records {
+            let state = record.searches[index].state().ok_or_else(|| {
+                Error::BadInput(format!(
+                    "{source}: holds no exhaustive search of {name} to merge (it ran with a --max-nullity \
+                     below {})",
+                    K::SIZE_BELOW
+                ))
+            })?;
+            if state.shard != record.shard {
+                return Err(Error::BadInput(format!("{source}: its slice does not fit this search")).into());
+            }
+            parts.push(state);
+        }
+        let best = merge(coset, &parts).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
+        if let Some(share) = recheck {
+            for ((source, _), state) in records.iter().zip(&parts) {
+                let sample = recheck_sample(state.units, share, source)?;
+                state.recheck(coset, &sample).map_err(|why| {
+                    Error::BadInput(format!("{source}: slice {} does not hold up: {why}", state.shard))
+                })?;
+                rechecked += sample.len() as u64;
+            }
+        }
+        outcomes.push(outcome(index, Some(best))?);
+    }
+    Ok((outcomes, rechecked))
+}
+
+/// Merges two-state records: the problem rebuilt with the engine the
+/// shards ran (its cosets read masks in its basis; the plan's incumbent
+/// comes from the records, so none is searched here).
+fn merge_two_states(
+    records: &[(String, Record<TwoStates>)],
+    how: &How,
+    io: &mut Streams,
+) -> Result<u8, Failure> {
+    let (first_source, first) = &records[0];
+    let branch = first.searches.iter().find_map(|s| s.state.as_ref()).and_then(|s| s.plan);
     let engine = super::search::Engine {
         branch: Some(branch.is_some()),
         incumbent: Some(branch.map_or(0, |plan| plan.bound + 1)),
         leaf_bits: branch.map(|plan| plan.leaf_bits),
     };
     let search = Search::new(
-        first.problem.question(&records[0].0)?,
+        first.problem.question(first_source)?,
         MAX_EXHAUSTIVE_NULLITY,
         u64::MAX,
         &smaller_or_more_memory,
@@ -74,67 +169,27 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         false,
         engine,
     )?;
-    let mut answer = Answer::default();
-    let mut rechecked = 0u64;
-    for (index, (target, coset)) in search.goals.iter().enumerate() {
-        let name = target.name();
-        // Fields the rebuilt problem decides: an edited (and re-sealed)
-        // record must not change them.
-        for (source, record) in &records {
-            let agrees = record.searches.get(index).is_some_and(|entry| {
-                entry.target == name
-                    && entry.nullity == search.solver.nullity()
-                    && entry.reachable == coset.is_some()
-            });
-            if !agrees || record.searches.len() != search.goals.len() {
-                return Err(Error::BadInput(format!(
-                    "{source}: its target, nullity or reachability of {name} disagrees with the problem"
-                ))
-                .into());
-            }
-        }
-        let Some((particular, coset)) = coset else {
-            answer.outcomes.push(Outcome { target: target.clone(), solution: None });
-            continue;
+    let names: Vec<String> = search.goals.iter().map(|(t, _)| t.name().to_string()).collect();
+    let cosets = super::search::cosets(&search.goals);
+    let stderr = &mut *io.stderr;
+    let mut outcome = |index: usize, merged: Merged| -> Result<Outcome, Failure> {
+        let (target, reachable) = &search.goals[index];
+        let (Some(best), Some((particular, coset))) = (merged, reachable) else {
+            return Ok(Outcome { target: target.clone(), solution: None });
         };
-        let mut states = Vec::new();
-        for (source, record) in &records {
-            let entry = &record.searches[index];
-            let state = entry.state.as_ref().ok_or_else(|| {
-                Error::BadInput(format!(
-                    "{source}: holds no exhaustive search of {name} to merge (it ran with a --max-nullity \
-                     below the nullity)"
-                ))
-            })?;
-            if state.shard != record.shard {
-                return Err(Error::BadInput(format!("{source}: its slice does not fit this search")).into());
-            }
-            states.push((source, state));
-        }
-        let refs: Vec<&SearchState> = states.iter().map(|(_, s)| *s).collect();
-        let best = merge(coset, &refs).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
-        if let Some(share) = args.recheck {
-            for (source, state) in &states {
-                let sample = recheck_sample(state.blocks, share, source)?;
-                state.recheck(coset, &sample).map_err(|why| {
-                    Error::BadInput(format!("{source}: slice {} does not hold up: {why}", state.shard))
-                })?;
-                rechecked += sample.len() as u64;
-            }
-        }
-        // (Not yet called proven where the local search meets the bound:
-        // the answers stay as they were; the hardening issue owns that.)
-        let (mask, proven, bound) = match (best, refs[0].branch) {
+        let plan = records[0].1.searches[index].state.as_ref().and_then(|s| s.plan);
+        let (mask, proven, bound) = match (best, plan) {
             (Some(best), _) => (best.mask, true, best.weight),
             (None, None) => (Mask::ZERO, true, 0),
             (None, Some(plan)) => {
                 // Every slice proved its members heavier than the incumbent.
                 let local = crate::improve(coset, &crate::Budget::default());
                 let _ = writeln!(
-                    io.stderr,
-                    "lightsout: note: board 1, {name}: every press set weighs more than {} \
+                    stderr,
+                    "lightsout: note: board 1, {}: every press set weighs more than {} \
                      (proven by branch and bound over every slice); {} presses from a local search, not \
                      proven minimal; lower bound {}",
+                    target.name(),
                     plan.bound,
                     local.best.weight,
                     plan.bound + 1
@@ -143,14 +198,46 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
             }
         };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
-        let solution =
-            Some(Solution { presses, proven_minimal: proven, lower_bound: bound, found_by: FoundBy::Search });
-        answer.outcomes.push(Outcome { target: target.clone(), solution });
-    }
-    if args.recheck.is_some() {
+        let solution = super::search::solution(presses, proven, bound);
+        Ok(Outcome { target: target.clone(), solution: Some(solution) })
+    };
+    let (outcomes, rechecked) =
+        merge_targets(records, &search.record.searches, &cosets, &names, how.recheck, &mut outcome)?;
+    if how.recheck.is_some() {
         recheck_note(rechecked, "block", io);
     }
-    print_answer(&search, &answer, format, args.show, io)?;
+    print_answer(&search, &Answer { outcomes }, how.format, how.show, io)?;
+    Ok(0)
+}
+
+/// Merges K-state records: every slice verified against the problem
+/// rebuilt from the first record, joined into the proven minimum.
+fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Streams) -> Result<u8, Failure> {
+    use super::states_search::{cosets, entries, goals, print_answer, state_solution};
+    let (first_source, first) = &records[0];
+    let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
+    let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
+        .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
+    let goals = goals(&solver, &board, &targets)?;
+    let expected = entries(&goals, &solver.kernel_size(), 0, Shard::WHOLE);
+    let names: Vec<String> = goals.iter().map(|g| state_target_name(&g.target)).collect();
+    let mut outcome = |index: usize, merged: Merged| -> Result<Outcome<StateGrid>, Failure> {
+        let goal = &goals[index];
+        let (Some(best), Some((_, coset))) = (merged, &goal.reachable) else {
+            return Ok(Outcome { target: goal.target.clone(), solution: None });
+        };
+        let mask = best.map_or(Mask::ZERO, |b| b.mask);
+        let cells = coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()))?;
+        let total = cells.iter().map(|&v| u64::from(v)).sum();
+        let solution = state_solution(&solver, &board, &goal.target, cells, true, total)?;
+        Ok(Outcome { target: goal.target.clone(), solution: Some(solution) })
+    };
+    let (outcomes, rechecked) =
+        merge_targets(records, &expected, &cosets(&goals), &names, how.recheck, &mut outcome)?;
+    if how.recheck.is_some() {
+        recheck_note(rechecked, "task", io);
+    }
+    print_answer(&board, &solver, &Answer { outcomes }, how.format, how.show, io)?;
     Ok(0)
 }
 

@@ -17,6 +17,7 @@ mod args;
 mod generate;
 mod groups;
 mod input;
+mod long;
 mod merge;
 mod plan;
 mod progress;

@@ -4,11 +4,14 @@
 //! record written atomically; a shard prints one as a JSON line; `merge`
 //! reads them back.
 
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::*;
-use crate::{Graph, SearchState, Shard, parse_boards};
+use crate::{Graph, Layout, SearchState, Shard, Slice, SliceKind, Sliced, parse_boards};
 
 /// Version of the record format; a record of another version is refused.
 pub(super) const RECORD_VERSION: u32 = 1;
@@ -51,13 +54,6 @@ impl Problem {
             // Both colours: the only other question `solve` asks.
             _ => "either".into(),
         };
-        // Spelled out, not a Debug name: renaming a variant must not change
-        // every record's hash.
-        let method = match method {
-            Method::Auto => "auto",
-            Method::Dense => "dense",
-            Method::Chase => "chase",
-        };
         Problem {
             rows: puzzle.rows(),
             cols: puzzle.cols(),
@@ -65,7 +61,7 @@ impl Problem {
             rule: puzzle.rule().mask(),
             board: grid_lines(board, 'b', 'w'),
             target,
-            method: method.into(),
+            method: method_word(*method).into(),
             graph: puzzle.graph().map(Graph::to_graph6),
         }
     }
@@ -74,22 +70,8 @@ impl Problem {
     /// names `source`, the record's file.
     pub(super) fn question(&self, source: &str) -> Result<Question, Error> {
         let bad = problem_error(source);
-        let method = match self.method.as_str() {
-            "auto" => Method::Auto,
-            "dense" => Method::Dense,
-            "chase" => Method::Chase,
-            other => return Err(bad(Error::BadInput(format!("has an unknown method '{other}'")))),
-        };
-        let topology = parse_topology(&self.topology)
-            .ok_or_else(|| bad(Error::BadInput(format!("has an unknown topology '{}'", self.topology))))?;
-        let rule =
-            Rule::from_mask(&self.rule).map_err(|e| bad(Error::BadInput(format!("has a bad rule: {e}"))))?;
-        let puzzle = match &self.graph {
-            Some(graph6) => Graph::parse(graph6.as_bytes(), source)
-                .and_then(|graph| Puzzle::on_graph(graph, rule))
-                .map_err(&bad)?,
-            None => Puzzle::new(self.rows, self.cols).map_err(&bad)?.with_topology(topology).with_rule(rule),
-        };
+        let shape = Shape { rows: self.rows, cols: self.cols, topology: &self.topology, rule: &self.rule };
+        let (puzzle, method) = read_puzzle(shape, &self.method, self.graph.as_deref(), source)?;
         let unfit = |_| bad(Error::BadInput("has a board that does not fit the puzzle".into()));
         let board = parse_grid(&self.board, self.rows, self.cols).map_err(unfit)?;
         let targets = match colour_targets(&self.target) {
@@ -101,6 +83,53 @@ impl Problem {
         };
         Ok(Question { puzzle, board, targets, method })
     }
+}
+
+/// A method as records spell it: spelled out, not a Debug name, so that
+/// renaming a variant does not change every record's hash.
+pub(super) fn method_word(method: Method) -> &'static str {
+    match method {
+        Method::Auto => "auto",
+        Method::Dense => "dense",
+        Method::Chase => "chase",
+    }
+}
+
+/// The grid a record's problem names (a graph's puzzle ignores it).
+pub(super) struct Shape<'a> {
+    pub(super) rows: usize,
+    pub(super) cols: usize,
+    pub(super) topology: &'a str,
+    pub(super) rule: &'a str,
+}
+
+/// The puzzle and method a record's problem names, read back: the method
+/// word, then the topology, the rule, and the puzzle (on the graph6 when
+/// there is one); an error names `source`, the record's file.
+pub(super) fn read_puzzle(
+    shape: Shape,
+    method: &str,
+    graph: Option<&str>,
+    source: &str,
+) -> Result<(Puzzle, Method), Error> {
+    let wrap = problem_error(source);
+    let bad = |why: String| wrap(Error::BadInput(why));
+    let method = match method {
+        "auto" => Method::Auto,
+        "dense" => Method::Dense,
+        "chase" => Method::Chase,
+        other => return Err(bad(format!("has an unknown method '{other}'"))),
+    };
+    let topology = parse_topology(shape.topology)
+        .ok_or_else(|| bad(format!("has an unknown topology '{}'", shape.topology)))?;
+    let rule = Rule::from_mask(shape.rule).map_err(|e| bad(format!("has a bad rule: {e}")))?;
+    let puzzle = match graph {
+        Some(graph6) => Graph::parse(graph6.as_bytes(), source)
+            .and_then(|graph| Puzzle::on_graph(graph, rule))
+            .map_err(&wrap)?,
+        None => Puzzle::new(shape.rows, shape.cols).map_err(&wrap)?.with_topology(topology).with_rule(rule),
+    };
+    Ok((puzzle, method))
 }
 
 /// Turns an error about a record's problem into one line naming the file
@@ -154,17 +183,85 @@ pub(super) struct TargetSearch {
     pub(super) state: Option<SearchState>,
 }
 
+/// A kind of search record: two states (version 1) or K states (version
+/// 2). The kind fixes the problem's fields, the entry per target, and the
+/// words of the messages about them; the record around them is one.
+pub(super) trait RecordKind: Clone + Debug + PartialEq {
+    /// Everything that decides the answer.
+    type Problem: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    /// One target's search.
+    type Entry: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Entry<Self::Slices>;
+    /// How its exhaustive searches split.
+    type Slices: SliceKind;
+    /// The record version.
+    const VERSION: u32;
+    /// What differs in a checkpoint of another problem.
+    const PROBLEM_FIELDS: &'static str;
+    /// What else may differ in a checkpoint of another slice.
+    const SLICE_FIELDS: &'static str;
+    /// The size of a target's search in an entry (`nullity`).
+    const SIZE: &'static str;
+    /// The size that a --max-nullity fell below (`the nullity`).
+    const SIZE_BELOW: &'static str;
+
+    /// SHA-256 of the problem and the record version.
+    fn hash(problem: &Self::Problem) -> String;
+}
+
+/// One target's search in a record.
+pub(super) trait Entry<K: SliceKind> {
+    /// The exhaustive search, if there is one.
+    fn state(&self) -> Option<&Slice<K>>;
+    /// The exhaustive search, to replace.
+    fn state_mut(&mut self) -> &mut Option<Slice<K>>;
+    /// Whether both name the same target, size and reachability.
+    fn same_goal(&self, other: &Self) -> bool;
+}
+
+/// Two-state search records (version 1).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct TwoStates;
+
+impl RecordKind for TwoStates {
+    type Problem = Problem;
+    type Entry = TargetSearch;
+    type Slices = Layout;
+    const VERSION: u32 = RECORD_VERSION;
+    const PROBLEM_FIELDS: &'static str = "board, rule, topology, target or method";
+    const SLICE_FIELDS: &'static str = "--max-nullity, engine, --incumbent";
+    const SIZE: &'static str = "nullity";
+    const SIZE_BELOW: &'static str = "the nullity";
+
+    fn hash(problem: &Problem) -> String {
+        problem.hash()
+    }
+}
+
+impl Entry<Layout> for TargetSearch {
+    fn state(&self) -> Option<&SearchState> {
+        self.state.as_ref()
+    }
+
+    fn state_mut(&mut self) -> &mut Option<SearchState> {
+        &mut self.state
+    }
+
+    fn same_goal(&self, other: &Self) -> bool {
+        (&self.target, self.nullity, self.reachable) == (&other.target, other.nullity, other.reachable)
+    }
+}
+
 /// What a sharded run prints and a checkpoint holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct Record {
+#[serde(deny_unknown_fields, bound = "")]
+pub(super) struct Record<K: RecordKind> {
     pub(super) lightsout: String,
     pub(super) version: u32,
     pub(super) hash: String,
-    pub(super) problem: Problem,
+    pub(super) problem: K::Problem,
     /// The slice this record covers (the same for every target).
     pub(super) shard: Shard,
-    pub(super) searches: Vec<TargetSearch>,
+    pub(super) searches: Vec<K::Entry>,
     /// Milliseconds spent searching, over every run that resumed this
     /// record (whole numbers: a float would not survive the checksum's
     /// round trip through JSON exactly).
@@ -198,7 +295,7 @@ pub(super) trait Sealed: Serialize + Clone {
     }
 }
 
-impl Sealed for Record {
+impl<K: RecordKind> Sealed for Record<K> {
     fn checksum_mut(&mut self) -> &mut String {
         &mut self.checksum
     }
@@ -206,7 +303,7 @@ impl Sealed for Record {
 
 /// Reads `text` as a record of kind `kind` (`search` or `table`), refusing
 /// another kind, another version, or a checksum that does not hold.
-pub(super) fn parse_sealed<T: Sealed + serde::de::DeserializeOwned>(
+pub(super) fn parse_sealed<T: Sealed + DeserializeOwned>(
     text: &str,
     source: &str,
     kind: &str,
@@ -228,7 +325,7 @@ fn record_words(kind: &str, version: u64) -> String {
 }
 
 /// [`parse_sealed`] of records of `version` (K-state searches are 2).
-pub(super) fn parse_sealed_version<T: Sealed + serde::de::DeserializeOwned>(
+pub(super) fn parse_sealed_version<T: Sealed + DeserializeOwned>(
     text: &str,
     source: &str,
     kind: &str,
@@ -265,19 +362,74 @@ pub(super) fn parse_sealed_version<T: Sealed + serde::de::DeserializeOwned>(
     Ok(record)
 }
 
-impl Record {
-    /// Parses and checks a record read from `source`.
-    pub(super) fn parse(text: &str, source: &str) -> Result<Record, Error> {
-        let record: Record = parse_sealed(text, source, "search")?;
+impl<K: RecordKind> Record<K> {
+    /// A fresh record of `problem`'s slice `shard`.
+    pub(super) fn new(problem: K::Problem, shard: Shard, searches: Vec<K::Entry>) -> Record<K> {
+        let hash = K::hash(&problem);
+        Record {
+            lightsout: "search".into(),
+            version: K::VERSION,
+            hash,
+            problem,
+            shard,
+            searches,
+            milliseconds: 0,
+            checksum: String::new(),
+        }
+    }
+
+    /// Parses and checks a record read from `source`: its kind and
+    /// version, its checksum, its slices and its hash.
+    pub(super) fn parse(text: &str, source: &str) -> Result<Record<K>, Error> {
+        let record: Record<K> = parse_sealed_version(text, source, "search", K::VERSION)?;
         let shards = std::iter::once(record.shard)
-            .chain(record.searches.iter().filter_map(|t| t.state.as_ref().map(|s| s.shard)));
+            .chain(record.searches.iter().filter_map(|t| t.state().map(|s| s.shard)));
         if shards.clone().any(|shard| !shard.is_valid() || shard != record.shard) {
             return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
         }
-        if record.problem.hash() != record.hash {
+        if K::hash(&record.problem) != record.hash {
             return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
         }
         Ok(record)
+    }
+
+    /// Takes over the progress of `saved`, a checkpoint of this search,
+    /// once it holds up against `cosets` (per target, when reachable).
+    pub(super) fn resume<C: Sliced<Kind = K::Slices>>(
+        &mut self,
+        saved: Record<K>,
+        cosets: &[Option<&C>],
+        source: &str,
+    ) -> Result<(), Error> {
+        let bad = |why: &str| Error::BadInput(format!("{source}: {why}"));
+        if saved.hash != self.hash {
+            return Err(bad(&format!("checkpoint of another problem ({} differ)", K::PROBLEM_FIELDS)));
+        }
+        if saved.searches.len() != self.searches.len() {
+            return Err(bad("checkpoint does not match this search"));
+        }
+        for ((old, new), coset) in saved.searches.iter().zip(&self.searches).zip(cosets) {
+            let fits = match (old.state(), new.state(), coset) {
+                (Some(o), Some(n), Some(c)) => {
+                    if o.shard == n.shard && o.fits(*c) {
+                        // An edited checkpoint resealed: its best must hold.
+                        o.verify(*c).map_err(|why| bad(&format!("checkpoint does not hold up: {why}")))?;
+                    }
+                    o.shard == n.shard && o.plan == n.plan && o.fits(*c)
+                }
+                (None, None, _) => true,
+                _ => false,
+            };
+            if !fits || !old.same_goal(new) {
+                return Err(bad(&format!(
+                    "checkpoint of another slice, {} or version of this search",
+                    K::SLICE_FIELDS
+                )));
+            }
+        }
+        self.searches = saved.searches;
+        self.milliseconds = saved.milliseconds;
+        Ok(())
     }
 }
 

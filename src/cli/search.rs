@@ -2,30 +2,25 @@
 //!
 //! A run keeps one [`Record`] (`record.rs`): the problem, its hash, and per
 //! target the [`SearchState`] of the exhaustive search, saved as a
-//! checkpoint or printed as a shard's line for `lightsout merge`.
+//! checkpoint or printed as a shard's line for `lightsout merge`; it runs
+//! as every long search does (`long.rs`).
 
-use std::ops::ControlFlow;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::args::EngineArg;
 use super::*;
 use crate::{BRANCH_FROM, Branching, Budget, Coset, MAX_TRANSFORM_NULLITY, SearchState, Shard, improve};
 
-/// Seconds between checkpoints unless --checkpoint-every says otherwise.
 mod answers;
 mod estimate;
 
-pub(super) use answers::print_answer;
 use answers::{answer, symmetric_incumbent};
+pub(super) use answers::{print_answer, solution};
 use estimate::{note_long_branch, print_estimates};
-
-const CHECKPOINT_EVERY: f64 = 60.0;
 
 /// A board's problem and the solver and cosets that search it.
 pub(super) struct Search {
-    pub(super) record: Record,
+    pub(super) record: Record<TwoStates>,
     pub(super) board: Grid,
     pub(super) solver: Solver,
     /// Per target: the target and, when reachable, its coset.
@@ -103,48 +98,10 @@ impl Search {
         let solver = Solver::with_memory_limit(&puzzle, method, max_nullity, max_memory)
             .map_err(|e| solver_failure(e, &puzzle, method, hint))?;
         let nullity = solver.nullity();
-        if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
-            let error = Error::Limit(format!(
-                "an exhaustive search weighs at most {MAX_EXHAUSTIVE_NULLITY} quiet patterns (a mask is 128 bits); \
-                 this {}x{} board has {nullity}",
-                problem.rows, problem.cols
-            ));
-            return Err(Failure::hinted(error, "solve it without --shard or --checkpoint"));
-        }
-        if nullity > max_nullity && exhaustive_only {
-            let error = Error::Limit(format!(
-                "nullity {nullity} is above --max-nullity {max_nullity}, so there is nothing to shard or checkpoint"
-            ));
-            return Err(Failure::hinted(
-                error,
-                format!("give --max-nullity {nullity} to search all 2^{nullity} members"),
-            ));
-        }
-        if !solver.holds_quiet_patterns() {
-            let buffers = if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
-                let bytes = crate::limits::branch_bytes(&puzzle, nullity);
-                format!(" and branch and bound's buffers ({})", format_bytes(bytes))
-            } else {
-                String::new()
-            };
-            let error = Error::Limit(format!(
-                "a search weighs the {nullity} quiet patterns of this {}x{} board{buffers}, which do not \
-                 fit --max-memory {}",
-                problem.rows,
-                problem.cols,
-                format_bytes(max_memory)
-            ));
-            return Err(Failure::hinted(error, "raise it"));
-        }
+        refuse_limits(&solver, &puzzle, max_nullity, max_memory, exhaustive_only, engine)?;
         let mut goals = Vec::new();
         let mut searches = Vec::new();
         let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
-        if engine.branch == Some(false) && exhaustive && nullity > MAX_TRANSFORM_NULLITY {
-            let error = Error::Limit(format!(
-                "the transform engine walks at most {MAX_TRANSFORM_NULLITY} quiet patterns; this board has {nullity}"
-            ));
-            return Err(Failure::hinted(error, "use --engine branch (or auto)"));
-        }
         for target in targets {
             // Branch and bound reads its masks in the cross basis.
             let coset = if exhaustive && engine.branches(nullity) {
@@ -168,54 +125,66 @@ impl Search {
             });
             goals.push((target, coset));
         }
-        let record = Record {
-            lightsout: "search".into(),
-            version: RECORD_VERSION,
-            hash: problem.hash(),
-            problem,
-            shard,
-            searches,
-            milliseconds: 0,
-            checksum: String::new(),
-        };
+        let record = Record::new(problem, shard, searches);
         Ok(Search { record, board, solver, goals })
     }
+}
 
-    /// Takes over the progress of `saved` (a checkpoint of this search).
-    fn resume(&mut self, saved: Record, source: &str) -> Result<(), Error> {
-        let bad = |why: &str| Error::BadInput(format!("{source}: {why}"));
-        if saved.hash != self.record.hash {
-            return Err(bad(
-                "checkpoint of another problem (board, rule, topology, target or method differ)",
-            ));
-        }
-        if saved.searches.len() != self.record.searches.len() {
-            return Err(bad("checkpoint does not match this search"));
-        }
-        for ((old, new), (_, coset)) in saved.searches.iter().zip(&self.record.searches).zip(&self.goals) {
-            let fits = match (&old.state, &new.state, coset) {
-                (Some(o), Some(n), Some((_, c))) => {
-                    if o.shard == n.shard && o.fits(c) {
-                        // An edited checkpoint resealed: its best must hold.
-                        o.verify(c).map_err(|why| bad(&format!("checkpoint does not hold up: {why}")))?;
-                    }
-                    o.shard == n.shard && o.branch == n.branch && o.fits(c)
-                }
-                (None, None, _) => true,
-                _ => false,
-            };
-            let same =
-                old.reachable == new.reachable && old.target == new.target && old.nullity == new.nullity;
-            if !fits || !same {
-                return Err(bad(
-                    "checkpoint of another slice, --max-nullity, engine, --incumbent or version of this search",
-                ));
-            }
-        }
-        self.record.searches = saved.searches;
-        self.record.milliseconds = saved.milliseconds;
-        Ok(())
+/// Refuses a search that the limits do not allow: past the exhaustive
+/// ceiling or --max-nullity when it must be exhaustive (a shard, a
+/// checkpoint), quiet patterns past --max-memory, or the transform past
+/// its reach.
+fn refuse_limits(
+    solver: &Solver,
+    puzzle: &Puzzle,
+    max_nullity: usize,
+    max_memory: u64,
+    exhaustive_only: bool,
+    engine: Engine,
+) -> Result<(), Failure> {
+    let nullity = solver.nullity();
+    if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
+        let error = Error::Limit(format!(
+            "an exhaustive search weighs at most {MAX_EXHAUSTIVE_NULLITY} quiet patterns (a mask is 128 bits); \
+             this {}x{} board has {nullity}",
+            puzzle.rows(),
+            puzzle.cols()
+        ));
+        return Err(Failure::hinted(error, "solve it without --shard or --checkpoint"));
     }
+    if nullity > max_nullity && exhaustive_only {
+        let error = Error::Limit(format!(
+            "nullity {nullity} is above --max-nullity {max_nullity}, so there is nothing to shard or checkpoint"
+        ));
+        return Err(Failure::hinted(
+            error,
+            format!("give --max-nullity {nullity} to search all 2^{nullity} members"),
+        ));
+    }
+    if !solver.holds_quiet_patterns() {
+        let buffers = if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
+            let bytes = crate::limits::branch_bytes(puzzle, nullity);
+            format!(" and branch and bound's buffers ({})", format_bytes(bytes))
+        } else {
+            String::new()
+        };
+        let error = Error::Limit(format!(
+            "a search weighs the {nullity} quiet patterns of this {}x{} board{buffers}, which do not \
+             fit --max-memory {}",
+            puzzle.rows(),
+            puzzle.cols(),
+            format_bytes(max_memory)
+        ));
+        return Err(Failure::hinted(error, "raise it"));
+    }
+    let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
+    if engine.branch == Some(false) && exhaustive && nullity > MAX_TRANSFORM_NULLITY {
+        let error = Error::Limit(format!(
+            "the transform engine walks at most {MAX_TRANSFORM_NULLITY} quiet patterns; this board has {nullity}"
+        ));
+        return Err(Failure::hinted(error, "use --engine branch (or auto)"));
+    }
+    Ok(())
 }
 
 /// Solves one board as a long search: sharded, checkpointed or time-bounded.
@@ -252,117 +221,14 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
         return Ok(0);
     }
     note_long_branch(&search, io);
-    if let Some(path) = search_args.checkpoint.as_ref().filter(|p| p.exists()) {
-        let source = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
-        search.resume(Record::parse(&text, &source)?, &source)?;
-    }
-    if let Some(path) = &search_args.checkpoint {
-        // Saved once before any work: a path that cannot be written is
-        // found now, not after the search.
-        save(&search.record, path)?;
-    }
-    let stopped = run(&mut search, search_args)?;
-    if let (Some(path), true) = (&search_args.checkpoint, stopped == Stop::Interrupted) {
-        let _ = writeln!(
-            io.stderr,
-            "lightsout: interrupted; the search is saved in {}: run the same command to go on",
-            path.display()
-        );
-        return Ok(130);
-    }
-    if search_args.shard.is_some() {
-        writeln!(io.stdout, "{}", search.record.to_line())?;
-        if stopped != Stop::Done {
-            let _ = writeln!(
-                io.stderr,
-                "lightsout: note: shard {shard} stopped before its end; `merge` needs it complete \
-                 (resume it with --checkpoint)"
-            );
-        }
-        return Ok(0);
+    let cosets = cosets(&search.goals);
+    if let Some(code) = super::long::search(&mut search.record, &cosets, search_args, io)? {
+        return Ok(code);
     }
     answer(&search, args.format, args.show, search_args.time_limit, io)
 }
 
-/// Why a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stop {
-    Done,
-    TimeLimit,
-    Interrupted,
-}
-
-/// Runs every target's exhaustive search on from its state, saving
-/// checkpoints as asked.
-fn run(search: &mut Search, args: &SearchArgs) -> Result<Stop, Error> {
-    let started = Instant::now();
-    let interrupted = Arc::new(AtomicBool::new(false));
-    if args.checkpoint.is_some() {
-        let flag = Arc::clone(&interrupted);
-        // A second handler cannot be set in one process (tests run many
-        // searches): the first one's flag then stays in charge.
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
-    }
-    let before = search.record.milliseconds;
-    let elapsed = |started: Instant| before + started.elapsed().as_millis() as u64;
-    let total: u64 = search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.blocks).sum();
-    let done: u64 = search.record.searches.iter().filter_map(|s| s.state.as_ref()).map(|s| s.done).sum();
-    let bar = if total > 0 { terminal_bar(total, "blocks") } else { indicatif::ProgressBar::hidden() };
-    bar.set_position(done);
-    let mut last_save = Instant::now();
-    let mut stop = Stop::Done;
-    for index in 0..search.record.searches.len() {
-        let (Some(state), Some((_, coset))) =
-            (search.record.searches[index].state.clone(), search.goals[index].1.as_ref())
-        else {
-            continue;
-        };
-        let mut state = state;
-        let mut failure = None;
-        state.run(coset, false, &mut |s| {
-            bar.set_position(done_so_far(&search.record, index, s));
-            if interrupted.load(Ordering::SeqCst) {
-                stop = Stop::Interrupted;
-            } else if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
-                stop = Stop::TimeLimit;
-            }
-            let due = last_save.elapsed().as_secs_f64() >= args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
-            if let (Some(path), true) = (&args.checkpoint, due || stop != Stop::Done) {
-                let mut record = search.record.clone();
-                record.searches[index].state = Some(s.clone());
-                record.milliseconds = elapsed(started);
-                if let Err(e) = save(&record, path) {
-                    failure = Some(e);
-                    return ControlFlow::Break(());
-                }
-                last_save = Instant::now();
-            }
-            if stop == Stop::Done { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
-        });
-        search.record.searches[index].state = Some(state);
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        if stop != Stop::Done {
-            break;
-        }
-    }
-    bar.finish_and_clear();
-    search.record.milliseconds = elapsed(started);
-    if let Some(path) = &args.checkpoint {
-        save(&search.record, path)?;
-    }
-    Ok(stop)
-}
-
-/// Blocks searched over all targets, with target `index` at `state`.
-fn done_so_far(record: &Record, index: usize, state: &SearchState) -> u64 {
-    record
-        .searches
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| if i == index { Some(state.done) } else { s.state.as_ref().map(|s| s.done) })
-        .sum()
+/// Per target, its coset when reachable.
+pub(super) fn cosets(goals: &[(Target, Option<Reachable>)]) -> Vec<Option<&Coset>> {
+    goals.iter().map(|(_, coset)| coset.as_ref().map(|(_, c)| c)).collect()
 }

@@ -1,6 +1,6 @@
-//! K-state search records (version 2) and `merge` of them.
+//! K-state search records (version 2).
 //!
-//! A [`StateRecord`] holds the problem of a K-state long search (with
+//! A K-state [`Record`] holds the problem of a K-state long search (with
 //! `states` and, on a graph, the graph6), its hash, and per target the
 //! [`StateSearchState`] of its exhaustive search; `states_search.rs` writes
 //! them (a shard's line, a checkpoint) and `merge` joins them, each slice
@@ -10,12 +10,10 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::states_search::{goals, print_answer, reapply, target_word};
 use super::*;
-use crate::present::state_target_name;
-use crate::state_minimum::{StateSearchState, merge_states};
+use crate::state_minimum::{StateSearchState, TaskLayout};
 use crate::zk::Modulus;
-use crate::{FoundBy, Graph, Outcome, Shard, Solution, check_coverage};
+use crate::{Graph, Slice};
 
 /// Version of K-state search records (two-state ones are version 1).
 pub(super) const STATE_RECORD_VERSION: u32 = 2;
@@ -64,11 +62,6 @@ impl StateProblem {
             [StateTarget::Board(goal)] => ("board".to_string(), Some(rows_of(goal))),
             _ => ("any".to_string(), None),
         };
-        let method = match method {
-            Method::Auto => "auto",
-            Method::Dense => "dense",
-            Method::Chase => "chase",
-        };
         StateProblem {
             states: k,
             rows: puzzle.rows(),
@@ -78,7 +71,7 @@ impl StateProblem {
             board: rows_of(board),
             target,
             target_board,
-            method: method.into(),
+            method: super::record::method_word(method).into(),
             graph: puzzle.graph().map(Graph::to_graph6),
         }
     }
@@ -93,21 +86,8 @@ impl StateProblem {
         let bad = |why: String| wrap(Error::BadInput(why));
         let states = Modulus::new(u32::from(self.states))
             .map_err(|_| bad(format!("has {} states; the number of states is 2 to 255", self.states)))?;
-        let method = match self.method.as_str() {
-            "auto" => Method::Auto,
-            "dense" => Method::Dense,
-            "chase" => Method::Chase,
-            other => return Err(bad(format!("has an unknown method '{other}'"))),
-        };
-        let topology = parse_topology(&self.topology)
-            .ok_or_else(|| bad(format!("has an unknown topology '{}'", self.topology)))?;
-        let rule = Rule::from_mask(&self.rule).map_err(|e| bad(format!("has a bad rule: {e}")))?;
-        let puzzle = match &self.graph {
-            Some(graph6) => Graph::parse(graph6.as_bytes(), source)
-                .and_then(|graph| Puzzle::on_graph(graph, rule))
-                .map_err(&wrap)?,
-            None => Puzzle::new(self.rows, self.cols).map_err(&wrap)?.with_topology(topology).with_rule(rule),
-        };
+        let shape = Shape { rows: self.rows, cols: self.cols, topology: &self.topology, rule: &self.rule };
+        let (puzzle, method) = read_puzzle(shape, &self.method, self.graph.as_deref(), source)?;
         let grid = |rows: &[Vec<u8>]| {
             let cells: Vec<u8> = rows.iter().flatten().copied().collect();
             let shaped = rows.len() == puzzle.rows() && rows.iter().all(|r| r.len() == puzzle.cols());
@@ -143,25 +123,37 @@ pub(super) struct StateTargetSearch {
     pub(super) state: Option<StateSearchState>,
 }
 
-/// What a sharded K-state run prints and its checkpoint holds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct StateRecord {
-    pub(super) lightsout: String,
-    pub(super) version: u32,
-    pub(super) hash: String,
-    pub(super) problem: StateProblem,
-    pub(super) shard: Shard,
-    pub(super) searches: Vec<StateTargetSearch>,
-    /// Milliseconds spent searching, over every run that resumed it.
-    pub(super) milliseconds: u64,
-    /// SHA-256 of the record with this field empty.
-    pub(super) checksum: String,
+/// K-state search records (version 2).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct KStates;
+
+impl RecordKind for KStates {
+    type Problem = StateProblem;
+    type Entry = StateTargetSearch;
+    type Slices = TaskLayout;
+    const VERSION: u32 = STATE_RECORD_VERSION;
+    const PROBLEM_FIELDS: &'static str = "board, states, rule, shape, target or method";
+    const SLICE_FIELDS: &'static str = "--max-nullity";
+    const SIZE: &'static str = "kernel size";
+    const SIZE_BELOW: &'static str = "the kernel's size";
+
+    fn hash(problem: &StateProblem) -> String {
+        problem.hash()
+    }
 }
 
-impl Sealed for StateRecord {
-    fn checksum_mut(&mut self) -> &mut String {
-        &mut self.checksum
+impl Entry<TaskLayout> for StateTargetSearch {
+    fn state(&self) -> Option<&StateSearchState> {
+        self.state.as_ref()
+    }
+
+    fn state_mut(&mut self) -> &mut Option<Slice<TaskLayout>> {
+        &mut self.state
+    }
+
+    fn same_goal(&self, other: &Self) -> bool {
+        (&self.target, &self.kernel_size, self.reachable)
+            == (&other.target, &other.kernel_size, other.reachable)
     }
 }
 
@@ -170,126 +162,6 @@ pub(super) fn is_state_record(text: &str) -> bool {
     serde_json::from_str::<serde_json::Value>(text.trim()).is_ok_and(|v| {
         v["lightsout"] == "search" && v["version"].as_u64() == Some(u64::from(STATE_RECORD_VERSION))
     })
-}
-
-impl StateRecord {
-    /// Reads `text` as a K-state search record, refusing another kind or
-    /// version, a checksum that does not hold, a bad slice, or a hash that
-    /// is not its problem's.
-    pub(super) fn parse(text: &str, source: &str) -> Result<StateRecord, Error> {
-        let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
-        let record: StateRecord =
-            super::record::parse_sealed_version(text, source, "search", STATE_RECORD_VERSION)?;
-        if !record.shard.is_valid() {
-            return Err(bad("its slice is not a valid K/N".into()));
-        }
-        if record.problem.hash() != record.hash {
-            return Err(bad("problem hash does not match its problem".into()));
-        }
-        Ok(record)
-    }
-}
-
-/// `lightsout merge` of K-state records: every slice of one problem
-/// exactly once, each verified against the problem rebuilt from the
-/// record, joined into the proven minimum.
-pub(super) fn merge(
-    texts: &[(String, String)],
-    format: Format,
-    show: bool,
-    recheck_share: Option<f64>,
-    io: &mut Streams,
-) -> Result<u8, Failure> {
-    let mut records = Vec::new();
-    for (source, text) in texts {
-        records.push((source.clone(), StateRecord::parse(text, source)?));
-    }
-    let (first_source, first) = &records[0];
-    let foreign: Vec<&str> =
-        records.iter().filter(|(_, r)| r.hash != first.hash).map(|(s, _)| s.as_str()).collect();
-    if !foreign.is_empty() {
-        return Err(Error::BadInput(format!(
-            "{} searched another problem than {first_source}",
-            foreign.join(", ")
-        ))
-        .into());
-    }
-    let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
-    let shards: Vec<Shard> = records.iter().map(|(_, r)| r.shard).collect();
-    check_coverage(&shards).map_err(|e| Error::BadInput(super::merge::coverage_error(&e, &named)))?;
-    if show && format == Format::Json {
-        return Err(Error::BadInput(
-            "--show prints grids beside text; JSON already holds the press grid".into(),
-        )
-        .into());
-    }
-    let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
-    let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
-        .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
-    let goals = goals(&solver, &board, &targets)?;
-    let kernel = solver.kernel_size();
-    let mut outcomes = Vec::new();
-    let mut rechecked = 0u64;
-    for (index, goal) in goals.iter().enumerate() {
-        let name = state_target_name(&goal.target);
-        // Fields the rebuilt problem decides: an edited (and re-sealed)
-        // record must not change them.
-        for (source, record) in &records {
-            let agrees = record.searches.len() == goals.len()
-                && record.searches.get(index).is_some_and(|entry| {
-                    entry.target == target_word(&goal.target)
-                        && entry.kernel_size == kernel
-                        && entry.reachable == goal.reachable.is_some()
-                });
-            if !agrees {
-                return Err(Error::BadInput(format!(
-                    "{source}: its target, kernel size or reachability of {name} disagrees with the problem"
-                ))
-                .into());
-            }
-        }
-        let Some((_, coset)) = &goal.reachable else {
-            outcomes.push(Outcome { target: goal.target.clone(), solution: None });
-            continue;
-        };
-        let mut parts = Vec::new();
-        for (source, record) in &records {
-            let state = record.searches[index].state.as_ref().ok_or_else(|| {
-                Error::BadInput(format!(
-                    "{source}: holds no exhaustive search of {name} to merge (it ran with a --max-nullity \
-                     below the kernel's size)"
-                ))
-            })?;
-            if state.shard != record.shard {
-                return Err(Error::BadInput(format!("{source}: its slice does not fit this search")).into());
-            }
-            parts.push(state);
-        }
-        let best = merge_states(coset, &parts)
-            .map_err(|e| Error::BadInput(super::merge::coverage_error(&e, &named)))?;
-        if let Some(share) = recheck_share {
-            for ((source, _), state) in records.iter().zip(&parts) {
-                let sample = super::merge::recheck_sample(state.slice_tasks, share, source)?;
-                state.recheck(coset, &sample).map_err(|why| {
-                    Error::BadInput(format!("{source}: slice {} does not hold up: {why}", state.shard))
-                })?;
-                rechecked += sample.len() as u64;
-            }
-        }
-        let mask = best.map_or(Mask::ZERO, |b| b.mask);
-        let cells = coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()))?;
-        let presses = StateGrid::from_cells(board.nrows(), board.ncols(), cells)
-            .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
-        reapply(&solver, &board, &presses, &goal.target)?;
-        let lower_bound = presses.total();
-        let solution = Solution { presses, proven_minimal: true, lower_bound, found_by: FoundBy::Search };
-        outcomes.push(Outcome { target: goal.target.clone(), solution: Some(solution) });
-    }
-    if recheck_share.is_some() {
-        super::merge::recheck_note(rechecked, "task", io);
-    }
-    print_answer(&board, &solver, &Answer { outcomes }, format, show, io)?;
-    Ok(0)
 }
 
 #[cfg(test)]

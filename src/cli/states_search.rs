@@ -2,27 +2,19 @@
 //! `--time-limit`, and `merge` of their records.
 //!
 //! The two-state long search (`search.rs`) in the shape of the K-state
-//! game: a [`StateRecord`] holds the problem (with `states` and, on a
+//! game: a K-state [`Record`] holds the problem (with `states` and, on a
 //! graph, the graph6), its hash, and per target the
-//! [`StateSearchState`] of the exhaustive search over the kernel; it is
-//! saved atomically as a checkpoint (`record::save`), printed as a shard's
-//! line, and verified by `merge` against the problem rebuilt from it.
-//! K-state records (`states_record.rs`) are version 2; two-state records
-//! stay version 1, their fields and hashes unchanged.
+//! [`StateSearchState`] of the exhaustive search over the kernel; it runs
+//! as every long search does (`long.rs`), and `merge` verifies it against
+//! the problem rebuilt from it. K-state records (`states_record.rs`) are
+//! version 2; two-state records stay version 1, their fields and hashes
+//! unchanged.
 
-use std::ops::ControlFlow;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
-
-use super::states_record::{STATE_RECORD_VERSION, StateProblem, StateRecord, StateTargetSearch};
+use super::states_record::{KStates, StateProblem, StateTargetSearch};
 use super::*;
+use crate::Shard;
 use crate::present::{StateReport, state_target_name};
 use crate::state_minimum::{SlicedCoset, StateSearchState, minimize};
-use crate::{Answer, FoundBy, Game, Outcome, Shard, Solution, StateGrid};
-
-/// Seconds between checkpoints unless --checkpoint-every says otherwise.
-const CHECKPOINT_EVERY: f64 = 60.0;
 
 /// One target of a search: the target, and when reachable its particular
 /// press set and the coset around it.
@@ -51,6 +43,29 @@ pub(super) fn goals<'a>(
         .collect()
 }
 
+/// Per goal, its coset when reachable.
+pub(super) fn cosets<'c>(goals: &'c [Goal<'c>]) -> Vec<Option<&'c SlicedCoset<'c>>> {
+    goals.iter().map(|g| g.reachable.as_ref().map(|(_, c)| c)).collect()
+}
+
+/// Per goal, the entry of a record: target, kernel size, reachability,
+/// and a fresh search of `shard` when its coset is within `budget`.
+pub(super) fn entries(goals: &[Goal], kernel: &str, budget: usize, shard: Shard) -> Vec<StateTargetSearch> {
+    goals
+        .iter()
+        .map(|g| StateTargetSearch {
+            target: target_word(&g.target),
+            kernel_size: kernel.to_string(),
+            reachable: g.reachable.is_some(),
+            state: g
+                .reachable
+                .as_ref()
+                .filter(|(_, c)| within(c.members(), budget))
+                .and_then(|(_, c)| StateSearchState::new(c, shard)),
+        })
+        .collect()
+}
+
 pub(super) fn target_word(target: &StateTarget) -> String {
     match target {
         StateTarget::Uniform(s) => s.to_string(),
@@ -58,7 +73,6 @@ pub(super) fn target_word(target: &StateTarget) -> String {
     }
 }
 
-/// Whether a coset of `members` (None: past 2^64) is searched
 /// Why a kernel is not searched exhaustively: its size against what
 /// `--max-nullity budget` allows (one wording for every note and error).
 pub(super) fn beyond_budget(solver: &StateSolver, budget: usize) -> String {
@@ -69,6 +83,7 @@ pub(super) fn beyond_budget(solver: &StateSolver, budget: usize) -> String {
     )
 }
 
+/// Whether a coset of `members` (None: past 2^64) is searched
 /// exhaustively within `--max-nullity budget` (members ≤ 2^budget).
 fn within(members: Option<u64>, budget: usize) -> bool {
     members.is_some_and(|m| budget >= 63 || m <= 1u64 << budget)
@@ -81,11 +96,62 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let search_args = &args.search;
     let max_memory = args.memory.max_memory;
     let states = args.puzzle.modulus();
-    let k = states.get();
     let targets = args.target.resolve_states(&args.source, states, max_memory)?;
+    let board = one_board(args, io)?;
+    let puzzle = args.puzzle.puzzle(board.nrows(), board.ncols())?;
+    let method: Method = args.method.into();
+    let budget = args.max_nullity;
+    let solver = StateSolver::new(&puzzle, states, method, budget.min(63) as u32, max_memory)
+        .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
+    let goals = goals(&solver, &board, &targets)?;
+    let shard = search_args.shard.unwrap_or(Shard::WHOLE);
+    let exhaustive_only = search_args.shard.is_some() || search_args.checkpoint.is_some();
+    let exhaustive = goals
+        .iter()
+        .filter_map(|g| g.reachable.as_ref())
+        .all(|(_, c)| within(c.members(), budget) && c.layout().is_some());
+    if exhaustive_only && !exhaustive {
+        return Err(nothing_to_slice(&solver, budget));
+    }
+    let searches = entries(&goals, &solver.kernel_size(), budget, shard);
+    let problem = StateProblem::of(&puzzle, states.get(), &board, &targets, method);
+    let mut record = Record::<KStates>::new(problem, shard, searches);
+    if let Some(code) = super::long::search(&mut record, &cosets(&goals), search_args, io)? {
+        return Ok(code);
+    }
+    let mut outcomes = Vec::new();
+    let mut notes = Vec::new();
+    for (goal, entry) in goals.iter().zip(&record.searches) {
+        let solution = match &goal.reachable {
+            Some(reachable) => {
+                let (cells, proven, bound, note) = answer(&solver, goal, reachable, entry, budget)?;
+                notes.extend(note.map(|note| (state_target_name(&goal.target), note)));
+                Some(state_solution(&solver, &board, &goal.target, cells, proven, bound)?)
+            }
+            None => None,
+        };
+        outcomes.push(Outcome { target: goal.target.clone(), solution });
+    }
+    let answer = Answer { outcomes };
+    print_answer(&board, &solver, &answer, args.format, args.show, io)?;
+    let best = answer.best().map(|(t, _)| state_target_name(t));
+    for (_, note) in notes.iter().filter(|(name, _)| targets.len() == 1 || Some(name) == best.as_ref()) {
+        let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
+    }
+    // No --output: plan.rs refuses it with --shard, --checkpoint and
+    // --time-limit, the flags that lead here.
+    Ok(0)
+}
+
+/// The one board a long search reads (more is refused).
+fn one_board(args: &SolveArgs, io: &mut Streams) -> Result<StateGrid, Failure> {
     let mut boards = Vec::new();
-    let input =
-        super::states::StateInput { source: &args.source, puzzle: &args.puzzle, max_memory, stream: false };
+    let input = super::states::StateInput {
+        source: &args.source,
+        puzzle: &args.puzzle,
+        max_memory: args.memory.max_memory,
+        stream: false,
+    };
     input.announce_typing(io.stdin_is_terminal, io.stderr);
     super::states::for_each_board(input, io.stdin, io.stdin_is_terminal, &mut |_, board, _| {
         boards.push(board);
@@ -97,156 +163,78 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         }
         Ok(())
     })?;
-    let board = boards.pop().ok_or_else(|| Error::BadInput("no board in input".into()))?;
-    let puzzle = args.puzzle.puzzle(board.nrows(), board.ncols())?;
-    let method: Method = args.method.into();
-    let budget = args.max_nullity;
-    let solver = StateSolver::new(&puzzle, states, method, budget.min(63) as u32, max_memory)
-        .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
-    let goals = goals(&solver, &board, &targets)?;
-    let shard = search_args.shard.unwrap_or(Shard::WHOLE);
-    let exhaustive_only = search_args.shard.is_some() || search_args.checkpoint.is_some();
-    let kernel = solver.kernel_size();
-    let exhaustive = goals
-        .iter()
-        .filter_map(|g| g.reachable.as_ref())
-        .all(|(_, c)| within(c.members(), budget) && c.layout().is_some());
-    if exhaustive_only && !exhaustive {
-        let log2 = solver.kernel_size_log2();
-        let error = Error::Limit(format!(
-            "{}, so there is nothing to shard or checkpoint",
-            beyond_budget(&solver, budget)
-        ));
-        let need = log2.ceil() as u64;
-        let hint = if need <= 63 {
-            format!("give --max-nullity {need} to search all its members")
-        } else {
-            "an exhaustive search walks at most 2^63 members: solve it without --shard or --checkpoint".into()
-        };
-        return Err(Failure::hinted(error, hint));
-    }
-    let searches = goals
-        .iter()
-        .map(|g| StateTargetSearch {
-            target: target_word(&g.target),
-            kernel_size: kernel.clone(),
-            reachable: g.reachable.is_some(),
-            state: g
-                .reachable
-                .as_ref()
-                .filter(|(_, c)| within(c.members(), budget))
-                .and_then(|(_, c)| StateSearchState::new(c, shard)),
-        })
-        .collect();
-    let problem = StateProblem::of(&puzzle, k, &board, &targets, method);
-    let mut record = StateRecord {
-        lightsout: "search".into(),
-        version: STATE_RECORD_VERSION,
-        hash: problem.hash(),
-        problem,
-        shard,
-        searches,
-        milliseconds: 0,
-        checksum: String::new(),
+    Ok(boards.pop().ok_or_else(|| Error::BadInput("no board in input".into()))?)
+}
+
+/// Refuses a sliced or checkpointed search of a kernel past the budget.
+fn nothing_to_slice(solver: &StateSolver, budget: usize) -> Failure {
+    let error = Error::Limit(format!(
+        "{}, so there is nothing to shard or checkpoint",
+        beyond_budget(solver, budget)
+    ));
+    let need = solver.kernel_size_log2().ceil() as u64;
+    let hint = if need <= 63 {
+        format!("give --max-nullity {need} to search all its members")
+    } else {
+        "an exhaustive search walks at most 2^63 members: solve it without --shard or --checkpoint".into()
     };
-    if let Some(path) = search_args.checkpoint.as_ref().filter(|p| p.exists()) {
-        let source = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
-        resume(&mut record, StateRecord::parse(&text, &source)?, &goals, &source)?;
+    Failure::hinted(error, hint)
+}
+
+/// A reachable target's press set after its run: (cells, proven, lower
+/// bound, the note on a press set not proven minimal).
+fn answer(
+    solver: &StateSolver,
+    goal: &Goal,
+    (particular, coset): &(StateGrid, SlicedCoset),
+    entry: &StateTargetSearch,
+    budget: usize,
+) -> Result<(Vec<u8>, bool, u64, Option<String>), Error> {
+    let member = |mask| coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()));
+    if let Some(state) = entry.state.as_ref().filter(|s| s.is_complete()) {
+        let presses = member(state.best.map_or(Mask::ZERO, |b| b.mask))?;
+        let total = presses.iter().map(|&v| u64::from(v)).sum();
+        return Ok((presses, true, total, None));
     }
-    if let Some(path) = &search_args.checkpoint {
-        // Saved once before any work: a path that cannot be written is
-        // found now, not after the search.
-        save(&record, path)?;
-    }
-    let stopped = run(&mut record, &goals, search_args)?;
-    if let (Some(path), true) = (&search_args.checkpoint, stopped == Stop::Interrupted) {
-        let _ = writeln!(
-            io.stderr,
-            "lightsout: interrupted; the search is saved in {}: run the same command to go on",
-            path.display()
-        );
-        return Ok(130);
-    }
-    if search_args.shard.is_some() {
-        writeln!(io.stdout, "{}", record.to_line())?;
-        if stopped != Stop::Done {
-            let _ = writeln!(
-                io.stderr,
-                "lightsout: note: shard {shard} stopped before its end; `merge` needs it complete \
-                 (resume it with --checkpoint)"
-            );
-        }
-        return Ok(0);
-    }
-    let mut outcomes = Vec::new();
-    let mut notes = Vec::new();
-    for (goal, entry) in goals.iter().zip(&record.searches) {
-        let Some((particular, coset)) = &goal.reachable else {
-            outcomes.push(Outcome { target: goal.target.clone(), solution: None });
-            continue;
-        };
-        let name = state_target_name(&goal.target);
-        let (presses, proven, bound) = match &entry.state {
-            Some(state) if state.is_complete() => {
-                let mask = state.best.map_or(Mask::ZERO, |b| b.mask);
-                let presses =
-                    coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()))?;
-                let total = presses.iter().map(|&v| u64::from(v)).sum();
-                (presses, true, total)
-            }
-            state => {
-                // Stopped at the time limit, or beyond --max-nullity: the
-                // lighter of the searched part's best and a local search,
-                // proven only when it meets the lower bound.
-                let gens: Vec<(&[u8], u32)> =
-                    solver.quiet_patterns().iter().map(|(g, o)| (g.cells(), *o)).collect();
-                let local = minimize(k, particular.cells(), &gens, 0);
-                let searched = state.as_ref().and_then(|s| Some((s.best?, s)));
-                let (presses, total) = match searched {
-                    Some((best, _)) if best.weight <= local.total => {
-                        let member = coset
-                            .member(best.mask)
-                            .ok_or_else(|| Error::Internal("a mask off the coset".into()))?;
-                        (member, best.weight)
-                    }
-                    _ => (local.presses.clone(), local.total),
-                };
-                let bound = local.lower_bound.min(total);
-                let proven = total <= local.lower_bound;
-                let how = match state {
-                    Some(s) => format!(
-                        "the exhaustive search covered {} of the kernel's {kernel} members before its time limit",
-                        s.members_searched()
-                    ),
-                    None => format!("{}; a local search found it", beyond_budget(&solver, budget)),
-                };
-                if !proven {
-                    notes.push((
-                        name.clone(),
-                        format!("{name}: {total} presses, not proven minimal; {how}; at least {bound}"),
-                    ));
-                }
-                (presses, proven, bound)
-            }
-        };
-        let presses = StateGrid::from_cells(board.nrows(), board.ncols(), presses)
-            .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
-        reapply(&solver, &board, &presses, &goal.target)?;
-        let solution =
-            Solution { presses, proven_minimal: proven, lower_bound: bound, found_by: FoundBy::Search };
-        outcomes.push(Outcome { target: goal.target.clone(), solution: Some(solution) });
-    }
-    let answer = Answer { outcomes };
-    print_answer(&board, &solver, &answer, args.format, args.show, io)?;
-    let best = answer.best().map(|(t, _)| state_target_name(t));
-    for (_, note) in notes.iter().filter(|(name, _)| targets.len() == 1 || Some(name) == best.as_ref()) {
-        let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
-    }
-    // No --output: plan.rs refuses it with --shard, --checkpoint and
-    // --time-limit, the flags that lead here.
-    Ok(0)
+    // Stopped at the time limit, or beyond --max-nullity: the lighter of
+    // the searched part's best and a local search, proven only when it
+    // meets the lower bound.
+    let gens: Vec<(&[u8], u32)> = solver.quiet_patterns().iter().map(|(g, o)| (g.cells(), *o)).collect();
+    let local = minimize(solver.states().get(), particular.cells(), &gens, 0);
+    let (presses, total) = match entry.state.as_ref().and_then(|s| s.best) {
+        Some(best) if best.weight <= local.total => (member(best.mask)?, best.weight),
+        _ => (local.presses.clone(), local.total),
+    };
+    let bound = local.lower_bound.min(total);
+    let proven = total <= local.lower_bound;
+    let how = match &entry.state {
+        Some(s) => format!(
+            "the exhaustive search covered {} of the kernel's {} members before its time limit",
+            s.members_searched(),
+            entry.kernel_size
+        ),
+        None => format!("{}; a local search found it", beyond_budget(solver, budget)),
+    };
+    let name = state_target_name(&goal.target);
+    let note =
+        (!proven).then(|| format!("{name}: {total} presses, not proven minimal; {how}; at least {bound}"));
+    Ok((presses, proven, bound, note))
+}
+
+/// The solution a long K-state search (or a merge) answers, re-applied
+/// first: the one place the CLI builds a [`Solution<StateGrid>`].
+pub(super) fn state_solution(
+    solver: &StateSolver,
+    board: &StateGrid,
+    target: &StateTarget,
+    cells: Vec<u8>,
+    proven_minimal: bool,
+    lower_bound: u64,
+) -> Result<Solution<StateGrid>, Error> {
+    let presses = StateGrid::from_cells(board.nrows(), board.ncols(), cells)
+        .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
+    reapply(solver, board, &presses, target)?;
+    Ok(Solution { presses, proven_minimal, lower_bound, found_by: FoundBy::Search })
 }
 
 /// Every press set is re-applied before it is printed.
@@ -286,110 +274,4 @@ pub(super) fn print_answer(
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;
     Ok(())
-}
-
-/// Takes over the progress of `saved`, a checkpoint of this search, once
-/// it holds up against the cosets.
-fn resume(record: &mut StateRecord, saved: StateRecord, goals: &[Goal], source: &str) -> Result<(), Error> {
-    let bad = |why: &str| Error::BadInput(format!("{source}: {why}"));
-    if saved.hash != record.hash {
-        return Err(bad(
-            "checkpoint of another problem (board, states, rule, shape, target or method differ)",
-        ));
-    }
-    if saved.searches.len() != record.searches.len() {
-        return Err(bad("checkpoint does not match this search"));
-    }
-    for ((old, new), goal) in saved.searches.iter().zip(&record.searches).zip(goals) {
-        let fits = match (&old.state, &new.state, &goal.reachable) {
-            (Some(o), Some(n), Some((_, c))) => {
-                if o.shard == n.shard && o.fits(c) {
-                    // An edited checkpoint resealed: its best must hold.
-                    o.verify(c).map_err(|why| bad(&format!("checkpoint does not hold up: {why}")))?;
-                }
-                o.shard == n.shard && o.fits(c)
-            }
-            (None, None, _) => true,
-            _ => false,
-        };
-        let same =
-            (&old.target, &old.kernel_size, old.reachable) == (&new.target, &new.kernel_size, new.reachable);
-        if !fits || !same {
-            return Err(bad("checkpoint of another slice, --max-nullity or version of this search"));
-        }
-    }
-    record.searches = saved.searches;
-    record.milliseconds = saved.milliseconds;
-    Ok(())
-}
-
-/// Why a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stop {
-    Done,
-    TimeLimit,
-    Interrupted,
-}
-
-/// Runs every target's exhaustive search on from its state, saving
-/// checkpoints as asked.
-fn run(record: &mut StateRecord, goals: &[Goal], args: &SearchArgs) -> Result<Stop, Error> {
-    let started = Instant::now();
-    let interrupted = Arc::new(AtomicBool::new(false));
-    if args.checkpoint.is_some() {
-        let flag = Arc::clone(&interrupted);
-        // One handler a process (tests run many searches): the first
-        // one's flag then stays in charge.
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
-    }
-    let before = record.milliseconds;
-    let elapsed = |started: Instant| before + started.elapsed().as_millis() as u64;
-    let states = || record.searches.iter().filter_map(|s| s.state.as_ref());
-    let (total, done): (u64, u64) = (states().map(|s| s.slice_tasks).sum(), states().map(|s| s.done).sum());
-    let bar = if total > 0 { terminal_bar(total, "tasks") } else { indicatif::ProgressBar::hidden() };
-    bar.set_position(done);
-    let mut last_save = Instant::now();
-    let mut stop = Stop::Done;
-    for (index, goal) in goals.iter().enumerate() {
-        let (Some(mut state), Some((_, coset))) = (record.searches[index].state.clone(), &goal.reachable)
-        else {
-            continue;
-        };
-        let mut failure = None;
-        let done_before: u64 =
-            record.searches[..index].iter().filter_map(|s| s.state.as_ref()).map(|s| s.done).sum();
-        state.run(coset, &mut |s| {
-            bar.set_position(done_before + s.done);
-            if interrupted.load(Ordering::SeqCst) {
-                stop = Stop::Interrupted;
-            } else if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
-                stop = Stop::TimeLimit;
-            }
-            let due = last_save.elapsed().as_secs_f64() >= args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
-            if let (Some(path), true) = (&args.checkpoint, due || stop != Stop::Done) {
-                let mut saved = record.clone();
-                saved.searches[index].state = Some(s.clone());
-                saved.milliseconds = elapsed(started);
-                if let Err(e) = save(&saved, path) {
-                    failure = Some(e);
-                    return ControlFlow::Break(());
-                }
-                last_save = Instant::now();
-            }
-            if stop == Stop::Done { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
-        });
-        record.searches[index].state = Some(state);
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        if stop != Stop::Done {
-            break;
-        }
-    }
-    bar.finish_and_clear();
-    record.milliseconds = elapsed(started);
-    if let Some(path) = &args.checkpoint {
-        save(record, path)?;
-    }
-    Ok(stop)
 }

@@ -13,6 +13,7 @@ mod dense;
 mod game;
 pub mod limits;
 mod minimal;
+pub mod slices;
 pub mod states;
 
 pub use answer::{
@@ -23,12 +24,13 @@ pub use dense::Dense;
 pub use game::{Game, KernelSize, Limits, TargetOf};
 pub use minimal::Incumbent;
 pub use minimal::{
-    Anytime, BRANCH_FROM, Best, Branching, Budget, Coset, Estimate, Fold, LEAF_BITS, Layout,
-    MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Mask, MergeError, Progress, SearchState, Shard,
-    check_coverage, cross_coset, cross_coset_for_problem, cross_order, estimate, improve, merge, minimize,
-    minimize_with_progress, search_blocks, search_branch,
+    Anytime, BRANCH_FROM, Branching, Budget, Coset, Estimate, Fold, LEAF_BITS, Layout,
+    MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Progress, SearchState, cross_coset,
+    cross_coset_for_problem, cross_order, estimate, improve, minimize, minimize_with_progress, search_blocks,
+    search_branch,
 };
 use minimal::{Search, improve_with_symmetry};
+pub use slices::{Best, Mask, MergeError, Shard, Slice, SliceKind, Sliced, check_coverage, merge};
 
 use std::borrow::Cow;
 use std::time::Instant;

@@ -27,8 +27,7 @@ pub(super) fn answer(
             // Beyond exhaustive reach, seeded by the symmetric solutions: no
             // mask over this coset names the press set.
             notes.extend(note.map(|note| (name, note)));
-            let solution = Some(solution);
-            answer.outcomes.push(Outcome { target: target.clone(), solution });
+            answer.outcomes.push(Outcome { target: target.clone(), solution: Some(solution) });
             continue;
         }
         let (mask, proven, bound, note) = match &entry.state {
@@ -48,53 +47,11 @@ pub(super) fn answer(
                 );
                 (local.best.mask, false, above + 1, Some((name, note)))
             }
-            state => {
-                // Stopped early, or beyond exhaustive reach: the best of the
-                // searched part and of a local search, with a lower bound.
-                // Beyond exhaustive reach the whole --time-limit goes to the
-                // local search; after a stopped exhaustive search, its usual
-                // fraction of a second.
-                let budget = match (state, time_limit) {
-                    (None, Some(t)) => Budget {
-                        descents: u64::MAX,
-                        work: u64::MAX,
-                        time_limit: Some(Duration::from_secs_f64(t)),
-                        ..Budget::default()
-                    },
-                    _ => Budget::default(),
-                };
-                let local = improve(coset, &budget);
-                let best = crate::Best::better(state.as_ref().and_then(|s| s.best), Some(local.best))
-                    .unwrap_or(local.best);
-                let proven = best.weight <= local.lower_bound;
-                let searched = state.as_ref().map_or(0, |s| s.members_searched());
-                let how = match state {
-                    Some(_) => format!(
-                        "the exhaustive search covered {searched} of 2^{} members (orbits included) before \
-                         its time limit",
-                        coset.nullity()
-                    ),
-                    None => format!(
-                        "nullity {} is above --max-nullity: {} descents of a local search",
-                        entry.nullity, local.descents
-                    ),
-                };
-                // A press set that meets the lower bound needs no note: the
-                // answer says "minimal".
-                let note = (!proven).then(|| {
-                    let (weight, bound) = (best.weight, local.lower_bound);
-                    (
-                        name,
-                        format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}"),
-                    )
-                });
-                (best.mask, proven, local.lower_bound, note)
-            }
+            state => stopped(coset, state.as_ref(), entry.nullity, name, time_limit),
         };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
         notes.extend(note);
-        let solution =
-            Some(Solution { presses, proven_minimal: proven, lower_bound: bound, found_by: FoundBy::Search });
+        let solution = Some(solution(presses, proven, bound));
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
     print_answer(search, &answer, format, show, io)?;
@@ -103,6 +60,61 @@ pub(super) fn answer(
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
     Ok(0)
+}
+
+/// A search stopped early, or beyond exhaustive reach (`state` absent):
+/// the best of the searched part and of a local search, with a lower
+/// bound, and the note on a press set not proven minimal.
+fn stopped<'n>(
+    coset: &Coset,
+    state: Option<&SearchState>,
+    nullity: usize,
+    name: &'n str,
+    time_limit: Option<f64>,
+) -> (Mask, bool, u64, Option<(&'n str, String)>) {
+    // Stopped early, or beyond exhaustive reach: the best of the
+    // searched part and of a local search, with a lower bound.
+    // Beyond exhaustive reach the whole --time-limit goes to the
+    // local search; after a stopped exhaustive search, its usual
+    // fraction of a second.
+    let budget = match (state, time_limit) {
+        (None, Some(t)) => Budget {
+            descents: u64::MAX,
+            work: u64::MAX,
+            time_limit: Some(Duration::from_secs_f64(t)),
+            ..Budget::default()
+        },
+        _ => Budget::default(),
+    };
+    let local = improve(coset, &budget);
+    let best = crate::Best::better(state.and_then(|s| s.best), Some(local.best)).unwrap_or(local.best);
+    let proven = best.weight <= local.lower_bound;
+    let searched = state.map_or(0, |s| s.members_searched());
+    let how = match state {
+        Some(_) => format!(
+            "the exhaustive search covered {searched} of 2^{} members (orbits included) before \
+                 its time limit",
+            coset.nullity()
+        ),
+        None => format!(
+            "nullity {} is above --max-nullity: {} descents of a local search",
+            nullity, local.descents
+        ),
+    };
+    // A press set that meets the lower bound needs no note: the
+    // answer says "minimal".
+    let note = (!proven).then(|| {
+        let (weight, bound) = (best.weight, local.lower_bound);
+        (name, format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}"))
+    });
+    (best.mask, proven, local.lower_bound, note)
+}
+
+/// The solution a long search (or a merge) answers: the one place the CLI
+/// builds a two-state [`Solution`]. (A press set that meets its bound is
+/// not yet called proven here: the answers stay as they were.)
+pub(in crate::cli) fn solution(presses: Grid, proven_minimal: bool, lower_bound: u64) -> Solution {
+    Solution { presses, proven_minimal, lower_bound, found_by: FoundBy::Search }
 }
 
 /// The weight of the lightest solution that the problem's symmetries fix,
@@ -160,7 +172,7 @@ fn beyond_reach(
             local.descents
         )
     });
-    Ok(Some((Solution::bounded(presses, bound, FoundBy::Search), note)))
+    Ok(Some((solution(presses, proven, bound), note)))
 }
 
 pub(in crate::cli) fn print_answer(

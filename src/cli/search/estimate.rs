@@ -6,7 +6,7 @@ use super::*;
 /// Rates, and the work of a search at them, for `--estimate` and the note
 /// before a long run: (merges, leaves, core-seconds) of one slice.
 fn branch_estimate(state: &SearchState, coset: &Coset) -> Option<crate::Estimate> {
-    let plan = state.branch?;
+    let plan = state.plan?;
     let mut estimate = crate::estimate(coset, &plan, ESTIMATE_PROBES, 1);
     // Slices of one count share the work evenly (interleaved blocks).
     let share = state.shard.count as f64;
@@ -42,7 +42,7 @@ pub(super) fn note_long_branch(search: &Search, io: &mut Streams) {
 /// One line on an estimate: work, core-hours, wall time here.
 fn describe(state: &SearchState, coset: &Coset, e: &crate::Estimate) -> String {
     let cores = rayon::current_num_threads();
-    let plan = state.branch.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0 });
+    let plan = state.plan.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0 });
     format!(
         "branch and bound over 2^{} members, slice {} (looking for {} presses or fewer, {} leaf bits, \
          {} symmetries folded): about {:.2e} group \

@@ -35,8 +35,9 @@ use num_traits::PrimInt;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::coset::{Best, Coset, Layout, Mask, Shard};
+use super::coset::{Coset, Layout};
 use super::exhaustive::LeafWeigher;
+use crate::solve::slices::{Best, Mask, Shard};
 
 mod cross;
 mod estimate;

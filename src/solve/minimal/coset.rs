@@ -1,7 +1,7 @@
-//! A coset of solutions as the searches see it, and the values they
-//! exchange: the [`Coset`] (cells grouped by key), the [`Layout`] of its
-//! masks, a [`Mask`] naming one member, the [`Best`] member found, and the
-//! [`Shard`] of blocks a run covers.
+//! A coset of solutions as the searches see it: the [`Coset`] (cells
+//! grouped by key) and the [`Layout`] of its masks. The values searches
+//! exchange ([`Mask`], [`Best`](crate::Best), [`Shard`](crate::Shard)) are the sliced search's
+//! (`solve/slices/`).
 //!
 //! A mask is over the coset's own basis, which for a symmetric search is
 //! not the solver's quiet patterns: only the coset turns it into presses
@@ -14,6 +14,7 @@ use super::symmetry::MAX_SYMMETRIC_NULLITY;
 use super::symmetry::{BlockOrbits, symmetric_basis};
 use super::transform::Counter;
 use crate::model::{Grid, Puzzle};
+use crate::solve::slices::Mask;
 
 /// Most table bits: 2^13 rows of 64 bytes are 512 KiB, half the level-2
 /// cache of a core here; the bench group `table_bits` measures the choice
@@ -153,9 +154,9 @@ impl Coset {
     /// selects the same member as `mask` over this coset's basis.
     pub(crate) fn quiet_mask(&self, mask: Mask) -> u128 {
         match &self.to_original {
-            None => mask.0,
+            None => mask.bits(),
             Some(to_original) => (0..to_original.len())
-                .filter(|&k| mask.0 >> k & 1 == 1)
+                .filter(|&k| mask.bits() >> k & 1 == 1)
                 .fold(0u128, |m, k| m ^ to_original[k]),
         }
     }
@@ -210,7 +211,7 @@ impl Coset {
 
     /// Weight of the member `mask`, in O(groups).
     pub fn weight(&self, mask: Mask) -> u64 {
-        let s = mask.0;
+        let s = mask.bits();
         let sum: i64 = self
             .groups
             .iter()
@@ -264,203 +265,5 @@ impl Layout {
     /// Members in one block.
     pub fn block_members(&self) -> u64 {
         1u64 << (self.table_bits + self.lane_bits)
-    }
-}
-
-/// One member of a coset: bit `j` says whether the coset's basis pattern
-/// `j` is added to the particular press set. Over the coset's own basis
-/// (see [`Coset::member`]); serialised as the plain number.
-///
-/// The same type names a member of a coset over Z_K, where a member is a
-/// tuple of coefficients `c_j < order_j`: the mask is that tuple read as a
-/// mixed-radix number, `c_0` the least significant digit (see
-/// [`from_digits`](Self::from_digits)). 128 bits: two-state bases of up to
-/// 128 patterns, K-state cosets of up to 2^128 members.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Mask(u128);
-
-impl Mask {
-    /// The particular press set itself.
-    pub const ZERO: Mask = Mask(0);
-
-    /// Most patterns (bits) a mask holds.
-    pub const BITS: usize = 128;
-
-    /// The mask of these bits (the searches make them; a record reads
-    /// them back).
-    pub(crate) fn from_bits(bits: impl Into<u128>) -> Mask {
-        Mask(bits.into())
-    }
-
-    /// The bits: bit `j` for basis pattern `j`.
-    pub fn bits(self) -> u128 {
-        self.0
-    }
-
-    /// The mask of the coefficients `digits` (digit `j` below `radices[j]`),
-    /// read as a mixed-radix number with digit 0 the least significant;
-    /// `None` when a digit is out of range, the lengths differ or the
-    /// number passes 128 bits.
-    ///
-    /// # Example
-    /// ```
-    /// use lightsout::Mask;
-    ///
-    /// // Coefficients (2, 1) with orders (3, 4): 2 + 1·3 = 5.
-    /// let mask = Mask::from_digits(&[2, 1], &[3, 4]).unwrap();
-    /// assert_eq!((mask.bits(), mask.digits(&[3, 4])), (5, vec![2, 1]));
-    /// assert_eq!(Mask::from_digits(&[3, 0], &[3, 4]), None);
-    /// ```
-    pub fn from_digits(digits: &[u32], radices: &[u32]) -> Option<Mask> {
-        if digits.len() != radices.len() {
-            return None;
-        }
-        let mut value = 0u128;
-        for (&digit, &radix) in digits.iter().zip(radices).rev() {
-            if digit >= radix {
-                return None;
-            }
-            value = value.checked_mul(radix as u128)?.checked_add(digit as u128)?;
-        }
-        Some(Mask(value))
-    }
-
-    /// The coefficients this mask names over `radices` (the inverse of
-    /// [`from_digits`](Self::from_digits); digits past the last radix are
-    /// dropped).
-    pub fn digits(self, radices: &[u32]) -> Vec<u32> {
-        let mut value = self.0;
-        radices
-            .iter()
-            .map(|&radix| {
-                let radix = radix.max(1) as u128;
-                let digit = (value % radix) as u32;
-                value /= radix;
-                digit
-            })
-            .collect()
-    }
-}
-
-/// The lightest member found: its weight and mask. Of two members of equal
-/// weight the one with the smaller mask is kept, so the result does not
-/// depend on the order of the search or the number of threads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Best {
-    /// Presses in the member.
-    pub weight: u64,
-    /// Which basis patterns were added to the particular solution.
-    pub mask: Mask,
-}
-
-impl Best {
-    /// Whether a slice that claims `claimed` holds up when its `unit`s
-    /// (blocks, tasks), searched again, hold `found` at best: refused when
-    /// they hold a lighter member, one as light with a smaller mask (the
-    /// tie rule), or any member where it claims none.
-    ///
-    /// # Errors
-    /// What was found, in a few words.
-    pub fn check_claim(claimed: Option<Best>, found: Option<Best>, unit: &str) -> Result<(), String> {
-        match (found, claimed) {
-            (Some(found), Some(best)) if found.weight < best.weight => Err(format!(
-                "searched again, its {unit}s hold a member of {} presses where it claims {}",
-                found.weight, best.weight
-            )),
-            (Some(found), Some(best)) if (found.weight, found.mask) < (best.weight, best.mask) => {
-                Err(format!(
-                    "searched again, its {unit}s hold a member of {} presses with a smaller mask than the one \
-                 it claims (the tie rule keeps the smallest)",
-                    found.weight
-                ))
-            }
-            (Some(found), None) => Err(format!(
-                "searched again, its {unit}s hold a member of {} presses where it claims none",
-                found.weight
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// The better of two candidates (lighter, then smaller mask).
-    pub fn better(a: Option<Best>, b: Option<Best>) -> Option<Best> {
-        match (a, b) {
-            (Some(a), Some(b)) => Some(if (b.weight, b.mask) < (a.weight, a.mask) { b } else { a }),
-            (a, None) => a,
-            (None, b) => b,
-        }
-    }
-}
-
-/// Slice `index` of `count` (1-based) of a search's blocks: every
-/// `count`-th block from block `index − 1`. The slices of one count are
-/// disjoint and together cover every block; interleaved, they share the
-/// work evenly even where it is not even along the blocks (a symmetric
-/// search weighs mostly small blocks, a table's late rows cost more).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Shard {
-    /// Which slice, from 1 to `count`.
-    pub index: u64,
-    /// How many slices.
-    pub count: u64,
-}
-
-/// Most slices a search or a table is cut into (a slice list, a merge's
-/// coverage table, stay small).
-pub const MAX_SHARDS: u64 = 1 << 20;
-
-impl Shard {
-    /// The whole search as one slice.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// Parses `K/N` with `1 <= K <= N`.
-    ///
-    /// # Example
-    /// ```
-    /// use lightsout::Shard;
-    /// assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
-    /// assert!(Shard::parse("0/4").is_err() && Shard::parse("5/4").is_err() && Shard::parse("1/0").is_err());
-    /// ```
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let parsed =
-            text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
-        match parsed {
-            Some((_, count)) if count > MAX_SHARDS => {
-                Err(format!("expected K/N with N at most {MAX_SHARDS}, got '{text}'"))
-            }
-            Some((index, count)) if count >= 1 && (1..=count).contains(&index) => Ok(Shard { index, count }),
-            Some((_, 0)) => Err(format!("expected K/N with N at least 1, got '{text}'")),
-            Some((_, count)) => Err(format!("expected K/N with K from 1 to {count}, got '{text}'")),
-            None => Err(format!("expected K/N such as 3/8, got '{text}'")),
-        }
-    }
-
-    /// Whether `1 <= index <= count <= MAX_SHARDS` (as [`parse`](Self::parse)
-    /// makes sure; a record read back is checked with this).
-    pub fn is_valid(&self) -> bool {
-        (1..=self.count).contains(&self.index) && self.count <= MAX_SHARDS
-    }
-
-    /// How many of `total` blocks this slice holds.
-    pub fn len(&self, total: u64) -> u64 {
-        let first = self.index - 1;
-        if total > first { (total - first).div_ceil(self.count) } else { 0 }
-    }
-
-    /// Whether this slice of `total` blocks holds none.
-    pub fn is_empty(&self, total: u64) -> bool {
-        self.len(total) == 0
-    }
-
-    /// The block that is the slice's `i`-th.
-    pub fn block(&self, i: u64) -> u64 {
-        i * self.count + self.index - 1
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
     }
 }

@@ -19,9 +19,10 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::coset::{Best, Coset, Layout, Mask, Shard};
+use super::coset::{Coset, Layout};
 use super::transform::{self, Counter};
 use crate::cpu::Isa;
+use crate::solve::slices::{Best, Mask, Shard};
 
 /// The lightest member among the blocks `blocks` (a range of outer values)
 /// of `coset`, excluding mask 0 when `skip_zero` (the lightest non-zero

@@ -17,7 +17,7 @@
 
 use std::collections::HashSet;
 
-use super::coset::{Coset, Mask};
+use super::coset::Coset;
 use super::local::{Budget, improve};
 #[cfg(test)]
 use super::symmetry::motion_names;
@@ -25,6 +25,7 @@ use super::symmetry::{Motion, problem_motions};
 use super::{MAX_KEY_BITS, greedy, search_blocks};
 use crate::model::{Grid, Puzzle};
 use crate::solve::answer::{FixedSpaceSearch, Start, SymmetricSearch};
+use crate::solve::slices::Mask;
 
 /// Largest fixed subspace searched exhaustively, in bits: 2^36 members
 /// take a few seconds on two cores (docs/performance.md).

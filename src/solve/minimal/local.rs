@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::coset::{Best, Coset, Mask};
+use super::coset::Coset;
+use crate::solve::slices::{Best, Mask};
 
 /// How much a local search may spend.
 #[derive(Clone, Debug)]

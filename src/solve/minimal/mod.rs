@@ -10,16 +10,17 @@ mod symmetry;
 pub(crate) use symmetry::{grid_symmetries, motion_names};
 mod transform;
 
+pub use crate::solve::slices::{Best, Mask, Shard};
 pub use branch::{
     Branching, Estimate, Fold, LEAF_BITS, cross_coset, cross_coset_for_problem, cross_order, estimate,
     search_branch,
 };
-pub use coset::{Best, Coset, Layout, MAX_TABLE_BITS, Mask, Shard};
+pub use coset::{Coset, Layout, MAX_TABLE_BITS};
 pub use exhaustive::search_blocks;
 pub use fixed::Incumbent;
 pub(crate) use fixed::improve_with_symmetry;
 pub use local::{Anytime, Budget, improve};
-pub use search::{MergeError, SearchState, check_coverage, merge};
+pub use search::SearchState;
 
 use super::answer::{FoundBy, Start};
 use crate::model::{Grid, Puzzle};
@@ -227,7 +228,7 @@ fn minimize_branch(
     }
     let bound = incumbent.map_or(local.best.weight, |w| w.min(local.best.weight));
     let mut state = SearchState::new_branch(cross, Shard::WHOLE, Branching::new(cross.nullity(), 1, bound));
-    let blocks = state.blocks;
+    let blocks = state.units;
     state.run(cross, false, &mut |s| {
         (search.progress)(s.done, blocks);
         match s.done < blocks && (search.stopped)() {

@@ -56,7 +56,7 @@ use coset::{Coset, Units};
 use exhaustive::{How, Only, inner_plan, lanes_of, search, search_tasks, sliced_top};
 use grouping::worth_grouping;
 use local::descend;
-pub use slices::{SlicedCoset, StateSearchState, merge_states};
+pub use slices::{SlicedCoset, StateSearchState, TaskLayout, merge_states};
 
 /// The lightest press set found in a coset.
 #[derive(Clone, Debug, PartialEq, Eq)]

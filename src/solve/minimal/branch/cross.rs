@@ -2,9 +2,10 @@
 //! dyadic cross order, and the folding by the board's turns and mirrors
 //! that map a level of the cross onto itself.
 
-use super::super::coset::{Coset, Mask};
+use super::super::coset::Coset;
 use super::super::symmetry::cell_motions;
 use crate::model::{Grid, Puzzle};
+use crate::solve::slices::Mask;
 
 /// Cells in dyadic cross order: the middle row and column, centre
 /// outward; then the middle lines of the halves left on each side; and so

@@ -1,6 +1,7 @@
-//! The exhaustive K-state search as a value that can be stopped, saved and
-//! split: the K-state counterpart of the two-state
-//! [`SearchState`](crate::SearchState).
+//! The Z_K coset as a sliced search sees it: its tasks, searched by
+//! [`Slice`] (see [`crate::solve::slices`]) as the two-state blocks are;
+//! [`StateSearchState`] is the K-state slice, recorded with its own field
+//! names (`slice_tasks`).
 //!
 //! A sliced search cuts the coset's members into *tasks* by its top
 //! coefficients (a fixed split: [`TaskLayout`], the same on every machine
@@ -13,12 +14,13 @@
 //! "lighter, then smaller mask" ([`Best::better`]) picks across slices the
 //! member the whole search picks.
 
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 
 use serde::{Deserialize, Serialize};
 
 use super::{Coset, How, Only, Units, search_tasks, weight};
-use crate::{Best, Mask, MergeError, Shard, check_coverage};
+pub use crate::solve::slices::merge as merge_states;
+use crate::solve::slices::{Best, Mask, Shard, Slice, SliceKind, Sliced};
 
 /// How a sliced search splits its members: `tasks` tasks of
 /// `task_members` members each, member `index` in task `index /
@@ -128,25 +130,38 @@ impl<'a> SlicedCoset<'a> {
 
     /// The task that holds member `mask`.
     pub fn task_of(&self, mask: Mask) -> Option<u64> {
-        let layout = self.layout?;
-        let index = u64::try_from(mask.bits()).ok()?;
-        (index < layout.tasks * layout.task_members).then(|| index / layout.task_members)
+        self.layout?.unit_of(mask)
+    }
+}
+
+impl Sliced for SlicedCoset<'_> {
+    type Kind = TaskLayout;
+
+    fn layout_for(&self, _: &()) -> Option<TaskLayout> {
+        self.layout
     }
 
     /// The lightest member of tasks `range` of slice `shard` (ties to the
-    /// smaller mask); `met` a member already found that meets the lower
-    /// bound, which nothing after it can beat.
-    fn search(&self, shard: Shard, range: std::ops::Range<u64>, met: Option<Best>) -> Option<Best> {
+    /// smaller mask); `best` a member already found, which nothing after
+    /// it can beat once it meets the lower bound.
+    fn search_units(
+        &self,
+        _: &(),
+        shard: Shard,
+        range: Range<u64>,
+        best: Option<Best>,
+        skip_zero: bool,
+    ) -> Option<Best> {
         if self.coset.orders.is_empty() {
-            let first = range.start == 0 && shard.index == 1;
+            let first = range.start == 0 && shard.index == 1 && !skip_zero;
             return first.then(|| Best { weight: weight(&self.coset.x0), mask: Mask::ZERO });
         }
-        let met = met.filter(|b| b.weight <= self.bound).map_or(u64::MAX, |b| b.mask.bits() as u64);
+        let met = best.filter(|b| b.weight <= self.bound).map_or(u64::MAX, |b| b.mask.bits() as u64);
         let only = Only { cap: self.cap, shard, range, met };
         let found = search_tasks(
             &self.coset,
             &self.units,
-            false,
+            skip_zero,
             self.bound,
             &|_, _| {},
             None,
@@ -154,139 +169,79 @@ impl<'a> SlicedCoset<'a> {
         );
         found.map(|(weight, index)| Best { weight, mask: Mask::from_bits(index) })
     }
+
+    fn weight_of(&self, mask: Mask) -> Option<u64> {
+        SlicedCoset::weight_of(self, mask)
+    }
+
+    fn weighs_unit(&self, _: u64) -> bool {
+        true
+    }
 }
 
-/// How far an exhaustive search of one slice of a K-state coset has got.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StateSearchState {
-    /// How the members split into tasks (fixed by the coset).
-    pub layout: TaskLayout,
-    /// The slice searched.
-    pub shard: Shard,
-    /// Tasks in the slice.
-    pub slice_tasks: u64,
-    /// Tasks of the slice searched so far (its first `done`).
-    pub done: u64,
-    /// The lightest member of the tasks searched.
-    pub best: Option<Best>,
+/// How far an exhaustive search of one slice of a K-state coset has got:
+/// a [`Slice`] of its tasks.
+pub type StateSearchState = Slice<TaskLayout>;
+
+/// A K-state slice as records write it.
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "StateSearchState", deny_unknown_fields)]
+pub struct TaskSlice {
+    layout: TaskLayout,
+    shard: Shard,
+    slice_tasks: u64,
+    done: u64,
+    best: Option<Best>,
 }
 
-impl StateSearchState {
+impl SliceKind for TaskLayout {
+    type Plan = ();
+    type Wire = TaskSlice;
+    const UNIT: &'static str = "task";
+    const BATCH_PER_THREAD: u64 = 4;
+
+    fn units(&self) -> u64 {
+        self.tasks
+    }
+
+    fn unit_members(&self) -> u128 {
+        u128::from(self.task_members)
+    }
+
+    fn unit_of(&self, mask: Mask) -> Option<u64> {
+        let index = u64::try_from(mask.bits()).ok()?;
+        (index < self.tasks.saturating_mul(self.task_members)).then(|| index / self.task_members)
+    }
+
+    fn bound(_: &()) -> Option<u64> {
+        None
+    }
+
+    fn to_wire(s: &StateSearchState) -> TaskSlice {
+        let Slice { layout, shard, units, done, best, plan: () } = *s;
+        TaskSlice { layout, shard, slice_tasks: units, done, best }
+    }
+
+    fn from_wire(w: TaskSlice) -> StateSearchState {
+        let TaskSlice { layout, shard, slice_tasks, done, best } = w;
+        Slice { layout, shard, units: slice_tasks, done, best, plan: () }
+    }
+}
+
+impl Slice<TaskLayout> {
     /// A fresh search of `shard` of `coset`; `None` beyond 2^63 members.
     pub fn new(coset: &SlicedCoset, shard: Shard) -> Option<StateSearchState> {
-        let layout = coset.layout()?;
-        Some(StateSearchState { layout, shard, slice_tasks: shard.len(layout.tasks), done: 0, best: None })
+        Slice::start(coset, shard, ())
     }
 
-    /// Whether every task of the slice has been searched.
-    pub fn is_complete(&self) -> bool {
-        self.done >= self.slice_tasks
-    }
-
-    /// Members weighed so far.
-    pub fn members_searched(&self) -> u128 {
-        u128::from(self.done) * u128::from(self.layout.task_members)
-    }
-
-    /// Whether this state belongs to a search of `coset`.
-    pub fn fits(&self, coset: &SlicedCoset) -> bool {
-        self.shard.is_valid()
-            && StateSearchState::new(coset, self.shard)
-                .is_some_and(|fresh| (fresh.layout, fresh.slice_tasks) == (self.layout, self.slice_tasks))
-            && self.done <= self.slice_tasks
-    }
-
-    /// Checks what the state claims against `coset`, rebuilt from the
-    /// problem: its layout and slice, and its best member, whose weight is
-    /// recomputed from its mask and which must lie in a task of the slice
-    /// that was searched. A slice that searched a task must name a best
-    /// member. (As for two states: a slice that claims a heavier best than
-    /// it had is not caught short of searching it again.)
-    ///
-    /// # Errors
-    /// What does not hold, in a few words.
-    pub fn verify(&self, coset: &SlicedCoset) -> Result<(), String> {
-        if !self.fits(coset) {
-            return Err("its slice does not fit this search".into());
-        }
-        match self.best {
-            Some(best) => {
-                let Some(weight) = coset.weight_of(best.mask) else {
-                    return Err("its best member is not a member of this coset".into());
-                };
-                if weight != best.weight {
-                    return Err(format!("it claims {} presses for a member that has {weight}", best.weight));
-                }
-                let in_slice = coset.task_of(best.mask).is_some_and(|task| {
-                    task % self.shard.count == self.shard.index - 1 && task / self.shard.count < self.done
-                });
-                if !in_slice {
-                    return Err("its best member is not in a task it searched".into());
-                }
-            }
-            None if self.done > 0 => return Err("it searched its tasks but names no best member".into()),
-            None => {}
-        }
-        Ok(())
-    }
-
-    /// Searches again the tasks `sample` (indices into the slice, below
-    /// `done`) and refuses the state if any of them holds a member lighter
-    /// than its claimed best: the spot check that [`verify`](Self::verify)
-    /// cannot make (as `SearchState::recheck` for two states).
-    ///
-    /// # Errors
-    /// What was found, in a few words.
-    pub fn recheck(&self, coset: &SlicedCoset, sample: &[u64]) -> Result<(), String> {
-        if let Some(&i) = sample.iter().find(|&&i| i >= self.done) {
-            return Err(format!("task {i} of the slice was never searched"));
-        }
-        let found = sample
-            .iter()
-            .filter_map(|&i| coset.search(self.shard, i..i + 1, None))
-            .min_by_key(|b| (b.weight, b.mask));
-        Best::check_claim(self.best, found, "task")
-    }
-
-    /// Searches on from where the state stands until the slice is done or
-    /// `after_batch`, called with the state after every batch (a fraction
-    /// of a second of work), breaks.
+    /// [`search_on`](Slice::search_on) for the K-state search.
     pub fn run(
         &mut self,
         coset: &SlicedCoset,
         after_batch: &mut dyn FnMut(&StateSearchState) -> ControlFlow<()>,
     ) {
-        let size = 4 * rayon::current_num_threads().max(1) as u64;
-        while self.done < self.slice_tasks {
-            let end = (self.done + size).min(self.slice_tasks);
-            let found = coset.search(self.shard, self.done..end, self.best);
-            self.best = Best::better(self.best, found);
-            self.done = end;
-            if after_batch(self).is_break() {
-                return;
-            }
-        }
+        self.search_on(coset, false, after_batch);
     }
-}
-
-/// The lightest member of `coset` over slices that together cover its
-/// search exactly once, each complete and each consistent with `coset`
-/// ([`StateSearchState::verify`]).
-///
-/// # Errors
-/// [`MergeError`] naming the slices that are missing, duplicated,
-/// unfinished or inconsistent.
-pub fn merge_states(coset: &SlicedCoset, states: &[&StateSearchState]) -> Result<Option<Best>, MergeError> {
-    let shards: Vec<Shard> = states.iter().map(|s| s.shard).collect();
-    check_coverage(&shards)?;
-    if let Some(s) = states.iter().find(|s| !s.is_complete()) {
-        return Err(MergeError::Incomplete(s.shard.index));
-    }
-    for s in states {
-        s.verify(coset).map_err(|why| MergeError::Inconsistent(s.shard.index, why))?;
-    }
-    Ok(states.iter().fold(None, |best, s| Best::better(best, s.best)))
 }
 
 #[cfg(test)]
@@ -296,6 +251,7 @@ mod tests {
 
     use super::super::minimize;
     use super::*;
+    use crate::solve::slices::MergeError;
 
     fn search_whole(coset: &SlicedCoset, count: u64, stop_after_one: bool) -> Vec<StateSearchState> {
         (1..=count)
@@ -390,13 +346,13 @@ mod tests {
         let borrowed: Vec<(&[u8], u32)> = gens.iter().map(|(g, r)| (&g[..], *r)).collect();
         let coset = SlicedCoset::with_task_members(3, &x0, &borrowed, 9);
         let state = search_whole(&coset, 4, false).remove(1);
-        let every: Vec<u64> = (0..state.slice_tasks).collect();
+        let every: Vec<u64> = (0..state.units).collect();
         assert_eq!(state.recheck(&coset, &every), Ok(()));
         // A heavier member of another task of the same slice: `verify`
         // accepts it (it is honest and was searched); a recheck does not.
         let best = state.best.unwrap();
         let layout = coset.layout().unwrap();
-        let heavier = (0..state.slice_tasks)
+        let heavier = (0..state.units)
             .map(|i| state.shard.block(i))
             .filter(|&task| Some(task) != coset.task_of(best.mask))
             .flat_map(|task| (0..layout.task_members).map(move |m| task * layout.task_members + m))
@@ -411,6 +367,6 @@ mod tests {
             why.contains(&format!("{} presses where it claims {}", best.weight, heavier.weight)),
             "{why}"
         );
-        assert!(state.recheck(&coset, &[state.slice_tasks]).is_err(), "a task past the slice's end");
+        assert!(state.recheck(&coset, &[state.units]).is_err(), "a task past the slice's end");
     }
 }
