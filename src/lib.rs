@@ -51,14 +51,13 @@ pub mod gf2;
 mod model;
 #[cfg(feature = "cli")]
 pub mod picture;
-#[cfg(feature = "cli")]
-mod present;
+pub mod present;
 #[cfg(feature = "cli")]
 pub mod serve;
 mod solve;
 pub mod zk;
 
-pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};
+pub use analysis::{Analysis, KernelEntry, analyze, kernel_table, nullity_table, plane_nullity};
 pub use error::{Error, ShapeOf, Side};
 pub use model::{
     Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, StateGrid,
