@@ -11,6 +11,8 @@
 //! [`Dense`], [`Chase`], [`minimize`], and the reference [`bfs`]), and the
 //! command line ([`cli`]) on top, which the `lightsout` binary only calls, beside the
 //! explorer's HTTP server ([`serve`]), which answers JSON as the command line does.
+//! The words every front reads and writes (rule and target names, topologies, sizes)
+//! are [`present`]'s, without the `cli` feature too: the Python binding shares them.
 //!
 //! # Solve the POJ 1753 sample
 //! ```
