@@ -11,6 +11,8 @@
 //! [`Dense`], [`Chase`], [`minimize`], and the reference [`bfs`]), and the
 //! command line ([`cli`]) on top, which the `lightsout` binary only calls, beside the
 //! explorer's HTTP server ([`serve`]), which answers JSON as the command line does.
+//! The words every front reads and writes (rule and target names, topologies, sizes)
+//! are [`present`]'s, without the `cli` feature too: the Python binding shares them.
 //!
 //! # Solve the POJ 1753 sample
 //! ```
@@ -52,14 +54,13 @@ pub mod gf2;
 mod model;
 #[cfg(feature = "cli")]
 pub mod picture;
-#[cfg(feature = "cli")]
-mod present;
+pub mod present;
 #[cfg(feature = "cli")]
 pub mod serve;
 mod solve;
 pub mod zk;
 
-pub use analysis::{Analysis, analyze, nullity_table, plane_nullity};
+pub use analysis::{Analysis, KernelEntry, analyze, kernel_table, nullity_table, plane_nullity};
 pub use error::{Error, ShapeOf, Side};
 pub use model::{
     Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, StateGrid,

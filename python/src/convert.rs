@@ -7,7 +7,8 @@
 use std::sync::Arc;
 
 use lightsout::zk::Modulus;
-use lightsout::{Error, Graph, Grid, Puzzle, Rule, StateGrid, StateTarget, Target, Topology};
+use lightsout::present::{TARGET_WORDS, colour_targets, parse_rule, topology};
+use lightsout::{Error, Graph, Grid, Puzzle, Rule, StateGrid, StateTarget, Target};
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -46,7 +47,7 @@ pub struct Spec {
 impl Spec {
     /// Reads `rule`, `torus`, `states` and `graph`.
     pub fn new(rule: &str, torus: bool, states: u32, graph: Option<&Bound<'_, PyAny>>) -> PyResult<Spec> {
-        let rule = parse_rule(rule)?;
+        let rule = parse_rule(rule).map_err(|e| bad(format!("rule: {e}")))?;
         let states = Modulus::new(states).map_err(to_py)?;
         let graph = graph.map(parse_graph).transpose()?.map(Arc::new);
         if graph.is_some() && torus {
@@ -65,30 +66,11 @@ impl Spec {
     pub fn puzzle(&self, rows: usize, cols: usize) -> PyResult<Puzzle> {
         match &self.graph {
             Some(graph) => Puzzle::on_graph(Arc::clone(graph), self.rule.clone()).map_err(to_py),
-            None => {
-                let topology = if self.torus { Topology::Torus } else { Topology::Plane };
-                Ok(Puzzle::new(rows, cols)
-                    .map_err(to_py)?
-                    .with_topology(topology)
-                    .with_rule(self.rule.clone()))
-            }
+            None => Ok(Puzzle::new(rows, cols)
+                .map_err(to_py)?
+                .with_topology(topology(self.torus))
+                .with_rule(self.rule.clone())),
         }
-    }
-}
-
-/// `plus`, `neighbours` (or `neighbors`), `king`, or a mask such as
-/// `010/111/010`.
-fn parse_rule(rule: &str) -> PyResult<Rule> {
-    match rule {
-        "plus" => Ok(Rule::plus()),
-        "neighbours" | "neighbors" => Ok(Rule::neighbours()),
-        "king" => Ok(Rule::king()),
-        mask if mask.chars().all(|c| matches!(c, '0' | '1' | '/' | ',')) && !mask.is_empty() => {
-            Rule::from_mask(mask).map_err(|m| bad(format!("rule: {m}")))
-        }
-        other => Err(bad(format!(
-            "rule is 'plus', 'neighbours', 'king' or a mask such as '010/111/010', got '{other}'"
-        ))),
     }
 }
 
@@ -361,12 +343,11 @@ pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usiz
     if let Ok(word) = target.cast::<PyString>() {
         let word = word.to_cow()?;
         let word: &str = &word;
-        match (word, spec.two_states()) {
-            ("any" | "either", true) => return Ok(Goal::Two(Target::EITHER.to_vec())),
-            ("any" | "either", false) => return Ok(Goal::Many(StateTarget::any(k))),
-            ("white", true) => return Ok(Goal::Two(vec![Target::White])),
-            ("black", true) => return Ok(Goal::Two(vec![Target::Black])),
-            ("white" | "black", false) => {
+        match (word, colour_targets(word), spec.two_states()) {
+            ("any", _, true) => return Ok(Goal::Two(Target::EITHER.to_vec())),
+            ("any" | "either", _, false) => return Ok(Goal::Many(StateTarget::any(k))),
+            (_, Some(colours), true) => return Ok(Goal::Two(colours.to_vec())),
+            (_, Some(_), false) => {
                 return Err(bad(format!(
                     "target '{word}' names a colour of the two-state game; with {k} states give a state \
                      0 to {}, 'any' or a board",
@@ -379,7 +360,7 @@ pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usiz
                 || word.chars().all(|c| "bBwW".contains(c)) => {}
             _ => {
                 return Err(bad(format!(
-                    "target is 'any', 'either', 'white', 'black', a state number or a board, got '{word}'"
+                    "target: expected any, {TARGET_WORDS}, a state number or a board, got '{word}'"
                 )));
             }
         }

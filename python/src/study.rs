@@ -5,7 +5,6 @@ use lightsout::{Method, Puzzle, StateSolver};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use rayon::prelude::*;
 
 use crate::convert::{Spec, bad, to_py};
 use crate::engine::{check_signals, grid_cells, run_interruptible};
@@ -299,19 +298,8 @@ pub fn nullity_table<'py>(
         let mut flat = Vec::with_capacity(nr * nc);
         // A row of sizes at a time on all cores, with a check for Ctrl-C
         // between rows.
-        for &r in &rows {
-            let row: PyResult<Vec<f64>> = cols
-                .par_iter()
-                .map(|&c| {
-                    let puzzle = Puzzle::new(r, c)
-                        .map_err(to_py)?
-                        .with_topology(template.topology())
-                        .with_rule(template.rule().clone());
-                    let solver = StateSolver::new(&puzzle, k, Method::Auto, 0, max_memory).map_err(to_py)?;
-                    Ok(solver.kernel_size_log2())
-                })
-                .collect();
-            flat.extend(row?);
+        for row in lightsout::kernel_table(rows.iter().copied(), &cols, &template, k, max_memory) {
+            flat.extend(row.map_err(to_py)?.iter().map(|entry| entry.kernel_size_log2));
             check_signals()?;
         }
         Ok(flat)

@@ -34,11 +34,11 @@ def test_bad_boards():
 
 
 def test_bad_options():
-    refused(r"rule is 'plus', 'neighbours', 'king' or a mask", lightsout.solve, ["bw"], rule="cross")
+    refused(r"rule: expected plus, neighbours, king or a mask like 010/111/010, got 'cross'", lightsout.solve, ["bw"], rule="cross")
     refused(r"rule: a rule mask has rows of equal, odd length", lightsout.solve, ["bw"], rule="01/11")
     refused(r"number of states is 2 to 255, got 1", lightsout.solve, ["bw"], states=1)
     refused(r"number of states is 2 to 255, got 256", lightsout.analyze, 3, 3, states=256)
-    refused(r"target is 'any', 'either', 'white', 'black', a state number or a board, got 'grey'", lightsout.solve, ["bw"], target="grey")
+    refused(r"target: expected any, white, black, either, a state number or a board, got 'grey'", lightsout.solve, ["bw"], target="grey")
     refused(r"target 'white' names a colour of the two-state game; with 3 states", lightsout.solve, ["01"], states=3, target="white")
     refused(r"target state is 0 to 1, got 2", lightsout.solve, ["bw"], target=2)
     refused(r"target state is 0 to 2, got -1", lightsout.solve, ["01"], states=3, target=-1)

@@ -2,14 +2,15 @@
 //! quiet patterns look like, how many boards can be cleared.
 //!
 //! Beside the solvers, on the same model and algebra: [`analyze`] describes
-//! one size, [`nullity_table`] tabulates many.
+//! one size, [`nullity_table`] tabulates many (and [`kernel_table`] their
+//! kernels over Z_K).
 
 mod table;
 
 #[cfg(feature = "cli")]
 pub(crate) use table::table_cost;
 
-pub use table::{nullity_table, plane_nullity};
+pub use table::{KernelEntry, kernel_table, nullity_table, plane_nullity};
 
 use crate::error::Error;
 use crate::gf2::Poly;

@@ -1,11 +1,14 @@
-//! Nullity tables over ranges of sizes.
+//! Nullity tables over ranges of sizes, and their K-state kin: the size
+//! of the kernel over Z_K.
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Side};
 use crate::gf2::Poly;
 use crate::model::{Puzzle, check_side};
+use crate::solve::states::StateSolver;
 use crate::solve::{Method, Solver, limits};
+use crate::zk::Modulus;
 
 /// The nullity of the classic R×C plane puzzle: `deg gcd(f_R(x), f_C(x+1))`
 /// (docs/math.md), from the polynomials `f` and `h` given.
@@ -137,4 +140,90 @@ pub fn nullity_table(
             row
         })
         .collect()
+}
+
+/// One size of a K-state kernel table: how many press sets are quiet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KernelEntry {
+    /// log2 of the kernel's size (for prime K, the nullity times log2 K).
+    pub kernel_size_log2: f64,
+    /// The kernel's dimension where K is prime (Z_K a field), else `None`.
+    pub nullity: Option<usize>,
+}
+
+/// The kernel over Z_`states` of every size `r × c` (`r` from `rows`, `c`
+/// from `cols`) for puzzles like `template` (its topology and rule): one
+/// item per row of the table, each size factored by [`StateSolver`].
+///
+/// A row is computed when it is asked for, its sizes on all cores, so that
+/// a caller can show progress or stop between rows (a front with a time
+/// limit checks it before asking for the next).
+///
+/// # Errors
+/// Per row: [`Error::BadSide`] for a size of 0 or above the limit;
+/// [`Error::Memory`] when a size's solver would need more than
+/// `max_memory` bytes.
+///
+/// # Complexity
+/// One [`StateSolver::new`] per size: light chasing and a C×C system for
+/// the classic plane, an elimination of the R·C cells otherwise.
+///
+/// # Example
+/// ```
+/// use lightsout::{Puzzle, kernel_table, zk::Modulus};
+///
+/// let three = Modulus::new(3)?;
+/// let table = kernel_table(1..=2, &[1, 2], &Puzzle::new(1, 1)?, three, u64::MAX)
+///     .collect::<Result<Vec<_>, _>>()?;
+/// // Over Z_3, 1x2, 2x1 and 2x2 have a quiet pattern and its multiples (3 members).
+/// let nullities: Vec<Vec<_>> = table.iter().map(|row| row.iter().map(|e| e.nullity).collect()).collect();
+/// assert_eq!(nullities, [[Some(0), Some(1)], [Some(1), Some(1)]]);
+/// assert!((table[0][1].kernel_size_log2 - 3f64.log2()).abs() < 1e-12);
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+pub fn kernel_table<'a>(
+    rows: impl IntoIterator<Item = usize> + 'a,
+    cols: &'a [usize],
+    template: &'a Puzzle,
+    states: Modulus,
+    max_memory: u64,
+) -> impl Iterator<Item = Result<Vec<KernelEntry>, Error>> + 'a {
+    rows.into_iter().map(move |r| {
+        cols.par_iter()
+            .map(|&c| {
+                let puzzle =
+                    Puzzle::new(r, c)?.with_topology(template.topology()).with_rule(template.rule().clone());
+                // Budget 0: the kernel's size only, no pattern searched.
+                let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, max_memory)?;
+                Ok(KernelEntry { kernel_size_log2: solver.kernel_size_log2(), nullity: solver.nullity() })
+            })
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two routes to one number: the K-state table at K = 2 (Z_2 is GF(2))
+    /// against the polynomial formula, and against elimination on the
+    /// torus, over sizes 1..=12.
+    #[test]
+    fn kernel_table_at_two_states_is_the_nullity_table() {
+        let two = Modulus::new(2).unwrap();
+        let cols: Vec<usize> = (1..=12).collect();
+        for template in
+            [Puzzle::new(1, 1).unwrap(), Puzzle::new(1, 1).unwrap().with_topology(crate::Topology::Torus)]
+        {
+            let nullity = nullity_table(1..=12, 1..=12, &template, u64::MAX, &|| {}).unwrap();
+            let kernel: Vec<Vec<KernelEntry>> =
+                kernel_table(1..=12, &cols, &template, two, u64::MAX).collect::<Result<_, _>>().unwrap();
+            for (r, (n_row, k_row)) in nullity.iter().zip(&kernel).enumerate() {
+                for (c, (&d, entry)) in n_row.iter().zip(k_row).enumerate() {
+                    assert_eq!(entry.nullity, Some(d), "{}x{} {:?}", r + 1, c + 1, template.topology());
+                    assert_eq!(entry.kernel_size_log2, d as f64, "{}x{}", r + 1, c + 1);
+                }
+            }
+        }
+    }
 }

@@ -40,11 +40,7 @@ fn solve_in_memory(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Re
         let answer = solver.solve(board, targets)?;
         let report = Report { index, board, solver, answer: &answer };
         report.warn_if_not_proven(io.stderr, args.max_nullity);
-        let text = match args.format {
-            Format::Poj => report.poj(args.show),
-            Format::Text => report.text(args.show),
-            Format::Json => report.json() + "\n",
-        };
+        let text = report.render(args.format.into(), args.show);
         // The file is made before the answer that first goes into it is
         // printed, so that a path that cannot be created stops the run there.
         let file = if report.best().is_some() { output.get()? } else { None };
@@ -142,8 +138,10 @@ fn solve_streamed(
         let result = chase.solve_streamed(&mut stream, target, max_nullity, &mut |_| Ok(()))?;
         counts.push((target, result));
     }
-    let tallies: Vec<Tally> =
-        counts.iter().map(|&(target, result)| Tally { name: target.name(), result, presses: None }).collect();
+    let tallies: Vec<Tally> = counts
+        .iter()
+        .map(|&(target, result)| Tally { name: target.name().into(), result, lower_bound: 0, presses: None })
+        .collect();
     let best = best_tally(&tallies).and_then(|best| targets.iter().find(|t| t.name() == best.name));
     if let (Some(path), Some(target)) = (&args.output, best) {
         let file = io::BufWriter::new(create(path)?);
@@ -158,7 +156,7 @@ fn solve_streamed(
     if let (Some(path), None) = (&args.output, best) {
         not_written(io.stderr, path);
     }
-    for tally in tallies.iter().filter(|t| answers(t.name, &tallies)) {
+    for tally in tallies.iter().filter(|t| answers(&t.name, &tallies)) {
         if let Some((count, false)) = tally.result {
             let _ = writeln!(
                 io.stderr,
@@ -174,12 +172,10 @@ fn solve_streamed(
     let text = match args.format {
         Format::Poj => poj_line(&tallies),
         // Sized as given (a wide uniform board is streamed transposed).
-        _ => text_lines(
-            1,
-            (args.source.rows.unwrap_or(rows), args.source.cols.unwrap_or(cols)),
-            chase.nullity(),
-            &tallies,
-        ),
+        _ => {
+            let shape = (args.source.rows.unwrap_or(rows), args.source.cols.unwrap_or(cols));
+            text_lines(two_state_header(1, shape, chase.nullity()), &tallies, false)
+        }
     };
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;

@@ -258,11 +258,7 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
                 );
             }
         }
-        let text = match args.format {
-            Format::Poj => report.poj(args.show),
-            Format::Text => report.text(args.show),
-            Format::Json => report.json() + "\n",
-        };
+        let text = report.render(args.format.into(), args.show);
         let file = if answer.best().is_some() { output.get()? } else { None };
         out.write_all(text.as_bytes())?;
         if flush {

@@ -62,6 +62,16 @@ pub(super) enum Format {
     Json,
 }
 
+impl From<Format> for AnswerFormat {
+    fn from(f: Format) -> AnswerFormat {
+        match f {
+            Format::Poj => AnswerFormat::Poj,
+            Format::Text => AnswerFormat::Text,
+            Format::Json => AnswerFormat::Json,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(super) enum GenerateArg {
     AllBlack,

@@ -1,11 +1,23 @@
-//! Names and words both fronts use: of topologies, rules and targets,
-//! ranges of sizes, byte counts.
+//! Names and words every front uses: of topologies, rules and targets,
+//! ranges of sizes, byte counts. Plain functions of text, with no
+//! dependency: the command line, the server and the Python binding read
+//! them alike (the Python crate builds without the `cli` feature).
 
 use crate::{Rule, Target, Topology};
 
 /// The target words and what each asks: `white`, `black`, or `either`
-/// (both, for the fewer presses). Anything else names a board.
-pub(crate) fn colour_targets(word: &str) -> Option<&'static [Target]> {
+/// (both, for the fewer presses). Anything else names a board, a state
+/// or, on every front, `any`.
+///
+/// # Example
+/// ```
+/// use lightsout::{Target, present::colour_targets};
+///
+/// assert_eq!(colour_targets("black"), Some(&[Target::Black][..]));
+/// assert_eq!(colour_targets("either"), Some(Target::EITHER));
+/// assert_eq!(colour_targets("grey"), None);
+/// ```
+pub fn colour_targets(word: &str) -> Option<&'static [Target]> {
     match word {
         "white" => Some(&[Target::White]),
         "black" => Some(&[Target::Black]),
@@ -15,16 +27,25 @@ pub(crate) fn colour_targets(word: &str) -> Option<&'static [Target]> {
 }
 
 /// The words [`colour_targets`] knows, for messages.
-pub(crate) const TARGET_WORDS: &str = "white, black, either";
+pub const TARGET_WORDS: &str = "white, black, either";
 
 /// Whether `s` names a built-in graph (`petersen`, `cycle:N`, `path:N`,
 /// `complete:N`, `hypercube:D`, `cube`) rather than a file or graph6.
-pub(crate) fn is_graph_name(s: &str) -> bool {
+///
+/// # Example
+/// ```
+/// use lightsout::present::is_graph_name;
+///
+/// assert!(is_graph_name("cycle:7") && is_graph_name("petersen"));
+/// assert!(!is_graph_name("Dhc") && !is_graph_name("graph.g6"));
+/// ```
+pub fn is_graph_name(s: &str) -> bool {
     const BUILT_IN: [&str; 6] = ["petersen", "cycle:", "path:", "complete:", "hypercube:", "cube"];
     BUILT_IN.iter().any(|b| s == *b || (b.ends_with(':') && s.starts_with(b)))
 }
 
 /// `RxC`, or `graph of N vertices`: a board's shape in text.
+#[cfg(feature = "cli")]
 pub(crate) fn shape_text(puzzle: &crate::Puzzle) -> String {
     match puzzle.graph() {
         Some(g) => format!("graph of {} vertices", g.vertex_count()),
@@ -33,12 +54,12 @@ pub(crate) fn shape_text(puzzle: &crate::Puzzle) -> String {
 }
 
 /// The topology of a board that wraps around (`torus`) or not.
-pub(crate) fn topology(torus: bool) -> Topology {
+pub fn topology(torus: bool) -> Topology {
     if torus { Topology::Torus } else { Topology::Plane }
 }
 
 /// `plane` or `torus`.
-pub(crate) fn topology_name(t: Topology) -> &'static str {
+pub fn topology_name(t: Topology) -> &'static str {
     match t {
         Topology::Plane => "plane",
         Topology::Torus => "torus",
@@ -46,7 +67,16 @@ pub(crate) fn topology_name(t: Topology) -> &'static str {
 }
 
 /// Reads a topology's name, as [`topology_name`] writes it.
-pub(crate) fn parse_topology(name: &str) -> Option<Topology> {
+///
+/// # Example
+/// ```
+/// use lightsout::Topology;
+/// use lightsout::present::{parse_topology, topology_name};
+///
+/// assert_eq!(parse_topology(topology_name(Topology::Torus)), Some(Topology::Torus));
+/// assert_eq!(parse_topology("sphere"), None);
+/// ```
+pub fn parse_topology(name: &str) -> Option<Topology> {
     match name {
         "plane" => Some(Topology::Plane),
         "torus" => Some(Topology::Torus),
@@ -55,7 +85,24 @@ pub(crate) fn parse_topology(name: &str) -> Option<Topology> {
 }
 
 /// `plus`, `neighbours` (or `neighbors`), `king`, or a mask of 0/1 rows.
-pub(crate) fn parse_rule(s: &str) -> Result<Rule, String> {
+///
+/// # Errors
+/// A message naming the text: a word that is no rule's name, or a mask
+/// that is not one ([`Rule::from_mask`]'s words).
+///
+/// # Example
+/// ```
+/// use lightsout::{Rule, present::parse_rule};
+///
+/// assert_eq!(parse_rule("king")?, Rule::king());
+/// assert_eq!(parse_rule("010/111/010")?, Rule::plus());
+/// assert_eq!(
+///     parse_rule("cross").unwrap_err(),
+///     "expected plus, neighbours, king or a mask like 010/111/010, got 'cross'"
+/// );
+/// # Ok::<(), String>(())
+/// ```
+pub fn parse_rule(s: &str) -> Result<Rule, String> {
     match s {
         "plus" => Ok(Rule::plus()),
         "neighbours" | "neighbors" => Ok(Rule::neighbours()),
@@ -69,7 +116,16 @@ pub(crate) fn parse_rule(s: &str) -> Result<Rule, String> {
 }
 
 /// Parses `512M`, `2G`, `1.5GiB`, `1000000` (bytes) into bytes.
-pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
+///
+/// # Example
+/// ```
+/// use lightsout::present::parse_bytes;
+///
+/// assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+/// assert_eq!(parse_bytes("1.5GiB"), Ok(3 << 29));
+/// assert!(parse_bytes("lots").is_err());
+/// ```
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
@@ -90,7 +146,16 @@ pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
 }
 
 /// `A..B` (inclusive), `A..=B` or one number `N`, from 1 up.
-pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {
+///
+/// # Example
+/// ```
+/// use lightsout::present::parse_range;
+///
+/// assert_eq!(parse_range("1..64"), Ok((1, 64)));
+/// assert_eq!(parse_range("7"), Ok((7, 7)));
+/// assert!(parse_range("0..3").is_err());
+/// ```
+pub fn parse_range(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("expected a size or a range like 1..100, got '{s}'");
     let (a, b) = s.split_once("..").unwrap_or((s, s));
     let a: usize = a.trim().parse().map_err(|_| bad())?;
@@ -102,7 +167,14 @@ pub(crate) fn parse_range(s: &str) -> Result<(usize, usize), String> {
 }
 
 /// `1536` → `1.5 KiB`.
-pub(crate) fn format_bytes(bytes: u64) -> String {
+///
+/// # Example
+/// ```
+/// use lightsout::present::format_bytes;
+///
+/// assert_eq!((format_bytes(1536), format_bytes(100)), ("1.5 KiB".into(), "100 B".into()));
+/// ```
+pub fn format_bytes(bytes: u64) -> String {
     let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut value = bytes as f64;
     let mut unit = 0;
@@ -115,12 +187,14 @@ pub(crate) fn format_bytes(bytes: u64) -> String {
 
 /// A number of presses in words, `1 press` or `n presses`: what the text
 /// output says (the POJ line and JSON give the bare number).
+#[cfg(feature = "cli")]
 pub(crate) fn presses(n: u64) -> String {
     if n == 1 { "1 press".into() } else { format!("{n} presses") }
 }
 
 /// A number of members (of a kernel, given in decimal as K-state kernels
 /// are), `1 member` or `n members`.
+#[cfg(feature = "cli")]
 pub(crate) fn members(count: &str) -> String {
     if count == "1" { "1 member".into() } else { format!("{count} members") }
 }

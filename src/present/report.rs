@@ -1,70 +1,119 @@
 //! The answer to one board, as the POJ line, the text lines and the JSON
 //! object (`lightsout solve` prints them; `lightsout serve` answers with
-//! the JSON).
+//! the JSON), for both board kinds: one [`Report`], rendered through what
+//! [`Shown`] says of a kind. The two-state kind is here; the K-state kind
+//! is in `states.rs`, beside its other JSON.
+
+use std::borrow::Cow;
 
 use serde_json::{Value, json};
 
 use super::puzzle_topology;
-use crate::{Answer, Game, Grid, Outcome, Solution, Solver, Target, grid_lines};
+use crate::{Answer, Game, Grid, Solution, Solver, Target, grid_lines};
+
+/// How a board's answer is printed: the format words of `lightsout solve`
+/// (the CLI's `--format` maps onto these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AnswerFormat {
+    /// The fewest presses, or `Impossible` (POJ 1753).
+    Poj,
+    /// A few readable lines.
+    Text,
+    /// One JSON object on a line.
+    Json,
+}
+
+/// What a report needs from a board kind (`Grid` for two states,
+/// `StateGrid` for K): its answer as tallies, and how its header, press
+/// lines, grids and JSON read. Everything else (the POJ line, the text's
+/// target and best lines, `--show`) is [`Report`]'s, once for both.
+pub(crate) trait Shown: Sized {
+    /// The solver that answered (for the header, the reached board, JSON).
+    type Solver;
+    /// The answer to one board: a result per target asked.
+    type Answer;
+    /// Whether the text gives a lower bound beside a count not proven
+    /// minimal (`; at least N`).
+    const SHOWS_LOWER_BOUND: bool;
+
+    /// Each target's result, in the order asked.
+    fn tallies<'a>(answer: &'a Self::Answer) -> Vec<Tally<'a, Self>>;
+    /// The text answer's first line: the board, its size and its kernel.
+    fn header(report: &Report<'_, Self>) -> String;
+    /// Whether the board is a graph's (presses listed by vertex).
+    fn on_graph(solver: &Self::Solver) -> bool;
+    /// The text line listing the best's `count` presses (`count` > 0).
+    fn press_line(&self, count: u64, graph: bool) -> String;
+    /// The press grid's lines, as `--show` draws them.
+    fn press_lines(&self, solver: &Self::Solver) -> Vec<String>;
+    /// The board `presses` reach from `board` and its lines, re-applied
+    /// here (`None` when it cannot be: nothing is drawn).
+    fn reached_lines(board: &Self, presses: &Self, solver: &Self::Solver) -> Option<Vec<String>>;
+    /// The JSON object.
+    fn json(report: &Report<'_, Self>) -> String;
+}
 
 /// One target's result as the POJ and text answers print it.
-pub(crate) struct Tally<'a> {
-    pub(crate) name: &'static str,
+pub(crate) struct Tally<'a, B = Grid> {
+    pub(crate) name: Cow<'static, str>,
     /// The presses and whether they are proven fewest; `None` when the
     /// target cannot be reached.
     pub(crate) result: Option<(u64, bool)>,
+    /// The fewest presses any member can have, as the search proved it
+    /// (shown by kinds with [`Shown::SHOWS_LOWER_BOUND`]).
+    pub(crate) lower_bound: u64,
     /// The press grid, when at hand (not for a streamed board).
-    pub(crate) presses: Option<&'a Grid>,
+    pub(crate) presses: Option<&'a B>,
 }
 
 impl<'a> Tally<'a> {
-    /// The tally of a solved target.
-    pub(crate) fn of(outcome: &'a Outcome) -> Self {
+    /// The tally of a solved two-state target.
+    pub(crate) fn of(outcome: &'a crate::Outcome) -> Self {
         let solution = outcome.solution.as_ref();
         Tally {
-            name: outcome.target.name(),
+            name: outcome.target.name().into(),
             result: solution.map(|s| (s.presses.count_ones() as u64, s.proven_minimal)),
+            lower_bound: 0,
             presses: solution.map(|s| &s.presses),
         }
     }
 }
 
 /// The reachable target with the fewest presses (the first on a tie).
-pub(crate) fn best_tally<'t, 'a>(tallies: &'t [Tally<'a>]) -> Option<&'t Tally<'a>> {
+pub(crate) fn best_tally<'t, 'a, B>(tallies: &'t [Tally<'a, B>]) -> Option<&'t Tally<'a, B>> {
     tallies.iter().filter(|t| t.result.is_some()).min_by_key(|t| t.result.map(|(presses, _)| presses))
 }
 
 /// Whether a note about target `name` is about the question answered: the
 /// one target asked, or with several, the one answered (a note on the other
 /// colour would be about a question nobody asked).
-pub(crate) fn answers(name: &str, tallies: &[Tally]) -> bool {
+pub(crate) fn answers<B>(name: &str, tallies: &[Tally<B>]) -> bool {
     tallies.len() == 1 || best_tally(tallies).is_some_and(|best| best.name == name)
 }
 
 /// The POJ answer: the fewest presses, or `Impossible`.
-pub(crate) fn poj_line(tallies: &[Tally]) -> String {
+pub(crate) fn poj_line<B>(tallies: &[Tally<B>]) -> String {
     match best_tally(tallies).and_then(|t| t.result) {
         Some((presses, _)) => format!("{presses}\n"),
         None => "Impossible\n".into(),
     }
 }
 
-/// A board's text answer: its size and nullity, a line per target, the
-/// best, and the best's presses.
-pub(crate) fn text_lines(
-    index: usize,
-    (rows, cols): (usize, usize),
-    nullity: usize,
-    tallies: &[Tally],
-) -> String {
-    let mut text = format!("board {index}: {rows}x{cols}, nullity {nullity}\n");
+/// A board's text answer after its `header`: a line per target, the best,
+/// and the best's presses.
+pub(crate) fn text_lines<B: Shown>(header: String, tallies: &[Tally<B>], graph: bool) -> String {
+    let mut text = header;
     for tally in tallies {
+        let name = &tally.name;
         text += &match tally.result {
-            None => format!("  {}: impossible\n", tally.name),
-            Some((presses, proven)) => {
-                let proof = if proven { "minimal" } else { "not proven minimal" };
-                format!("  {}: {} ({proof})\n", tally.name, super::presses(presses))
-            }
+            None => format!("  {name}: impossible\n"),
+            Some((presses, true)) => format!("  {name}: {} (minimal)\n", super::presses(presses)),
+            Some((presses, false)) if B::SHOWS_LOWER_BOUND => format!(
+                "  {name}: {} (not proven minimal; at least {})\n",
+                super::presses(presses),
+                tally.lower_bound
+            ),
+            Some((presses, false)) => format!("  {name}: {} (not proven minimal)\n", super::presses(presses)),
         };
     }
     match best_tally(tallies) {
@@ -72,44 +121,96 @@ pub(crate) fn text_lines(
         Some(best) => {
             let presses = best.result.map_or(0, |(presses, _)| presses);
             text += &format!("  best: {}, {}\n", best.name, super::presses(presses));
-            text += &press_line(best.presses, presses);
+            text += &match best.presses {
+                _ if presses == 0 => format!("  {}: none\n", press_what(graph)),
+                Some(grid) => grid.press_line(presses, graph),
+                None => "  press (row,col): not listed for a streamed board (--output FILE writes them as an image)\n"
+                    .into(),
+            };
         }
     }
     text
+}
+
+/// What the press line lists: vertices on a graph, cells on a grid.
+fn press_what(graph: bool) -> &'static str {
+    if graph { "press vertex" } else { "press (row,col)" }
 }
 
 /// Most presses the text output lists by coordinates: more would bury the
 /// answer (`--show` draws any number, `--output` writes them as an image).
 pub(crate) const LISTED_PRESSES: usize = 256;
 
-/// The text answer's line of presses as (row,col) from (1,1) at the top
-/// left: `None` when they are not at hand (a streamed board).
-fn press_line(presses: Option<&Grid>, count: u64) -> String {
-    match presses {
-        _ if count == 0 => "  press (row,col): none\n".into(),
-        Some(grid) if count <= LISTED_PRESSES as u64 => {
-            let cells: Vec<String> = (0..grid.nrows())
-                .flat_map(|r| grid.row(r).iter_ones().map(move |c| format!("({},{})", r + 1, c + 1)))
-                .collect();
-            format!("  press (row,col): {}\n", cells.join(" "))
-        }
-        Some(_) => format!(
-            "  press (row,col): not listed above {LISTED_PRESSES} presses (--output FILE writes them as an image)\n"
-        ),
-        None => {
-            "  press (row,col): not listed for a streamed board (--output FILE writes them as an image)\n"
-                .into()
-        }
-    }
+/// One board's answer, ready to print (and, as JSON, to serve: `lightsout
+/// serve` answers with [`Report::json`] too), for either board kind.
+pub(crate) struct Report<'a, B: Shown = Grid> {
+    pub(crate) index: usize,
+    pub(crate) board: &'a B,
+    pub(crate) solver: &'a B::Solver,
+    pub(crate) answer: &'a B::Answer,
 }
 
-/// One board's answer, ready to print (and, as JSON, to serve: `lightsout
-/// serve` answers with [`Report::json`] too).
-pub(crate) struct Report<'a> {
-    pub(crate) index: usize,
-    pub(crate) board: &'a Grid,
-    pub(crate) solver: &'a Solver,
-    pub(crate) answer: &'a Answer,
+impl<B: Shown> Report<'_, B> {
+    /// Each target's result, as printed.
+    pub(crate) fn tallies(&self) -> Vec<Tally<'_, B>> {
+        B::tallies(self.answer)
+    }
+
+    /// The answer as `format` prints it (`show`: with the best's press grid
+    /// and the board it reaches; JSON holds the grid already).
+    pub(crate) fn render(&self, format: AnswerFormat, show: bool) -> String {
+        match format {
+            AnswerFormat::Poj => self.poj(show),
+            AnswerFormat::Text => self.text(show),
+            AnswerFormat::Json => self.json() + "\n",
+        }
+    }
+
+    /// The fewest presses, or `Impossible`.
+    pub(crate) fn poj(&self, show: bool) -> String {
+        let tallies = self.tallies();
+        let mut text = poj_line(&tallies);
+        if show {
+            text += &self.grids(&tallies);
+        }
+        text
+    }
+
+    /// The header, a line per target, the best and its presses.
+    pub(crate) fn text(&self, show: bool) -> String {
+        let tallies = self.tallies();
+        let mut text = text_lines(B::header(self), &tallies, B::on_graph(self.solver));
+        if show {
+            text += &self.grids(&tallies);
+        }
+        text
+    }
+
+    /// The best's press grid and the board it reaches (nothing when no
+    /// target is reachable).
+    fn grids(&self, tallies: &[Tally<B>]) -> String {
+        let Some((name, presses)) = best_tally(tallies).and_then(|t| Some((&t.name, t.presses?))) else {
+            return String::new();
+        };
+        let mut text = format!("presses (to {name}):\n");
+        for line in presses.press_lines(self.solver) {
+            text += &line;
+            text.push('\n');
+        }
+        if let Some(reached) = B::reached_lines(self.board, presses, self.solver) {
+            text += "reached:\n";
+            for line in reached {
+                text += &line;
+                text.push('\n');
+            }
+        }
+        text
+    }
+
+    /// The JSON object (without a line break).
+    pub(crate) fn json(&self) -> String {
+        B::json(self)
+    }
 }
 
 impl Report<'_> {
@@ -118,70 +219,79 @@ impl Report<'_> {
         self.answer.best().map(|(target, s)| (target.name(), s))
     }
 
-    /// Each target's result, as printed.
-    pub(crate) fn tallies(&self) -> Vec<Tally<'_>> {
-        self.answer.outcomes.iter().map(Tally::of).collect()
-    }
-
+    /// `4 presses to white`, or `impossible`: a picture's title.
     pub(crate) fn best_summary(&self) -> String {
         match self.best() {
             None => "impossible".into(),
             Some((name, s)) => format!("{} to {name}", super::presses(s.presses.count_ones() as u64)),
         }
     }
+}
 
-    pub(crate) fn poj(&self, show: bool) -> String {
-        let mut text = poj_line(&self.tallies());
-        if let (true, Some((name, s))) = (show, self.best()) {
-            text += &self.grids(name, s);
-        }
-        text
+/// The text answer's first line for two states: `board 1: 4x4, nullity 4`
+/// (by the shape given: a streamed board is sized as asked).
+pub(crate) fn two_state_header(index: usize, (rows, cols): (usize, usize), nullity: usize) -> String {
+    format!("board {index}: {rows}x{cols}, nullity {nullity}\n")
+}
+
+impl Shown for Grid {
+    type Solver = Solver;
+    type Answer = Answer;
+    const SHOWS_LOWER_BOUND: bool = false;
+
+    fn tallies<'a>(answer: &'a Answer) -> Vec<Tally<'a, Grid>> {
+        answer.outcomes.iter().map(Tally::of).collect()
     }
 
-    pub(crate) fn text(&self, show: bool) -> String {
-        let shape = (self.board.nrows(), self.board.ncols());
-        let mut text = text_lines(self.index, shape, self.solver.nullity(), &self.tallies());
-        if let Some(g) = self.solver.puzzle().graph() {
-            // A graph's board is one row of its vertices: say so, and list
-            // presses by vertex.
-            let grid = format!("board {}: 1x{}, ", self.index, shape.1);
-            text = text.replacen(
-                &grid,
-                &format!("board {}: graph of {} vertices, ", self.index, g.vertex_count()),
-                1,
-            );
-            if let Some((_, s)) = self.best().filter(|(_, s)| s.presses.count_ones() <= LISTED_PRESSES) {
-                let vertices: Vec<String> = s.presses.row(0).iter_ones().map(|v| v.to_string()).collect();
-                let listed = if vertices.is_empty() { "none".to_string() } else { vertices.join(" ") };
-                if let Some(at) = text.find("  press (row,col): ") {
-                    let end = text[at..].find('\n').map_or(text.len(), |e| at + e + 1);
-                    text.replace_range(at..end, &format!("  press vertex: {listed}\n"));
-                }
+    fn header(report: &Report<'_, Grid>) -> String {
+        match report.solver.puzzle().graph() {
+            // A graph's board is one row of its vertices: say so.
+            Some(g) => {
+                format!(
+                    "board {}: graph of {} vertices, nullity {}\n",
+                    report.index,
+                    g.vertex_count(),
+                    report.solver.nullity()
+                )
             }
+            None => two_state_header(
+                report.index,
+                (report.board.nrows(), report.board.ncols()),
+                report.solver.nullity(),
+            ),
         }
-        if let (true, Some((name, s))) = (show, self.best()) {
-            text += &self.grids(name, s);
-        }
-        text
     }
 
-    /// The press grid and the board it reaches (re-applied here, as shown).
-    pub(crate) fn grids(&self, name: &str, s: &Solution) -> String {
-        let reached = self.solver.puzzle().apply(self.board, &s.presses);
-        let mut text = format!("presses (to {name}):\n");
-        for line in grid_lines(&s.presses, 'x', '.') {
-            text += &line;
-            text.push('\n');
-        }
-        text += "reached:\n";
-        for line in grid_lines(&reached, 'b', 'w') {
-            text += &line;
-            text.push('\n');
-        }
-        text
+    fn on_graph(solver: &Solver) -> bool {
+        solver.puzzle().graph().is_some()
     }
 
-    pub(crate) fn json(&self) -> String {
+    /// As (row,col) from (1,1) at the top left, or by vertex on a graph.
+    fn press_line(&self, count: u64, graph: bool) -> String {
+        if count > LISTED_PRESSES as u64 {
+            return format!(
+                "  press (row,col): not listed above {LISTED_PRESSES} presses (--output FILE writes them as an image)\n"
+            );
+        }
+        let listed: Vec<String> = if graph {
+            self.row(0).iter_ones().map(|v| v.to_string()).collect()
+        } else {
+            (0..self.nrows())
+                .flat_map(|r| self.row(r).iter_ones().map(move |c| format!("({},{})", r + 1, c + 1)))
+                .collect()
+        };
+        format!("  {}: {}\n", press_what(graph), listed.join(" "))
+    }
+
+    fn press_lines(&self, _: &Solver) -> Vec<String> {
+        grid_lines(self, 'x', '.')
+    }
+
+    fn reached_lines(board: &Grid, presses: &Grid, solver: &Solver) -> Option<Vec<String>> {
+        Some(grid_lines(&solver.puzzle().apply(board, presses), 'b', 'w'))
+    }
+
+    fn json(report: &Report<'_, Grid>) -> String {
         let entry = |solution: &Option<Solution>| -> Value {
             match solution {
                 None => {
@@ -196,28 +306,28 @@ impl Report<'_> {
             }
         };
         let named = |name: &str| {
-            let outcome = self.answer.outcomes.iter().find(|o| o.target.name() == name);
+            let outcome = report.answer.outcomes.iter().find(|o| o.target.name() == name);
             outcome.map_or(Value::Null, |o| entry(&o.solution))
         };
-        let best = match self.best() {
+        let best = match report.best() {
             None => json!({"target": null, "presses": null}),
             Some((name, s)) => json!({"target": name, "presses": s.presses.count_ones()}),
         };
-        let puzzle = self.solver.puzzle();
+        let puzzle = report.solver.puzzle();
         let mut object = json!({
-            "board": self.index,
-            "rows": self.board.nrows(),
-            "cols": self.board.ncols(),
+            "board": report.index,
+            "rows": report.board.nrows(),
+            "cols": report.board.ncols(),
             "topology": puzzle_topology(puzzle),
             "rule": puzzle.rule().to_string(),
-            "nullity": self.solver.nullity(),
+            "nullity": report.solver.nullity(),
             "white": named("white"),
             "black": named("black"),
         });
         if let Some(g) = puzzle.graph() {
             object["graph"] = json!({"vertices": g.vertex_count(), "edges": g.edge_count()});
         }
-        if self.answer.outcomes.iter().any(|o| matches!(o.target, Target::Board(_))) {
+        if report.answer.outcomes.iter().any(|o| matches!(o.target, Target::Board(_))) {
             object["target"] = named("target");
         }
         object["best"] = best;

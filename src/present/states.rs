@@ -1,12 +1,14 @@
-//! Boards of K states, as both fronts print and serve them: the answer to
-//! a board (POJ line, text, JSON), the verdicts of `check`, the analysis
-//! of a size. Two-state boards keep their own shapes (`report.rs`); every
-//! object here carries `states`.
+//! Boards of K states, as both fronts print and serve them: the K-state
+//! kind of [`Report`] (its header, press lines and JSON; the rest is the
+//! report's, shared with two states), the verdicts of `check`, the
+//! analysis of a size. Every object here carries `states`.
 
 use serde_json::{Value, json};
 
-use super::{LISTED_CELLS, LISTED_PATTERNS, omitted_patterns, topology_name};
-use crate::{Answer, Game, Puzzle, StateGrid, StateSolver, StateTarget, state_lines};
+use super::{
+    LISTED_CELLS, LISTED_PATTERNS, LISTED_PRESSES, Report, Shown, Tally, omitted_patterns, topology_name,
+};
+use crate::{Answer, Game, Outcome, Puzzle, StateGrid, StateSolver, StateTarget, state_lines};
 
 /// `"2"` for a uniform target, `"target"` for a board.
 pub(crate) fn state_target_name(target: &StateTarget) -> String {
@@ -73,103 +75,82 @@ pub(crate) fn kernel_text(solver: &StateSolver) -> String {
     }
 }
 
-/// One K-state board's answer, ready to print or serve.
-pub(crate) struct StateReport<'a> {
-    pub(crate) index: usize,
-    pub(crate) board: &'a StateGrid,
-    pub(crate) solver: &'a StateSolver,
-    pub(crate) answer: &'a Answer<StateGrid>,
-}
+/// One K-state board's answer, ready to print or serve: the one
+/// [`Report`] of both kinds, on boards of states.
+pub(crate) type StateReport<'a> = Report<'a, StateGrid>;
 
-impl StateReport<'_> {
-    fn k(&self) -> u8 {
-        self.solver.states().get()
-    }
+impl Shown for StateGrid {
+    type Solver = StateSolver;
+    type Answer = Answer<StateGrid>;
+    const SHOWS_LOWER_BOUND: bool = true;
 
-    /// The fewest presses, or `Impossible`.
-    pub(crate) fn poj(&self, show: bool) -> String {
-        let mut text = match self.answer.best() {
-            Some((_, s)) => format!("{}\n", s.presses.total()),
-            None => "Impossible\n".into(),
+    fn tallies<'a>(answer: &'a Answer<StateGrid>) -> Vec<Tally<'a, StateGrid>> {
+        let tally = |o: &'a Outcome<StateGrid>| {
+            let solution = o.solution.as_ref();
+            Tally {
+                name: state_target_name(&o.target).into(),
+                result: solution.map(|s| (s.presses.total(), s.proven_minimal)),
+                lower_bound: solution.map_or(0, |s| s.lower_bound),
+                presses: solution.map(|s| &s.presses),
+            }
         };
-        if show {
-            text += &self.grids();
-        }
-        text
+        answer.outcomes.iter().map(tally).collect()
     }
 
-    /// The size, the kernel, a line per target, the best and its presses.
-    pub(crate) fn text(&self, show: bool) -> String {
-        let puzzle = self.solver.puzzle();
+    /// The size, the states and the kernel.
+    fn header(report: &StateReport<'_>) -> String {
+        let (solver, puzzle) = (report.solver, report.solver.puzzle());
         let shape = match puzzle.graph() {
             Some(g) => format!("graph of {} vertices", g.vertex_count()),
             None => format!("{}x{}", puzzle.rows(), puzzle.cols()),
         };
-        let mut text = format!(
-            "board {}: {shape}, {} states, kernel {}\n",
-            self.index,
-            self.k(),
-            kernel_text(self.solver)
-        );
-        for outcome in &self.answer.outcomes {
-            let name = state_target_name(&outcome.target);
-            text += &match &outcome.solution {
-                None => format!("  {name}: impossible\n"),
-                Some(s) if s.proven_minimal => {
-                    format!("  {name}: {} (minimal)\n", super::presses(s.presses.total()))
+        let k = solver.states().get();
+        format!("board {}: {shape}, {k} states, kernel {}\n", report.index, kernel_text(solver))
+    }
+
+    fn on_graph(solver: &StateSolver) -> bool {
+        solver.puzzle().graph().is_some()
+    }
+
+    /// `press (row,col) (xN: N times): (1,2)x2 (3,1)` (a count of one
+    /// unwritten), or by vertex on a graph.
+    fn press_line(&self, _: u64, graph: bool) -> String {
+        let cells: Vec<String> = (0..self.nrows())
+            .flat_map(|r| (0..self.ncols()).map(move |c| (r, c)))
+            .filter(|&(r, c)| self.get(r, c) > 0)
+            .map(|(r, c)| {
+                let at = if graph { format!("{c}") } else { format!("({},{})", r + 1, c + 1) };
+                match self.get(r, c) {
+                    1 => at,
+                    n => format!("{at}x{n}"),
                 }
-                Some(s) => format!(
-                    "  {name}: {} (not proven minimal; at least {})\n",
-                    super::presses(s.presses.total()),
-                    s.lower_bound
-                ),
-            };
+            })
+            .collect();
+        let what = if graph { "press vertex" } else { "press (row,col)" };
+        match cells.len() {
+            n if n > LISTED_PRESSES => format!(
+                "  {what}: {n} cells, not listed above {LISTED_PRESSES} (--output FILE writes them as a PGM image)\n"
+            ),
+            _ => format!("  {what} (xN: N times): {}\n", cells.join(" ")),
         }
-        match self.answer.best() {
-            None => text += "  best: impossible\n",
-            Some((target, s)) => {
-                text += &format!(
-                    "  best: {}, {}\n",
-                    state_target_name(target),
-                    super::presses(s.presses.total())
-                );
-                text += &press_line(&s.presses, puzzle.graph().is_some());
-            }
-        }
-        if show {
-            text += &self.grids();
-        }
-        text
     }
 
-    /// The press counts and the board they reach (re-applied here).
-    fn grids(&self) -> String {
-        let Some((target, s)) = self.answer.best() else {
-            return String::new();
-        };
-        let k = self.k();
-        let mut text = format!("presses (to {}):\n", state_target_name(target));
-        for line in state_lines(&s.presses, k) {
-            text += &line;
-            text.push('\n');
-        }
-        if let Ok(reached) = self.solver.apply(self.board, &s.presses) {
-            text += "reached:\n";
-            for line in state_lines(&reached, k) {
-                text += &line;
-                text.push('\n');
-            }
-        }
-        text
+    fn press_lines(&self, solver: &StateSolver) -> Vec<String> {
+        state_lines(self, solver.states().get())
     }
 
-    pub(crate) fn json(&self) -> String {
-        let k = self.k();
+    fn reached_lines(board: &StateGrid, presses: &StateGrid, solver: &StateSolver) -> Option<Vec<String>> {
+        let reached = solver.apply(board, presses).ok()?;
+        Some(state_lines(&reached, solver.states().get()))
+    }
+
+    fn json(report: &StateReport<'_>) -> String {
+        let k = report.solver.states().get();
         let mut object = serde_json::Map::new();
-        object.insert("board".into(), json!(self.index));
-        object.extend(puzzle_json(self.solver.puzzle(), k));
-        kernel_json(&mut object, self.solver);
-        let targets: Vec<Value> = self
+        object.insert("board".into(), json!(report.index));
+        object.extend(puzzle_json(report.solver.puzzle(), k));
+        kernel_json(&mut object, report.solver);
+        let targets: Vec<Value> = report
             .answer
             .outcomes
             .iter()
@@ -182,41 +163,12 @@ impl StateReport<'_> {
             })
             .collect();
         object.insert("targets".into(), json!(targets));
-        let best = match self.answer.best() {
+        let best = match report.answer.best() {
             None => json!({"target": null, "presses": null}),
             Some((t, s)) => json!({"target": target_json(t), "presses": s.presses.total()}),
         };
         object.insert("best".into(), best);
         Value::Object(object).to_string()
-    }
-}
-
-/// Most presses listed by coordinates in text (as for two states).
-const LISTED_PRESSES: usize = 256;
-
-/// `press (row,col)xcount: (1,2)x2 (3,1)` (a count of one unwritten), or
-/// by vertex on a graph.
-fn press_line(presses: &StateGrid, graph: bool) -> String {
-    let cells: Vec<String> = (0..presses.nrows())
-        .flat_map(|r| (0..presses.ncols()).map(move |c| (r, c)))
-        .filter(|&(r, c)| presses.get(r, c) > 0)
-        .map(|(r, c)| {
-            let at = if graph { format!("{c}") } else { format!("({},{})", r + 1, c + 1) };
-            match presses.get(r, c) {
-                1 => at,
-                n => format!("{at}x{n}"),
-            }
-        })
-        .collect();
-    let what = if graph { "press vertex" } else { "press (row,col)" };
-    match cells.len() {
-        0 => format!("  {what}: none\n"),
-        n if n > LISTED_PRESSES => {
-            format!(
-                "  {what}: {n} cells, not listed above {LISTED_PRESSES} (--output FILE writes them as a PGM image)\n"
-            )
-        }
-        _ => format!("  {what} (xN: N times): {}\n", cells.join(" ")),
     }
 }
 

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::puzzle_topology;
-use crate::{Analysis, Game, Grid, Puzzle, Solver, grid_lines};
+use crate::{Analysis, Game, Grid, KernelEntry, Puzzle, Solver, grid_lines};
 
 /// `2^k` in decimal, for k up to a few thousand (beyond, `None`).
 pub(crate) fn power_of_two(k: usize) -> Option<String> {
@@ -131,4 +131,16 @@ pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Optio
 /// One size of a nullity table as a JSON object (a line of `--format json`).
 pub(crate) fn table_entry_json(rows: usize, cols: usize, nullity: usize) -> serde_json::Value {
     json!({"rows": rows, "cols": cols, "nullity": nullity})
+}
+
+/// One size of a K-state kernel table as a JSON object (a line of `table
+/// --states K --format json`, an element of `/api/table`'s array).
+pub(crate) fn kernel_entry_json(
+    rows: usize,
+    cols: usize,
+    states: u8,
+    entry: &KernelEntry,
+) -> serde_json::Value {
+    json!({"rows": rows, "cols": cols, "states": states,
+        "kernel_size_log2": entry.kernel_size_log2, "nullity": entry.nullity})
 }

@@ -8,10 +8,10 @@ use super::request::{self, AnalyzeRequest, ApiJson, TableRequest};
 use super::work::{App, Job, time_limit};
 use super::{Limits, json_response};
 use crate::analysis::table_cost;
-use crate::present::{analysis_json, state_analysis_json, table_entry_json};
+use crate::present::{analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
 use crate::zk::Modulus;
-use crate::{Method, StateSolver};
-use crate::{analyze as analyse, nullity_table};
+use crate::{Method, Puzzle, StateSolver};
+use crate::{analyze as analyse, kernel_table, nullity_table};
 
 /// `POST /api/analyze`: the object `lightsout analyze --format json` prints.
 pub(super) async fn analyze(
@@ -89,7 +89,7 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
     }
     let states = request::states(req.states)?;
     if states.get() > 2 {
-        return state_rows(states, (r0, r1), (c0, c1), req, job);
+        return state_rows(states, (r0, r1), (c0, c1), &template, job);
     }
     let mut table = Vec::with_capacity(r1 - r0 + 1);
     for first in (r0..=r1).step_by(ROWS_PER_PART) {
@@ -108,27 +108,28 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
 }
 
 /// A K-state table: log2 of the kernel's size (and the nullity for prime
-/// K) per size, each size factored by the K-state solver, a row between
-/// two checks of [`Job::should_stop`].
+/// K) per size, as the library's [`kernel_table`] gives it, a row between
+/// two checks of [`Job::should_stop`]. `template`, the largest size, has
+/// had its sides checked against the server's.
 fn state_rows(
     states: Modulus,
     (r0, r1): (usize, usize),
     (c0, c1): (usize, usize),
-    req: &TableRequest,
+    template: &Puzzle,
     job: &Job,
 ) -> Result<String, ApiError> {
     let limits = &*job.limits;
+    let cols: Vec<usize> = (c0..=c1).collect();
+    let mut table = kernel_table(r0..=r1, &cols, template, states, limits.max_memory);
     let mut entries = Vec::new();
     for r in r0..=r1 {
         if job.should_stop() {
             return Err(time_limit(limits.time));
         }
-        for c in c0..=c1 {
-            let puzzle = request::puzzle(r, c, req.rule.as_deref(), req.torus, limits)?;
-            let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, limits.max_memory)?;
-            entries.push(serde_json::json!({"rows": r, "cols": c, "states": states.get(),
-                "kernel_size_log2": solver.kernel_size_log2(), "nullity": solver.nullity()}));
-        }
+        let Some(row) = table.next() else { break };
+        let row = row?;
+        entries
+            .extend(row.iter().zip(c0..=c1).map(|(entry, c)| kernel_entry_json(r, c, states.get(), entry)));
     }
     Ok(serde_json::Value::from(entries).to_string())
 }

@@ -11,9 +11,11 @@ use super::super::{
     AnalyzeArgs, Failure, Streams, StudyFormat, TableArgs, TableFormat, VerifyArgs, smaller_or_more_memory,
     solver_failure, terminal_bar,
 };
-use crate::present::{kernel_text, members, presses, puzzle_topology, state_analysis_json};
+use crate::present::{
+    kernel_entry_json, kernel_text, members, presses, puzzle_topology, state_analysis_json,
+};
 use crate::solve::states::bfs as state_bfs;
-use crate::{Error, Method, StateGrid, StateSolver, StateTarget, state_lines};
+use crate::{Error, Method, StateGrid, StateSolver, StateTarget, kernel_table, state_lines};
 
 /// `lightsout analyze --states K`: the kernel (its size, and rank and
 /// nullity for prime K), its generators with their orders, the lightest
@@ -111,19 +113,12 @@ pub(in crate::cli) fn table(args: &TableArgs, io: &mut Streams) -> Result<u8, Fa
             "narrow the ranges of --rows and --cols",
         ));
     }
+    let template = args.puzzle.puzzle(1, 1)?;
+    let cols: Vec<usize> = (c0..=c1).collect();
     let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
     let mut table = Vec::new();
-    for r in r0..=r1 {
-        let row = (c0..=c1)
-            .into_par_iter()
-            .map(|c| -> Result<(f64, Option<usize>), Failure> {
-                let puzzle = args.puzzle.puzzle(r, c)?;
-                let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, args.memory.max_memory)
-                    .map_err(|e| solver_failure(e, &puzzle, Method::Auto, &smaller_or_more_memory))?;
-                Ok((solver.kernel_size_log2(), solver.nullity()))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        table.push(row);
+    for row in kernel_table(r0..=r1, &cols, &template, states, args.memory.max_memory) {
+        table.push(row.map_err(|e| solver_failure(e, &template, Method::Auto, &smaller_or_more_memory))?);
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -139,8 +134,8 @@ pub(in crate::cli) fn table(args: &TableArgs, io: &mut Streams) -> Result<u8, Fa
             writeln!(out)?;
             for (i, row) in table.iter().enumerate() {
                 write!(out, "{:>6}", r0 + i)?;
-                for (log2, _) in row {
-                    write!(out, " {:>6}", format!("{log2:.2}"))?;
+                for entry in row {
+                    write!(out, " {:>6}", format!("{:.2}", entry.kernel_size_log2))?;
                 }
                 writeln!(out)?;
             }
@@ -148,18 +143,16 @@ pub(in crate::cli) fn table(args: &TableArgs, io: &mut Streams) -> Result<u8, Fa
         TableFormat::Csv => {
             writeln!(out, "rows,cols,states,kernel_size_log2,nullity")?;
             for (i, row) in table.iter().enumerate() {
-                for (j, (log2, nullity)) in row.iter().enumerate() {
-                    let d = nullity.map_or(String::new(), |d| d.to_string());
-                    writeln!(out, "{},{},{k},{log2},{d}", r0 + i, c0 + j)?;
+                for (j, entry) in row.iter().enumerate() {
+                    let d = entry.nullity.map_or(String::new(), |d| d.to_string());
+                    writeln!(out, "{},{},{k},{},{d}", r0 + i, c0 + j, entry.kernel_size_log2)?;
                 }
             }
         }
         TableFormat::Json => {
             for (i, row) in table.iter().enumerate() {
-                for (j, (log2, nullity)) in row.iter().enumerate() {
-                    let v = serde_json::json!({"rows": r0 + i, "cols": c0 + j, "states": k,
-                        "kernel_size_log2": log2, "nullity": nullity});
-                    writeln!(out, "{v}")?;
+                for (j, entry) in row.iter().enumerate() {
+                    writeln!(out, "{}", kernel_entry_json(r0 + i, c0 + j, k, entry))?;
                 }
             }
         }
