@@ -122,7 +122,7 @@ def analyze(
     rule: str = "plus",
     states: int = 2,
     graph: Optional[GraphLike] = None,
-    max_nullity: int = 28,
+    max_nullity: int | None = None,
     max_memory: int = 1 << 30,
 ) -> Analysis:
     """Rank, nullity, quiet patterns, gcd and lightest quiet pattern of a size (or graph)."""

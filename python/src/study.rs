@@ -10,12 +10,6 @@ use crate::convert::{Spec, bad, to_py};
 use crate::engine::{check_signals, grid_cells, run_interruptible};
 use crate::solve::DEFAULT_MEMORY;
 
-/// The nullity up to which `analyze` weighs every quiet pattern for the
-/// lightest: the command line's default for `lightsout analyze` (2^28
-/// patterns, a fraction of a second), lower than a solve's 36 because an
-/// analysis is a look, not an answer.
-const ANALYZE_MAX_NULLITY: usize = 28;
-
 /// How many press sets are quiet: 2^nullity, or the K-state count in decimal.
 enum KernelSize {
     PowerOfTwo(usize),
@@ -157,8 +151,9 @@ fn study_puzzle(spec: &Spec, rows: Option<usize>, cols: Option<usize>) -> PyResu
 
 /// Analyses one size (or graph) and rule: rank, nullity, the quiet
 /// patterns, the gcd polynomial, the lightest quiet pattern (searched
-/// exhaustively up to nullity ``max_nullity``, 28 by default as
-/// ``lightsout analyze``: a moment; a local search beyond). Releases the
+/// exhaustively up to nullity ``max_nullity``, by default 28 for two
+/// states and 2^24 members for K states, as ``lightsout analyze``: a
+/// moment; a local search beyond, ``lightest_proven`` false). Releases the
 /// GIL; Ctrl-C returns at once (the work runs on to its end in the
 /// background).
 ///
@@ -169,7 +164,7 @@ fn study_puzzle(spec: &Spec, rows: Option<usize>, cols: Option<usize>) -> PyResu
 /// 5
 #[pyfunction]
 #[pyo3(signature = (rows = None, cols = None, *, torus = false, rule = "plus", states = 2, graph = None,
-    max_nullity = ANALYZE_MAX_NULLITY, max_memory = DEFAULT_MEMORY))]
+    max_nullity = None, max_memory = DEFAULT_MEMORY))]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze(
     py: Python<'_>,
@@ -179,12 +174,13 @@ pub fn analyze(
     rule: &str,
     states: u32,
     graph: Option<&Bound<'_, PyAny>>,
-    max_nullity: usize,
+    max_nullity: Option<usize>,
     max_memory: u64,
 ) -> PyResult<Analysis> {
     let spec = Spec::new(rule, torus, states, graph)?;
     let puzzle = study_puzzle(&spec, rows, cols)?;
     let k = spec.states;
+    let max_nullity = max_nullity.unwrap_or(lightsout::limits::analyze_budget(k.get()));
     py.detach(move || run_interruptible(move |_| analyze_puzzle(&puzzle, k, max_nullity, max_memory)))?
 }
 
@@ -211,8 +207,7 @@ fn analyze_puzzle(puzzle: &Puzzle, k: Modulus, max_nullity: usize, max_memory: u
     let log2 = u32::try_from(max_nullity).unwrap_or(u32::MAX);
     let solver = StateSolver::new(puzzle, k, Method::Auto, log2, max_memory).map_err(to_py)?;
     let quiet = solver.quiet_patterns();
-    // Looked for exhaustively only: a lightest pattern found is proven.
-    let lightest = solver.lightest_quiet_pattern().map(|q| (q.cells().to_vec(), true));
+    let lightest = solver.lightest_quiet_pattern().map(|(q, proven)| (q.cells().to_vec(), proven));
     Ok(Analysis {
         rows,
         cols,

@@ -128,10 +128,6 @@ pub(super) struct VerifyArgs {
     pub(super) method: MethodArg,
 }
 
-/// Default --max-nullity of `analyze`: keeps it under a second on every
-/// size up to 128x128.
-pub(super) const ANALYZE_MAX_NULLITY: usize = 28;
-
 #[derive(Args, Debug)]
 pub(super) struct AnalyzeArgs {
     #[command(flatten)]
@@ -143,9 +139,10 @@ pub(super) struct AnalyzeArgs {
     pub(super) format: StudyFormat,
     /// Largest nullity searched exhaustively for the lightest quiet pattern
     /// (2^28 patterns take about a tenth of a second; beyond, a local search
-    /// gives a light one, not proven lightest).
-    #[arg(long, default_value_t = ANALYZE_MAX_NULLITY, value_parser = parse_max_nullity)]
-    pub(super) max_nullity: usize,
+    /// gives a light one, not proven lightest); with --states K, the log2 of
+    /// the kernel members searched [default: 28; 24 with --states K]
+    #[arg(long, value_parser = parse_max_nullity)]
+    pub(super) max_nullity: Option<usize>,
     #[command(flatten)]
     pub(super) memory: MemoryArgs,
     #[command(flatten, next_help_heading = "Picture of the quiet patterns, a panel each")]

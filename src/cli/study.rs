@@ -22,7 +22,8 @@ pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure
     let work = format!("analysing a {rows}x{cols} board");
     let hint = || SMALLER_OR_MORE_MEMORY.to_string();
     limits::check(limits::solve_bytes(&puzzle, !puzzle.is_classic()), max_memory, &work).limit_hint(hint)?;
-    let a = analyse(&puzzle, args.max_nullity, max_memory).limit_hint(hint)?;
+    let max_nullity = args.max_nullity.unwrap_or(limits::ANALYZE_MAX_NULLITY);
+    let a = analyse(&puzzle, max_nullity, max_memory).limit_hint(hint)?;
     let title = format!(
         "{rows}x{cols} {}, rule {}: {} quiet patterns",
         topology_name(puzzle.topology()),

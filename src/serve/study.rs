@@ -34,12 +34,20 @@ fn analysis(req: &AnalyzeRequest, limits: &Limits) -> Result<String, ApiError> {
         }
         (None, _, _) => return Err(ApiError::bad("rows and cols (or a graph) are needed")),
     };
-    let max_nullity = request::max_nullity(req.max_nullity, limits)?;
     let states = request::states(req.states)?;
+    // With K states, the command line's default member budget (2^24): the
+    // server's own max_nullity would let one request search for seconds.
+    let budget = crate::limits::ANALYZE_MAX_MEMBERS_LOG2 as usize;
+    let asked = if states.get() > 2 {
+        req.max_nullity.or(Some(budget.min(limits.max_nullity)))
+    } else {
+        req.max_nullity
+    };
+    let max_nullity = request::max_nullity(asked, limits)?;
     if states.get() > 2 {
         let solver = StateSolver::new(&puzzle, states, Method::Auto, max_nullity as u32, limits.max_memory)?;
         let lightest = solver.lightest_quiet_pattern();
-        return Ok(state_analysis_json(&solver, lightest.as_ref().map(|q| (q, true))));
+        return Ok(state_analysis_json(&solver, lightest.as_ref().map(|(q, proven)| (q, *proven))));
     }
     Ok(analysis_json(&analyse(&puzzle, max_nullity, limits.max_memory)?))
 }

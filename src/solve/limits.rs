@@ -8,6 +8,24 @@ use crate::error::Error;
 use crate::model::Puzzle;
 use crate::solve::MAX_STREAMED_NULLITY;
 
+/// Default nullity up to which an analysis searches the lightest quiet
+/// pattern of a two-state board exhaustively: 2^28 patterns, under a
+/// second on every size up to 128x128.
+pub const ANALYZE_MAX_NULLITY: usize = 28;
+
+/// Default member budget (its log2) of an analysis over Z_K: 2^24
+/// members, under a second for every K, where the two-state default of
+/// 28 would be 2^28 members of a slower walk (5^12 over Z_5, 8 to 10 s).
+/// A count of members, not a time, so answers do not depend on the
+/// machine; past it a local search answers, marked not proven lightest.
+pub const ANALYZE_MAX_MEMBERS_LOG2: u32 = 24;
+
+/// The analysis budget (log2 of the members searched exhaustively) for a
+/// game of `states` states, when none is asked.
+pub fn analyze_budget(states: u8) -> usize {
+    if states == 2 { ANALYZE_MAX_NULLITY } else { ANALYZE_MAX_MEMBERS_LOG2 as usize }
+}
+
 /// Bytes of one `rows × cols` grid.
 pub fn grid_bytes(rows: usize, cols: usize) -> u64 {
     rows as u64 * cols.div_ceil(64) as u64 * 8

@@ -28,12 +28,14 @@ pub(in crate::cli) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     let states = args.puzzle.modulus();
     let k = states.get();
-    let budget = args.max_nullity as u32;
+    let budget = args.max_nullity.map_or(crate::limits::ANALYZE_MAX_MEMBERS_LOG2, |d| d as u32);
     let solver = StateSolver::new(&puzzle, states, Method::Auto, budget, args.memory.max_memory)
         .map_err(|e| solver_failure(e, &puzzle, Method::Auto, &smaller_or_more_memory))?;
     let lightest = solver.lightest_quiet_pattern();
     let text = match args.format {
-        StudyFormat::Json => state_analysis_json(&solver, lightest.as_ref().map(|q| (q, true))) + "\n",
+        StudyFormat::Json => {
+            state_analysis_json(&solver, lightest.as_ref().map(|(q, proven)| (q, *proven))) + "\n"
+        }
         StudyFormat::Text => {
             let shape = match puzzle.graph() {
                 Some(g) => format!("graph of {} vertices and {} edges", g.vertex_count(), g.edge_count()),
@@ -56,7 +58,14 @@ pub(in crate::cli) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8
                 cells - solver.kernel_size_log2()
             );
             match &lightest {
-                Some(q) => t += &format!("lightest quiet pattern: {}\n", presses(q.total())),
+                Some((q, true)) => t += &format!("lightest quiet pattern: {}\n", presses(q.total())),
+                Some((q, false)) => {
+                    t += &format!(
+                        "lightest quiet pattern: {} (not proven lightest: more than 2^{budget} members, past an \
+                         exhaustive search; a local search found it; raise --max-nullity)\n",
+                        presses(q.total())
+                    )
+                }
                 None if solver.quiet_patterns().is_empty() => {
                     t += "every board is solvable, in exactly one way\n"
                 }

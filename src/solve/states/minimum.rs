@@ -281,6 +281,33 @@ pub fn lightest_nonzero(k: u8, generators: &[(&[u8], u32)], max_members_log2: u3
     Some(coset.member(&coset.coefficients(index)))
 }
 
+/// A light nonzero member of `span(generators)` past an exhaustive
+/// budget, and whether it is proven lightest: for each generator `g_i`, the
+/// coset `g_i + span(the others)` (none of its members is zero: the sum is
+/// direct) minimised by the local search, the lightest kept. Proven only
+/// when it weighs 1, which no nonzero member can beat.
+///
+/// # Complexity
+/// One local search (budget 2^0: no exhaustive part) per generator.
+pub fn light_nonzero(k: u8, generators: &[(&[u8], u32)]) -> Option<(Vec<u8>, bool)> {
+    let mut best: Option<Minimum> = None;
+    for (i, (g, order)) in generators.iter().enumerate() {
+        if *order < 2 {
+            continue;
+        }
+        let others: Vec<(&[u8], u32)> =
+            generators.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &pair)| pair).collect();
+        let found = minimize(k, g, &others, 0);
+        if found.total > 0 && best.as_ref().is_none_or(|b| found.total < b.total) {
+            best = Some(found);
+        }
+    }
+    best.map(|b| {
+        let proven = b.total <= 1;
+        (b.presses, proven)
+    })
+}
+
 /// No member of particular + span(generators) weighs less than this.
 ///
 /// Cell `c` can only take the values `x0[c] + ⟨g_c⟩`, where `g_c = gcd(K,

@@ -206,11 +206,17 @@ impl StateSolver {
     }
 
     /// The quiet pattern with the fewest presses, if there is one other than
-    /// zero and there are at most 2^`max_members_log2` to look through.
-    pub fn lightest_quiet_pattern(&self) -> Option<StateGrid> {
+    /// zero, and whether it is proven lightest: searched exhaustively when
+    /// there are at most 2^`max_members_log2` to look through, by a local
+    /// search beyond (see [`minimum::light_nonzero`]).
+    pub fn lightest_quiet_pattern(&self) -> Option<(StateGrid, bool)> {
         let gens: Vec<(&[u8], u32)> = self.quiet.iter().map(|(g, o)| (g.cells(), *o)).collect();
-        let cells = minimum::lightest_nonzero(self.states.get(), &gens, self.max_members_log2)?;
-        StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), cells)
+        let k = self.states.get();
+        let (cells, proven) = match minimum::lightest_nonzero(k, &gens, self.max_members_log2) {
+            Some(cells) => (cells, true),
+            None => minimum::light_nonzero(k, &gens)?,
+        };
+        Some((StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), cells)?, proven))
     }
 
     fn solve_for_stoppable(
