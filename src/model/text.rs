@@ -7,7 +7,7 @@ use crate::error::Error;
 mod reader;
 mod states;
 
-use reader::{Boards, Cells, Line, describe};
+use reader::{Boards, Cells, Line, describe, tokens, written_apart};
 
 pub use states::{StateBoards, parse_state_boards, state_lines, state_row_width};
 
@@ -63,11 +63,28 @@ impl Bits {
     }
 }
 
+impl Bits {
+    /// A bad cell of a row written apart: a character of its own, or a
+    /// run of several where one was expected.
+    fn bad_token(line: &Line, offset: usize, token: &[u8]) -> String {
+        if token.len() == 1 {
+            return Bits::bad_at(line, offset);
+        }
+        format!(
+            "invalid cell '{}' at line {}, column {} (a row written apart has one character a cell: b, B, 1 \
+             or # for black, w, W, 0 or . for white)",
+            String::from_utf8_lossy(token),
+            line.number,
+            line.column + offset + 1
+        )
+    }
+}
+
 impl Cells for Bits {
     type Board = Grid;
 
     fn width(&self, line: &Line) -> usize {
-        line.cells.len()
+        if written_apart(line) { tokens(line).count() } else { line.cells.len() }
     }
 
     fn board(&self, rows: usize, cols: usize) -> Grid {
@@ -77,6 +94,16 @@ impl Cells for Bits {
     /// The cells are ORed into the row's words (zero on entry): bitvec's
     /// `set` per cell made a batch of all 65,536 4×4 boards 20 % slower.
     fn read_row(&self, line: &Line, board: &mut Grid, r: usize) -> Result<(), String> {
+        if written_apart(line) {
+            // Cells apart (`1 0 1`, `b w b`): one character each.
+            for (c, (offset, token)) in tokens(line).enumerate() {
+                match (token, CELL[token[0] as usize]) {
+                    ([_], v) if v != INVALID => board.set(r, c, v >> 1 == 1),
+                    _ => return Err(Bits::bad_token(line, offset, token)),
+                }
+            }
+            return Ok(());
+        }
         let row = board.words_mut(r);
         let mut invalid = false;
         for (c, &b) in line.cells.iter().enumerate() {
@@ -91,6 +118,11 @@ impl Cells for Bits {
     }
 
     fn first_bad(&self, line: &Line) -> Option<String> {
+        if written_apart(line) {
+            let bad = |t: &[u8]| t.len() != 1 || CELL[t[0] as usize] == INVALID;
+            let (offset, token) = tokens(line).find(|(_, t)| bad(t))?;
+            return Some(Bits::bad_token(line, offset, token));
+        }
         let offset = line.cells.iter().position(|&b| CELL[b as usize] == INVALID)?;
         Some(Bits::bad_at(line, offset))
     }
@@ -98,7 +130,9 @@ impl Cells for Bits {
 
 /// The boards of a text input, parsed one at a time.
 ///
-/// Each non-blank line is a row; spaces, tabs and a `\r` around a row are
+/// Each non-blank line is a row, one character a cell (`bwwb`) or its
+/// cells written apart, one character each (`b w w b`, `1 0 0 1`: the
+/// grammar of K-state rows); spaces, tabs and a `\r` around a row are
 /// ignored. Boards are split:
 /// - with `rows` given, every `rows` consecutive rows form a board (blank
 ///   lines may separate boards too);

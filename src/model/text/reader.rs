@@ -22,6 +22,29 @@ pub(super) fn describe(byte: u8) -> String {
     }
 }
 
+/// Whether a (trimmed) line writes its cells apart, separated by spaces
+/// or tabs, rather than one character a cell: the one grammar of every
+/// kind of cell.
+pub(super) fn written_apart(line: &Line) -> bool {
+    line.cells.iter().any(|&b| b == b' ' || b == b'\t')
+}
+
+/// The cells of a line written apart, each with its byte offset in it.
+pub(super) fn tokens<'a>(line: &Line<'a>) -> impl Iterator<Item = (usize, &'a [u8])> {
+    let cells = line.cells;
+    let mut offset = 0;
+    std::iter::from_fn(move || {
+        while offset < cells.len() && matches!(cells[offset], b' ' | b'\t') {
+            offset += 1;
+        }
+        let start = offset;
+        while offset < cells.len() && !matches!(cells[offset], b' ' | b'\t') {
+            offset += 1;
+        }
+        (start < offset).then(|| (start, &cells[start..offset]))
+    })
+}
+
 /// A way of writing cells on a line: the two-state characters, or K
 /// states as digits or numbers. The splitting of lines into boards is the
 /// same for all ([`Boards`]); only this differs.

@@ -1,6 +1,6 @@
 //! Boards of K states as text: digits, or numbers apart.
 
-use super::reader::{Boards, Cells, Line, describe};
+use super::reader::{Boards, Cells, Line, describe, tokens};
 use super::{Bits, CELL, INVALID};
 use crate::error::Error;
 use crate::model::StateGrid;
@@ -22,23 +22,7 @@ impl States {
     /// Whether the line is numbers separated by white space rather than
     /// one digit a cell.
     fn numbers(&self, line: &Line) -> bool {
-        self.k > 10 || line.cells.iter().any(|&b| b == b' ' || b == b'\t')
-    }
-
-    /// The numbers of the line with their byte offsets in it.
-    fn tokens<'a>(line: &Line<'a>) -> impl Iterator<Item = (usize, &'a [u8])> {
-        let cells = line.cells;
-        let mut offset = 0;
-        std::iter::from_fn(move || {
-            while offset < cells.len() && matches!(cells[offset], b' ' | b'\t') {
-                offset += 1;
-            }
-            let start = offset;
-            while offset < cells.len() && !matches!(cells[offset], b' ' | b'\t') {
-                offset += 1;
-            }
-            (start < offset).then(|| (start, &cells[start..offset]))
-        })
+        self.k > 10 || super::reader::written_apart(line)
     }
 
     /// The state written at `offset` of `line` (a digit, a two-state
@@ -47,6 +31,13 @@ impl States {
         let (at, column) = (line.number, line.column + offset + 1);
         let too_large =
             |text: &str| format!("state {text} at line {at}, column {column} is not below {}", self.k);
+        // Two states apart are the two-state characters too (`b w b`).
+        if number && self.k == 2 && token.len() == 1 {
+            return match CELL[token[0] as usize] {
+                INVALID => Err(Bits::bad_at(line, offset)),
+                v => Ok(v >> 1),
+            };
+        }
         if number {
             let text = String::from_utf8_lossy(token);
             if !token.iter().all(u8::is_ascii_digit) {
@@ -100,7 +91,7 @@ impl States {
     fn states<'a>(&'a self, line: &'a Line<'a>) -> impl Iterator<Item = Result<u8, String>> + 'a {
         let numbers = self.numbers(line);
         let mut digits = line.cells.iter().enumerate().map(|(offset, b)| (offset, std::slice::from_ref(b)));
-        let mut tokens = States::tokens(line);
+        let mut tokens = tokens(line);
         std::iter::from_fn(move || if numbers { tokens.next() } else { digits.next() })
             .map(move |(offset, token)| self.state(line, offset, token, numbers))
     }
@@ -110,7 +101,7 @@ impl Cells for States {
     type Board = StateGrid;
 
     fn width(&self, line: &Line) -> usize {
-        if self.numbers(line) { States::tokens(line).count() } else { line.cells.len() }
+        if self.numbers(line) { tokens(line).count() } else { line.cells.len() }
     }
 
     fn board(&self, rows: usize, cols: usize) -> StateGrid {
@@ -318,9 +309,25 @@ mod tests {
         let bits = parse_boards(text.as_bytes(), "in", None, None).unwrap();
         let k2 = parse_state_boards(text.as_bytes(), "in", 2, None, None).unwrap();
         assert_eq!(k2, bits.iter().map(StateGrid::from_bits).collect::<Vec<_>>());
+        // One grammar for every K: two states apart are the two-state
+        // characters too (before, `b w 1` was refused with --states 2 and
+        // `1 1 1` without it).
+        let apart = parse_state_boards(b"b w 1\n", "in", 2, None, None).unwrap();
+        let bits = parse_boards(b"b w 1\n", "in", None, None).unwrap();
+        assert_eq!(apart, bits.iter().map(StateGrid::from_bits).collect::<Vec<_>>());
+        assert_eq!(bits, parse_boards(b"bw1\n", "in", None, None).unwrap());
         assert_eq!(
-            states("b w 1\n", 2, None, None),
-            Err("in: invalid state 'b' at line 1, column 1 (expected a number 0 to 1)".into())
+            parse_boards(b"1 0 1\n0\t1 1\n1 1 0\n", "in", None, None).unwrap(),
+            parse_boards(b"101\n011\n110\n", "in", None, None).unwrap()
+        );
+        assert_eq!(
+            parse_boards(b"1 bw 1\n", "in", None, None).unwrap_err().to_string(),
+            "in: invalid cell 'bw' at line 1, column 3 (a row written apart has one character a cell: b, B, 1 or \
+             # for black, w, W, 0 or . for white)"
+        );
+        assert_eq!(
+            parse_boards(b"1 x 1\n", "in", None, None).unwrap_err().to_string(),
+            "in: invalid character 'x' at line 1, column 3 (expected b, B, 1 or # for black, w, W, 0 or . for white)"
         );
         assert_eq!(
             states("bx\nww\n", 2, None, None),
