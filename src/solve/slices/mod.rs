@@ -280,6 +280,27 @@ pub trait Sliced: Sync {
 
 /// How far an exhaustive search of one slice of a coset has got. The same
 /// value is a checkpoint, a shard's result and a part of a merge.
+///
+/// # Example
+/// ```
+/// use std::ops::ControlFlow;
+/// use lightsout::{merge, Coset, Grid, SearchState, Shard};
+///
+/// // x = 1111 plus any of two quiet patterns: the lightest member is 0011
+/// // (x + 1100), found by whichever of two slices holds it.
+/// let x = Grid::ones(1, 4);
+/// let quiet = [Grid::from_fn(1, 4, |_, c| c < 2), Grid::from_fn(1, 4, |_, c| c % 2 == 0)];
+/// let coset = Coset::new(&x, &quiet);
+/// let slices: Vec<SearchState> = (1..=2)
+///     .map(|index| {
+///         let mut slice = SearchState::new(&coset, Shard { index, count: 2 });
+///         slice.search_on(&coset, false, &mut |_| ControlFlow::Continue(()));
+///         slice
+///     })
+///     .collect();
+/// let best = merge(&coset, &[&slices[0], &slices[1]]).unwrap().unwrap();
+/// assert_eq!(coset.member(&x, &quiet, best.mask), Grid::from_fn(1, 4, |_, c| c >= 2));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slice<K: SliceKind> {
     /// How masks split into units (fixed by the coset and the plan).
