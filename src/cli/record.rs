@@ -38,13 +38,14 @@ pub(super) struct Problem {
     pub(super) graph: Option<String>,
 }
 
-impl Problem {
-    /// SHA-256 of the problem and the record version.
-    pub(super) fn hash(&self) -> String {
-        let text = serde_json::to_string(self).unwrap_or_default();
-        hex(&Sha256::digest(format!("lightsout-search/{RECORD_VERSION}/{text}").as_bytes()))
-    }
+/// SHA-256 of a problem's JSON after `lightsout-{kind}/{version}/`: what
+/// a record's `hash` holds (for searches of either kind and for tables).
+pub(super) fn problem_hash(kind: &str, version: u32, problem: &impl Serialize) -> String {
+    let text = serde_json::to_string(problem).unwrap_or_default();
+    hex(&Sha256::digest(format!("lightsout-{kind}/{version}/{text}").as_bytes()))
+}
 
+impl Problem {
     /// The record of `question`: its values written as text.
     pub(super) fn of(question: &Question) -> Problem {
         let Question { puzzle, board, targets, method } = question;
@@ -205,7 +206,9 @@ pub(super) trait RecordKind: Clone + Debug + PartialEq {
     const SIZE_BELOW: &'static str;
 
     /// SHA-256 of the problem and the record version.
-    fn hash(problem: &Self::Problem) -> String;
+    fn hash(problem: &Self::Problem) -> String {
+        problem_hash("search", Self::VERSION, problem)
+    }
 }
 
 /// One target's search in a record.
@@ -231,10 +234,6 @@ impl RecordKind for TwoStates {
     const SLICE_FIELDS: &'static str = "--max-nullity, engine, --incumbent";
     const SIZE: &'static str = "nullity";
     const SIZE_BELOW: &'static str = "the nullity";
-
-    fn hash(problem: &Problem) -> String {
-        problem.hash()
-    }
 }
 
 impl Entry<Layout> for TargetSearch {
@@ -445,8 +444,7 @@ pub(super) struct TableProblem {
 
 impl TableProblem {
     pub(super) fn hash(&self) -> String {
-        let text = serde_json::to_string(self).unwrap_or_default();
-        hex(&Sha256::digest(format!("lightsout-table/{RECORD_VERSION}/{text}").as_bytes()))
+        problem_hash("table", RECORD_VERSION, self)
     }
 }
 

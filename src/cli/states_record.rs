@@ -8,7 +8,6 @@
 //! (`record.rs`) stay version 1.
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::*;
 use crate::state_minimum::{StateSearchState, TaskLayout};
@@ -44,11 +43,6 @@ pub(super) struct StateProblem {
 }
 
 impl StateProblem {
-    pub(super) fn hash(&self) -> String {
-        let text = serde_json::to_string(self).unwrap_or_default();
-        hex(&Sha256::digest(format!("lightsout-search/{STATE_RECORD_VERSION}/{text}").as_bytes()))
-    }
-
     pub(super) fn of(
         puzzle: &Puzzle,
         k: u8,
@@ -136,10 +130,6 @@ impl RecordKind for KStates {
     const SLICE_FIELDS: &'static str = "--max-nullity";
     const SIZE: &'static str = "kernel size";
     const SIZE_BELOW: &'static str = "the kernel's size";
-
-    fn hash(problem: &StateProblem) -> String {
-        problem.hash()
-    }
 }
 
 impl Entry<TaskLayout> for StateTargetSearch {
@@ -179,6 +169,6 @@ mod tests {
         let mut edited = problem.clone();
         edited.board[0][0] = 3;
         assert!(edited.question("x.json").is_err(), "a state of K is refused");
-        assert_ne!(edited.hash(), problem.hash());
+        assert_ne!(KStates::hash(&edited), KStates::hash(&problem));
     }
 }

@@ -280,6 +280,27 @@ pub trait Sliced: Sync {
 
 /// How far an exhaustive search of one slice of a coset has got. The same
 /// value is a checkpoint, a shard's result and a part of a merge.
+///
+/// # Example
+/// ```
+/// use std::ops::ControlFlow;
+/// use lightsout::{merge, Coset, Grid, SearchState, Shard};
+///
+/// // x = 1111 plus any of two quiet patterns: the lightest member is 0011
+/// // (x + 1100), found by whichever of two slices holds it.
+/// let x = Grid::ones(1, 4);
+/// let quiet = [Grid::from_fn(1, 4, |_, c| c < 2), Grid::from_fn(1, 4, |_, c| c % 2 == 0)];
+/// let coset = Coset::new(&x, &quiet);
+/// let slices: Vec<SearchState> = (1..=2)
+///     .map(|index| {
+///         let mut slice = SearchState::new(&coset, Shard { index, count: 2 });
+///         slice.search_on(&coset, false, &mut |_| ControlFlow::Continue(()));
+///         slice
+///     })
+///     .collect();
+/// let best = merge(&coset, &[&slices[0], &slices[1]]).unwrap().unwrap();
+/// assert_eq!(coset.member(&x, &quiet, best.mask), Grid::from_fn(1, 4, |_, c| c >= 2));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slice<K: SliceKind> {
     /// How masks split into units (fixed by the coset and the plan).
@@ -527,6 +548,52 @@ mod tests {
                 assert!(seen.iter().all(|&n| n == 1), "{total} blocks in {count}");
             }
         }
+    }
+
+    /// Records keep the wire shapes they had before the two kinds shared
+    /// one slice: two-state slices write `blocks` (and `branch` only for
+    /// branch and bound), K-state slices `slice_tasks`, field for field in
+    /// the old order, and read back the same; a field of the other kind is
+    /// refused.
+    #[test]
+    fn each_kind_keeps_its_wire_fields() {
+        use crate::state_minimum::TaskLayout;
+        use crate::{Branching, Layout};
+        let best = Some(Best { weight: 7, mask: Mask::from_bits(5u8) });
+        let layout = Layout { table_bits: 13, lane_bits: 5, outer_bits: 12, symmetries: 7 };
+        let mut two = Slice::fresh(layout, Shard { index: 2, count: 3 }, None);
+        (two.done, two.best) = (4, best);
+        let text = serde_json::to_string(&two).unwrap();
+        assert_eq!(
+            text,
+            r#"{"layout":{"table_bits":13,"lane_bits":5,"outer_bits":12,"symmetries":7},"shard":{"index":2,"count":3},"blocks":1365,"done":4,"best":{"weight":7,"mask":5}}"#
+        );
+        assert_eq!(serde_json::from_str::<Slice<Layout>>(&text).unwrap(), two);
+        let plan = Branching { leaf_bits: 0, prefix_bits: 10, bound: 376 };
+        let branch = Slice { plan: Some(plan), ..two.clone() };
+        let text = serde_json::to_string(&branch).unwrap();
+        assert!(
+            text.ends_with(
+                r#""best":{"weight":7,"mask":5},"branch":{"leaf_bits":0,"prefix_bits":10,"bound":376}}"#
+            ),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Slice<Layout>>(&text).unwrap(), branch);
+        let mut k = Slice::fresh(TaskLayout { tasks: 9, task_members: 4 }, Shard { index: 1, count: 2 }, ());
+        (k.done, k.best) = (5, best);
+        let text = serde_json::to_string(&k).unwrap();
+        assert_eq!(
+            text,
+            r#"{"layout":{"tasks":9,"task_members":4},"shard":{"index":1,"count":2},"slice_tasks":5,"done":5,"best":{"weight":7,"mask":5}}"#
+        );
+        assert_eq!(serde_json::from_str::<Slice<TaskLayout>>(&text).unwrap(), k);
+        let foreign = text.replace("slice_tasks", "blocks");
+        assert!(
+            serde_json::from_str::<Slice<TaskLayout>>(&foreign)
+                .unwrap_err()
+                .to_string()
+                .contains("unknown field `blocks`")
+        );
     }
 
     /// The verdict of a recheck follows the tie rule: a member as light
