@@ -7,7 +7,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::super::coset::Coset;
-use super::{Branching, Key, Tree};
+use super::{Branching, Key, Tree, coordinates};
 
 /// The expected work of a branch-and-bound search, by random probes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,7 +44,8 @@ fn estimate_keyed<K: Key>(coset: &Coset, plan: &Branching, probes: u64, seed: u6
     let started = Instant::now();
     let leaf_depth = tree.d - plan.leaf_bits;
     for _ in 0..probes {
-        let (mut t, mut side, mut scale, mut prefix) = (0usize, 0usize, 1f64, 0u64);
+        let (mut t, mut side, mut scale, mut prefix) = (0usize, 0usize, 1f64, 0u128);
+        let mut tied = tree.fold.as_ref().map_or(0, |f| f.all_tied());
         loop {
             if t == leaf_depth {
                 leaves += scale;
@@ -57,20 +58,25 @@ fn estimate_keyed<K: Key>(coset: &Coset, plan: &Branching, probes: u64, seed: u6
             }
             merges += scale * tree.lens[t][side] as f64;
             let (lb0, lb1) = tree.split(t, side);
-            let folded = |s: usize| {
-                tree.fold.as_ref().is_some_and(|f| !f.is_canonical_at(t + 1, prefix << 1 | s as u64))
+            // The children the bound and the fold keep, with their ties.
+            let unfolded = |s: usize| {
+                let child = prefix << 1 | s as u128;
+                match &tree.fold {
+                    Some(fold) if t < 64 => fold.check(t + 1, coordinates(child, t + 1), tied),
+                    _ => Some(tied),
+                }
             };
-            let open: Vec<usize> = [(0, lb0), (1, lb1)]
+            let open: Vec<(usize, u32)> = [(0, lb0), (1, lb1)]
                 .into_iter()
-                .filter(|&(s, lb)| lb <= plan.bound && !folded(s))
-                .map(|(s, _)| s)
+                .filter(|&(_, lb)| lb <= tree.plan.bound)
+                .filter_map(|(s, _)| unfolded(s).map(|kept| (s, kept)))
                 .collect();
             if open.is_empty() {
                 break;
             }
             scale *= open.len() as f64;
-            side = open[rng.random_range(0..open.len())];
-            prefix = prefix << 1 | side as u64;
+            (side, tied) = open[rng.random_range(0..open.len())];
+            prefix = prefix << 1 | side as u128;
             t += 1;
         }
     }
