@@ -45,6 +45,9 @@ use super::exhaustive::LeafWeigher;
 
 mod cross;
 mod estimate;
+mod merge;
+
+use merge::{Children, Merger};
 
 pub use cross::{Fold, cross_coset, cross_coset_for_problem, cross_order};
 pub use estimate::{Estimate, estimate};
@@ -163,19 +166,37 @@ fn parity(coset: &Coset) -> Option<u64> {
 
 /// A node's remaining key: `u64` while it fits (every depth when d ≤ 64),
 /// so a group is 16 bytes.
-trait Key: PrimInt + Send + 'static {
+trait Key: PrimInt + Send + std::fmt::Debug + 'static {
     fn from_u128(v: u128) -> Self;
+    /// The same keys and buffers as `u64` ones, for the vector merge.
+    #[allow(clippy::type_complexity)]
+    fn as_u64<'a, 'b>(
+        keys: &'a [Self],
+        out: Children<'b, Self>,
+    ) -> Result<(&'a [u64], Children<'b, u64>), Children<'b, Self>>;
 }
 
 impl Key for u64 {
     fn from_u128(v: u128) -> Self {
         v as u64
     }
+    fn as_u64<'a, 'b>(
+        keys: &'a [u64],
+        out: Children<'b, u64>,
+    ) -> Result<(&'a [u64], Children<'b, u64>), Children<'b, u64>> {
+        Ok((keys, out))
+    }
 }
 
 impl Key for u128 {
     fn from_u128(v: u128) -> Self {
         v
+    }
+    fn as_u64<'a, 'b>(
+        _: &'a [u128],
+        out: Children<'b, u128>,
+    ) -> Result<(&'a [u64], Children<'b, u64>), Children<'b, u128>> {
+        Err(out)
     }
 }
 
@@ -185,11 +206,14 @@ struct Tree<K> {
     plan: Branching,
     d: usize,
     cells: i64,
-    /// `levels[t][s][..lens[t][s]]`: the groups of child `s` at depth t,
-    /// sorted by key, whose bit i is coordinate t + i (the fixed ones are
-    /// shifted out). Each buffer is as long as the root's groups.
-    levels: Vec<[Vec<(K, i32)>; 2]>,
+    /// `keys[t][s][..lens[t][s]]` and `counts[t][s][..]`: the groups of
+    /// child `s` at depth t, sorted by key, whose bit i is coordinate t + i
+    /// (the fixed ones are shifted out). Each buffer is as long as the
+    /// root's groups and [`merge::SLACK`].
+    keys: Vec<[Vec<K>; 2]>,
+    counts: Vec<[Vec<i32>; 2]>,
     lens: Vec<[usize; 2]>,
+    merger: Merger,
     weigher: Option<LeafWeigher>,
     fold: Option<Fold>,
     /// The parity every member shares ([`parity`]), if they do.
@@ -213,9 +237,14 @@ impl<K: Key> Tree<K> {
             .collect();
         root.sort_unstable_by_key(|&(k, _)| k);
         let size = root.len();
-        let mut levels: Vec<[Vec<(K, i32)>; 2]> =
-            (0..=d).map(|_| [vec![(K::zero(), 0); size], vec![(K::zero(), 0); size]]).collect();
-        levels[0][0] = root;
+        let room = size + merge::SLACK;
+        let mut keys: Vec<[Vec<K>; 2]> =
+            (0..=d).map(|_| [vec![K::zero(); room], vec![K::zero(); room]]).collect();
+        let mut counts: Vec<[Vec<i32>; 2]> = (0..=d).map(|_| [vec![0; room], vec![0; room]]).collect();
+        for (i, &(k, c)) in root.iter().enumerate() {
+            keys[0][0][i] = k;
+            counts[0][0][i] = c;
+        }
         let mut lens = vec![[0usize; 2]; d + 1];
         lens[0][0] = size;
         let weigher = (plan.leaf_bits > 0).then(|| LeafWeigher::new(coset.cells(), plan.leaf_bits));
@@ -229,8 +258,10 @@ impl<K: Key> Tree<K> {
             plan,
             d,
             cells: coset.cells() as i64,
-            levels,
+            keys,
+            counts,
             lens,
+            merger: Merger::detect(coset.cells()),
             weigher,
             fold: coset.fold().cloned(),
             parity,
@@ -299,8 +330,7 @@ impl<K: Key> Tree<K> {
             return self.leaf(t, side, prefix);
         }
         if t == self.d {
-            let groups = &self.levels[t][side][..self.lens[t][side]];
-            let c0 = groups.first().map_or(0, |&(_, c)| c as i64);
+            let c0 = if self.lens[t][side] > 0 { self.counts[t][side][0] as i64 } else { 0 };
             let weight = ((self.cells - c0) / 2) as u64;
             if weight <= self.bound() {
                 let found = Best { weight, mask: Mask::from_bits(prefix) };
@@ -319,46 +349,18 @@ impl<K: Key> Tree<K> {
     }
 
     /// Makes both children of the node (depth t, `side`) in
-    /// `levels[t + 1]` and returns their bounds.
+    /// `keys[t + 1]` and `counts[t + 1]` and returns their bounds.
     fn split(&mut self, t: usize, side: usize) -> (u64, u64) {
-        let (upper, lower) = self.levels.split_at_mut(t + 1);
-        let parent = &upper[t][side][..self.lens[t][side]];
-        let [zero, one] = &mut lower[0];
-        let one_bit = K::one();
-        // Σ|c| over keys other than 0, plus c for key 0, per child.
-        let (mut sum0, mut sum1) = (0i64, 0i64);
-        let (mut n0, mut n1) = (0usize, 0usize);
-        let mut i = 0;
-        while i < parent.len() {
-            let (key, c) = parent[i];
-            let (c0, c1) = if key & one_bit == K::zero() {
-                match parent.get(i + 1) {
-                    Some(&(next, b)) if next == key | one_bit => {
-                        i += 1;
-                        (c + b, c - b)
-                    }
-                    _ => (c, c),
-                }
-            } else {
-                (c, -c)
-            };
-            i += 1;
-            let rest = key >> 1;
-            if rest == K::zero() {
-                sum0 += c0 as i64;
-                sum1 += c1 as i64;
-            } else {
-                sum0 += c0.unsigned_abs() as i64;
-                sum1 += c1.unsigned_abs() as i64;
-            }
-            // Written always, kept when non-zero: no branch to mispredict.
-            zero[n0] = (rest, c0);
-            n0 += (c0 != 0) as usize;
-            one[n1] = (rest, c1);
-            n1 += (c1 != 0) as usize;
-        }
-        self.lens[t + 1] = [n0, n1];
-        self.work += parent.len() as u64;
+        let len = self.lens[t][side];
+        let (upper_keys, lower_keys) = self.keys.split_at_mut(t + 1);
+        let (upper_counts, lower_counts) = self.counts.split_at_mut(t + 1);
+        let [zero_keys, one_keys] = &mut lower_keys[0];
+        let [zero_counts, one_counts] = &mut lower_counts[0];
+        let children = Children { keys: [zero_keys, one_keys], counts: [zero_counts, one_counts] };
+        let merged = self.merger.merge(&upper_keys[t][side][..len], &upper_counts[t][side][..len], children);
+        self.lens[t + 1] = merged.lens;
+        self.work += len as u64;
+        let [sum0, sum1] = merged.sums;
         (self.round_up((self.cells - sum0) as u64 / 2), self.round_up((self.cells - sum1) as u64 / 2))
     }
 
@@ -371,13 +373,14 @@ impl<K: Key> Tree<K> {
     /// Weighs the 2^leaf_bits members below the node at once.
     fn leaf(&mut self, t: usize, side: usize, prefix: u128) {
         let bits = self.plan.leaf_bits as u32;
-        let groups = &self.levels[t][side][..self.lens[t][side]];
+        let len = self.lens[t][side];
+        let groups = self.keys[t][side][..len].iter().zip(&self.counts[t][side][..len]);
         // Leaf mask bit b is coordinate d − 1 − b, which is key bit
         // leaf_bits − 1 − b here.
-        let keys = groups.iter().map(|&(k, c)| (k.to_u32().unwrap_or(0).reverse_bits() >> (32 - bits), c));
+        let keys = groups.map(|(&k, &c)| (k.to_u32().unwrap_or(0).reverse_bits() >> (32 - bits), c));
         let Some(weigher) = self.weigher.as_mut() else { return };
         let found = weigher.best(keys);
-        self.work += groups.len() as u64;
+        self.work += len as u64;
         if found.weight <= self.bound() {
             let mask = prefix << bits | found.mask.bits();
             self.best =
