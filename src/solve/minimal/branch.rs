@@ -35,6 +35,7 @@
 //! block ([`LeafWeigher`]). `leaf_bits = 0` is pure branch and bound.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use num_traits::PrimInt;
 use rayon::prelude::*;
@@ -109,14 +110,36 @@ impl Branching {
 /// per node visited; 2^`leaf_bits` · (`leaf_bits` + 2) / 32 row operations
 /// per leaf. How many nodes survive depends on the bound: see [`estimate`].
 pub fn search_branch(coset: &Coset, plan: &Branching, shard: Shard, indices: Range<u64>) -> Option<Best> {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    search_branch_until(coset, plan, shard, indices, &NEVER).flatten()
+}
+
+/// [`search_branch`] that gives up soon after `stop` is set (within a
+/// few thousand nodes of each block in flight, milliseconds): `None` then,
+/// and the work on these blocks is dropped, to be done again on resume;
+/// `Some(found)` when every block was searched.
+///
+pub fn search_branch_until(
+    coset: &Coset,
+    plan: &Branching,
+    shard: Shard,
+    indices: Range<u64>,
+    stop: &AtomicBool,
+) -> Option<Option<Best>> {
     if coset.nullity() <= 64 {
-        search_keyed::<u64>(coset, plan, shard, indices)
+        search_keyed::<u64>(coset, plan, shard, indices, stop)
     } else {
-        search_keyed::<u128>(coset, plan, shard, indices)
+        search_keyed::<u128>(coset, plan, shard, indices, stop)
     }
 }
 
-fn search_keyed<K: Key>(coset: &Coset, plan: &Branching, shard: Shard, indices: Range<u64>) -> Option<Best> {
+fn search_keyed<K: Key>(
+    coset: &Coset,
+    plan: &Branching,
+    shard: Shard,
+    indices: Range<u64>,
+    stop: &AtomicBool,
+) -> Option<Option<Best>> {
     // One block a task: their work varies a hundredfold, and the path
     // from the root that each task walks again costs a few hundred
     // microseconds only.
@@ -125,16 +148,19 @@ fn search_keyed<K: Key>(coset: &Coset, plan: &Branching, shard: Shard, indices: 
     (indices.start..indices.end)
         .into_par_iter()
         .map(|i| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let spare = pool.lock().ok().and_then(|mut trees| trees.pop());
             let mut tree = spare.unwrap_or_else(|| Tree::<K>::new(coset, plan));
             tree.restrict(shard, i..i + 1);
-            let found = tree.run();
+            let found = tree.run(stop);
             if let Ok(mut trees) = pool.lock() {
                 trees.push(tree);
             }
             found
         })
-        .reduce(|| None, Best::better)
+        .reduce(|| Some(None), |a, b| Some(Best::better(a?, b?)))
 }
 
 /// The first `t` coordinates of a prefix of depth `t <= 64` (coordinate 0
@@ -221,6 +247,9 @@ struct Tree<K> {
     best: Option<Best>,
     /// Group passes made (each merges or copies one group).
     work: u64,
+    /// `work >> 10` when the stop flag was last looked at; whether it was set.
+    polled: u64,
+    stopped: bool,
     /// The slice and the range of its blocks this run covers.
     shard: Shard,
     blocks: Range<u64>,
@@ -267,6 +296,8 @@ impl<K: Key> Tree<K> {
             parity,
             best: None,
             work: 0,
+            polled: 0,
+            stopped: false,
             shard: Shard::WHOLE,
             blocks: 0..1u64 << plan.prefix_bits,
         }
@@ -278,14 +309,16 @@ impl<K: Key> Tree<K> {
         self.best = None;
     }
 
-    /// The search of the blocks it is restricted to, from the root.
-    fn run(&mut self) -> Option<Best> {
+    /// The search of the blocks it is restricted to, from the root, or
+    /// `None` when `stop` was seen set on the way.
+    fn run(&mut self, stop: &AtomicBool) -> Option<Option<Best>> {
         if self.blocks.is_empty() {
-            return None;
+            return Some(None);
         }
         let tied = self.fold.as_ref().map_or(0, |f| f.all_tied());
-        self.visit(0, 0, 0, tied);
-        self.best
+        self.stopped = false;
+        self.visit(0, 0, 0, tied, stop);
+        (!self.stopped).then_some(self.best)
     }
 
     /// The weight bound now: the incumbent or the best found.
@@ -325,7 +358,7 @@ impl<K: Key> Tree<K> {
         next < hi && next <= last
     }
 
-    fn visit(&mut self, t: usize, side: usize, prefix: u128, tied: u32) {
+    fn visit(&mut self, t: usize, side: usize, prefix: u128, tied: u32, stop: &AtomicBool) {
         if t == self.d - self.plan.leaf_bits && self.plan.leaf_bits > 0 {
             return self.leaf(t, side, prefix);
         }
@@ -338,12 +371,20 @@ impl<K: Key> Tree<K> {
             }
             return;
         }
+        // A look at the flag every 1024 merges: microseconds apart.
+        if self.work >> 10 != self.polled {
+            self.polled = self.work >> 10;
+            self.stopped |= stop.load(Ordering::Relaxed);
+        }
+        if self.stopped {
+            return;
+        }
         let (lb0, lb1) = self.split(t, side);
         let children = if lb1 < lb0 { [(1, lb1), (0, lb0)] } else { [(0, lb0), (1, lb1)] };
         for (s, lb) in children {
             let child = prefix << 1 | s as u128;
             if let Some(tied) = self.worth(t + 1, child, lb, tied) {
-                self.visit(t + 1, s, child, tied);
+                self.visit(t + 1, s, child, tied, stop);
             }
         }
     }
@@ -486,6 +527,36 @@ mod tests {
             }
         }
         assert!(odd_seen, "the row rule on 5x5 has a quiet pattern of odd weight");
+    }
+
+    /// A stop set before the search claims nothing; one set while a slice
+    /// of a(79) runs ends it within a second, also claiming nothing; an
+    /// unset flag changes nothing.
+    #[test]
+    fn a_stopped_search_ends_at_once_and_claims_nothing() {
+        use crate::{Method, Solver, Target};
+        use std::time::{Duration, Instant};
+        let solver = Solver::new(&Puzzle::new(19, 19).unwrap(), Method::Auto, 63).unwrap();
+        let (_, coset) = solver.cross_coset(&Grid::ones(19, 19), &Target::White).unwrap().unwrap();
+        let plan = Branching { leaf_bits: 0, prefix_bits: 8, bound: 141 };
+        let found = search_branch_until(&coset, &plan, Shard::WHOLE, 0..256, &AtomicBool::new(false));
+        assert_eq!(found.flatten().map(|b| b.weight), Some(141));
+        assert_eq!(search_branch_until(&coset, &plan, Shard::WHOLE, 0..256, &AtomicBool::new(true)), None);
+        let solver = Solver::new(&Puzzle::new(79, 79).unwrap(), Method::Auto, 64).unwrap();
+        let (_, coset) = solver.cross_coset(&Grid::ones(79, 79), &Target::White).unwrap().unwrap();
+        let shard = Shard { index: 1, count: 1 << 20 };
+        let plan = Branching::new(64, shard.count, 2628);
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let found = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(300));
+                stop.store(true, Ordering::Relaxed);
+            });
+            search_branch_until(&coset, &plan, shard, 0..1024, &stop)
+        });
+        assert_eq!(found, None);
+        assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
     }
 
     /// Pure and hybrid branch and bound both find the least (weight, mask)
