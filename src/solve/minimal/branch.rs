@@ -25,11 +25,17 @@
 //! does not depend on the order of the search, the threads, the shards or
 //! the incumbent (as long as the incumbent is not below the minimum).
 //!
+//! **Parity.** Where every quiet pattern has even weight, every member
+//! has the parity of any one, so a node's bound rounds up to it and the
+//! incumbent down ([`parity`]): a search below 2629 is then a search below
+//! 2628 on 79×79 (odd members), and no answer changes.
+//!
 //! The last `leaf_bits` coordinates go to the transform engine: a node at
 //! that depth is a coset of `leaf_bits` patterns, weighed whole in one
 //! block ([`LeafWeigher`]). `leaf_bits = 0` is pure branch and bound.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use num_traits::PrimInt;
 use rayon::prelude::*;
@@ -41,6 +47,9 @@ use crate::solve::slices::{Best, Mask, Shard};
 
 mod cross;
 mod estimate;
+mod merge;
+
+use merge::{Children, Merger};
 
 pub use cross::{Fold, cross_coset, cross_coset_for_problem, cross_order};
 pub use estimate::{Estimate, estimate};
@@ -102,14 +111,36 @@ impl Branching {
 /// per node visited; 2^`leaf_bits` · (`leaf_bits` + 2) / 32 row operations
 /// per leaf. How many nodes survive depends on the bound: see [`estimate`].
 pub fn search_branch(coset: &Coset, plan: &Branching, shard: Shard, indices: Range<u64>) -> Option<Best> {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    search_branch_until(coset, plan, shard, indices, &NEVER).flatten()
+}
+
+/// [`search_branch`] that gives up soon after `stop` is set (within a
+/// few thousand nodes of each block in flight, milliseconds): `None` then,
+/// and the work on these blocks is dropped, to be done again on resume;
+/// `Some(found)` when every block was searched.
+///
+pub fn search_branch_until(
+    coset: &Coset,
+    plan: &Branching,
+    shard: Shard,
+    indices: Range<u64>,
+    stop: &AtomicBool,
+) -> Option<Option<Best>> {
     if coset.nullity() <= 64 {
-        search_keyed::<u64>(coset, plan, shard, indices)
+        search_keyed::<u64>(coset, plan, shard, indices, stop)
     } else {
-        search_keyed::<u128>(coset, plan, shard, indices)
+        search_keyed::<u128>(coset, plan, shard, indices, stop)
     }
 }
 
-fn search_keyed<K: Key>(coset: &Coset, plan: &Branching, shard: Shard, indices: Range<u64>) -> Option<Best> {
+fn search_keyed<K: Key>(
+    coset: &Coset,
+    plan: &Branching,
+    shard: Shard,
+    indices: Range<u64>,
+    stop: &AtomicBool,
+) -> Option<Option<Best>> {
     // One block a task: their work varies a hundredfold, and the path
     // from the root that each task walks again costs a few hundred
     // microseconds only.
@@ -118,33 +149,81 @@ fn search_keyed<K: Key>(coset: &Coset, plan: &Branching, shard: Shard, indices: 
     (indices.start..indices.end)
         .into_par_iter()
         .map(|i| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let spare = pool.lock().ok().and_then(|mut trees| trees.pop());
             let mut tree = spare.unwrap_or_else(|| Tree::<K>::new(coset, plan));
             tree.restrict(shard, i..i + 1);
-            let found = tree.run();
+            let found = tree.run(stop);
             if let Ok(mut trees) = pool.lock() {
                 trees.push(tree);
             }
             found
         })
-        .reduce(|| None, Best::better)
+        .reduce(|| Some(None), |a, b| Some(Best::better(a?, b?)))
+}
+
+/// The first `t` coordinates of a prefix of depth `t <= 64` (coordinate 0
+/// its top bit) with coordinate j at bit j, as [`Fold::check`] reads them.
+#[inline]
+fn coordinates(prefix: u128, t: usize) -> u64 {
+    if t == 0 { 0 } else { (prefix as u64).reverse_bits() >> (64 - t) }
+}
+
+/// The parity every member of `coset` shares, if they share one.
+///
+/// Member `s` weighs `|x ⊕ Σ s_j q_j|`, whose parity is
+/// `|x| + Σ s_j |q_j|` (mod 2): it is the same for all members exactly when
+/// every pattern `q_j` has even weight, i.e. when the keys of all cells
+/// XOR to 0 (key bit j of a cell is `q_j` there; a group of `|c|` cells
+/// counts once when its count is odd). That holds whenever the press
+/// matrix `A` is symmetric with ones on its diagonal (two states, the plus
+/// and king rules on plane and torus, masks symmetric under the half turn
+/// with a 1 in the centre, σ⁺ on graphs): a quiet pattern has `A q = 0`,
+/// so `0 = qᵀ A q = Σ_i A_ii q_i + 2 Σ_(i<j) A_ij q_i q_j ≡ |q|` (mod 2).
+/// Not for σ (the neighbours rule, zeros on the diagonal: `qᵀ A q` is
+/// then 0 for every `q` and says nothing), nor any rule whose quiet
+/// patterns may weigh odd; the check below decides from the patterns, not
+/// from the rule.
+fn parity(coset: &Coset) -> Option<u64> {
+    let keys = coset.groups().iter().filter(|&&(_, c)| c % 2 != 0).fold(0u128, |acc, &(k, _)| acc ^ k);
+    (keys == 0).then(|| coset.weight(Mask::from_bits(0u128)) & 1)
 }
 
 /// A node's remaining key: `u64` while it fits (every depth when d ≤ 64),
 /// so a group is 16 bytes.
-trait Key: PrimInt + Send + 'static {
+trait Key: PrimInt + Send + std::fmt::Debug + 'static {
     fn from_u128(v: u128) -> Self;
+    /// The same keys and buffers as `u64` ones, for the vector merge.
+    #[allow(clippy::type_complexity)]
+    fn as_u64<'a, 'b>(
+        keys: &'a [Self],
+        out: Children<'b, Self>,
+    ) -> Result<(&'a [u64], Children<'b, u64>), Children<'b, Self>>;
 }
 
 impl Key for u64 {
     fn from_u128(v: u128) -> Self {
         v as u64
     }
+    fn as_u64<'a, 'b>(
+        keys: &'a [u64],
+        out: Children<'b, u64>,
+    ) -> Result<(&'a [u64], Children<'b, u64>), Children<'b, u64>> {
+        Ok((keys, out))
+    }
 }
 
 impl Key for u128 {
     fn from_u128(v: u128) -> Self {
         v
+    }
+    fn as_u64<'a, 'b>(
+        _: &'a [u128],
+        out: Children<'b, u128>,
+    ) -> Result<(&'a [u64], Children<'b, u64>), Children<'b, u128>> {
+        Err(out)
     }
 }
 
@@ -154,16 +233,24 @@ struct Tree<K> {
     plan: Branching,
     d: usize,
     cells: i64,
-    /// `levels[t][s][..lens[t][s]]`: the groups of child `s` at depth t,
-    /// sorted by key, whose bit i is coordinate t + i (the fixed ones are
-    /// shifted out). Each buffer is as long as the root's groups.
-    levels: Vec<[Vec<(K, i32)>; 2]>,
+    /// `keys[t][s][..lens[t][s]]` and `counts[t][s][..]`: the groups of
+    /// child `s` at depth t, sorted by key, whose bit i is coordinate t + i
+    /// (the fixed ones are shifted out). Each buffer is as long as the
+    /// root's groups and [`merge::SLACK`].
+    keys: Vec<[Vec<K>; 2]>,
+    counts: Vec<[Vec<i32>; 2]>,
     lens: Vec<[usize; 2]>,
+    merger: Merger,
     weigher: Option<LeafWeigher>,
     fold: Option<Fold>,
+    /// The parity every member shares ([`parity`]), if they do.
+    parity: Option<u64>,
     best: Option<Best>,
     /// Group passes made (each merges or copies one group).
     work: u64,
+    /// `work >> 10` when the stop flag was last looked at; whether it was set.
+    polled: u64,
+    stopped: bool,
     /// The slice and the range of its blocks this run covers.
     shard: Shard,
     blocks: Range<u64>,
@@ -180,22 +267,38 @@ impl<K: Key> Tree<K> {
             .collect();
         root.sort_unstable_by_key(|&(k, _)| k);
         let size = root.len();
-        let mut levels: Vec<[Vec<(K, i32)>; 2]> =
-            (0..=d).map(|_| [vec![(K::zero(), 0); size], vec![(K::zero(), 0); size]]).collect();
-        levels[0][0] = root;
+        let room = size + merge::SLACK;
+        let mut keys: Vec<[Vec<K>; 2]> =
+            (0..=d).map(|_| [vec![K::zero(); room], vec![K::zero(); room]]).collect();
+        let mut counts: Vec<[Vec<i32>; 2]> = (0..=d).map(|_| [vec![0; room], vec![0; room]]).collect();
+        for (i, &(k, c)) in root.iter().enumerate() {
+            keys[0][0][i] = k;
+            counts[0][0][i] = c;
+        }
         let mut lens = vec![[0usize; 2]; d + 1];
         lens[0][0] = size;
         let weigher = (plan.leaf_bits > 0).then(|| LeafWeigher::new(coset.cells(), plan.leaf_bits));
+        let parity = parity(coset);
+        // No member of the other parity: the incumbent rounds down to ours.
+        let mut plan = *plan;
+        if let Some(p) = parity {
+            plan.bound = plan.bound.saturating_sub((plan.bound ^ p) & 1);
+        }
         Tree {
-            plan: *plan,
+            plan,
             d,
             cells: coset.cells() as i64,
-            levels,
+            keys,
+            counts,
             lens,
+            merger: Merger::detect(coset.cells()),
             weigher,
             fold: coset.fold().cloned(),
+            parity,
             best: None,
             work: 0,
+            polled: 0,
+            stopped: false,
             shard: Shard::WHOLE,
             blocks: 0..1u64 << plan.prefix_bits,
         }
@@ -207,13 +310,16 @@ impl<K: Key> Tree<K> {
         self.best = None;
     }
 
-    /// The search of the blocks it is restricted to, from the root.
-    fn run(&mut self) -> Option<Best> {
+    /// The search of the blocks it is restricted to, from the root, or
+    /// `None` when `stop` was seen set on the way.
+    fn run(&mut self, stop: &AtomicBool) -> Option<Option<Best>> {
         if self.blocks.is_empty() {
-            return None;
+            return Some(None);
         }
-        self.visit(0, 0, 0);
-        self.best
+        let tied = self.fold.as_ref().map_or(0, |f| f.all_tied());
+        self.stopped = false;
+        self.visit(0, 0, 0, tied, stop);
+        (!self.stopped).then_some(self.best)
     }
 
     /// The weight bound now: the incumbent or the best found.
@@ -225,17 +331,20 @@ impl<K: Key> Tree<K> {
     /// bits) may hold a member better than the best: a bound `lb` no more
     /// than the best weight, a mask interval not wholly above the best's
     /// on a tie, and a block of the run's range.
-    fn worth(&self, t: usize, prefix: u128, lb: u64) -> bool {
+    /// Returns the fold's motions that still tie at the node (`tied`: those
+    /// of its parent), `None` when the node is not worth visiting.
+    fn worth(&self, t: usize, prefix: u128, lb: u64, tied: u32) -> Option<u32> {
         if lb > self.bound() {
-            return false;
+            return None;
         }
         if self.best.is_some_and(|b| b.weight == lb && b.mask.bits() < prefix << (self.d - t)) {
-            return false;
+            return None;
         }
-        if self.fold.as_ref().is_some_and(|f| !f.is_canonical_at(t, prefix as u64)) {
-            return false;
-        }
-        t > self.plan.prefix_bits || self.holds_blocks(t, prefix)
+        let tied = match &self.fold {
+            Some(fold) if t <= 64 => fold.check(t, coordinates(prefix, t), tied)?,
+            _ => tied,
+        };
+        (t > self.plan.prefix_bits || self.holds_blocks(t, prefix)).then_some(tied)
     }
 
     /// Whether the blocks under a node of depth `t <= prefix_bits` meet the
@@ -250,13 +359,12 @@ impl<K: Key> Tree<K> {
         next < hi && next <= last
     }
 
-    fn visit(&mut self, t: usize, side: usize, prefix: u128) {
+    fn visit(&mut self, t: usize, side: usize, prefix: u128, tied: u32, stop: &AtomicBool) {
         if t == self.d - self.plan.leaf_bits && self.plan.leaf_bits > 0 {
             return self.leaf(t, side, prefix);
         }
         if t == self.d {
-            let groups = &self.levels[t][side][..self.lens[t][side]];
-            let c0 = groups.first().map_or(0, |&(_, c)| c as i64);
+            let c0 = if self.lens[t][side] > 0 { self.counts[t][side][0] as i64 } else { 0 };
             let weight = ((self.cells - c0) / 2) as u64;
             if weight <= self.bound() {
                 let found = Best { weight, mask: Mask::from_bits(prefix) };
@@ -264,70 +372,57 @@ impl<K: Key> Tree<K> {
             }
             return;
         }
+        // A look at the flag every 1024 merges: microseconds apart.
+        if self.work >> 10 != self.polled {
+            self.polled = self.work >> 10;
+            self.stopped |= stop.load(Ordering::Relaxed);
+        }
+        if self.stopped {
+            return;
+        }
         let (lb0, lb1) = self.split(t, side);
         let children = if lb1 < lb0 { [(1, lb1), (0, lb0)] } else { [(0, lb0), (1, lb1)] };
         for (s, lb) in children {
             let child = prefix << 1 | s as u128;
-            if self.worth(t + 1, child, lb) {
-                self.visit(t + 1, s, child);
+            if let Some(tied) = self.worth(t + 1, child, lb, tied) {
+                self.visit(t + 1, s, child, tied, stop);
             }
         }
     }
 
     /// Makes both children of the node (depth t, `side`) in
-    /// `levels[t + 1]` and returns their bounds.
+    /// `keys[t + 1]` and `counts[t + 1]` and returns their bounds.
     fn split(&mut self, t: usize, side: usize) -> (u64, u64) {
-        let (upper, lower) = self.levels.split_at_mut(t + 1);
-        let parent = &upper[t][side][..self.lens[t][side]];
-        let [zero, one] = &mut lower[0];
-        let one_bit = K::one();
-        // Σ|c| over keys other than 0, plus c for key 0, per child.
-        let (mut sum0, mut sum1) = (0i64, 0i64);
-        let (mut n0, mut n1) = (0usize, 0usize);
-        let mut i = 0;
-        while i < parent.len() {
-            let (key, c) = parent[i];
-            let (c0, c1) = if key & one_bit == K::zero() {
-                match parent.get(i + 1) {
-                    Some(&(next, b)) if next == key | one_bit => {
-                        i += 1;
-                        (c + b, c - b)
-                    }
-                    _ => (c, c),
-                }
-            } else {
-                (c, -c)
-            };
-            i += 1;
-            let rest = key >> 1;
-            if rest == K::zero() {
-                sum0 += c0 as i64;
-                sum1 += c1 as i64;
-            } else {
-                sum0 += c0.unsigned_abs() as i64;
-                sum1 += c1.unsigned_abs() as i64;
-            }
-            // Written always, kept when non-zero: no branch to mispredict.
-            zero[n0] = (rest, c0);
-            n0 += (c0 != 0) as usize;
-            one[n1] = (rest, c1);
-            n1 += (c1 != 0) as usize;
-        }
-        self.lens[t + 1] = [n0, n1];
-        self.work += parent.len() as u64;
-        (((self.cells - sum0) / 2) as u64, ((self.cells - sum1) / 2) as u64)
+        let len = self.lens[t][side];
+        let (upper_keys, lower_keys) = self.keys.split_at_mut(t + 1);
+        let (upper_counts, lower_counts) = self.counts.split_at_mut(t + 1);
+        let [zero_keys, one_keys] = &mut lower_keys[0];
+        let [zero_counts, one_counts] = &mut lower_counts[0];
+        let children = Children { keys: [zero_keys, one_keys], counts: [zero_counts, one_counts] };
+        let merged = self.merger.merge(&upper_keys[t][side][..len], &upper_counts[t][side][..len], children);
+        self.lens[t + 1] = merged.lens;
+        self.work += len as u64;
+        let [sum0, sum1] = merged.sums;
+        (self.round_up((self.cells - sum0) as u64 / 2), self.round_up((self.cells - sum1) as u64 / 2))
+    }
+
+    /// A lower bound on members' weights raised to their parity.
+    #[inline]
+    fn round_up(&self, lb: u64) -> u64 {
+        self.parity.map_or(lb, |p| lb + ((lb ^ p) & 1))
     }
 
     /// Weighs the 2^leaf_bits members below the node at once.
     fn leaf(&mut self, t: usize, side: usize, prefix: u128) {
         let bits = self.plan.leaf_bits as u32;
-        let groups = &self.levels[t][side][..self.lens[t][side]];
+        let len = self.lens[t][side];
+        let groups = self.keys[t][side][..len].iter().zip(&self.counts[t][side][..len]);
         // Leaf mask bit b is coordinate d − 1 − b, which is key bit
         // leaf_bits − 1 − b here.
-        let keys = groups.iter().map(|&(k, c)| (k.to_u32().unwrap_or(0).reverse_bits() >> (32 - bits), c));
+        let keys = groups.map(|(&k, &c)| (k.to_u32().unwrap_or(0).reverse_bits() >> (32 - bits), c));
         let Some(weigher) = self.weigher.as_mut() else { return };
         let found = weigher.best(keys);
-        self.work += groups.len() as u64;
+        self.work += len as u64;
         if found.weight <= self.bound() {
             let mask = prefix << bits | found.mask.bits();
             self.best =
@@ -363,10 +458,8 @@ mod tests {
             let (x, plain) = solver.coset(&board, &Target::White).unwrap().unwrap();
             let transform = super::super::search_blocks(&plain, 0..plain.layout().blocks(), false).unwrap();
             let (_, folded) = solver.cross_coset(&board, &Target::White).unwrap().unwrap();
-            // An even side's middle lines are not their own mirror images:
-            // only the transpose keeps the cross there.
-            let symmetries = if n % 2 == 1 { 7 } else { 1 };
-            assert_eq!(folded.fold().map(|f| f.symmetries()), Some(symmetries), "{n}x{n}");
+            // Every motion acts at some depth, on even sides too.
+            assert_eq!(folded.fold().map(|f| f.symmetries()), Some(7), "{n}x{n}");
             let unfolded = cross_coset(&x, quiet).unwrap();
             let d = quiet.len();
             for (coset, what) in [(&folded, "folded"), (&unfolded, "unfolded")] {
@@ -382,6 +475,89 @@ mod tests {
                 assert_eq!(transform.weight, a);
             }
         }
+    }
+
+    /// Every member shares one parity where the press matrix is symmetric
+    /// with ones on its diagonal (plus and king, plane and torus), and the
+    /// search rounded to it finds what brute force finds, for every
+    /// incumbent around the minimum. With zeros on the diagonal a quiet
+    /// pattern may weigh odd (the left-and-right rule on 5x5), and there is
+    /// no parity then; the neighbours rule on 8x8 happens to keep one.
+    #[test]
+    fn parity_holds_where_the_matrix_has_ones_on_its_diagonal_and_loses_nothing() {
+        use crate::model::{Rule, Topology};
+        use crate::{Method, Solver};
+        let cases: [(usize, usize, Rule, Topology); 8] = [
+            (9, 9, Rule::plus(), Topology::Plane),
+            (16, 16, Rule::plus(), Topology::Plane),
+            (19, 19, Rule::plus(), Topology::Plane),
+            (12, 12, Rule::plus(), Topology::Torus),
+            (11, 11, Rule::king(), Topology::Plane),
+            (6, 6, Rule::king(), Topology::Torus),
+            (8, 8, Rule::neighbours(), Topology::Plane),
+            // Left and right neighbours only: 10101 in one row is quiet.
+            (5, 5, Rule::from_mask("000/101/000").unwrap(), Topology::Plane),
+        ];
+        let mut odd_seen = false;
+        for (i, (rows, cols, rule, topology)) in cases.into_iter().enumerate() {
+            let diagonal = rule.offsets().contains(&(0, 0));
+            let puzzle = Puzzle::new(rows, cols).unwrap().with_rule(rule).with_topology(topology);
+            let solver = Solver::new(&puzzle, Method::Auto, 63).unwrap();
+            let quiet = solver.quiet_patterns();
+            let d = quiet.len();
+            assert!((2..=21).contains(&d), "case {i}: nullity {d}");
+            for seed in 0..3 {
+                // Any press set x: x + span(quiet) are the solutions of its board.
+                let x = Generate::Random { seed: 40 + seed, density: 0.5 }.board(rows, cols);
+                let coset = cross_coset(&x, quiet).unwrap();
+                let weights: Vec<u64> = (0..1u128 << d).map(|m| coset.weight(Mask::from_bits(m))).collect();
+                let same = weights.iter().all(|w| w % 2 == weights[0] % 2);
+                assert_eq!(parity(&coset), same.then_some(weights[0] % 2), "case {i}");
+                if diagonal {
+                    assert!(same, "case {i}: a rule with ones on the diagonal has one parity");
+                } else {
+                    odd_seen |= !same;
+                }
+                let brute = weights.iter().enumerate().map(|(m, &w)| (w, m as u128)).min().unwrap();
+                for bound in brute.0.saturating_sub(1)..=brute.0 + 2 {
+                    let plan = Branching { leaf_bits: 0, prefix_bits: 6.min(d), bound };
+                    let found = search_branch(&coset, &plan, Shard::WHOLE, 0..1 << plan.prefix_bits);
+                    let expected = (bound >= brute.0).then_some(brute);
+                    assert_eq!(found.map(|b| (b.weight, b.mask.bits())), expected, "case {i} bound {bound}");
+                }
+            }
+        }
+        assert!(odd_seen, "the row rule on 5x5 has a quiet pattern of odd weight");
+    }
+
+    /// A stop set before the search claims nothing; one set while a slice
+    /// of a(79) runs ends it within a second, also claiming nothing; an
+    /// unset flag changes nothing.
+    #[test]
+    fn a_stopped_search_ends_at_once_and_claims_nothing() {
+        use crate::{Method, Solver, Target};
+        use std::time::{Duration, Instant};
+        let solver = Solver::new(&Puzzle::new(19, 19).unwrap(), Method::Auto, 63).unwrap();
+        let (_, coset) = solver.cross_coset(&Grid::ones(19, 19), &Target::White).unwrap().unwrap();
+        let plan = Branching { leaf_bits: 0, prefix_bits: 8, bound: 141 };
+        let found = search_branch_until(&coset, &plan, Shard::WHOLE, 0..256, &AtomicBool::new(false));
+        assert_eq!(found.flatten().map(|b| b.weight), Some(141));
+        assert_eq!(search_branch_until(&coset, &plan, Shard::WHOLE, 0..256, &AtomicBool::new(true)), None);
+        let solver = Solver::new(&Puzzle::new(79, 79).unwrap(), Method::Auto, 64).unwrap();
+        let (_, coset) = solver.cross_coset(&Grid::ones(79, 79), &Target::White).unwrap().unwrap();
+        let shard = Shard { index: 1, count: 1 << 20 };
+        let plan = Branching::new(64, shard.count, 2628);
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let found = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(300));
+                stop.store(true, Ordering::Relaxed);
+            });
+            search_branch_until(&coset, &plan, shard, 0..1024, &stop)
+        });
+        assert_eq!(found, None);
+        assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
     }
 
     /// Pure and hybrid branch and bound both find the least (weight, mask)

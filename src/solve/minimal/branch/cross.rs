@@ -70,53 +70,174 @@ pub fn cross_coset(x: &Grid, quiet: &[Grid]) -> Option<Coset> {
 }
 
 /// [`cross_coset`] for the solutions of `puzzle` with right-hand side
-/// `rhs`, folded by the problem's symmetries that map the middle row and
-/// column onto themselves: a prefix of the cross coordinates is searched
-/// only if it is the smallest of its orbit (the others hold members of the
-/// same weights). The tie rule then picks among the smallest prefixes.
+/// `rhs`, folded by the problem's symmetries ([`Fold`]): a prefix of the
+/// cross coordinates is searched only if it is the smallest of its orbit
+/// wherever a symmetry acts on it (the others hold members of the same
+/// weights). The tie rule then picks among the smallest prefixes.
 pub fn cross_coset_for_problem(puzzle: &Puzzle, rhs: &Grid, x: &Grid, quiet: &[Grid]) -> Option<Coset> {
     cross_coset_folded(x, quiet, &cell_motions(puzzle, rhs))
 }
 
-/// An affine map on prefixes: (image of each bit, image of 0).
-type PrefixMap = (Vec<u64>, u64);
-
-/// How the symmetries move prefixes of the coordinates: per line level
-/// that they map onto itself (the middle row and column; then with the
-/// quadrants' middle lines; …), the depth of its coordinates and per
-/// symmetry the affine map `v ↦ offset ⊕ Σ_(bit k of v) columns[k]` on
-/// prefixes of that depth (coordinate j is bit `depth − 1 − j`).
+/// How the symmetries move prefixes of the coordinates, so that only the
+/// smallest prefix of each orbit is searched.
 ///
-/// A prefix is searched only if it is the smallest of its orbit at each of
-/// these depths: the check at a deeper level implies the one above (the
-/// top bits of the smallest are the smallest top bits), so the shallow
-/// checks only prune early what the deep one would prune. A symmetry may
-/// act trivially on the cross (Lights Out's quiet patterns are often
-/// symmetric there) and fold only deeper.
+/// A motion `g` that keeps the problem maps a member `y` to the member
+/// `y ∘ g⁻¹` of the same weight, whose coordinate `i` is
+/// `y(g⁻¹ p_i) ⊕ x(p_i)`: an affine function of the cell `g⁻¹ p_i`'s
+/// coordinates. So `g` acts on prefixes of depth `D` (the first `D`
+/// coordinates) wherever the cells `g⁻¹ p_i`, `i < D`, depend on those
+/// coordinates only. That holds on every cell set that `g` maps onto
+/// itself and whose pivots come first (the cross; on odd squares each
+/// distance shell below it, since the cross order sorts a level's cells
+/// by distance from the centre and the turns and mirrors keep distances),
+/// and on others too; the fold takes every depth where it holds, so it
+/// needs no invariant set named, and works as well on even squares and
+/// rectangles.
+///
+/// A prefix is searched only if, at each such depth and for each motion
+/// acting there, it is no larger than its image (coordinate 0 the most
+/// significant). The least member (in mask order) of an orbit passes every
+/// check, so the least (weight, mask) member is never lost. The checks are
+/// incremental: a motion whose image is already larger stays larger at
+/// every depth below (the image's top coordinates are the image of the top
+/// coordinates) and is not looked at again on that path, so once the fold
+/// is realised (few prefixes are their own image) the checks cost next to
+/// nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fold {
-    levels: Vec<(usize, Vec<PrefixMap>)>,
+    motions: Vec<PrefixMap>,
+    /// `steps[t]`: the motions acting at depth `t`, each with the image
+    /// coordinates (bit i) first compared there.
+    steps: Vec<Vec<(usize, u64)>>,
 }
 
+/// One motion on prefixes: image coordinate `i` of a prefix `v` (bit j
+/// for coordinate j) is `parity(rows[i] & v) ⊕ bit i of offsets`, at the
+/// depths in `acts` (bit t for depth t).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PrefixMap {
+    rows: Vec<u64>,
+    offsets: u64,
+    acts: u128,
+}
+
+/// Which fold rule a record's branch-and-bound slices were searched under
+/// (see [`Fold::id`]): 1 folded at whole line levels, 2 at every depth a
+/// motion acts on.
+pub const FOLD_SCHEME: u64 = 2;
+
 impl Fold {
-    /// Whether `v`, a prefix of depth `depth`, is the smallest of its
-    /// orbit there (true at a depth with no level).
-    pub(super) fn is_canonical_at(&self, depth: usize, v: u64) -> bool {
-        let Some((_, maps)) = self.levels.iter().find(|(d, _)| *d == depth) else { return true };
-        maps.iter().all(|(columns, offset)| {
-            let mut image = *offset;
-            let mut bits = v;
-            while bits != 0 {
-                image ^= columns[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
-            image >= v
-        })
+    /// The motion state at the root: every motion still ties.
+    pub(super) fn all_tied(&self) -> u32 {
+        ((1u64 << self.motions.len()) - 1) as u32
     }
 
-    /// Symmetries folded (besides the identity) at the deepest level.
+    /// The check at depth `depth` of a prefix `v` (coordinate j at bit j)
+    /// whose motions `tied` have matched it so far: `None` when a motion
+    /// maps it below itself (the prefix is not searched), else the motions
+    /// that still tie.
+    #[inline]
+    pub(super) fn check(&self, depth: usize, v: u64, mut tied: u32) -> Option<u32> {
+        if tied == 0 {
+            return Some(0);
+        }
+        for &(g, compare) in self.steps.get(depth).into_iter().flatten() {
+            if tied >> g & 1 == 0 {
+                continue;
+            }
+            let map = &self.motions[g];
+            let mut bits = compare;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let image = ((map.rows[i] & v).count_ones() as u64 ^ map.offsets >> i) & 1;
+                let own = v >> i & 1;
+                if image != own {
+                    if image < own {
+                        return None;
+                    }
+                    tied &= !(1 << g);
+                    break;
+                }
+            }
+        }
+        Some(tied)
+    }
+
+    /// Symmetries folded (besides the identity), at some depth or other.
     pub fn symmetries(&self) -> usize {
-        self.levels.last().map_or(0, |(_, maps)| maps.len())
+        self.motions.len()
+    }
+
+    /// At most 1/`fold_at(depth)` of the prefixes of that depth are
+    /// searched: 2^depth over the number of orbits of the motions acting
+    /// there (Burnside: the orbits are the mean number of prefixes each
+    /// motion and the identity fixes). 1 where none acts.
+    pub fn fold_at(&self, depth: usize) -> f64 {
+        let acting: Vec<&PrefixMap> =
+            self.motions.iter().filter(|m| depth < 128 && m.acts >> depth & 1 == 1).collect();
+        if acting.is_empty() || depth == 0 {
+            return 1.0;
+        }
+        let fixed: f64 = acting.iter().map(|m| m.fixed_share(depth)).sum::<f64>() + 1.0;
+        (acting.len() + 1) as f64 / fixed
+    }
+
+    /// The depths some motion acts at.
+    pub fn depths(&self) -> Vec<usize> {
+        (1..self.steps.len()).filter(|&t| self.motions.iter().any(|m| m.acts >> t & 1 == 1)).collect()
+    }
+
+    /// A fingerprint of the fold: the rule ([`FOLD_SCHEME`]) and every
+    /// motion's map and depths. Slices of one problem folded alike carry
+    /// the same id; a record that names it keeps slices of different
+    /// folds (another version, another rule) from being merged.
+    pub fn id(&self) -> u64 {
+        // FNV-1a over the words: stable across builds and platforms.
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        let mut eat = |word: u64| {
+            for byte in word.to_le_bytes() {
+                hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        eat(FOLD_SCHEME);
+        for map in &self.motions {
+            eat(map.rows.len() as u64);
+            map.rows.iter().for_each(|&r| eat(r));
+            eat(map.offsets);
+            eat(map.acts as u64);
+            eat((map.acts >> 64) as u64);
+        }
+        hash
+    }
+}
+
+impl PrefixMap {
+    /// The share of the prefixes of `depth` that the map fixes: solutions
+    /// of `(R + I) v = offsets` over GF(2), 2^−rank or 0.
+    fn fixed_share(&self, depth: usize) -> f64 {
+        let mask = if depth >= 64 { u64::MAX } else { (1u64 << depth) - 1 };
+        // Equation i: ⟨rows[i] ⊕ e_i, v⟩ = offset bit i (augmented at bit 64).
+        let mut equations: Vec<u128> = (0..depth)
+            .map(|i| ((self.rows[i] ^ 1 << i) & mask) as u128 | ((self.offsets >> i & 1) as u128) << 64)
+            .collect();
+        let mut rank = 0;
+        for col in 0..depth {
+            let Some(p) = (rank..depth).find(|&k| equations[k] >> col & 1 == 1) else { continue };
+            equations.swap(rank, p);
+            let pivot = equations[rank];
+            for (k, e) in equations.iter_mut().enumerate() {
+                if k != rank && *e >> col & 1 == 1 {
+                    *e ^= pivot;
+                }
+            }
+            rank += 1;
+        }
+        // An equation 0 = 1 left: no fixed prefix.
+        if equations[rank..].iter().any(|&e| e >> 64 & 1 == 1) {
+            return 0.0;
+        }
+        0.5f64.powi(rank as i32)
     }
 }
 
@@ -170,93 +291,75 @@ fn cross_coset_folded(x: &Grid, quiet: &[Grid], motions: &[Vec<usize>]) -> Optio
     // pivots' values, K(c)·s = coords(K(c))·s'. New pattern j is the old
     // mask s with ⟨K(p_i), s⟩ = δ_ij: column j of the pivot matrix's inverse.
     let reversed = |v: u128| v.reverse_bits() >> (Mask::BITS - d);
-    let mut keyed = Vec::with_capacity(rows * cols);
-    for r in 0..rows {
-        for c in 0..cols {
-            keyed.push((reversed(coordinates(key(r, c))), if x.get(r, c) { -1 } else { 1 }));
-        }
-    }
+    let coords: Vec<u128> = (0..rows * cols).map(|i| coordinates(key(i / cols, i % cols))).collect();
+    let keyed = coords
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| (reversed(k), if x.get(i / cols, i % cols) { -1 } else { 1 }))
+        .collect();
     let to_original = invert_rows(&pivot_keys, d)?;
     let to_original = (0..d).rev().map(|j| to_original[j]).collect();
-    let fold = fold_of(x, &pivots, &|r, c| coordinates(key(r, c)), motions);
+    let fold = fold_of(x, &pivots, &coords, motions);
     Some(Coset::from_keyed(keyed, d).with_original(to_original).with_fold(fold))
 }
 
-/// The fold by the cell maps `motions` at each line level (see [`Fold`])
-/// they map onto itself, or `None` when there is none. `pivots[j]` is
-/// coordinate j's cell; `coords(r, c)` the cell's key over the
-/// coordinates (bit j for coordinate j).
-fn fold_of(
-    x: &Grid,
-    pivots: &[(usize, usize)],
-    coords: &dyn Fn(usize, usize) -> u128,
-    motions: &[Vec<usize>],
-) -> Option<Fold> {
-    let (rows, cols) = (x.nrows(), x.ncols());
-    let (row_levels, col_levels) = (dyadic_levels(rows), dyadic_levels(cols));
-    let mut levels = Vec::new();
-    let mut last_depth = 0;
-    for level in 0..row_levels.len().max(col_levels.len()) {
-        let mut on_row = vec![false; rows];
-        let mut on_col = vec![false; cols];
-        row_levels.iter().take(level + 1).flatten().for_each(|&r| on_row[r] = true);
-        col_levels.iter().take(level + 1).flatten().for_each(|&c| on_col[c] = true);
-        let on_lines = |i: usize| on_row[i / cols] || on_col[i % cols];
-        // The pivots of these lines come first; their number is the depth.
-        let depth = pivots.iter().take_while(|&&(r, c)| on_lines(r * cols + c)).count();
-        if depth > 63 || depth == pivots.len() && level > 0 && depth == last_depth {
-            break;
-        }
-        if depth == 0 || depth == last_depth {
-            continue;
-        }
-        last_depth = depth;
-        let kept: Vec<&Vec<usize>> =
-            motions.iter().filter(|g| (0..rows * cols).all(|i| !on_lines(i) || on_lines(g[i]))).collect();
-        if kept.is_empty() {
-            continue;
-        }
-        levels.push((depth, fold_maps(x, pivots, coords, &kept, depth)));
-    }
-    (!levels.is_empty()).then_some(Fold { levels })
-}
-
-/// Per motion, its affine map on prefixes of `depth` coordinates whose
-/// pivots' lines it maps onto themselves.
-fn fold_maps(
-    x: &Grid,
-    pivots: &[(usize, usize)],
-    coords: &dyn Fn(usize, usize) -> u128,
-    motions: &[&Vec<usize>],
-    depth: usize,
-) -> Vec<PrefixMap> {
+/// The fold by the cell maps `motions` (see [`Fold`]), or `None` when no
+/// motion acts on any prefix. `pivots[j]` is coordinate j's cell; `coords`
+/// each cell's key over the coordinates (bit j for coordinate j), by cell
+/// index `r·cols + c`.
+fn fold_of(x: &Grid, pivots: &[(usize, usize)], coords: &[u128], motions: &[Vec<usize>]) -> Option<Fold> {
     let cols = x.ncols();
-    // A member with prefix v: y(c) = x(c) ⊕ ⟨coords(c), s⟩ on those lines.
-    let value = |v: u64, (r, c): (usize, usize)| {
-        let s: u128 = (0..depth).filter(|&j| v >> (depth - 1 - j) & 1 == 1).fold(0u128, |a, j| a | 1 << j);
-        x.get(r, c) ^ ((coords(r, c) & s).count_ones() % 2 == 1)
-    };
-    motions
-        .iter()
-        .map(|g| {
-            let mut inverse = vec![0usize; g.len()];
-            for (i, &j) in g.iter().enumerate() {
-                inverse[j] = i;
+    // Prefixes are u64: depths up to 64.
+    let deepest = pivots.len().min(64);
+    let value = |i: usize| x.get(i / cols, i % cols) as u64;
+    let mut maps = Vec::new();
+    for g in motions {
+        let mut inverse = vec![0usize; g.len()];
+        for (i, &j) in g.iter().enumerate() {
+            inverse[j] = i;
+        }
+        let (mut rows, mut offsets, mut acts) = (Vec::with_capacity(deepest), 0u64, 0u128);
+        // Coordinates the image reads so far (one past the highest).
+        let mut reach = 0usize;
+        for (i, &(r, c)) in pivots.iter().take(deepest).enumerate() {
+            let from = inverse[r * cols + c];
+            let row = coords[from];
+            reach = reach.max(128 - row.leading_zeros() as usize);
+            rows.push(row as u64);
+            offsets |= (value(from) ^ value(r * cols + c)) << i;
+            if reach <= i + 1 {
+                acts |= 1 << (i + 1);
             }
-            // The image's coordinate i: z(p_i) ⊕ x(p_i) = y(g⁻¹(p_i)) ⊕ x(p_i).
-            let image = |v: u64| {
-                (0..depth).fold(0u64, |acc, i| {
-                    let (r, c) = pivots[i];
-                    let from = inverse[r * cols + c];
-                    let bit = value(v, (from / cols, from % cols)) ^ x.get(r, c);
-                    acc | (bit as u64) << (depth - 1 - i)
-                })
-            };
-            let offset = image(0);
-            let columns = (0..depth).map(|k| image(1u64 << k) ^ offset).collect();
-            (columns, offset)
-        })
-        .collect()
+        }
+        maps.push(PrefixMap { rows, offsets, acts });
+    }
+    // Per depth, the coordinates each acting motion compares first there
+    // (those since the last depth it acted at, less the ones it keeps).
+    let mut steps = vec![Vec::new(); deepest + 1];
+    let mut kept = Vec::new();
+    for map in maps {
+        let moved: u64 = (0..deepest)
+            .filter(|&i| map.rows[i] != 1 << i || map.offsets >> i & 1 == 1)
+            .fold(0, |m, i| m | 1 << i);
+        if moved == 0 || map.acts == 0 {
+            continue;
+        }
+        let g = kept.len();
+        let mut last = 0usize;
+        for (t, step) in steps.iter_mut().enumerate().skip(1) {
+            if map.acts >> t & 1 == 0 {
+                continue;
+            }
+            let span = if t >= 64 { u64::MAX } else { (1u64 << t) - 1 };
+            let compare = moved & span & !((1u64 << last) - 1);
+            if compare != 0 {
+                step.push((g, compare));
+            }
+            last = t;
+        }
+        kept.push(map);
+    }
+    (!kept.is_empty()).then_some(Fold { motions: kept, steps })
 }
 
 /// For the d×d matrix with rows `rows` (row i: bit k is entry (i, k)),
@@ -284,20 +387,44 @@ mod tests {
     use super::super::tests::random_coset;
     use super::*;
 
-    /// The deepest fold keeps about one prefix in eight on an odd square
-    /// (one per orbit of the 8 motions; Burnside: a little more than
-    /// 2^depth / 8), where the cross alone keeps half.
+    /// The prefixes of depth `depth` that pass every check on the way down.
+    fn kept(fold: &Fold, depth: usize) -> u64 {
+        fn walk(fold: &Fold, t: usize, v: u64, tied: u32, depth: usize) -> u64 {
+            if t == depth {
+                return 1;
+            }
+            // Coordinate t is bit t of v.
+            [0u64, 1]
+                .iter()
+                .filter_map(|&b| {
+                    fold.check(t + 1, v | b << t, tied).map(|kept| walk(fold, t + 1, v | b << t, kept, depth))
+                })
+                .sum()
+        }
+        walk(fold, 0, 0, fold.all_tied(), depth)
+    }
+
+    /// At full depth every motion acts, and the fold keeps exactly one
+    /// prefix per orbit of the 8 motions (Burnside: a little more than
+    /// 2^d / 8), on odd squares and even ones; the cross alone kept half.
     #[test]
     fn fold_keeps_one_prefix_per_orbit() {
         use crate::{Method, Solver, Target};
-        for n in [19, 33] {
+        for n in [16, 19, 30, 33] {
             let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 63).unwrap();
             let (_, folded) = solver.cross_coset(&Grid::ones(n, n), &Target::White).unwrap().unwrap();
             let fold = folded.fold().unwrap();
-            let &(depth, _) = fold.levels.last().unwrap();
-            let kept = (0..1u64 << depth).filter(|&v| fold.is_canonical_at(depth, v)).count() as f64;
-            let share = kept / (1u64 << depth) as f64;
-            assert!((0.125..0.2).contains(&share), "{n}x{n}: depth {depth} keeps {share}");
+            assert_eq!(fold.symmetries(), 7, "{n}x{n}");
+            let d = folded.nullity();
+            let orbits = (1u64 << d) as f64 / fold.fold_at(d);
+            assert_eq!(kept(fold, d) as f64, orbits.round(), "{n}x{n}");
+            let share = orbits / (1u64 << d) as f64;
+            assert!((0.125..0.2).contains(&share), "{n}x{n}: depth {d} keeps {share}");
+            // Shallower, the orbits of the motions acting there bound it.
+            for t in fold.depths() {
+                let bound = (1u64 << t) as f64 / fold.fold_at(t);
+                assert!(kept(fold, t) as f64 <= bound + 1e-6, "{n}x{n} depth {t}");
+            }
         }
     }
 
