@@ -1,6 +1,6 @@
 //! The cross basis that branch and bound reads a coset in: pivot cells in
-//! dyadic cross order, and the folding by the board's turns and mirrors
-//! that map a level of the cross onto itself.
+//! dyadic cross order, and the folding by the board's turns and mirrors at
+//! every depth of the coordinates they act on ([`Fold`]).
 
 use super::super::coset::Coset;
 use super::super::symmetry::cell_motions;
