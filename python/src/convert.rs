@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use lightsout::zk::Modulus;
 use lightsout::present::{TARGET_WORDS, colour_targets, parse_rule, topology};
+use lightsout::zk::Modulus;
 use lightsout::{Error, Graph, Grid, Puzzle, Rule, StateGrid, StateTarget, Target};
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};

@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use lightsout::zk::Modulus;
 use lightsout::{
-    Board as _, Game, Grid, Limits, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target, TargetOf,
+    Board as _, Game, Grid, Limits, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target,
+    TargetOf,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -169,7 +170,13 @@ struct Abandoned;
 /// search ([`Game::solve_within`]), which ends within a batch of blocks
 /// once `stop` is set or the time limit passes. An abandoned call unwinds
 /// with [`Abandoned`] (its answer, no longer proven, must not be returned).
-pub fn solve_board(engine: &Engine, board: Board, targets: &Targets, opts: Opts, stop: &Stop) -> PyResult<Found> {
+pub fn solve_board(
+    engine: &Engine,
+    board: Board,
+    targets: &Targets,
+    opts: Opts,
+    stop: &Stop,
+) -> PyResult<Found> {
     let limits = Limits { stop: Some(stop.flag()), time_limit: opts.time_limit };
     let nullity = engine.nullity();
     let found = match (engine, board, targets) {

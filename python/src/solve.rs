@@ -159,7 +159,9 @@ fn solve_released(
 ) -> PyResult<Found> {
     py.detach(move || {
         if engine.searches_long() {
-            return run_interruptible(move |stop| crate::engine::solve_board(&engine, board, &targets, opts, stop))?;
+            return run_interruptible(move |stop| {
+                crate::engine::solve_board(&engine, board, &targets, opts, stop)
+            })?;
         }
         crate::engine::solve_board(&engine, board, &targets, opts, &Stop::default())
     })
@@ -304,15 +306,18 @@ fn solve_batch(jobs: Vec<(Arc<Engine>, Board)>, targets: &Targets, opts: Opts) -
                 // workers are not the main thread): on a thread of its own,
                 // as `solve` runs it, stopped through its flag.
                 let targets = targets.clone();
-                let answer =
-                    run_interruptible(move |stop| crate::engine::solve_board(&engine, board, &targets, opts, stop))?;
+                let answer = run_interruptible(move |stop| {
+                    crate::engine::solve_board(&engine, board, &targets, opts, stop)
+                })?;
                 found.push(answer?);
             }
         } else {
             // Signals reach only the main thread: the workers do not check.
             let answers: PyResult<Vec<Found>> = batch
                 .into_par_iter()
-                .map(|(engine, board)| crate::engine::solve_board(&engine, board, targets, opts, &Stop::default()))
+                .map(|(engine, board)| {
+                    crate::engine::solve_board(&engine, board, targets, opts, &Stop::default())
+                })
                 .collect();
             found.extend(answers?);
         }
