@@ -188,7 +188,7 @@ impl Fold {
         (1..self.steps.len()).filter(|&t| self.motions.iter().any(|m| m.acts >> t & 1 == 1)).collect()
     }
 
-    /// A fingerprint of the fold: the rule ([`FOLD_SCHEME`]) and every
+    /// A fingerprint of the fold: the rule (`FOLD_SCHEME`) and every
     /// motion's map and depths. Slices of one problem folded alike carry
     /// the same id; a record that names it keeps slices of different
     /// folds (another version, another rule) from being merged.
