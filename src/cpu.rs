@@ -14,7 +14,8 @@ use std::sync::OnceLock;
 /// An instruction set a hot loop is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Isa {
-    /// AVX-512 with byte and word lanes (`avx512f` and `avx512bw`).
+    /// AVX-512 with byte and word lanes and its 256- and 128-bit forms
+    /// (`avx512f`, `avx512bw` and `avx512vl`: every CPU with BW has VL).
     #[cfg(target_arch = "x86_64")]
     Avx512,
     #[cfg(target_arch = "x86_64")]
@@ -46,9 +47,11 @@ impl Isa {
             if std::arch::is_x86_feature_detected!("avx2") {
                 isas.push(Isa::Avx2);
             }
-            // BW implies F on every CPU made, but the kernels enable both.
+            // BW implies F and VL on every CPU made, but the kernels
+            // enable them by name (branch and bound's merge uses VL).
             if std::arch::is_x86_feature_detected!("avx512f")
                 && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vl")
             {
                 isas.push(Isa::Avx512);
             }

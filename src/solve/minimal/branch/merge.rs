@@ -16,6 +16,7 @@
 //! why every child buffer has [`SLACK`] spare entries).
 
 use super::Key;
+use crate::cpu::Isa;
 
 /// Spare entries at the end of a child's buffers: a vector store may write
 /// up to 8 entries past the last one kept.
@@ -46,41 +47,30 @@ pub(super) enum Merger {
 }
 
 impl Merger {
-    /// The fastest merge this CPU runs, for a board of `cells` cells (the
-    /// vector merges add counts in 32 bits: at most 2^31 − 1 cells).
+    /// The fastest merge this CPU runs ([`Isa::detect`], the one choice of
+    /// the process), for a board of `cells` cells (the vector merges add
+    /// counts in 32 bits: at most 2^31 − 1 cells).
     pub(super) fn detect(cells: usize) -> Merger {
-        #[cfg(target_arch = "x86_64")]
-        if cells <= i32::MAX as usize {
-            if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-            {
-                return Merger::Avx512;
-            }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                return Merger::Avx2;
-            }
+        if cells > i32::MAX as usize {
+            return Merger::Portable;
         }
-        let _ = cells;
-        Merger::Portable
+        Merger::of(Isa::detect())
+    }
+
+    fn of(isa: Isa) -> Merger {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => Merger::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => Merger::Avx2,
+            Isa::Portable => Merger::Portable,
+        }
     }
 
     /// Every merge this machine runs, the portable one first.
     #[cfg(test)]
     pub(super) fn available() -> Vec<Merger> {
-        #[allow(unused_mut)]
-        let mut mergers = vec![Merger::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                mergers.push(Merger::Avx2);
-            }
-            if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-            {
-                mergers.push(Merger::Avx512);
-            }
-        }
-        mergers
+        Isa::available().into_iter().map(Merger::of).collect()
     }
 
     /// Merges `keys`/`counts` (sorted by key) into `out`, whose buffers
