@@ -56,6 +56,9 @@ impl Report<'_> {
                     let how = found_by_words(&s.found_by, s.lower_bound);
                     let how = how.as_deref().unwrap_or("a local search found it");
                     format!("nullity {nullity} is above --max-nullity {max_nullity}; {how}")
+                } else if let Some(how) = found_by_words(&s.found_by, s.lower_bound) {
+                    // An exhaustive search cut short (a stop or a time limit).
+                    how
                 } else {
                     format!(
                         "nullity {nullity} is above the exhaustive search's limit of {MAX_EXHAUSTIVE_NULLITY}"

@@ -14,7 +14,8 @@ use crate::solve::MAX_STREAMED_NULLITY;
 pub const ANALYZE_MAX_NULLITY: usize = 28;
 
 /// Default member budget (its log2) of an analysis over Z_K: 2^24
-/// members, under a second for every K, where the two-state default of
+/// members (past it, 0.05 to 0.10 s measured on 24x24 over Z_5 and 12x12
+/// torus over Z_3), where the two-state default of
 /// 28 would be 2^28 members of a slower walk (5^12 over Z_5, 8 to 10 s).
 /// A count of members, not a time, so answers do not depend on the
 /// machine; past it a local search answers, marked not proven lightest.

@@ -119,7 +119,6 @@ pub fn search_branch(coset: &Coset, plan: &Branching, shard: Shard, indices: Ran
 /// few thousand nodes of each block in flight, milliseconds): `None` then,
 /// and the work on these blocks is dropped, to be done again on resume;
 /// `Some(found)` when every block was searched.
-///
 pub fn search_branch_until(
     coset: &Coset,
     plan: &Branching,
