@@ -12,10 +12,10 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
+use lightsout::solve::TargetOf;
 use lightsout::zk::Modulus;
 use lightsout::{
     Board as _, Game, Grid, Limits, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target,
-    TargetOf,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;

@@ -4,7 +4,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use lightsout::{DEFAULT_MAX_NULLITY, Game, MAX_EXHAUSTIVE_NULLITY, StateTarget};
+use lightsout::solve::{DEFAULT_MAX_NULLITY, MAX_EXHAUSTIVE_NULLITY};
+use lightsout::{Game, StateTarget};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;

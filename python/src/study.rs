@@ -180,7 +180,7 @@ pub fn analyze(
     let spec = Spec::new(rule, torus, states, graph)?;
     let puzzle = study_puzzle(&spec, rows, cols)?;
     let k = spec.states;
-    let max_nullity = max_nullity.unwrap_or(lightsout::limits::analyze_budget(k.get()));
+    let max_nullity = max_nullity.unwrap_or(lightsout::solve::limits::analyze_budget(k.get()));
     py.detach(move || run_interruptible(move |_| analyze_puzzle(&puzzle, k, max_nullity, max_memory)))?
 }
 

@@ -186,8 +186,8 @@ pub(super) struct TableArgs {
     pub(super) memory: MemoryArgs,
     /// Compute only slice K of N of the rows (1 <= K <= N) and print it as
     /// one JSON line, for `lightsout merge`.
-    #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
-    pub(super) shard: Option<crate::Shard>,
+    #[arg(long, value_name = "K/N", value_parser = crate::solve::Shard::parse)]
+    pub(super) shard: Option<crate::solve::Shard>,
     #[command(flatten, next_help_heading = "Picture of the table as a heat map")]
     pub(super) picture: PictureArgs,
 }
@@ -197,8 +197,8 @@ pub(super) struct TableArgs {
 pub(super) struct SearchArgs {
     /// Search only slice K of N of the null space (1 <= K <= N) and print
     /// the partial result as one JSON line, for `lightsout merge`.
-    #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
-    pub(super) shard: Option<crate::Shard>,
+    #[arg(long, value_name = "K/N", value_parser = crate::solve::Shard::parse)]
+    pub(super) shard: Option<crate::solve::Shard>,
     /// Save the search's state to FILE at least every --checkpoint-every
     /// seconds and on Ctrl-C or SIGTERM; the same command resumes from it.
     #[arg(long, value_name = "FILE")]

@@ -7,7 +7,7 @@ use super::search::{Search, print_answer};
 use super::states_record::{KStates, is_state_record};
 use super::*;
 use crate::present::state_target_name;
-use crate::{Best, MergeError, Shard, Sliced, merge};
+use crate::solve::{Best, MergeError, Shard, Sliced, merge};
 
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.
@@ -183,7 +183,7 @@ fn merge_two_states(
             (None, None) => (Mask::ZERO, true, 0),
             (None, Some(plan)) => {
                 // Every slice proved its members heavier than the incumbent.
-                let local = crate::improve(coset, &crate::Budget::default());
+                let local = crate::solve::improve(coset, &crate::solve::Budget::default());
                 let _ = writeln!(
                     stderr,
                     "lightsout: note: board 1, {}: every press set weighs more than {} \
@@ -366,7 +366,7 @@ fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), E
     let named: Vec<(String, Shard)> =
         parts.iter().map(|&(source, _, shard)| (source.to_string(), shard)).collect();
     let shards: Vec<Shard> = parts.iter().map(|p| p.2).collect();
-    crate::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))
+    crate::solve::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))
 }
 
 pub(super) fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {

@@ -44,15 +44,18 @@ use values::*;
 use verify::verify;
 
 use crate::error::plural;
+use crate::error::{ShapeOf, Side};
+use crate::model::{
+    GeneratedRows, MAX_SIDE, PbmKind, PbmWriter, RowStream, StateBoards, TextBoards, check_side, is_pbm,
+    is_pgm,
+};
 use crate::picture::{self, Scene};
 use crate::present::*;
 use crate::solve::limits;
+use crate::solve::{Chase, DEFAULT_MAX_NULLITY, MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Mask, Start};
 use crate::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Error, FoundBy, Game, Generate, GeneratedRows, Grid,
-    MAX_EXHAUSTIVE_NULLITY, MAX_SIDE, MAX_STREAMED_NULLITY, Mask, Method, Outcome, PbmKind, PbmWriter,
-    Puzzle, RowStream, Rule, ShapeOf, Side, Solution, Solver, Start, StateBoards, StateGrid, StateSolver,
-    StateTarget, Target, TextBoards, bfs, check_side, grid_lines, is_pbm, is_pgm, read_pbm, read_pgm,
-    state_lines, write_pbm, write_pgm,
+    Answer, Error, FoundBy, Game, Generate, Grid, Method, Outcome, Puzzle, Rule, Solution, Solver, StateGrid,
+    StateSolver, StateTarget, Target, bfs, grid_lines, read_pbm, read_pgm, state_lines, write_pbm, write_pgm,
 };
 
 /// Runs the command line `args` (program name first) against the given

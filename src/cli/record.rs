@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::*;
-use crate::{Graph, Layout, SearchState, Shard, Slice, SliceKind, Sliced, parse_boards};
+use crate::solve::{Layout, SearchState, Shard, Slice, SliceKind, Sliced};
+use crate::{Graph, parse_boards};
 
 /// Version of the record format; a record of another version is refused.
 pub(super) const RECORD_VERSION: u32 = 1;

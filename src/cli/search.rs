@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use super::args::EngineArg;
 use super::*;
-use crate::{BRANCH_FROM, Branching, Budget, Coset, MAX_TRANSFORM_NULLITY, SearchState, Shard, improve};
+use crate::solve::minimal::{BRANCH_FROM, Branching, MAX_TRANSFORM_NULLITY};
+use crate::solve::{Budget, Coset, SearchState, Shard, improve};
 
 mod answers;
 mod estimate;
@@ -39,7 +40,7 @@ pub(super) struct Engine {
     pub(super) branch: Option<bool>,
     /// Upper bound to look below (else a local search's).
     pub(super) incumbent: Option<u64>,
-    /// Free bits for the transform at the leaves (else [`LEAF_BITS`](crate::LEAF_BITS)).
+    /// Free bits for the transform at the leaves (else [`LEAF_BITS`](crate::solve::minimal::LEAF_BITS)).
     pub(super) leaf_bits: Option<usize>,
 }
 
@@ -163,7 +164,7 @@ fn refuse_limits(
     }
     if !solver.holds_quiet_patterns() {
         let buffers = if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
-            let bytes = crate::limits::branch_bytes(puzzle, nullity);
+            let bytes = crate::solve::limits::branch_bytes(puzzle, nullity);
             format!(" and branch and bound's buffers ({})", format_bytes(bytes))
         } else {
             String::new()

@@ -10,9 +10,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
-use crate::state_minimum::{StateSearchState, TaskLayout};
+use crate::Graph;
+use crate::solve::Slice;
+use crate::solve::states::minimum::{StateSearchState, TaskLayout};
 use crate::zk::Modulus;
-use crate::{Graph, Slice};
 
 /// Version of K-state search records (two-state ones are version 1).
 pub(super) const STATE_RECORD_VERSION: u32 = 2;

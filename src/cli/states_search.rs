@@ -12,9 +12,9 @@
 
 use super::states_record::{KStates, StateProblem, StateTargetSearch};
 use super::*;
-use crate::Shard;
 use crate::present::{StateReport, state_target_name};
-use crate::state_minimum::{SlicedCoset, StateSearchState, minimize};
+use crate::solve::Shard;
+use crate::solve::states::minimum::{SlicedCoset, StateSearchState, minimize};
 
 /// One target of a search: the target, and when reachable its particular
 /// press set and the coset around it.

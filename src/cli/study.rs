@@ -111,11 +111,11 @@ fn analysis_text(a: &Analysis) -> String {
         Some((q, proven)) => {
             let how = if *proven {
                 String::new()
-            } else if a.nullity > crate::MAX_EXHAUSTIVE_NULLITY {
+            } else if a.nullity > crate::solve::MAX_EXHAUSTIVE_NULLITY {
                 format!(
                     " (not proven lightest: nullity {} is above {}, past an exhaustive search)",
                     a.nullity,
-                    crate::MAX_EXHAUSTIVE_NULLITY
+                    crate::solve::MAX_EXHAUSTIVE_NULLITY
                 )
             } else if a.nullity <= SUGGESTED_MAX_NULLITY {
                 format!(

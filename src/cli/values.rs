@@ -102,7 +102,7 @@ pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
 
 pub(super) fn parse_max_nullity(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(d) if d <= crate::MAX_EXHAUSTIVE_NULLITY => Ok(d),
+        Ok(d) if d <= crate::solve::MAX_EXHAUSTIVE_NULLITY => Ok(d),
         _ => Err(format!("expected a whole number from 0 to 128, got '{s}'")),
     }
 }

@@ -37,7 +37,7 @@ fn analysis(req: &AnalyzeRequest, limits: &Limits) -> Result<String, ApiError> {
     let states = request::states(req.states)?;
     // With K states, the command line's default member budget (2^24): the
     // server's own max_nullity would let one request search for seconds.
-    let budget = crate::limits::ANALYZE_MAX_MEMBERS_LOG2 as usize;
+    let budget = crate::solve::limits::ANALYZE_MAX_MEMBERS_LOG2 as usize;
     let asked = if states.get() > 2 {
         req.max_nullity.or(Some(budget.min(limits.max_nullity)))
     } else {

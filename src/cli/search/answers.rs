@@ -87,7 +87,7 @@ fn stopped<'n>(
         _ => Budget::default(),
     };
     let local = improve(coset, &budget);
-    let best = crate::Best::better(state.and_then(|s| s.best), Some(local.best)).unwrap_or(local.best);
+    let best = crate::solve::Best::better(state.and_then(|s| s.best), Some(local.best)).unwrap_or(local.best);
     let proven = best.weight <= local.lower_bound;
     let searched = state.map_or(0, |s| s.members_searched());
     let how = match state {

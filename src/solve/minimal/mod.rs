@@ -10,7 +10,7 @@ mod symmetry;
 pub(crate) use symmetry::{grid_symmetries, motion_names};
 mod transform;
 
-pub use crate::solve::slices::{Best, Mask, Shard};
+pub(crate) use crate::solve::slices::{Best, Mask, Shard};
 pub use branch::{
     Branching, Estimate, Fold, LEAF_BITS, cross_coset, cross_coset_for_problem, cross_order, estimate,
     search_branch,
@@ -47,7 +47,8 @@ use crate::model::{Grid, Puzzle};
 ///
 /// # Example
 /// ```
-/// use lightsout::{minimize, Grid};
+/// use lightsout::Grid;
+/// use lightsout::solve::minimize;
 ///
 /// let x = Grid::ones(1, 4);
 /// let q = Grid::from_fn(1, 4, |_, c| c < 3);
