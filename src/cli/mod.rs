@@ -17,6 +17,7 @@ mod args;
 mod generate;
 mod groups;
 mod input;
+mod kind;
 mod long;
 mod merge;
 mod plan;
@@ -36,6 +37,7 @@ use args::*;
 use generate::generate;
 use groups::*;
 use input::*;
+use kind::{BoardInput, Kind, check_text, note_not_proven};
 use plan::*;
 use progress::*;
 use record::*;
@@ -55,7 +57,7 @@ use crate::solve::limits;
 use crate::solve::{Chase, DEFAULT_MAX_NULLITY, MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Mask, Start};
 use crate::{
     Answer, Error, FoundBy, Game, Generate, Grid, Method, Outcome, Puzzle, Rule, Solution, Solver, StateGrid,
-    StateSolver, StateTarget, Target, bfs, grid_lines, read_pbm, read_pgm, state_lines, write_pbm, write_pgm,
+    StateSolver, StateTarget, Target, bfs, grid_lines, read_pbm, read_pgm, state_lines, write_pgm,
 };
 
 /// Runs the command line `args` (program name first) against the given

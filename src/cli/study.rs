@@ -152,57 +152,41 @@ pub(super) fn check(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
     args.source.refuse_unused()?;
-    if args.puzzle.states > 2 {
-        return super::states::check(&args, io);
+    match args.puzzle.states > 2 {
+        true => check_boards::<StateSolver>(&args, io),
+        false => check_boards::<Solver>(&args, io),
     }
+}
+
+/// `check` for either kind of game: per board and target, solvable, or
+/// the obstruction that proves it is not (no minimisation is needed).
+fn check_boards<G: Kind>(args: &CheckArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
     let max_memory = args.memory.max_memory;
-    let targets = args.target.resolve(&args.source, max_memory)?;
-    let mut input = read_input(
-        &args.source,
-        &args.puzzle,
-        false,
-        max_memory,
-        &smaller_or_more_memory,
-        io.stdin,
-        io.stdin_is_terminal,
-    )?;
-    let typed = input.announce_typing(io.stderr);
-    let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, max_memory, &smaller_or_more_memory);
-    let mut out = io::BufWriter::new(&mut *io.stdout);
-    for (index, board) in boards(&mut input, &args.source).enumerate() {
-        let (board, index) = (&board?, index + 1);
-        let solver = solvers.for_board(board)?;
+    let targets = G::targets(&args.target, &args.source, &args.puzzle, max_memory)?;
+    let hint = &smaller_or_more_memory;
+    let input = BoardInput { source: &args.source, puzzle: &args.puzzle, dense: false, max_memory, hint };
+    let mut solvers = G::solvers(&args.puzzle, Method::Auto, 0, max_memory, hint);
+    let Streams { stdin, stdin_is_terminal, stdout, stderr } = io;
+    let mut out = io::BufWriter::new(&mut **stdout);
+    G::each_board(input, &mut **stdin, *stdin_is_terminal, &mut **stderr, &mut |index, board, flush, _| {
+        let solver = solvers.for_board(&board)?;
         let verdicts = targets
             .iter()
-            .map(|t| Ok((t.name(), solver.obstruction(board, t)?)))
-            .collect::<Result<Vec<(&str, Option<Grid>)>, Error>>()?;
+            .map(|t| Ok((t.clone(), solver.obstruction(&board, t)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
         let text = match args.format {
-            StudyFormat::Text => {
-                let mut t =
-                    format!("board {index}: {}, nullity {}\n", shape_text(solver.puzzle()), solver.nullity());
-                for (name, obstruction) in &verdicts {
-                    match obstruction {
-                        None => t += &format!("  {name}: solvable\n"),
-                        Some(y) => {
-                            t += &format!(
-                                "  {name}: not solvable: the cells to flip meet this pattern in an odd number of \
-                                 cells, and every press meets it in an even number (x = pattern)\n"
-                            );
-                            for line in grid_lines(y, 'x', '.') {
-                                t += &format!("    {line}\n");
-                            }
-                        }
-                    }
-                }
-                t
-            }
-            StudyFormat::Json => check_json(index, solver, &verdicts) + "\n",
+            StudyFormat::Text => check_text(index, solver, &verdicts),
+            StudyFormat::Json => G::Board::check_json(index, solver, &verdicts) + "\n",
         };
         out.write_all(text.as_bytes())?;
-        if typed.now() {
+        if flush {
             out.flush()?;
         }
-    }
+        Ok(())
+    })?;
     out.flush()?;
     Ok(0)
 }

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 use super::puzzle_topology;
-use crate::{Answer, Game, Grid, Solution, Solver, Target, grid_lines};
+use crate::{Answer, Board, Game, Grid, Solution, Solver, Target, grid_lines};
 
 /// How a board's answer is printed: the format words of `lightsout solve`
 /// (the CLI's `--format` maps onto these).
@@ -27,7 +27,7 @@ pub(crate) enum AnswerFormat {
 /// `StateGrid` for K): its answer as tallies, and how its header, press
 /// lines, grids and JSON read. Everything else (the POJ line, the text's
 /// target and best lines, `--show`) is [`Report`]'s, once for both.
-pub(crate) trait Shown: Sized {
+pub(crate) trait Shown: Board {
     /// The solver that answered (for the header, the reached board, JSON).
     type Solver;
     /// The answer to one board: a result per target asked.
@@ -36,6 +36,8 @@ pub(crate) trait Shown: Sized {
     /// minimal (`; at least N`).
     const SHOWS_LOWER_BOUND: bool;
 
+    /// A target's name, as answers and notes print it.
+    fn target_name(target: &Self::Target) -> Cow<'static, str>;
     /// Each target's result, in the order asked.
     fn tallies<'a>(answer: &'a Self::Answer) -> Vec<Tally<'a, Self>>;
     /// The text answer's first line: the board, its size and its kernel.
@@ -51,6 +53,9 @@ pub(crate) trait Shown: Sized {
     fn reached_lines(board: &Self, presses: &Self, solver: &Self::Solver) -> Option<Vec<String>>;
     /// The JSON object.
     fn json(report: &Report<'_, Self>) -> String;
+    /// The verdicts of `check` on board `index` as JSON: per target,
+    /// solvable, or the obstruction `y` (`yᵀ·A = 0`) that proves it is not.
+    fn check_json(index: usize, solver: &Self::Solver, verdicts: &[(Self::Target, Option<Self>)]) -> String;
 }
 
 /// One target's result as the POJ and text answers print it.
@@ -239,6 +244,10 @@ impl Shown for Grid {
     type Answer = Answer;
     const SHOWS_LOWER_BOUND: bool = false;
 
+    fn target_name(target: &Target) -> Cow<'static, str> {
+        target.name().into()
+    }
+
     fn tallies<'a>(answer: &'a Answer) -> Vec<Tally<'a, Grid>> {
         answer.outcomes.iter().map(Tally::of).collect()
     }
@@ -289,6 +298,11 @@ impl Shown for Grid {
 
     fn reached_lines(board: &Grid, presses: &Grid, solver: &Solver) -> Option<Vec<String>> {
         Some(grid_lines(&solver.puzzle().apply(board, presses), 'b', 'w'))
+    }
+
+    fn check_json(index: usize, solver: &Solver, verdicts: &[(Target, Option<Grid>)]) -> String {
+        let named: Vec<(&str, Option<Grid>)> = verdicts.iter().map(|(t, y)| (t.name(), y.clone())).collect();
+        super::check_json(index, solver, &named)
     }
 
     fn json(report: &Report<'_, Grid>) -> String {

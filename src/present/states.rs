@@ -84,6 +84,10 @@ impl Shown for StateGrid {
     type Answer = Answer<StateGrid>;
     const SHOWS_LOWER_BOUND: bool = true;
 
+    fn target_name(target: &StateTarget) -> std::borrow::Cow<'static, str> {
+        state_target_name(target).into()
+    }
+
     fn tallies<'a>(answer: &'a Answer<StateGrid>) -> Vec<Tally<'a, StateGrid>> {
         let tally = |o: &'a Outcome<StateGrid>| {
             let solution = o.solution.as_ref();
@@ -142,6 +146,14 @@ impl Shown for StateGrid {
     fn reached_lines(board: &StateGrid, presses: &StateGrid, solver: &StateSolver) -> Option<Vec<String>> {
         let reached = solver.apply(board, presses).ok()?;
         Some(state_lines(&reached, solver.states().get()))
+    }
+
+    fn check_json(
+        index: usize,
+        solver: &StateSolver,
+        verdicts: &[(StateTarget, Option<StateGrid>)],
+    ) -> String {
+        state_check_json(index, solver, verdicts)
     }
 
     fn json(report: &StateReport<'_>) -> String {
