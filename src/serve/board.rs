@@ -7,9 +7,10 @@ use super::error::ApiError;
 use super::request::{self, ApiJson, CheckRequest, SolveRequest};
 use super::work::App;
 use super::{Limits, json_response};
-use crate::present::{Report, StateReport, check_json, state_check_json};
+use crate::present::{Report, Shown};
+use crate::solve::TargetOf;
 use crate::zk::Modulus;
-use crate::{Error, Game, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use crate::{Answer, Error, Game, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
 use serde_json::Value;
 
 /// `POST /api/solve`: the object `lightsout solve --format json` prints.
@@ -30,14 +31,85 @@ struct Asked<'a> {
     graph: Option<&'a str>,
 }
 
-/// A request's board, read for its number of states.
-enum Read {
-    Bits(Grid, Puzzle, Vec<Target>),
-    States(StateGrid, Puzzle, Vec<StateTarget>, Modulus),
+/// What the server does differently for the two kinds of game (two
+/// states over GF(2), K states over Z_K): the handlers are written once
+/// over it.
+trait Served: Game + Sized
+where
+    Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
+{
+    /// The solver of `puzzle`, searching up to `max_nullity`.
+    fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error>;
+    /// The board of this kind that `cells` (read as states) is.
+    fn board(cells: StateGrid) -> Self::Board;
+    /// The targets `asked` names.
+    fn targets(
+        asked: Option<&Value>,
+        graph: bool,
+        states: Modulus,
+        limits: &Limits,
+    ) -> Result<Vec<TargetOf<Self>>, ApiError>;
 }
 
-/// The board of a request, its puzzle and its targets, checked.
-fn read(asked: &Asked, limits: &Limits) -> Result<Read, ApiError> {
+impl Served for Solver {
+    fn make(puzzle: &Puzzle, _: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
+        Solver::with_memory_limit(puzzle, Method::Auto, max_nullity, max_memory)
+    }
+
+    fn board(cells: StateGrid) -> Grid {
+        Grid::from_fn(cells.nrows(), cells.ncols(), |r, c| cells.get(r, c) == 1)
+    }
+
+    fn targets(
+        asked: Option<&Value>,
+        graph: bool,
+        _: Modulus,
+        limits: &Limits,
+    ) -> Result<Vec<Target>, ApiError> {
+        request::target(asked, graph, limits)
+    }
+}
+
+impl Served for StateSolver {
+    fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
+        StateSolver::new(puzzle, states, Method::Auto, max_nullity as u32, max_memory)
+    }
+
+    fn board(cells: StateGrid) -> StateGrid {
+        cells
+    }
+
+    fn targets(
+        asked: Option<&Value>,
+        _: bool,
+        states: Modulus,
+        limits: &Limits,
+    ) -> Result<Vec<StateTarget>, ApiError> {
+        request::state_target(asked, states, limits)
+    }
+}
+
+/// A request's board, its puzzle and its targets, of one kind of game.
+struct Play<G: Served>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    board: G::Board,
+    puzzle: Puzzle,
+    targets: Vec<TargetOf<G>>,
+    states: Modulus,
+}
+
+/// What a handler does with a request's board, whatever its kind.
+trait OnBoard {
+    fn on<G: Served>(self, play: Play<G>, limits: &Limits) -> Result<String, ApiError>
+    where
+        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>;
+}
+
+/// Reads the board of a request, its puzzle and its targets, checked, and
+/// hands them to `then` as the kind of game its states make.
+fn read(asked: &Asked, limits: &Limits, then: impl OnBoard) -> Result<String, ApiError> {
     let states = request::states(asked.states)?;
     let k = states.get();
     let board = request::state_board(asked.board, "board", k, asked.graph.is_some(), limits)?;
@@ -56,13 +128,58 @@ fn read(asked: &Asked, limits: &Limits) -> Result<Read, ApiError> {
         }
         None => request::puzzle(board.nrows(), board.ncols(), asked.rule, asked.torus, limits)?,
     };
-    if k == 2 {
-        let bits = Grid::from_fn(board.nrows(), board.ncols(), |r, c| board.get(r, c) == 1);
-        let targets = request::target(asked.target, asked.graph.is_some(), limits)?;
-        return Ok(Read::Bits(bits, puzzle, targets));
+    fn play<G: Served>(
+        board: StateGrid,
+        puzzle: Puzzle,
+        asked: &Asked,
+        states: Modulus,
+        limits: &Limits,
+    ) -> Result<Play<G>, ApiError>
+    where
+        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    {
+        let targets = G::targets(asked.target, asked.graph.is_some(), states, limits)?;
+        Ok(Play { board: G::board(board), puzzle, targets, states })
     }
-    let targets = request::state_target(asked.target, states, limits)?;
-    Ok(Read::States(board, puzzle, targets, states))
+    // The one fork between the kinds of game.
+    match k {
+        2 => then.on(play::<Solver>(board, puzzle, asked, states, limits)?, limits),
+        _ => then.on(play::<StateSolver>(board, puzzle, asked, states, limits)?, limits),
+    }
+}
+
+/// `/api/solve`'s work: the fewest presses, up to `max_nullity`.
+struct SolveBoard {
+    max_nullity: usize,
+}
+
+impl OnBoard for SolveBoard {
+    fn on<G: Served>(self, play: Play<G>, limits: &Limits) -> Result<String, ApiError>
+    where
+        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    {
+        let solver = G::make(&play.puzzle, play.states, self.max_nullity, limits.max_memory)?;
+        let answer = solver.solve(&play.board, &play.targets)?;
+        Ok(Report { index: 1, board: &play.board, solver: &solver, answer: &answer }.json())
+    }
+}
+
+/// `/api/check`'s work: solvability needs no minimisation.
+struct CheckBoard;
+
+impl OnBoard for CheckBoard {
+    fn on<G: Served>(self, play: Play<G>, limits: &Limits) -> Result<String, ApiError>
+    where
+        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    {
+        let solver = G::make(&play.puzzle, play.states, 0, limits.max_memory)?;
+        let verdicts = play
+            .targets
+            .iter()
+            .map(|t| Ok((t.clone(), solver.obstruction(&play.board, t)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        Ok(G::Board::check_json(1, &solver, &verdicts))
+    }
 }
 
 fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
@@ -75,19 +192,7 @@ fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
         graph: req.graph.as_deref(),
     };
     let max_nullity = request::max_nullity(req.max_nullity, limits)?;
-    match read(&asked, limits)? {
-        Read::Bits(board, puzzle, targets) => {
-            let solver = Solver::with_memory_limit(&puzzle, Method::Auto, max_nullity, limits.max_memory)?;
-            let answer = solver.solve(&board, &targets)?;
-            Ok(Report { index: 1, board: &board, solver: &solver, answer: &answer }.json())
-        }
-        Read::States(board, puzzle, targets, states) => {
-            let solver =
-                StateSolver::new(&puzzle, states, Method::Auto, max_nullity as u32, limits.max_memory)?;
-            let answer = solver.solve(&board, &targets)?;
-            Ok(StateReport { index: 1, board: &board, solver: &solver, answer: &answer }.json())
-        }
-    }
+    read(&asked, limits, SolveBoard { max_nullity })
 }
 
 /// `POST /api/check`: the object `lightsout check --format json` prints.
@@ -107,23 +212,5 @@ fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError>
         states: req.states,
         graph: req.graph.as_deref(),
     };
-    // As `lightsout check`: solvability needs no minimisation.
-    match read(&asked, limits)? {
-        Read::Bits(board, puzzle, targets) => {
-            let solver = Solver::with_memory_limit(&puzzle, Method::Auto, 0, limits.max_memory)?;
-            let verdicts: Vec<(&str, Option<Grid>)> = targets
-                .iter()
-                .map(|t| Ok((t.name(), solver.obstruction(&board, t)?)))
-                .collect::<Result<_, Error>>()?;
-            Ok(check_json(1, &solver, &verdicts))
-        }
-        Read::States(board, puzzle, targets, states) => {
-            let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, limits.max_memory)?;
-            let verdicts = targets
-                .iter()
-                .map(|t| Ok((t.clone(), solver.obstruction(&board, t)?)))
-                .collect::<Result<Vec<_>, Error>>()?;
-            Ok(state_check_json(1, &solver, &verdicts))
-        }
-    }
+    read(&asked, limits, CheckBoard)
 }
