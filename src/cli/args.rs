@@ -1,7 +1,17 @@
 //! The command line's arguments: one struct per command, built from the
 //! shared groups of `groups.rs` and the values of `values.rs`.
 
-use super::*;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::cli::{
+    BoardArgs, Format, GenerateArg, MemoryArgs, MergeFormat, MethodArg, PbmArg, PictureArgs, PuzzleArgs,
+    RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, parse_fraction, parse_max_nullity,
+    parse_seconds, parse_target,
+};
+use crate::present::parse_range;
+use crate::solve::DEFAULT_MAX_NULLITY;
 
 /// Solve Lights Out / Flip Game boards of any size, of K states, or on any
 /// graph, with linear algebra over GF(2) and Z_K.

@@ -2,12 +2,17 @@
 //! proven minimum (or the whole table), claimed only when every slice of
 //! one problem is there exactly once.
 
+use crate::cli::{
+    Failure, Format, MergeArgs, MergeFormat, Record, RecordKind, Streams, TableFormat, TableRecord,
+    TwoStates, parse_sealed, smaller_or_more_memory, solver_failure,
+};
+use crate::present::state_target_name;
+use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Sliced, merge};
+use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
+
 use super::record::Entry;
 use super::search::{Search, print_answer};
 use super::states_record::{KStates, is_state_record};
-use super::*;
-use crate::present::state_target_name;
-use crate::solve::{Best, MergeError, Shard, Sliced, merge};
 
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.

@@ -5,10 +5,8 @@
 //! only hands it the process's arguments and streams.
 
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use rayon::prelude::*;
+use clap::{CommandFactory, Parser};
 
 // The floor, by what each file does: the arguments clap parses, the plan
 // resolved from them once, where boards come from, how answers are printed
@@ -47,18 +45,9 @@ use verify::verify;
 
 use crate::error::plural;
 use crate::error::{ShapeOf, Side};
-use crate::model::{
-    GeneratedRows, MAX_SIDE, PbmKind, PbmWriter, RowStream, StateBoards, TextBoards, check_side, is_pbm,
-    is_pgm,
-};
-use crate::picture::{self, Scene};
+use crate::model::MAX_SIDE;
 use crate::present::*;
-use crate::solve::limits;
-use crate::solve::{Chase, DEFAULT_MAX_NULLITY, MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Mask, Start};
-use crate::{
-    Answer, Error, FoundBy, Game, Generate, Grid, Method, Outcome, Puzzle, Rule, Solution, Solver, StateGrid,
-    StateSolver, StateTarget, Target, bfs, grid_lines, read_pbm, read_pgm, state_lines, write_pgm,
-};
+use crate::Error;
 
 /// Runs the command line `args` (program name first) against the given
 /// streams and returns the exit code: 0 answered (or the output pipe was

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::style::ProgressTracker;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-use super::*;
+use crate::model::{GeneratedRows, RowStream};
 
 /// A progress bar of `len` steps on stderr, drawn only when stderr is a
 /// terminal: never in pipes, files or JSON.

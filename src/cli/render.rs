@@ -2,7 +2,11 @@
 //! minimal, and pictures written. The answers themselves are
 //! `crate::present`'s, shared with the server.
 
-use super::*;
+use std::io::{self, Write};
+
+use crate::Error;
+use crate::cli::{Failure, PictureArgs};
+use crate::picture::Scene;
 
 /// Most cells a picture draws (each is a shape until it is written).
 const MAX_PICTURE_CELLS: usize = 1 << 22;

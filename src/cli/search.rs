@@ -5,19 +5,24 @@
 //! checkpoint or printed as a shard's line for `lightsout merge`; it runs
 //! as every long search does (`long.rs`).
 
-use std::time::{Duration, Instant};
+use answers::{answer, symmetric_incumbent};
+use estimate::{note_long_branch, print_estimates};
+
+use crate::cli::{
+    Failure, MemoryHint, Problem, Question, Record, SEARCH_TYPING_HINT, SearchArgs, SolveArgs, Streams,
+    TargetSearch, TwoStates, boards, read_input, solver_failure,
+};
+use crate::present::format_bytes;
+use crate::solve::minimal::{BRANCH_FROM, Branching, MAX_TRANSFORM_NULLITY};
+use crate::solve::{Budget, Coset, MAX_EXHAUSTIVE_NULLITY, SearchState, Shard, improve};
+use crate::{Error, Grid, Puzzle, Solver, Target};
 
 use super::args::EngineArg;
-use super::*;
-use crate::solve::minimal::{BRANCH_FROM, Branching, MAX_TRANSFORM_NULLITY};
-use crate::solve::{Budget, Coset, SearchState, Shard, improve};
 
 mod answers;
 mod estimate;
 
-use answers::{answer, symmetric_incumbent};
 pub(super) use answers::{print_answer, solution};
-use estimate::{note_long_branch, print_estimates};
 
 /// A board's problem and the solver and cosets that search it.
 pub(super) struct Search {

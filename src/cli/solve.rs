@@ -2,7 +2,18 @@
 //! plan chose (`plan.rs`): in memory, streamed row by row for generated
 //! boards too large to hold, or as a long search (`search.rs`).
 
-use super::*;
+use std::io::{self, Write};
+
+use crate::cli::{
+    BoardInput, Failure, Format, Kind, LimitHint, MethodArg, Route, RowsShown, SMALLER_OR_MORE_MEMORY,
+    SolveArgs, Streams, note_not_proven, search,
+};
+use crate::model::{GeneratedRows, PbmWriter};
+use crate::present::{
+    Report, Shown, Tally, answers, best_tally, poj_line, presses, text_lines, two_state_header,
+};
+use crate::solve::{Chase, MAX_STREAMED_NULLITY, limits};
+use crate::{Answer, Error, Generate, Puzzle, Solver, StateSolver, Target};
 
 pub(super) fn solve(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;

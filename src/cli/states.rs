@@ -3,8 +3,14 @@
 //! Two states keep the bit-packed commands; these are their K-state
 //! counterparts, with the same flags, exit codes and checks.
 
-use super::*;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+
+use crate::cli::{BoardArgs, Failure, KStates, PipedBoards, PuzzleArgs, TargetArg, read_file, read_limited};
+use crate::model::{StateBoards, is_pgm};
+use crate::solve::limits;
 use crate::zk::Modulus;
+use crate::{Error, Generate, StateGrid, StateTarget, read_pgm};
 
 mod study;
 

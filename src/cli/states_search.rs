@@ -10,11 +10,13 @@
 //! version 2; two-state records stay version 1, their fields and hashes
 //! unchanged.
 
-use super::states_record::{KStates, StateProblem, StateTargetSearch};
-use super::*;
+use crate::cli::{Failure, Format, Record, SolveArgs, Streams, smaller_or_more_memory, solver_failure};
 use crate::present::{StateReport, state_target_name};
-use crate::solve::Shard;
 use crate::solve::states::minimum::{SlicedCoset, StateSearchState, minimize};
+use crate::solve::{Mask, Shard};
+use crate::{Answer, Error, FoundBy, Game, Method, Outcome, Solution, StateGrid, StateSolver, StateTarget};
+
+use super::states_record::{KStates, StateProblem, StateTargetSearch};
 
 /// One target of a search: the target, and when reachable its particular
 /// press set and the coset around it.

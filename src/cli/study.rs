@@ -1,9 +1,22 @@
 //! The study commands: `analyze` (a size's null space), `check` (which
 //! targets a board can reach, and why not), `table` (nullity over ranges).
 
-use super::*;
+use std::io::{self, Write};
+
 use crate::analysis::Analysis;
-use crate::{analyze as analyse, nullity_table};
+use crate::cli::{
+    AnalyzeArgs, BoardInput, CheckArgs, Failure, Kind, LimitHint, SMALLER_OR_MORE_MEMORY, Streams,
+    StudyFormat, TableArgs, TableFormat, TableProblem, check_text, smaller_or_more_memory, table_record,
+    terminal_bar,
+};
+use crate::present::{
+    Shown, analysis_json, listed_patterns, omitted_patterns, power_of_two, presses, table_entry_json,
+    topology_name,
+};
+use crate::solve::limits;
+use crate::{
+    Answer, Error, Method, Solver, StateSolver, analyze as analyse, grid_lines, nullity_table, picture,
+};
 
 /// Largest nullity `analyze` suggests searching in full: 2^42 members take
 /// minutes on two cores (65×65, folded by its symmetries: 79 s).

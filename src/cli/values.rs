@@ -1,10 +1,14 @@
 //! The values flags take and their parsers: targets, graphs, image kinds,
 //! formats, methods, densities, budgets and times.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::*;
-use crate::Graph;
+use clap::ValueEnum;
+
+use crate::model::PbmKind;
+use crate::present::{AnswerFormat, TARGET_WORDS, colour_targets, is_graph_name};
+use crate::{Graph, Method, Target};
 
 /// What `--target` names: colours, or a board file read once the boards'
 /// shape is known.

@@ -1,6 +1,11 @@
 //! `lightsout verify`: every board of a size against breadth-first search.
 
-use super::*;
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
+
+use crate::cli::{Failure, Streams, VerifyArgs, smaller_or_more_memory, solver_failure, terminal_bar};
+use crate::present::{shape_text, topology_name};
+use crate::solve::DEFAULT_MAX_NULLITY;
+use crate::{Error, Game, Solution, Solver, Target, bfs, grid_lines};
 
 pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.puzzle.refuse_unused(None, None)?;

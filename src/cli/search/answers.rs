@@ -1,7 +1,13 @@
 //! The answer of a finished or stopped search, and the strong answers
 //! past the exhaustive budget (the solutions the problem's symmetries fix).
 
-use super::*;
+use std::time::{Duration, Instant};
+
+use crate::cli::search::Search;
+use crate::cli::{Failure, Format, Streams};
+use crate::present::{Report, Tally, answers, symmetric_words};
+use crate::solve::{Budget, Coset, Mask, SearchState, Start, improve};
+use crate::{Answer, FoundBy, Game, Grid, Outcome, Solution, Solver, Target};
 
 /// Turns a finished (or stopped) search into the answer `solve` prints.
 pub(super) fn answer(

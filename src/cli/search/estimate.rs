@@ -1,7 +1,12 @@
 //! The work of a search before it runs: `--estimate`, and the note
 //! before a long branch-and-bound run.
 
-use super::*;
+use std::time::Instant;
+
+use crate::cli::search::Search;
+use crate::cli::{Failure, Streams};
+use crate::solve::minimal::{Branching, MAX_TRANSFORM_NULLITY};
+use crate::solve::{Coset, SearchState};
 
 /// Rates, and the work of a search at them, for `--estimate` and the note
 /// before a long run: (merges, leaves, core-seconds) of one slice.
