@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use crate::cli::search::Search;
 use crate::cli::{Failure, Format, Streams};
 use crate::present::{Report, Tally, answers, symmetric_words};
+use crate::solve::minimal::settle_stopped;
 use crate::solve::{Budget, Coset, Mask, SearchState, Start, improve};
 use crate::{Answer, FoundBy, Game, Grid, Outcome, Solution, Solver, Target};
 
@@ -92,9 +93,8 @@ fn stopped<'n>(
         },
         _ => Budget::default(),
     };
-    let local = improve(coset, &budget);
-    let best = crate::solve::Best::better(state.and_then(|s| s.best), Some(local.best)).unwrap_or(local.best);
-    let proven = best.weight <= local.lower_bound;
+    let local = settle_stopped(coset, state.and_then(|s| s.best), &budget);
+    let (best, proven) = (local.best, local.proven());
     let searched = state.map_or(0, |s| s.members_searched());
     let how = match state {
         Some(_) => format!(
