@@ -60,6 +60,25 @@ pub(super) enum Command {
     Serve(crate::serve::ServeArgs),
 }
 
+impl Command {
+    /// The number of states the command's game has (`--states`; 2 for
+    /// the commands without a game).
+    pub(super) fn states(&self) -> u8 {
+        match self {
+            Command::Solve(args) => args.puzzle.states,
+            Command::Verify(args) => args.puzzle.states,
+            Command::Analyze(args) => args.puzzle.states,
+            Command::Check(args) => args.puzzle.states,
+            Command::Table(args) => args.puzzle.states,
+            Command::Generate(_)
+            | Command::Merge(_)
+            | Command::Completions(_)
+            | Command::Man
+            | Command::Serve(_) => 2,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub(super) struct CompletionsArgs {
     /// The shell to complete for.

@@ -11,7 +11,10 @@ use super::input::{boards, read_input};
 use super::plan::{MemoryHint, Solvers};
 use super::states::{StateInput, for_each_board};
 use super::states_search::beyond_budget;
-use super::{BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, TargetArg};
+use super::{
+    AnalyzeArgs, BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TableArgs, TargetArg,
+    VerifyArgs,
+};
 use crate::present::{Report, Shown, found_by_words, kernel_text, presses, shape_text};
 use crate::solve::{MAX_EXHAUSTIVE_NULLITY, Solution, TargetOf};
 use crate::{Answer, Game, Grid, Method, Solver, StateSolver, write_pbm, write_pgm};
@@ -38,6 +41,16 @@ pub(super) trait Kind: Game + Sized
 where
     Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
 {
+    /// `solve`, by the routes this kind has (two states stream large
+    /// generated boards; both search long, sliced and resumable).
+    fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>;
+    /// `analyze`: the null space of a size (the kernel, over Z_K).
+    fn analyze_command(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure>;
+    /// `table`: the nullity (the kernel's size) over ranges of sizes.
+    fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure>;
+    /// `verify`: every board of a size against breadth-first search.
+    fn verify_command(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure>;
+
     /// The targets `--target` names, for a puzzle of `puzzle`'s states.
     fn targets(
         target: &TargetArg,
@@ -90,6 +103,22 @@ where
 }
 
 impl Kind for Solver {
+    fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::solve::solve_two_states(args, io)
+    }
+
+    fn analyze_command(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::study::analyze_two_states(args, io)
+    }
+
+    fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::study::table_two_states(args, io)
+    }
+
+    fn verify_command(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::verify::verify_two_states(args, io)
+    }
+
     fn targets(
         target: &TargetArg,
         source: &BoardArgs,
@@ -166,6 +195,22 @@ impl Kind for Solver {
 }
 
 impl Kind for StateSolver {
+    fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::solve::solve_states(args, io)
+    }
+
+    fn analyze_command(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::states::analyze(args, io)
+    }
+
+    fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::states::table(args, io)
+    }
+
+    fn verify_command(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::states::verify(args, io)
+    }
+
     fn targets(
         target: &TargetArg,
         source: &BoardArgs,

@@ -15,28 +15,37 @@ use crate::present::{
 use crate::solve::{Chase, MAX_STREAMED_NULLITY, limits};
 use crate::{Answer, Error, Generate, Puzzle, Solver, StateSolver, Target};
 
-pub(super) fn solve(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn solve<G: Kind>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
     args.refuse_unused()?;
-    // The one fork between the kinds of game: two states take more routes.
-    if args.puzzle.states > 2 {
-        refuse_two_state_only(&args)?;
-        return match args.search.wanted() {
-            true => super::states_search::solve(&args, io),
-            false => solve_in_memory::<StateSolver>(&args, io),
-        };
+    G::solve_command(&args, io)
+}
+
+/// `solve` for K states: a long search, or each board in memory.
+pub(super) fn solve_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    refuse_two_state_only(args)?;
+    match args.search.wanted() {
+        true => super::states_search::solve(args, io),
+        false => solve_in_memory::<StateSolver>(args, io),
     }
+}
+
+/// `solve` for two states, by the route the plan chose.
+pub(super) fn solve_two_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     match args.route() {
         Route::Search => {
             let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
-            search::solve(&args, &targets, io)
+            search::solve(args, &targets, io)
         }
         Route::Streamed { rows, cols, recipe } => {
             let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
-            solve_streamed(&args, (rows, cols), recipe, &targets, io)
+            solve_streamed(args, (rows, cols), recipe, &targets, io)
         }
-        Route::InMemory => solve_in_memory::<Solver>(&args, io),
+        Route::InMemory => solve_in_memory::<Solver>(args, io),
     }
 }
 
@@ -53,7 +62,7 @@ fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
 
 /// Solves each board of the input in memory, answering it as it comes,
 /// for either kind of game.
-fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>
+pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>
 where
     G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
 {

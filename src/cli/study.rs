@@ -14,19 +14,23 @@ use crate::present::{
     topology_name,
 };
 use crate::solve::limits;
-use crate::{
-    Answer, Error, Method, Solver, StateSolver, analyze as analyse, grid_lines, nullity_table, picture,
-};
+use crate::{Answer, Error, Method, analyze as analyse, grid_lines, nullity_table, picture};
 
 /// Largest nullity `analyze` suggests searching in full: 2^42 members take
 /// minutes on two cores (65×65, folded by its symmetries: 79 s).
 const SUGGESTED_MAX_NULLITY: usize = 42;
 
-pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn analyze<G: Kind>(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
     args.puzzle.refuse_unused(None, None)?;
-    if args.puzzle.states > 2 {
-        return super::states::analyze(&args, io);
-    }
+    G::analyze_command(&args, io)
+}
+
+/// `analyze` for two states: the nullity, the quiet patterns, the
+/// lightest of them and the solvable share.
+pub(super) fn analyze_two_states(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
     let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     // The analysis eliminates in memory: no streamed way round, so the
@@ -161,22 +165,15 @@ fn analysis_text(a: &Analysis) -> String {
     t
 }
 
-pub(super) fn check(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
-    args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
-    args.source.take_graph_shape(&args.puzzle);
-    args.source.refuse_unused()?;
-    match args.puzzle.states > 2 {
-        true => check_boards::<StateSolver>(&args, io),
-        false => check_boards::<Solver>(&args, io),
-    }
-}
-
-/// `check` for either kind of game: per board and target, solvable, or
-/// the obstruction that proves it is not (no minimisation is needed).
-fn check_boards<G: Kind>(args: &CheckArgs, io: &mut Streams) -> Result<u8, Failure>
+/// `check`: per board and target, solvable, or the obstruction that
+/// proves it is not (no minimisation is needed).
+pub(super) fn check<G: Kind>(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure>
 where
     G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
 {
+    args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
+    args.source.take_graph_shape(&args.puzzle);
+    args.source.refuse_unused()?;
     let max_memory = args.memory.max_memory;
     let targets = G::targets(&args.target, &args.source, &args.puzzle, max_memory)?;
     let hint = &smaller_or_more_memory;
@@ -204,15 +201,20 @@ where
     Ok(0)
 }
 
-pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn table<G: Kind>(args: TableArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
     if args.puzzle.graph.is_some() {
         return Err(
             Error::BadInput("--graph has one size; a table runs over ranges of grid sizes".into()).into()
         );
     }
-    if args.puzzle.states > 2 {
-        return super::states::table(&args, io);
-    }
+    G::table_command(&args, io)
+}
+
+/// `table` for two states: the nullity of every size in the ranges.
+pub(super) fn table_two_states(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     let template = args.puzzle.puzzle(1, 1)?;
     let max_memory = args.memory.max_memory;
     let narrow = || "narrow the ranges of --rows and --cols".to_string();
