@@ -13,6 +13,7 @@
 
 mod convert;
 mod engine;
+mod game;
 mod solve;
 mod study;
 

@@ -48,7 +48,7 @@ def test_bad_options():
     refused(r"a graph has no edges to wrap", lightsout.solve, "11", graph="path:2", torus=True)
     refused(r"not the rule king", lightsout.solve, "11", graph="path:2", rule="king")
     refused(r"graph 'petersne': unknown graph 'petersne'", lightsout.solve, "11", graph="petersne")
-    refused(r"graph is a name, a graph6 string, an edge list as text, or a pair", lightsout.solve, "11", graph=5)
+    refused(r"graph is a name, a graph6 string, an edge list as text, a pair \(n, edges\) or a networkx graph", lightsout.solve, "11", graph=5)
     refused(r"edges in \(n, edges\) are pairs", lightsout.solve, "11", graph=(2, "x"))
     refused(r"self-loop|vertex", lightsout.solve, "11", graph=(2, [(0, 0)]))
     refused(r"a board of 0 rows is outside", lightsout.analyze, 0, 3)
