@@ -273,7 +273,7 @@ fn sizes(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<usize>> {
         return Err(bad(format!("{what} is empty")));
     }
     if count.parse::<usize>().map_or(true, |n| n > MAX_SIDE) {
-        return Err(bad(format!("{what} holds {count} sizes; a table has at most {MAX_SIDE} a side")));
+        return Err(bad(format!("{what} holds {count} sizes, more than the {MAX_SIDE} a table may have")));
     }
     let sizes: Vec<i64> = value.extract().map_err(|_| shape())?;
     sizes
