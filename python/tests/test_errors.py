@@ -96,6 +96,9 @@ def test_numbers_out_of_range_are_value_errors_naming_them():
     refused(r"max_memory is a number of bytes", lightsout.nullity_table, [3], [3], max_memory=-1)
     refused(r"target state is 0 to 1, got 10{30}", lightsout.solve, ["bw"], target=10**30)
     refused(r"graph: n in \(n, edges\) is a count of vertices", lightsout.solve, "11", graph=(-1, []))
+    refused(r"edges in \(n, edges\) are pairs of vertex numbers", lightsout.solve, "11", graph=(2, [(0, 10**30)]))
+    refused(r"board is a list of strings or of rows of integers", lightsout.solve, [[10**30, 0]])
+    refused(r"state of -1 at row 1, column 1", lightsout.solve, [[-1, 0]], states=3)
 
 
 def test_time_limits_out_of_range_are_value_errors():
