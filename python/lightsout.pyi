@@ -9,8 +9,9 @@ __version__: str
 
 #: A board: rows of text ("bwwb"; digits or numbers for K states), nested
 #: lists of states, or a 2-D numpy array of integers or booleans. On a graph,
-#: one row of n states (a string, a flat list or a 1-D array).
-Board = Union[str, Sequence[str], Sequence[Sequence[int]], Sequence[int], npt.NDArray[np.integer], npt.NDArray[np.bool_]]
+#: one row of n states (a string, a flat list or a 1-D array), or a dict
+#: from each vertex (its networkx label, else its number) to its state.
+Board = Union[str, Sequence[str], Sequence[Sequence[int]], Sequence[int], dict[Any, int], npt.NDArray[np.integer], npt.NDArray[np.bool_]]
 #: "any" / "either", "white" (state 0), "black" (state 1), a state number, or a board.
 TargetLike = Union[str, int, Board]
 #: A graph: a name ("petersen", "cycle:7", ...), a graph6 string, an edge

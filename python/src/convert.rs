@@ -315,12 +315,11 @@ impl Cells {
 /// string, a flat list or a 1-D array (a 1 × n one is taken too).
 ///
 /// `what` names the board in messages (`board`, `target board`, `board 7`).
-pub fn read_board(
-    value: &Bound<'_, PyAny>,
-    k: Modulus,
-    vertices: Option<usize>,
-    what: &str,
-) -> PyResult<Cells> {
+pub fn read_board(value: &Bound<'_, PyAny>, spec: &Spec, what: &str) -> PyResult<Cells> {
+    let (k, vertices) = (spec.states, spec.vertices());
+    if let (Ok(map), Some(n)) = (value.cast::<PyDict>(), vertices) {
+        return read_vertex_map(map, spec, n, what);
+    }
     let cells = if let Ok(array) = value.cast::<PyUntypedArray>() {
         read_array(array, what)?
     } else if let Ok(text) = value.cast::<PyString>() {
@@ -355,6 +354,50 @@ pub fn read_board(
         return Ok(cells);
     }
     Ok(cells)
+}
+
+/// A board on a graph as a dict from each vertex (its networkx label, or
+/// its number) to its state.
+fn read_vertex_map(map: &Bound<'_, PyDict>, spec: &Spec, n: usize, what: &str) -> PyResult<Cells> {
+    let py = map.py();
+    let labels: Vec<Bound<'_, PyAny>> = match &spec.labels {
+        Some(labels) => labels.bind(py).iter().collect(),
+        None => (0..n).map(|v| pyo3::types::PyInt::new(py, v).into_any()).collect(),
+    };
+    let shown = |v: &Bound<'_, PyAny>| v.repr().map_or_else(|_| "a vertex".to_string(), |r| r.to_string());
+    let mut cells = Vec::with_capacity(n);
+    for label in &labels {
+        let value = map
+            .get_item(label)?
+            .ok_or_else(|| bad(format!("the {what} gives no state for vertex {}", shown(label))))?;
+        let v: i64 = value.extract().map_err(|_| bad(format!("the {what}'s states are integers")))?;
+        let k = spec.states.get();
+        match u8::try_from(v) {
+            Ok(s) if s < k => cells.push(s),
+            _ => {
+                return Err(bad(format!(
+                    "the {what} has a state of {v} at vertex {}, but the states are 0 to {}",
+                    shown(label),
+                    k - 1
+                )));
+            }
+        }
+    }
+    if map.len() != n {
+        let index = PyDict::new(py);
+        for label in &labels {
+            index.set_item(label, true)?;
+        }
+        for key in map.keys() {
+            if !index.contains(&key)? {
+                return Err(bad(format!(
+                    "the {what} names {}, which is not a vertex of the graph",
+                    shown(&key)
+                )));
+            }
+        }
+    }
+    Ok(Cells { rows: 1, cols: n, cells })
 }
 
 /// A list (or tuple) of strings or of rows of integers; a flat list of
@@ -534,5 +577,5 @@ pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec) -> PyResult<Goal> {
         let top = k.get() - 1;
         return Ok(Goal::State(s.within(0, top, |s| format!("the target state is 0 to {top}, got {s}"))?));
     }
-    Ok(Goal::Board(read_board(target, k, spec.vertices(), "target board")?))
+    Ok(Goal::Board(read_board(target, spec, "target board")?))
 }

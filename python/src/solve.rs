@@ -271,8 +271,9 @@ impl Play for SolveOne<'_, '_> {
 /// same shape. ``rule`` is ``"plus"``, ``"neighbours"``, ``"king"`` or a mask
 /// such as ``"111/101/111"``; ``torus`` wraps the edges; ``states`` is K. With
 /// ``graph`` (a name such as ``"petersen"``, a graph6 string, an edge list as
-/// text, or ``(n, edges)``) the board is one row of n states, one per vertex,
-/// and ``rule`` is ``"plus"`` (a press adds to the vertex and its neighbours) or
+/// text, ``(n, edges)``, or a networkx graph) the board is one row of n
+/// states, one per vertex (or a dict from each vertex to its state), and
+/// ``rule`` is ``"plus"`` (a press adds to the vertex and its neighbours) or
 /// ``"neighbours"``.
 ///
 /// Null spaces of dimension up to ``max_nullity`` (up to 2^max_nullity
@@ -315,7 +316,7 @@ pub fn solve(
 ) -> PyResult<Solution> {
     let spec = Spec::new(rule, torus, &states, graph)?;
     let budget = Budget::new(&max_nullity, time_limit, &max_memory)?;
-    let cells = read_board(board, spec.states, spec.vertices(), "board")?;
+    let cells = read_board(board, &spec, "board")?;
     let any = PyString::new(py, "any").into_any();
     let goal = read_target(target.unwrap_or(&any), &spec)?;
     let found = with_game(spec.states, SolveOne { py, spec: &spec, cells, goal, budget })?;
@@ -523,7 +524,7 @@ fn read_boards(boards: &Bound<'_, PyAny>, spec: &Spec) -> PyResult<Vec<Cells>> {
     for (i, board) in
         boards.try_iter().map_err(|_| bad("boards is a list of boards or a 3-D array"))?.enumerate()
     {
-        out.push(read_board(&board?, k, vertices, &format!("board {}", i + 1))?);
+        out.push(read_board(&board?, spec, &format!("board {}", i + 1))?);
     }
     Ok(out)
 }
@@ -690,7 +691,7 @@ pub fn check(
 ) -> PyResult<Check> {
     let spec = Spec::new(rule, torus, &states, graph)?;
     let max_memory = memory(&max_memory)?;
-    let cells = read_board(board, spec.states, spec.vertices(), "board")?;
+    let cells = read_board(board, &spec, "board")?;
     let any = PyString::new(py, "any").into_any();
     let goal = read_target(target.unwrap_or(&any), &spec)?;
     let layout = spec.layout(py, cells.rows, cells.cols);

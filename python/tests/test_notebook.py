@@ -134,3 +134,25 @@ def test_nullity_table_gives_the_integer_nullity_for_a_prime_k():
         assert table[4, 4] == lightsout.analyze(5, 5, states=p).nullity
     with pytest.raises(ValueError, match=r"nullity=True needs a prime number of states.*got 4"):
         lightsout.nullity_table([4], [4], states=4, nullity=True)
+
+
+def test_a_board_on_a_graph_may_be_a_dict_of_its_vertices():
+    grid = nx.relabel_nodes(nx.grid_2d_graph(2, 3), lambda rc: f"r{rc[0]}c{rc[1]}")
+    listed = reapply(grid, [0] * 6, [1, 0, 0, 0, 0, 1]).tolist()  # solvable
+    board = dict(zip(grid.nodes(), listed))
+    s = lightsout.solve(dict(reversed(list(board.items()))), graph=grid, target="white")
+    assert s == lightsout.solve(listed, graph=grid, target="white")
+    assert (reapply(grid, listed, s.press_grid) == 0).all()
+    # A target board too, and numbered vertices without networkx.
+    assert lightsout.solve(board, graph=grid, target=board).presses == 0
+    assert lightsout.solve({0: 1, 1: 1, 2: 1}, graph="path:3", target="white").presses == 1
+    with pytest.raises(ValueError, match=r"the board gives no state for vertex 'r1c2'"):
+        lightsout.solve({k: v for k, v in board.items() if k != "r1c2"}, graph=grid)
+    with pytest.raises(ValueError, match=r"the board names 'x', which is not a vertex of the graph"):
+        lightsout.solve({**board, "x": 1}, graph=grid)
+    with pytest.raises(ValueError, match=r"state of 3 at vertex 'r0c0', but the states are 0 to 2"):
+        lightsout.solve({**board, "r0c0": 3}, graph=grid, states=3)
+    with pytest.raises(ValueError, match=r"board is a list of strings, nested lists of integers or a numpy array, not dict"):
+        lightsout.solve({0: 1}, rule="plus")
+    # A batch of dicts.
+    assert [x.presses for x in lightsout.solve_many([board, board], graph=grid, target="white")] == [s.presses] * 2
