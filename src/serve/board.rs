@@ -4,13 +4,14 @@ use axum::extract::State;
 use axum::response::Response;
 
 use super::error::ApiError;
+use super::game::{OnGame, Served, for_states};
 use super::request::{self, ApiJson, CheckRequest, SolveRequest};
 use super::work::App;
 use super::{Limits, json_response};
 use crate::present::{Report, Shown};
 use crate::solve::TargetOf;
 use crate::zk::Modulus;
-use crate::{Answer, Error, Game, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use crate::{Answer, Error, Puzzle, StateGrid};
 use serde_json::Value;
 
 /// `POST /api/solve`: the object `lightsout solve --format json` prints.
@@ -29,64 +30,6 @@ struct Asked<'a> {
     torus: bool,
     states: Option<u32>,
     graph: Option<&'a str>,
-}
-
-/// What the server does differently for the two kinds of game (two
-/// states over GF(2), K states over Z_K): the handlers are written once
-/// over it.
-trait Served: Game + Sized
-where
-    Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
-{
-    /// The solver of `puzzle`, searching up to `max_nullity`.
-    fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error>;
-    /// The board of this kind that `cells` (read as states) is.
-    fn board(cells: StateGrid) -> Self::Board;
-    /// The targets `asked` names.
-    fn targets(
-        asked: Option<&Value>,
-        graph: bool,
-        states: Modulus,
-        limits: &Limits,
-    ) -> Result<Vec<TargetOf<Self>>, ApiError>;
-}
-
-impl Served for Solver {
-    fn make(puzzle: &Puzzle, _: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
-        Solver::with_memory_limit(puzzle, Method::Auto, max_nullity, max_memory)
-    }
-
-    fn board(cells: StateGrid) -> Grid {
-        Grid::from_fn(cells.nrows(), cells.ncols(), |r, c| cells.get(r, c) == 1)
-    }
-
-    fn targets(
-        asked: Option<&Value>,
-        graph: bool,
-        _: Modulus,
-        limits: &Limits,
-    ) -> Result<Vec<Target>, ApiError> {
-        request::target(asked, graph, limits)
-    }
-}
-
-impl Served for StateSolver {
-    fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
-        StateSolver::new(puzzle, states, Method::Auto, max_nullity as u32, max_memory)
-    }
-
-    fn board(cells: StateGrid) -> StateGrid {
-        cells
-    }
-
-    fn targets(
-        asked: Option<&Value>,
-        _: bool,
-        states: Modulus,
-        limits: &Limits,
-    ) -> Result<Vec<StateTarget>, ApiError> {
-        request::state_target(asked, states, limits)
-    }
 }
 
 /// A request's board, its puzzle and its targets, of one kind of game.
@@ -128,24 +71,25 @@ fn read(asked: &Asked, limits: &Limits, then: impl OnBoard) -> Result<String, Ap
         }
         None => request::puzzle(board.nrows(), board.ncols(), asked.rule, asked.torus, limits)?,
     };
-    fn play<G: Served>(
+    struct ReadBoard<'a, T: OnBoard> {
         board: StateGrid,
         puzzle: Puzzle,
-        asked: &Asked,
+        asked: &'a Asked<'a>,
         states: Modulus,
-        limits: &Limits,
-    ) -> Result<Play<G>, ApiError>
-    where
-        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
-    {
-        let targets = G::targets(asked.target, asked.graph.is_some(), states, limits)?;
-        Ok(Play { board: G::board(board), puzzle, targets, states })
+        limits: &'a Limits,
+        then: T,
     }
-    // The one fork between the kinds of game.
-    match k {
-        2 => then.on(play::<Solver>(board, puzzle, asked, states, limits)?, limits),
-        _ => then.on(play::<StateSolver>(board, puzzle, asked, states, limits)?, limits),
+    impl<T: OnBoard> OnGame for ReadBoard<'_, T> {
+        fn on<G: Served>(self) -> Result<String, ApiError>
+        where
+            G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+        {
+            let ReadBoard { board, puzzle, asked, states, limits, then } = self;
+            let targets = G::targets(asked.target, asked.graph.is_some(), states, limits)?;
+            then.on(Play::<G> { board: G::board(board), puzzle, targets, states }, limits)
+        }
     }
+    for_states(states, ReadBoard { board, puzzle, asked, states, limits, then })
 }
 
 /// `/api/solve`'s work: the fewest presses, up to `max_nullity`.
