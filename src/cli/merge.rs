@@ -6,7 +6,7 @@ use crate::cli::{
     Failure, Format, MergeArgs, MergeFormat, Record, RecordKind, Streams, TableFormat, TableRecord,
     TwoStates, parse_sealed, smaller_or_more_memory, solver_failure,
 };
-use crate::present::state_target_name;
+use crate::present::{Report, state_target_name};
 use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Sliced, merge};
 use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
@@ -211,14 +211,16 @@ fn merge_two_states(
     if how.recheck.is_some() {
         recheck_note(rechecked, "block", io);
     }
-    print_answer(&search, &Answer { outcomes }, how.format, how.show, io)?;
+    let answer = Answer { outcomes };
+    let report = Report { index: 1, board: &search.board, solver: &search.solver, answer: &answer };
+    print_answer(&report, how.format, how.show, io)?;
     Ok(0)
 }
 
 /// Merges K-state records: every slice verified against the problem
 /// rebuilt from the first record, joined into the proven minimum.
 fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Streams) -> Result<u8, Failure> {
-    use super::states_search::{cosets, entries, goals, print_answer, state_solution};
+    use super::states_search::{cosets, entries, goals, state_solution};
     let (first_source, first) = &records[0];
     let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
     let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
@@ -242,7 +244,13 @@ fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Strea
     if how.recheck.is_some() {
         recheck_note(rechecked, "task", io);
     }
-    print_answer(&board, &solver, &Answer { outcomes }, how.format, how.show, io)?;
+    let answer = Answer { outcomes };
+    print_answer(
+        &Report { index: 1, board: &board, solver: &solver, answer: &answer },
+        how.format,
+        how.show,
+        io,
+    )?;
     Ok(0)
 }
 
