@@ -57,6 +57,19 @@ fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
             "--png and --svg draw two-state boards; a board of {k} states is written with --output FILE (PGM)"
         )));
     }
+    let search = &args.search;
+    let steering = [
+        ("--estimate", search.estimate),
+        ("--engine", search.engine.is_some()),
+        ("--incumbent", search.incumbent.is_some()),
+        ("--leaf-bits", search.leaf_bits.is_some()),
+    ];
+    if let Some((flag, _)) = steering.iter().find(|(_, given)| *given) {
+        return Err(Error::BadInput(format!(
+            "{flag} steers the two-state search; a search of {k} states has one engine and no estimate yet \
+             (--max-nullity, --shard, --checkpoint and --time-limit work with --states)"
+        )));
+    }
     Ok(())
 }
 
