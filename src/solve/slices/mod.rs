@@ -29,9 +29,42 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// mixed-radix number, `c_0` the least significant digit (see
 /// [`from_digits`](Self::from_digits)). 128 bits: two-state bases of up to
 /// 128 patterns, K-state cosets of up to 2^128 members.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+///
+/// In records a mask below 2^64 is a JSON number, as it always was; a
+/// larger one is its decimal digits as a string, since JSON readers (ours
+/// too, through `serde_json::Value`) hold numbers in 64 bits or a float.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Mask(u128);
+
+impl Serialize for Mask {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match u64::try_from(self.0) {
+            Ok(small) => serializer.serialize_u64(small),
+            Err(_) => serializer.serialize_str(&self.0.to_string()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Mask {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Wire {
+            Number(u64),
+            Digits(String),
+        }
+        match Wire::deserialize(deserializer)? {
+            Wire::Number(n) => Ok(Mask(u128::from(n))),
+            // Only digits, and only past 64 bits: one way to write each mask.
+            Wire::Digits(text) => match text.parse::<u128>() {
+                Ok(n) if n > u128::from(u64::MAX) && text.bytes().all(|b| b.is_ascii_digit()) => Ok(Mask(n)),
+                _ => Err(serde::de::Error::custom(format!(
+                    "mask \"{text}\" is not the decimal digits of a number from 2^64 to 2^128 - 1"
+                ))),
+            },
+        }
+    }
+}
 
 impl Mask {
     /// The particular press set itself.
@@ -534,6 +567,32 @@ pub fn check_coverage(shards: &[Shard]) -> Result<(), MergeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression (issue 25, item 1): masks past 2^64 read back exactly,
+    /// also through `serde_json::Value` (as records are checked); masks
+    /// below keep the plain numbers old records hold.
+    #[test]
+    fn masks_past_64_bits_read_back_exactly() {
+        let edges =
+            [0, 1, u128::from(u64::MAX), u128::from(u64::MAX) + 1, 604462909807314587353088, u128::MAX];
+        for bits in edges {
+            let text = serde_json::to_string(&Mask(bits)).unwrap();
+            assert_eq!(text.starts_with('"'), bits > u128::from(u64::MAX), "{text}");
+            assert_eq!(serde_json::from_str::<Mask>(&text).unwrap(), Mask(bits));
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(serde_json::from_value::<Mask>(value).unwrap(), Mask(bits));
+        }
+        for bad in [
+            "\"12\"",
+            "\"+18446744073709551616\"",
+            "\"x\"",
+            "-1",
+            "1.5",
+            "\"340282366920938463463374607431768211456\"",
+        ] {
+            assert!(serde_json::from_str::<Mask>(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn shards_cover_every_block_once() {
