@@ -58,7 +58,7 @@ impl Coset {
     pub fn new(x: &Grid, basis: &[Grid]) -> Coset {
         let basis = &basis[..basis.len().min(MAX_KEY_BITS)];
         let keys = cell_keys(basis, x.nrows(), x.ncols());
-        let keyed = keys.into_iter().enumerate().map(|(cell, key)| (key, sign(x, cell))).collect();
+        let keyed = keys.into_iter().zip(signs(x)).collect();
         Coset::from_keyed(keyed, basis.len())
     }
 
@@ -76,7 +76,8 @@ impl Coset {
         basis.iter().take(MAX_KEY_BITS + 1).enumerate().map(move |(i, q)| {
             let below = u128::MAX.checked_shr((MAX_KEY_BITS - i) as u32).unwrap_or(0);
             // Sorted already: the sort in `from_keyed` only checks it.
-            let keyed = order.iter().map(|&cell| (keys[cell] & below, sign(q, cell))).collect();
+            let signs = signs(q);
+            let keyed = order.iter().map(|&cell| (keys[cell] & below, signs[cell])).collect();
             if i < MAX_KEY_BITS {
                 let (clear, set): (Vec<usize>, Vec<usize>) =
                     order.iter().partition(|&&cell| keys[cell] >> i & 1 == 0);
@@ -259,28 +260,25 @@ impl Coset {
 }
 
 /// Each cell's key over `basis` (bit j: pattern j presses the cell), the
-/// cells of a `rows × cols` board in row-major order; read word by word,
-/// one step per pressed cell.
+/// cells of a `rows × cols` board in row-major order.
 fn cell_keys(basis: &[Grid], rows: usize, cols: usize) -> Vec<u128> {
     let mut keys = vec![0u128; rows * cols];
     for (j, q) in basis.iter().enumerate() {
-        for r in 0..rows {
-            for (w, &word) in q.words(r).iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    keys[r * cols + w * 64 + bits.trailing_zeros() as usize] |= 1u128 << j;
-                    bits &= bits - 1;
-                }
-            }
+        for cell in q.ones_row_major() {
+            keys[cell] |= 1u128 << j;
         }
     }
     keys
 }
 
-/// The sign of `cell` (row-major) in a coset's signed counts: −1 where
-/// `x` presses it.
-fn sign(x: &Grid, cell: usize) -> i32 {
-    if x.get(cell / x.ncols(), cell % x.ncols()) { -1 } else { 1 }
+/// The signs of the cells (row-major) in a coset's signed counts: −1
+/// where `x` presses the cell.
+fn signs(x: &Grid) -> Vec<i32> {
+    let mut signs = vec![1; x.nrows() * x.ncols()];
+    for cell in x.ones_row_major() {
+        signs[cell] = -1;
+    }
+    signs
 }
 
 /// How a mask splits: low `table_bits` through the transform, the next
