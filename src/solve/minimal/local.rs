@@ -171,6 +171,10 @@ impl<'a> Walk<'a> {
     fn best_pair(&mut self, gains: &[i64]) -> Option<u128> {
         let d = self.coset.nullity();
         self.work += (self.signed.len() * d * d / 2) as u64;
+        if self.signed.is_empty() {
+            // Every key's cells half pressed: every member weighs the same.
+            return None;
+        }
         let holders = self.holders.get_or_init(|| Holders::new(self.coset));
         let planes = SignedPlanes::new(&self.signed);
         let mut held = vec![0u64; planes.sets.len()];
@@ -289,6 +293,20 @@ mod tests {
             optimal += usize::from(found.best.weight == exact);
         }
         assert!(optimal >= 15, "local search found the minimum on only {optimal} of 20");
+    }
+
+    #[test]
+    fn a_coset_without_groups_has_no_pair_to_take() {
+        // Both cells share key 1, one pressed: every signed count is zero.
+        let x = Grid::from_fn(1, 2, |_, c| c == 0);
+        let basis = [Grid::ones(1, 2), Grid::ones(1, 2)];
+        let coset = Coset::new(&x, &basis);
+        assert!(coset.groups().is_empty());
+        let holders = OnceCell::new();
+        let mut walk = Walk::new(&coset, &holders, 0);
+        let gains = walk.gains();
+        assert_eq!(walk.best_pair(&gains), None);
+        assert_eq!(improve(&coset, &Budget::default()).best.weight, 1);
     }
 
     #[test]
