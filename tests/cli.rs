@@ -1142,3 +1142,18 @@ fn a_time_limit_out_of_range_states_the_bound() {
     assert_eq!(code, 2);
     assert!(err.contains("above 0 and below 1e9"), "{err}");
 }
+
+/// Regression (issue 25, item 7; issue 22, item 5): the flags that steer
+/// the two-state search are refused with K states in one line, never
+/// silently ignored (the search used to start as if they were not given).
+#[test]
+fn regression_two_state_search_flags_are_refused_with_k_states() {
+    for flag in [&["--estimate"][..], &["--engine", "branch"], &["--incumbent", "5"], &["--leaf-bits", "2"]] {
+        let mut args = vec!["-r", "17", "-c", "27", "--states", "4", "-g", "all-black", "--target", "0"];
+        args.extend_from_slice(flag);
+        let (out, err, code) = run(&args, "");
+        assert_eq!((out.as_str(), code), ("", 2), "{flag:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{flag:?}: {err}");
+        assert!(err.contains(flag[0]) && err.contains("4 states"), "{flag:?}: {err}");
+    }
+}

@@ -13,7 +13,8 @@ use super::args::SearchArgs;
 use super::progress::terminal_bar;
 use super::record::{Entry, Record, RecordKind, save};
 use super::{Failure, Sealed, Streams};
-use crate::{Error, SliceKind, Sliced};
+use crate::Error;
+use crate::solve::{SliceKind, Sliced};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
