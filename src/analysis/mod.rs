@@ -17,7 +17,7 @@ use crate::gf2::Poly;
 use crate::model::{Grid, Puzzle};
 use crate::solve::minimal::MAX_TRANSFORM_NULLITY;
 use crate::solve::{
-    Budget, Chase, Coset, MAX_EXHAUSTIVE_NULLITY, Method, Solver, improve, minimize, search_blocks,
+    Budget, Chase, Coset, Method, Solver, improve, minimize, search_blocks,
 };
 
 /// What is known about one puzzle size and rule.
@@ -135,16 +135,16 @@ fn lightest(basis: &[Grid], max_nullity: usize) -> Option<(Grid, bool)> {
     }
     // A quarter of a search's default work, shared by the d cosets.
     let budget = Budget { work: Budget::default().work / 4 / d as u64, ..Budget::default() };
+    let mut cosets = Coset::by_highest_pattern(basis);
     (0..d)
-        .map(|i| {
-            if i > MAX_EXHAUSTIVE_NULLITY {
-                // Keys wider than a mask: descent over whole patterns.
-                return minimize(&basis[i], &basis[..i], 0).0;
+        .map(|i| match cosets.next() {
+            Some(coset) => {
+                let found = improve(&coset, &budget);
+                // basis[i] plus patterns below it: never zero.
+                coset.member(&basis[i], &basis[..i], found.best.mask)
             }
-            let coset = Coset::new(&basis[i], &basis[..i]);
-            let found = improve(&coset, &budget);
-            // basis[i] plus patterns below it: never zero.
-            coset.member(&basis[i], &basis[..i], found.best.mask)
+            // Keys wider than a mask: descent over whole patterns.
+            None => minimize(&basis[i], &basis[..i], 0).0,
         })
         .min_by_key(Grid::count_ones)
         .map(|g| (g, false))

@@ -132,6 +132,19 @@ impl BitMatrix {
         &self.bits.as_raw_slice()[r * self.stride..(r + 1) * self.stride]
     }
 
+    /// The entries set, as row-major indices `r * ncols + c`, read word by
+    /// word (one step per entry set, none per entry clear).
+    pub(crate) fn ones_row_major(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.rows).flat_map(move |r| {
+            self.words(r).iter().enumerate().flat_map(move |(w, &word)| {
+                let first = r * self.cols + w * 64;
+                std::iter::successors(Some(word), |&rest| Some(rest & rest.wrapping_sub(1)))
+                    .take_while(|&rest| rest != 0)
+                    .map(move |rest| first + rest.trailing_zeros() as usize)
+            })
+        })
+    }
+
     /// The words of row `r`, mutable, for the crate's word kernels, which
     /// keep the padding bits zero (not public: a caller could set them).
     #[inline]
@@ -250,6 +263,16 @@ impl fmt::Debug for BitMatrix {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ones_row_major_lists_the_entries_set_in_order() {
+        for (r, c) in [(1, 1), (3, 70), (2, 128), (5, 129), (4, 3)] {
+            let m = BitMatrix::from_fn(r, c, |i, j| (i * 7 + j * 3) % 5 == 0 || j == c - 1);
+            let expected: Vec<usize> = (0..r * c).filter(|&cell| m.get(cell / c, cell % c)).collect();
+            assert_eq!(m.ones_row_major().collect::<Vec<_>>(), expected, "{r}x{c}");
+        }
+        assert_eq!(BitMatrix::zeros(3, 70).ones_row_major().count(), 0);
+    }
 
     #[test]
     fn transpose_vector_round_trips_and_padding_stays_zero() {

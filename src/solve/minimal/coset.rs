@@ -57,14 +57,35 @@ impl Coset {
     /// `MAX_KEY_BITS` (128) patterns count (a key is one `u128`).
     pub fn new(x: &Grid, basis: &[Grid]) -> Coset {
         let basis = &basis[..basis.len().min(MAX_KEY_BITS)];
-        let mut keyed: Vec<(u128, i32)> = Vec::with_capacity(x.nrows() * x.ncols());
-        for r in 0..x.nrows() {
-            for c in 0..x.ncols() {
-                let key = basis.iter().enumerate().fold(0u128, |k, (j, q)| k | (q.get(r, c) as u128) << j);
-                keyed.push((key, if x.get(r, c) { -1 } else { 1 }));
-            }
-        }
+        let keys = cell_keys(basis, x.nrows(), x.ncols());
+        let keyed = keys.into_iter().zip(signs(x)).collect();
         Coset::from_keyed(keyed, basis.len())
+    }
+
+    /// The cosets `basis[i] + span(basis[..i])` for i = 0, 1, … (at most
+    /// `MAX_KEY_BITS + 1` of them): the non-zero members of `span(basis)`,
+    /// each in the coset of its highest pattern. The same cosets as a
+    /// [`Coset::new`] each, for a fraction of the work: the cells' keys
+    /// are read from the patterns once, and the cells kept in key order
+    /// from one coset to the next by one step of a binary radix sort.
+    pub(crate) fn by_highest_pattern(basis: &[Grid]) -> impl Iterator<Item = Coset> + '_ {
+        let (rows, cols) = basis.first().map_or((0, 0), |q| (q.nrows(), q.ncols()));
+        let keys = cell_keys(&basis[..basis.len().min(MAX_KEY_BITS)], rows, cols);
+        // The cells in the order of their keys' bits below i.
+        let mut order: Vec<usize> = (0..rows * cols).collect();
+        basis.iter().take(MAX_KEY_BITS + 1).enumerate().map(move |(i, q)| {
+            let below = u128::MAX.checked_shr((MAX_KEY_BITS - i) as u32).unwrap_or(0);
+            // Sorted already: the sort in `from_keyed` only checks it.
+            let signs = signs(q);
+            let keyed = order.iter().map(|&cell| (keys[cell] & below, signs[cell])).collect();
+            if i < MAX_KEY_BITS {
+                let (clear, set): (Vec<usize>, Vec<usize>) =
+                    order.iter().partition(|&&cell| keys[cell] >> i & 1 == 0);
+                order = clear;
+                order.extend(set);
+            }
+            Coset::from_keyed(keyed, i)
+        })
     }
 
     /// The coset of cells given as (key, sign) pairs over a basis of
@@ -238,6 +259,28 @@ impl Coset {
     }
 }
 
+/// Each cell's key over `basis` (bit j: pattern j presses the cell), the
+/// cells of a `rows × cols` board in row-major order.
+fn cell_keys(basis: &[Grid], rows: usize, cols: usize) -> Vec<u128> {
+    let mut keys = vec![0u128; rows * cols];
+    for (j, q) in basis.iter().enumerate() {
+        for cell in q.ones_row_major() {
+            keys[cell] |= 1u128 << j;
+        }
+    }
+    keys
+}
+
+/// The signs of the cells (row-major) in a coset's signed counts: −1
+/// where `x` presses the cell.
+fn signs(x: &Grid) -> Vec<i32> {
+    let mut signs = vec![1; x.nrows() * x.ncols()];
+    for cell in x.ones_row_major() {
+        signs[cell] = -1;
+    }
+    signs
+}
+
 /// How a mask splits: low `table_bits` through the transform, the next
 /// `lane_bits` across the lanes of a vector, the high `outer_bits` walked
 /// block by block.
@@ -265,5 +308,39 @@ impl Layout {
     /// Members in one block.
     pub fn block_members(&self) -> u64 {
         1u64 << (self.table_bits + self.lane_bits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Generate;
+
+    #[test]
+    fn the_cosets_by_highest_pattern_are_the_cosets_built_one_by_one() {
+        for (rows, cols, d) in [(1, 1, 3), (5, 7, 9), (9, 70, 12), (3, 3, 140)] {
+            let basis: Vec<Grid> =
+                (0..d as u64).map(|j| Generate::Random { seed: j, density: 0.3 }.board(rows, cols)).collect();
+            let cosets: Vec<Coset> = Coset::by_highest_pattern(&basis).collect();
+            assert_eq!(cosets.len(), d.min(MAX_KEY_BITS + 1));
+            for (i, coset) in cosets.iter().enumerate() {
+                let one = Coset::new(&basis[i], &basis[..i]);
+                assert_eq!((coset.cells(), coset.nullity()), (one.cells(), one.nullity()), "coset {i}");
+                assert_eq!(coset.groups(), one.groups(), "coset {i}");
+                assert_eq!(coset.lower_bound(), one.lower_bound(), "coset {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_coset_weighs_its_members_as_the_cells_count_them() {
+        let x = Generate::Random { seed: 7, density: 0.5 }.board(6, 67);
+        let basis: Vec<Grid> =
+            (0..8u64).map(|j| Generate::Random { seed: 100 + j, density: 0.4 }.board(6, 67)).collect();
+        let coset = Coset::new(&x, &basis);
+        for mask in [0u128, 1, 0b1011_0110, 0xff] {
+            let presses = coset.member(&x, &basis, Mask::from_bits(mask));
+            assert_eq!(coset.weight(Mask::from_bits(mask)), presses.count_ones() as u64, "mask {mask:b}");
+        }
     }
 }

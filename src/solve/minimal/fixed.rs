@@ -309,22 +309,28 @@ pub fn improve_with_symmetry(
 /// patterns) of min(black, white) in `x`: cells of one key flip together,
 /// so at least that many of them are pressed in every member.
 pub fn lower_bound(x: &Grid, quiet: &[Grid]) -> u64 {
+    let cells = x.nrows() * x.ncols();
     let words = quiet.len().div_ceil(64);
-    let mut keyed: Vec<(Vec<u64>, bool)> = Vec::with_capacity(x.nrows() * x.ncols());
-    for r in 0..x.nrows() {
-        for c in 0..x.ncols() {
-            let mut key = vec![0u64; words];
-            for (j, q) in quiet.iter().enumerate() {
-                key[j / 64] |= (q.get(r, c) as u64) << (j % 64);
-            }
-            keyed.push((key, x.get(r, c)));
+    // Cell c's key in keys[c * words..][..words], read word by word: a
+    // bit read per cell and pattern made it a fifth of a nullity-4096
+    // graph's solve (hypercube:13, docs/performance.md).
+    let mut keys = vec![0u64; cells * words];
+    for (j, q) in quiet.iter().enumerate() {
+        for cell in q.ones_row_major() {
+            keys[cell * words + j / 64] |= 1 << (j % 64);
         }
     }
-    keyed.sort_unstable();
-    keyed
-        .chunk_by(|a, b| a.0 == b.0)
+    let key = |cell: usize| &keys[cell * words..(cell + 1) * words];
+    let mut black = vec![false; cells];
+    for cell in x.ones_row_major() {
+        black[cell] = true;
+    }
+    let mut order: Vec<usize> = (0..cells).collect();
+    order.sort_unstable_by(|&a, &b| key(a).cmp(key(b)));
+    order
+        .chunk_by(|&a, &b| key(a) == key(b))
         .map(|group| {
-            let black = group.iter().filter(|(_, b)| *b).count() as u64;
+            let black = group.iter().filter(|&&cell| black[cell]).count() as u64;
             black.min(group.len() as u64 - black)
         })
         .sum()

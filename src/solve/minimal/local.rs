@@ -6,6 +6,7 @@
 //! again. Each step weighs every flip at once through the cells' keys, so a
 //! step costs O(groups · d), never a pass over the board per pattern.
 
+use std::cell::OnceCell;
 use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
@@ -75,7 +76,8 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
     let lower_bound = coset.lower_bound();
     let d = coset.nullity();
     let mut rng = ChaCha8Rng::seed_from_u64(budget.seed);
-    let mut walk = Walk::new(coset, 0);
+    let holders = OnceCell::new();
+    let mut walk = Walk::new(coset, &holders, 0);
     walk.descend(budget.work);
     let mut best = walk.best();
     let mut descents = 1;
@@ -90,7 +92,7 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
         for _ in 0..1 + rng.random_range(0..d.min(6)) {
             start ^= 1u128 << rng.random_range(0..d);
         }
-        walk = Walk::new(coset, start).spent(walk.work);
+        walk = Walk::new(coset, &holders, start).spent(walk.work);
         walk.descend(budget.work);
         best = Best::better(Some(best), Some(walk.best())).unwrap_or(best);
         descents += 1;
@@ -102,6 +104,8 @@ pub fn improve(coset: &Coset, budget: &Budget) -> Anytime {
 /// to `W` (see [`Coset`]).
 struct Walk<'a> {
     coset: &'a Coset,
+    /// Built by the first pair step of the search and kept for the rest.
+    holders: &'a OnceCell<Holders>,
     mask: u128,
     signed: Vec<i64>,
     /// Work done so far, in group-and-pattern steps.
@@ -109,7 +113,7 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn new(coset: &'a Coset, mask: u128) -> Self {
+    fn new(coset: &'a Coset, holders: &'a OnceCell<Holders>, mask: u128) -> Self {
         let signed: Vec<i64> = coset
             .groups()
             .iter()
@@ -118,7 +122,7 @@ impl<'a> Walk<'a> {
             )
             .collect();
         let work = signed.len() as u64;
-        Walk { coset, mask, signed, work }
+        Walk { coset, holders, mask, signed, work }
     }
 
     /// The same walk, counting `work` already done before it.
@@ -177,32 +181,104 @@ impl<'a> Walk<'a> {
     fn best_pair(&mut self, gains: &[i64]) -> Option<u128> {
         let d = self.coset.nullity();
         self.work += (self.signed.len() * d * d / 2) as u64;
-        // shared[j][k]: Σ of the signed counts of groups holding both j and k.
-        let mut shared = vec![0i64; d * d];
-        for (&(key, _), &s) in self.coset.groups().iter().zip(&self.signed) {
-            let mut a = key;
-            while a != 0 {
-                let j = a.trailing_zeros() as usize;
-                a &= a - 1;
-                let mut b = a;
-                while b != 0 {
-                    shared[j * d + b.trailing_zeros() as usize] += s;
-                    b &= b - 1;
-                }
-            }
+        if self.signed.is_empty() {
+            // Every key's cells half pressed: every member weighs the same.
+            return None;
         }
+        let holders = self.holders.get_or_init(|| Holders::new(self.coset));
+        let planes = SignedPlanes::new(&self.signed);
+        let mut held = vec![0u64; planes.sets.len()];
         let mut best = (0i64, 0u128);
         for j in 0..d {
+            // The groups holding j, in each plane.
+            for (mine, set) in
+                held.chunks_exact_mut(holders.words).zip(planes.sets.chunks_exact(holders.words))
+            {
+                for ((m, &s), &h) in mine.iter_mut().zip(set).zip(holders.of(j)) {
+                    *m = s & h;
+                }
+            }
             for k in j + 1..d {
                 // Groups with both bits keep their sign: add back what the
                 // two single gains took from them.
-                let gain = gains[j] + gains[k] + 4 * shared[j * d + k];
+                let gain = gains[j] + gains[k] + 4 * planes.sum_over(&held, holders.of(k));
                 if gain > best.0 {
                     best = (gain, 1u128 << j | 1u128 << k);
                 }
             }
         }
         (best.0 > 0).then_some(best.1)
+    }
+}
+
+/// For each basis pattern, the groups whose key holds it, as a bit set
+/// over the coset's groups: the pair step intersects them, a word of 64
+/// groups at a time, instead of visiting every pair of bits of every key.
+struct Holders {
+    /// Words of one set.
+    words: usize,
+    /// Pattern j's set at `j * words`.
+    bits: Vec<u64>,
+}
+
+impl Holders {
+    fn new(coset: &Coset) -> Self {
+        let words = coset.groups().len().div_ceil(64);
+        let mut bits = vec![0u64; coset.nullity() * words];
+        for (g, &(key, _)) in coset.groups().iter().enumerate() {
+            let mut rest = key;
+            while rest != 0 {
+                bits[rest.trailing_zeros() as usize * words + g / 64] |= 1 << (g % 64);
+                rest &= rest - 1;
+            }
+        }
+        Holders { words, bits }
+    }
+
+    fn of(&self, j: usize) -> &[u64] {
+        &self.bits[j * self.words..(j + 1) * self.words]
+    }
+}
+
+/// The signed counts of a walk's groups as bit sets: for bit b of the
+/// counts' magnitudes, the groups with that bit whose count is positive,
+/// then those whose count is negative (sets of `words` words, 2 a bit).
+struct SignedPlanes {
+    words: usize,
+    sets: Vec<u64>,
+}
+
+impl SignedPlanes {
+    fn new(signed: &[i64]) -> Self {
+        let words = signed.len().div_ceil(64);
+        let widest = signed.iter().map(|s| s.unsigned_abs()).max().unwrap_or(0);
+        let planes = (u64::BITS - widest.leading_zeros()) as usize;
+        let mut sets = vec![0u64; 2 * planes * words];
+        for (g, &s) in signed.iter().enumerate() {
+            let negative = usize::from(s < 0);
+            let mut rest = s.unsigned_abs();
+            while rest != 0 {
+                let b = rest.trailing_zeros() as usize;
+                sets[(2 * b + negative) * words + g / 64] |= 1 << (g % 64);
+                rest &= rest - 1;
+            }
+        }
+        SignedPlanes { words, sets }
+    }
+
+    /// Σ of the signed counts over the groups in both `held` (sets laid
+    /// out as `self.sets`, already cut to some groups) and `holders`.
+    fn sum_over(&self, held: &[u64], holders: &[u64]) -> i64 {
+        let mut sum = 0i64;
+        for (b, plane) in held.chunks_exact(2 * self.words).enumerate() {
+            let (positive, negative) = plane.split_at(self.words);
+            let mut count = 0i64;
+            for ((&p, &n), &h) in positive.iter().zip(negative).zip(holders) {
+                count += (p & h).count_ones() as i64 - (n & h).count_ones() as i64;
+            }
+            sum += count << b;
+        }
+        sum
     }
 }
 
@@ -227,5 +303,52 @@ mod tests {
             optimal += usize::from(found.best.weight == exact);
         }
         assert!(optimal >= 15, "local search found the minimum on only {optimal} of 20");
+    }
+
+    #[test]
+    fn a_coset_without_groups_has_no_pair_to_take() {
+        // Both cells share key 1, one pressed: every signed count is zero.
+        let x = Grid::from_fn(1, 2, |_, c| c == 0);
+        let basis = [Grid::ones(1, 2), Grid::ones(1, 2)];
+        let coset = Coset::new(&x, &basis);
+        assert!(coset.groups().is_empty());
+        let holders = OnceCell::new();
+        let mut walk = Walk::new(&coset, &holders, 0);
+        let gains = walk.gains();
+        assert_eq!(walk.best_pair(&gains), None);
+        assert_eq!(improve(&coset, &Budget::default()).best.weight, 1);
+    }
+
+    #[test]
+    fn the_pair_step_takes_the_first_pair_that_lightens_most() {
+        let mut improving = 0;
+        for seed in 0..40u64 {
+            // Few patterns over many cells: groups of several cells, so
+            // signed counts of several magnitudes and both signs.
+            let d = 4 + seed as usize % 9;
+            let x = Generate::Random { seed, density: 0.5 }.board(9, 23);
+            let basis: Vec<Grid> = (0..d as u64)
+                .map(|j| Generate::Random { seed: 1000 + seed * 16 + j, density: 0.4 }.board(9, 23))
+                .collect();
+            let coset = Coset::new(&x, &basis);
+            let mask = (seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as u128 & ((1 << d) - 1);
+            let holders = OnceCell::new();
+            let mut walk = Walk::new(&coset, &holders, mask);
+            let gains = walk.gains();
+            let weight = coset.weight(Mask::from_bits(mask)) as i64;
+            let mut expected = (0i64, None);
+            for j in 0..d {
+                for k in j + 1..d {
+                    let pair = 1u128 << j | 1u128 << k;
+                    let lighter = weight - coset.weight(Mask::from_bits(mask ^ pair)) as i64;
+                    if lighter > expected.0 {
+                        expected = (lighter, Some(pair));
+                    }
+                }
+            }
+            assert_eq!(walk.best_pair(&gains), expected.1, "seed {seed}");
+            improving += usize::from(expected.1.is_some());
+        }
+        assert!(improving >= 10, "only {improving} of 40 starts had a pair that lightens");
     }
 }

@@ -188,3 +188,27 @@ fn lower_bound_matches_the_cosets() {
         assert_eq!(lower_bound(&x, &quiet), Coset::new(&x, &quiet).lower_bound());
     }
 }
+
+/// Past a key's width the bound groups cells by their whole key, as
+/// counted here cell by cell (rows of more than one word, keys of four).
+#[test]
+fn lower_bound_groups_cells_by_their_whole_key() {
+    let (rows, cols) = (5, 70);
+    for (seed, d, density) in [(0u64, 200u64, 0.02), (1, 130, 0.01), (2, 65, 0.03)] {
+        let x = Generate::Random { seed, density: 0.5 }.board(rows, cols);
+        let quiet: Vec<Grid> = (0..d)
+            .map(|j| Generate::Random { seed: 1000 + seed * 256 + j, density }.board(rows, cols))
+            .collect();
+        let mut groups: std::collections::HashMap<Vec<bool>, (u64, u64)> = std::collections::HashMap::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                let group = groups.entry(quiet.iter().map(|q| q.get(r, c)).collect()).or_default();
+                *group = (group.0 + u64::from(x.get(r, c)), group.1 + 1);
+            }
+        }
+        assert!(groups.len() < rows * cols, "seed {seed}: no two cells share a key");
+        let expected: u64 = groups.values().map(|&(black, cells)| black.min(cells - black)).sum();
+        assert!(expected > 0, "seed {seed}");
+        assert_eq!(lower_bound(&x, &quiet), expected, "seed {seed}");
+    }
+}
