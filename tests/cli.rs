@@ -1157,3 +1157,28 @@ fn regression_two_state_search_flags_are_refused_with_k_states() {
         assert!(err.contains(flag[0]) && err.contains("4 states"), "{flag:?}: {err}");
     }
 }
+
+/// Regression (issue 25, item 4; issue 22, item 3): `merge` and
+/// `--checkpoint` read records as regular files of bounded size, and an
+/// empty part file (an interrupted slice's) is named as such.
+#[test]
+fn regression_record_files_are_bounded_regular_files() {
+    let (out, err, code) = run(&["merge", "/dev/zero"], "");
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("/dev/zero is not a regular file"), "{err}");
+    let args = ["-g", "all-black", "-r", "9", "-c", "9", "-t", "white", "--checkpoint", "/dev/zero"];
+    let (out, err, code) = run(&args, "");
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("not a regular file"), "{err}");
+    let empty = temp("empty-part.json");
+    std::fs::write(&empty, "").unwrap();
+    let (_, err, code) = run(&["merge", empty.to_str().unwrap()], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is empty: was its slice interrupted? its checkpoint can resume it"), "{err}");
+    let big = temp("big-part.json");
+    std::fs::File::create(&big).unwrap().set_len((256 << 20) + 1).unwrap();
+    let (_, err, code) = run(&["merge", big.to_str().unwrap()], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is larger than 256.0 MiB, so not a lightsout record"), "{err}");
+    let _ = std::fs::remove_file(&big);
+}

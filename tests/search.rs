@@ -97,7 +97,7 @@ fn merge_names_missing_duplicated_foreign_and_damaged_shards() {
         (&[a, b, c, "split.json"], "shards of different splits: N = 2, 3"),
         (&["edited.json", b, c], "edited.json: checksum does not match"),
         (&["truncated.json", b, c], "truncated.json: not a lightsout search record"),
-        (&["empty.json"], "empty.json: not a lightsout search record"),
+        (&["empty.json"], "empty.json is empty: was its slice interrupted?"),
         (&["absent.json"], "cannot read absent.json"),
     ];
     for (files, expected) in cases {

@@ -16,9 +16,7 @@ use crate::error::Error;
 use crate::gf2::Poly;
 use crate::model::{Grid, Puzzle};
 use crate::solve::minimal::MAX_TRANSFORM_NULLITY;
-use crate::solve::{
-    Budget, Chase, Coset, Method, Solver, improve, minimize, search_blocks,
-};
+use crate::solve::{Budget, Chase, Coset, Method, Solver, improve, minimize, search_blocks};
 
 /// What is known about one puzzle size and rule.
 #[derive(Clone, Debug)]

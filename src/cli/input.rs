@@ -154,6 +154,35 @@ pub(super) fn read_file(path: &std::path::Path, max_memory: u64) -> Result<(Vec<
     Ok((data, source))
 }
 
+/// Largest record file `merge` and `--checkpoint` read: a record is a few
+/// kilobytes (a table's, a few megabytes); anything larger is not one.
+pub(super) const MAX_RECORD_BYTES: u64 = 256 << 20;
+
+/// The text of a record file (a shard's, a checkpoint's or a table's):
+/// a regular file of at most [`MAX_RECORD_BYTES`], read no further than
+/// that (`/dev/zero` is refused, not read until memory runs out).
+pub(super) fn read_record(path: &std::path::Path) -> Result<String, Error> {
+    let source = path.display().to_string();
+    let cannot = |e: io::Error| Error::BadInput(format!("cannot read {source}: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    if !file.metadata().map_err(cannot)?.is_file() {
+        return Err(Error::BadInput(format!("{source} is not a regular file, so not a lightsout record")));
+    }
+    let mut text = String::new();
+    let read = io::Read::take(file, MAX_RECORD_BYTES + 1).read_to_string(&mut text);
+    match read {
+        Ok(n) if n as u64 > MAX_RECORD_BYTES => Err(Error::BadInput(format!(
+            "{source} is larger than {}, so not a lightsout record",
+            format_bytes(MAX_RECORD_BYTES)
+        ))),
+        Ok(_) => Ok(text),
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            Err(Error::BadInput(format!("{source} is not text, so not a lightsout record")))
+        }
+        Err(e) => Err(cannot(e)),
+    }
+}
+
 /// Longest text line accepted: a row of [`MAX_SIDE`] cells with room for
 /// spaces around it.
 pub(super) const MAX_LINE: usize = MAX_SIDE + 4096;

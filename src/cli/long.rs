@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::args::SearchArgs;
+use super::input::read_record;
 use super::progress::terminal_bar;
 use super::record::{Entry, Record, RecordKind, save};
 use super::{Failure, Sealed, Streams};
@@ -40,8 +41,7 @@ pub(super) fn search<K: RecordKind, C: Sliced<Kind = K::Slices>>(
 ) -> Result<Option<u8>, Failure> {
     if let Some(path) = args.checkpoint.as_ref().filter(|p| p.exists()) {
         let source = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+        let text = read_record(path)?;
         record.resume(Record::parse(&text, &source)?, cosets, &source)?;
     }
     if let Some(path) = &args.checkpoint {

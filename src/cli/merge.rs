@@ -4,7 +4,7 @@
 
 use crate::cli::{
     Failure, Format, MergeArgs, MergeFormat, Record, RecordKind, Streams, TableFormat, TableRecord,
-    TwoStates, parse_sealed, smaller_or_more_memory, solver_failure,
+    TwoStates, parse_sealed, read_record, smaller_or_more_memory, solver_failure,
 };
 use crate::present::{Report, state_target_name};
 use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Sliced, merge};
@@ -20,8 +20,13 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
     let mut texts = Vec::new();
     for path in record_files(&args.files)? {
         let source = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::BadInput(format!("cannot read {source}: {e}")))?;
+        let text = read_record(&path)?;
+        if text.trim().is_empty() {
+            return Err(Error::BadInput(format!(
+                "{source} is empty: was its slice interrupted? its checkpoint can resume it"
+            ))
+            .into());
+        }
         texts.push((source, text));
     }
     let kind = serde_json::from_str::<serde_json::Value>(texts[0].1.trim())
