@@ -455,6 +455,71 @@ fn branch_and_bound_shards_merge_into_the_transform_answer() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// Branch-and-bound records (version 3) name the fold their slices were
+/// searched under: slices of one fold merge; a record whose fold was
+/// edited (and sealed again), or an old one that names none where this
+/// build folds, is refused by `merge` and by a resume, in one line that
+/// names the file and both folds. Transform records stay version 1.
+#[test]
+fn branch_and_bound_records_name_their_fold() {
+    let dir = folder("fold");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let (out, err, code) = run(&dir, &small(&["--shard", &shard, "--engine", "branch"]));
+        assert_eq!((code, err.as_str()), (0, ""), "shard {shard}");
+        let name = format!("fold-{k}.json");
+        std::fs::write(dir.join(&name), out).unwrap();
+        parts.push(name);
+    }
+    let record = read(&parts[0]);
+    assert_eq!(record["version"], 3, "{record}");
+    let fold = record["searches"][0]["state"]["branch"]["fold"].as_str().unwrap().to_string();
+    assert_eq!(fold.len(), 16, "all black 30x30 folds by its symmetries: {fold}");
+    assert_eq!(read(&parts[1])["searches"][0]["state"]["branch"]["fold"], fold.as_str());
+    assert_eq!(run(&dir, &["merge", &parts[0], &parts[1]]).0, "376\n");
+    let transform = run(&dir, &small(&["--shard", "1/2"])).0;
+    assert!(transform.starts_with(r#"{"lightsout":"search","version":1,"#), "{transform}");
+
+    let mut edited = read(&parts[1]);
+    edited["searches"][0]["state"]["branch"]["fold"] = "0123456789abcdef".into();
+    std::fs::write(dir.join("edited.json"), reseal(edited)).unwrap();
+    let (out, err, code) = run(&dir, &["merge", &parts[0], "edited.json"]);
+    assert_eq!((out.as_str(), code, err.lines().count()), ("", 2, 1), "{err}");
+    assert!(
+        err.contains("edited.json: its branch-and-bound slice was searched under fold 0123456789abcdef")
+            && err.contains(&format!("this lightsout searches it under fold {fold}")),
+        "{err}"
+    );
+    // A record from before folds were named: version 1, no fold.
+    let mut old = read(&parts[1]);
+    old["version"] = 1.into();
+    old["searches"][0]["state"]["branch"].as_object_mut().unwrap().remove("fold");
+    std::fs::write(dir.join("old.json"), reseal(old)).unwrap();
+    let (_, err, code) = run(&dir, &["merge", &parts[0], "old.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("old.json: its branch-and-bound slice was searched under an unnamed fold"), "{err}");
+
+    // The same for a checkpoint: resumed under its own fold, refused under another.
+    let checkpoint = small(&["--engine", "branch", "--checkpoint", "cp.json", "--time-limit", "0.000001"]);
+    assert_eq!(run(&dir, &checkpoint).2, 0);
+    let mut edited = read("cp.json");
+    edited["searches"][0]["state"]["branch"]["fold"] = "0123456789abcdef".into();
+    std::fs::write(dir.join("cp.json"), reseal(edited)).unwrap();
+    let (out, err, code) = run(&dir, &small(&["--engine", "branch", "--checkpoint", "cp.json"]));
+    assert_eq!((out.as_str(), code, err.lines().count()), ("", 2, 1), "{err}");
+    assert!(
+        err.contains(
+            "cp.json: checkpoint: its branch-and-bound slice was searched under fold 0123456789abcdef"
+        ),
+        "{err}"
+    );
+    assert!(err.contains(&format!("under fold {fold}")), "{err}");
+}
+
 /// `--incumbent W` looks for press sets lighter than W: with W the
 /// minimum it finds none and says so (the press count shown is a local
 /// search's, not claimed minimal); with W above, it finds the minimum.

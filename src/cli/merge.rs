@@ -7,7 +7,7 @@ use super::search::{Search, print_answer};
 use super::states_record::{KStates, is_state_record};
 use super::*;
 use crate::present::state_target_name;
-use crate::{Best, MergeError, Shard, Sliced, merge};
+use crate::{Best, MergeError, Shard, Slice, Sliced, merge};
 
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.
@@ -128,8 +128,13 @@ fn merge_targets<K: RecordKind, C: Sliced<Kind = K::Slices>, O>(
             if state.shard != record.shard {
                 return Err(Error::BadInput(format!("{source}: its slice does not fit this search")).into());
             }
+            let mut state = state.clone();
+            coset
+                .adopt(&mut state.plan)
+                .map_err(|why| Error::BadInput(format!("{source}: {why}; search this slice again")))?;
             parts.push(state);
         }
+        let parts: Vec<&Slice<K::Slices>> = parts.iter().collect();
         let best = merge(coset, &parts).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
         if let Some(share) = recheck {
             for ((source, _), state) in records.iter().zip(&parts) {

@@ -24,7 +24,7 @@ pub use dense::Dense;
 pub use game::{Game, KernelSize, Limits, TargetOf};
 pub use minimal::Incumbent;
 pub use minimal::{
-    Anytime, BRANCH_FROM, Branching, Budget, Coset, Estimate, Fold, LEAF_BITS, Layout,
+    Anytime, BRANCH_FROM, Branching, Budget, Coset, Estimate, Fold, FoldTag, LEAF_BITS, Layout,
     MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Progress, SearchState, cross_coset,
     cross_coset_for_problem, cross_order, estimate, improve, minimize, minimize_with_progress, search_blocks,
     search_branch,

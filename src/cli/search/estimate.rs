@@ -44,7 +44,8 @@ pub(super) fn note_long_branch(search: &Search, io: &mut Streams) {
 /// makes in CPU time a slice and in wall time for the whole search.
 fn describe(state: &SearchState, coset: &Coset, e: &crate::Estimate) -> String {
     let cores = rayon::current_num_threads();
-    let plan = state.plan.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0 });
+    let plan =
+        state.plan.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0, fold: Default::default() });
     let slices = state.shard.count as f64;
     let whole = e.core_seconds * slices;
     let load = std::fs::read_to_string("/proc/loadavg")
