@@ -180,6 +180,91 @@ fn interrupt_saves_the_checkpoint(signal: &str) {
     assert!(state["done"].as_u64().unwrap() > 0 && state["done"].as_u64() < state["blocks"].as_u64());
 }
 
+/// A record without its time and checksum: what two runs of one slice
+/// must agree on.
+fn without_time(text: &str) -> serde_json::Value {
+    let mut record: serde_json::Value = serde_json::from_str(text).unwrap();
+    record["milliseconds"] = 0.into();
+    record["checksum"] = "".into();
+    record
+}
+
+/// Issue 24: a branch-and-bound slice sent SIGTERM finished the blocks in
+/// flight (20–61 s on 79x79) before it saved and exited. Now it drops them:
+/// it exits 130 at once with its checkpoint written (the work up to the
+/// last batch kept), and the same command resumes it to the record an
+/// unbroken run prints.
+#[test]
+fn an_interrupted_branch_and_bound_slice_resumes_to_the_unbroken_record() {
+    let dir = folder("interrupt-branch");
+    // 61x61, nullity 40, slice 1 of 32: 8 batches of 128 blocks, seconds.
+    let slice = ["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"];
+    let slice = [&slice[..], &["--max-nullity", "40", "--engine", "branch", "--shard", "1/32"]].concat();
+    let (unbroken, err, code) = run(&dir, &slice);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let checkpointed = [&slice[..], &["--checkpoint", "cp.json", "--checkpoint-every", "0.001"]].concat();
+    let mut child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+        .current_dir(&dir)
+        .args(&checkpointed)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Signalled once the first batch is saved: mid-slice on any machine.
+    let done = || -> u64 {
+        let text = std::fs::read_to_string(dir.join("cp.json")).unwrap_or_default();
+        serde_json::from_str::<serde_json::Value>(&text)
+            .map_or(0, |r| r["searches"][0]["state"]["done"].as_u64().unwrap_or(0))
+    };
+    while done() == 0 {
+        assert!(child.try_wait().unwrap().is_none(), "the slice ended before its first batch was saved");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let signalled = std::time::Instant::now();
+    let status = Process::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let exited = signalled.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(130), 0), "{err}");
+    assert!(exited < Duration::from_secs(10), "{exited:?} from SIGTERM to exit");
+    assert!(
+        err.starts_with("lightsout: interrupted after ")
+            && err.contains("% of its blocks done; the search is saved in cp.json"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let saved = done();
+    assert!(saved > 0 && saved < 1024, "the checkpoint holds {saved} of 1024 blocks");
+    let (resumed, err, code) = run(&dir, &checkpointed);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(without_time(&resumed), without_time(&unbroken));
+}
+
+/// Issue 22: Ctrl-C without --checkpoint killed a long search without a
+/// word. It now says how far it got, that nothing was kept and how to
+/// keep it, and exits 130 (two states here; K states share the run).
+#[test]
+fn an_interrupt_without_a_checkpoint_says_what_was_lost() {
+    let dir = folder("interrupt-unsaved");
+    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+        .current_dir(&dir)
+        .args(["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"])
+        .args(["--max-nullity", "40", "--shard", "1/2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = Process::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(130), 0), "{err}");
+    assert!(err.starts_with("lightsout: interrupted after "), "{err}");
+    assert!(err.contains("nothing was saved: add --checkpoint FILE to be able to resume"), "{err}");
+}
+
 #[test]
 fn table_slices_merge_into_the_whole_table() {
     let dir = folder("table");
@@ -642,4 +727,19 @@ fn branch_and_bound_equals_the_transform_on_random_solvable_boards() {
         };
         assert_eq!(presses("branch"), presses("transform"), "{n}x{n}");
     }
+}
+
+/// Found while measuring: `--engine branch` on a board of nullity 0
+/// (55x55) stopped with "internal error: the quiet patterns are not
+/// independent" (exit 70): an empty null space has no cross basis. Its
+/// one member is the answer, weighed as the transform weighs it.
+#[test]
+fn regression_branch_and_bound_on_nullity_0_answers() {
+    let dir = folder("branch-nullity-0");
+    let board = ["--generate", "all-black", "--rows", "55", "--cols", "55", "--target", "white"];
+    let (out, err, code) = run(&dir, &[&board[..], &["--engine", "branch"]].concat());
+    assert_eq!((out.as_str(), err.as_str(), code), ("1697\n", "", 0));
+    let (out, err, code) = run(&dir, &[&board[..], &["--engine", "branch", "--shard", "1/2"]].concat());
+    assert_eq!((err.as_str(), code), ("", 0));
+    assert!(out.starts_with(r#"{"lightsout":"search","version":1,"#), "{out}");
 }

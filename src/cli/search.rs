@@ -16,6 +16,7 @@ mod estimate;
 
 use answers::{answer, symmetric_incumbent};
 pub(super) use answers::{print_answer, solution};
+pub(super) use estimate::human;
 use estimate::{note_long_branch, print_estimates};
 
 /// A board's problem and the solver and cosets that search it.
@@ -53,9 +54,11 @@ impl Engine {
         Engine { branch, incumbent: args.incumbent, leaf_bits: args.leaf_bits.map(usize::from) }
     }
 
-    /// Whether a null space of dimension `d` is searched by branch and bound.
+    /// Whether a null space of dimension `d` is searched by branch and bound
+    /// (never an empty one: it has no cross basis, and its one member is
+    /// the answer).
     fn branches(&self, d: usize) -> bool {
-        d > MAX_TRANSFORM_NULLITY || self.branch.unwrap_or(d >= BRANCH_FROM)
+        d > 0 && (d > MAX_TRANSFORM_NULLITY || self.branch.unwrap_or(d >= BRANCH_FROM))
     }
 
     /// The plan of a branch-and-bound search of `coset` cut into `count`;
@@ -190,6 +193,9 @@ fn refuse_limits(
 /// Solves one board as a long search: sharded, checkpointed or time-bounded.
 pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Result<u8, Failure> {
     let search_args = &args.search;
+    // From the start: an interrupt while the search is set up (seconds on
+    // 79x79) stops it before its first batch, with the checkpoint saved.
+    super::long::interrupt_flag();
     let dense = matches!(args.method, super::MethodArg::Dense);
     // A long search holds its one board in memory (no streaming), and reads
     // its input whole even at a terminal: it must know there is one board.

@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// What an interrupted `verify` says it lost (both kinds).
+pub(super) const VERIFY_ADVICE: &str = "verify keeps no checkpoint; run it again to start over";
+
 pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.puzzle.refuse_unused(None, None)?;
     if args.puzzle.states > 2 {
@@ -21,14 +24,15 @@ pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> 
     let method = args.method.into();
     let solver = Solver::new(&puzzle, method, DEFAULT_MAX_NULLITY)
         .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
+    let states = 1u32 << puzzle.cells();
+    let bar = terminal_bar(u64::from(states), "boards");
+    let _interrupt = super::long::end_on_interrupt(&bar, VERIFY_ADVICE);
     let (white, black) = bfs::uniform_states(rows, cols);
     // The two searches are independent: one a core.
     let (to_white, to_black) =
         rayon::join(|| bfs::distances(&puzzle, &[white]), || bfs::distances(&puzzle, &[black]));
     let presses =
         |s: &Option<Solution>| s.as_ref().map_or(bfs::UNREACHABLE, |s| s.presses.count_ones() as u8);
-    let states = 1u32 << puzzle.cells();
-    let bar = terminal_bar(u64::from(states), "boards");
     let disagreements: Vec<u32> = (0..states)
         .into_par_iter()
         .map(|state| -> Result<Option<u32>, Error> {

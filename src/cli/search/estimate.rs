@@ -80,7 +80,7 @@ fn describe(state: &SearchState, coset: &Coset, e: &crate::Estimate) -> String {
 
 /// A duration in the unit that reads best: 42 s, 12 min, 3.4 hours,
 /// 5.1 days, 2.3 years.
-fn human(seconds: f64) -> String {
+pub(in crate::cli) fn human(seconds: f64) -> String {
     const UNITS: [(f64, &str); 5] =
         [(365.25 * 86400.0, "years"), (86400.0, "days"), (3600.0, "hours"), (60.0, "min"), (1.0, "s")];
     for (size, name) in UNITS {
