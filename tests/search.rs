@@ -743,3 +743,29 @@ fn regression_branch_and_bound_on_nullity_0_answers() {
     assert_eq!((err.as_str(), code), ("", 0));
     assert!(out.starts_with(r#"{"lightsout":"search","version":1,"#), "{out}");
 }
+
+/// `--slice-time` (with `--estimate`): the slice count that makes slices
+/// of about that long on one core; a time that does not parse, or the
+/// flag without `--estimate`, is refused in one line.
+#[test]
+fn slice_time_prints_the_shard_count_for_it() {
+    let dir = folder("slice-time");
+    let (out, err, code) = run(&dir, &args(&["--estimate", "--slice-time", "1d"]));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.contains("white: for slices of about 24 hours of one core: --shard K/1 (1 slices of"),
+        "{out}"
+    );
+    let (out, _, code) = run(&dir, &args(&["--estimate", "--slice-time", "0.000001"]));
+    assert_eq!(code, 0);
+    let count: u64 = out.split("--shard K/").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(count > 1, "{out}");
+    for (bad, says) in [("10x", "expected a time above 0 such as 600, 90s, 10m"), ("0m", "expected a time")] {
+        let (_, err, code) = run(&dir, &args(&["--estimate", "--slice-time", bad]));
+        assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    let (_, err, code) = run(&dir, &args(&["--slice-time", "10m"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("--estimate"), "{err}");
+}

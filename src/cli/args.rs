@@ -219,6 +219,11 @@ pub(super) struct SearchArgs {
     /// the rates measured on the way) without searching.
     #[arg(long)]
     pub(super) estimate: bool,
+    /// With --estimate: also print the slice count N (for --shard K/N)
+    /// that makes a slice take about this long on one core (600, 90s,
+    /// 10m, 1.5h, 2d).
+    #[arg(long, value_name = "TIME", value_parser = parse_duration, requires = "estimate")]
+    pub(super) slice_time: Option<f64>,
     /// Exact engine: auto (branch and bound from nullity 48), transform
     /// or branch. Every shard of one job must use the same.
     #[arg(long, value_enum, value_name = "ENGINE")]

@@ -223,7 +223,7 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     let mut search =
         Search::new(question, args.max_nullity, max_memory, &hint, shard, exhaustive_only, engine)?;
     if search_args.estimate {
-        print_estimates(&search, io)?;
+        print_estimates(&search, search_args.slice_time, io)?;
         return Ok(0);
     }
     note_long_branch(&search, io);

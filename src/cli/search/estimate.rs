@@ -2,6 +2,7 @@
 //! before a long branch-and-bound run.
 
 use super::*;
+use crate::solve::slices::MAX_SHARDS;
 
 /// Rates, and the work of a search at them, for `--estimate` and the note
 /// before a long run: (merges, leaves, core-seconds) of one slice.
@@ -78,6 +79,27 @@ fn describe(state: &SearchState, coset: &Coset, e: &crate::Estimate) -> String {
     )
 }
 
+/// The slice count that cuts `whole` core-seconds into slices of about
+/// `time` seconds of one core, in words.
+fn slices_for(whole: f64, time: f64) -> String {
+    let wanted = (whole / time).ceil().max(1.0);
+    let count = wanted.min(MAX_SHARDS as f64) as u64;
+    let each = human(whole / count as f64);
+    let at = "at the rate measured here";
+    if wanted > MAX_SHARDS as f64 {
+        format!(
+            "slices of {} would take {wanted:.2e} of them, more than the {MAX_SHARDS} a search is cut into: \
+             --shard K/{count} makes slices of {each} of one core each ({at})",
+            human(time)
+        )
+    } else {
+        format!(
+            "for slices of about {} of one core: --shard K/{count} ({count} slices of {each} each, {at})",
+            human(time)
+        )
+    }
+}
+
 /// A duration in the unit that reads best: 42 s, 12 min, 3.4 hours,
 /// 5.1 days, 2.3 years.
 pub(in crate::cli) fn human(seconds: f64) -> String {
@@ -121,8 +143,13 @@ fn fold_reached(fold: &crate::Fold) -> String {
 
 /// `--estimate`: the work of each target's exact search, by branch and
 /// bound (estimated by probes) and by the transform (2^d members at the
-/// rate of one block weighed here), without searching.
-pub(super) fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), Failure> {
+/// rate of one block weighed here), without searching; with `slice_time`
+/// (seconds of one core), the slice count that makes slices that long.
+pub(super) fn print_estimates(
+    search: &Search,
+    slice_time: Option<f64>,
+    io: &mut Streams,
+) -> Result<(), Failure> {
     let cores = rayon::current_num_threads() as f64;
     for (entry, (target, coset)) in search.record.searches.iter().zip(&search.goals) {
         let name = target.name();
@@ -130,8 +157,11 @@ pub(super) fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), F
             writeln!(io.stdout, "{name}: nothing to search (unreachable, or nullity above --max-nullity)")?;
             continue;
         };
+        // Core-seconds of the whole search by the engine that runs it.
+        let mut runs = None;
         if let Some(e) = branch_estimate(state, coset) {
             writeln!(io.stdout, "{name}: {}", describe(state, coset, &e))?;
+            runs = Some(e.core_seconds * state.shard.count as f64);
         }
         // The transform over the solver's coset (folded where it folds).
         let d = coset.nullity();
@@ -157,6 +187,9 @@ pub(super) fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), F
                 (layout.blocks() as f64) / (layout.symmetries as f64 + 1.0) / state.shard.count as f64;
             let seconds = blocks * block;
             let whole = seconds * state.shard.count as f64;
+            if state.plan.is_none() {
+                runs = Some(whole);
+            }
             writeln!(
                 io.stdout,
                 "{name}: transform over 2^{d} members, slice {} ({} symmetries folded): {:.2e} blocks of \
@@ -175,6 +208,9 @@ pub(super) fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), F
         }
         let engine = if state.plan.is_some() { "branch and bound" } else { "the transform" };
         writeln!(io.stdout, "{name}: this search runs by {engine}")?;
+        if let (Some(time), Some(whole)) = (slice_time, runs) {
+            writeln!(io.stdout, "{name}: {}", slices_for(whole, time))?;
+        }
     }
     Ok(())
 }
