@@ -753,7 +753,7 @@ fn slice_time_prints_the_shard_count_for_it() {
     let (out, err, code) = run(&dir, &args(&["--estimate", "--slice-time", "1d"]));
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(
-        out.contains("white: for slices of about 24 hours of one core: --shard K/1 (1 slices of"),
+        out.contains("white: for slices of about 24 hours of one core: --shard K/1 (1 slice of"),
         "{out}"
     );
     let (out, _, code) = run(&dir, &args(&["--estimate", "--slice-time", "0.000001"]));

@@ -94,8 +94,9 @@ fn slices_for(whole: f64, time: f64) -> String {
         )
     } else {
         format!(
-            "for slices of about {} of one core: --shard K/{count} ({count} slices of {each} each, {at})",
-            human(time)
+            "for slices of about {} of one core: --shard K/{count} ({} of {each} each, {at})",
+            human(time),
+            crate::error::plural(count as usize, "slice")
         )
     }
 }
