@@ -81,6 +81,6 @@ pub use solve::{
     minimize_with_progress, search_blocks,
 };
 pub use solve::{
-    BRANCH_FROM, Branching, Estimate, Fold, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset,
+    BRANCH_FROM, Branching, Estimate, Fold, FoldTag, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset,
     cross_coset_for_problem, cross_order, estimate, search_branch,
 };
