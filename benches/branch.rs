@@ -10,10 +10,9 @@
 //! Run: `cargo bench --bench branch`. Figures: docs/performance.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use lightsout::{
-    Branching, Budget, Coset, Grid, Method, Puzzle, Shard, Solver, Target, cross_coset, improve,
-    search_blocks, search_branch,
-};
+use lightsout::solve::minimal::{Branching, cross_coset, search_branch};
+use lightsout::solve::{Budget, Coset, Shard, improve, search_blocks};
+use lightsout::{Grid, Method, Puzzle, Solver, Target};
 use std::hint::black_box;
 
 /// The solver's coset (symmetric basis), the folded cross coset and the

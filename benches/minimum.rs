@@ -15,7 +15,8 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use lightsout::Game;
-use lightsout::{Coset, DEFAULT_MAX_NULLITY, Grid, Method, Puzzle, Solver, Target, search_blocks};
+use lightsout::solve::{Coset, DEFAULT_MAX_NULLITY, search_blocks};
+use lightsout::{Grid, Method, Puzzle, Solver, Target};
 use std::hint::black_box;
 
 /// The coset of press sets that clear the all-black n x n board.

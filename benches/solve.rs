@@ -9,7 +9,8 @@
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
 use lightsout::Game;
-use lightsout::{Chase, Dense, Grid, Method, Puzzle, Solver, Target, parse_boards};
+use lightsout::solve::{Chase, Dense};
+use lightsout::{Grid, Method, Puzzle, Solver, Target, parse_boards};
 use std::hint::black_box;
 
 /// Factor and solve together, to all white: what one board of a new size

@@ -1,4 +1,4 @@
-//! Criterion benches of the K-state minimum (`lightsout::state_minimum`),
+//! Criterion benches of the K-state minimum (`lightsout::solve::states::minimum`),
 //! one group per question:
 //! - `five_by_five`: the exact minimum of a 5x5 board over Z_3 (the plus
 //!   rule's kernel there has 3^3 members), the whole call;
@@ -23,11 +23,12 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use lightsout::Game;
 use lightsout::Puzzle;
-use lightsout::state_minimum::{
+use lightsout::solve::Shard;
+use lightsout::solve::states::minimum::{
     SlicedCoset, StateSearchState, Tuning, minimize, minimize_symmetric, minimize_tuned,
 };
 use lightsout::zk::Modulus;
-use lightsout::{Method, Shard, StateGrid, StateSolver, StateTarget, Topology};
+use lightsout::{Method, StateGrid, StateSolver, StateTarget, Topology};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;

@@ -1,6 +1,6 @@
 """Type hints of the `lightsout` module (built from Rust with PyO3)."""
 
-from typing import Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -9,19 +9,21 @@ __version__: str
 
 #: A board: rows of text ("bwwb"; digits or numbers for K states), nested
 #: lists of states, or a 2-D numpy array of integers or booleans. On a graph,
-#: one row of n states (a string, a flat list or a 1-D array).
-Board = Union[str, Sequence[str], Sequence[Sequence[int]], Sequence[int], npt.NDArray[np.integer], npt.NDArray[np.bool_]]
+#: one row of n states (a string, a flat list or a 1-D array), or a dict
+#: from each vertex (its networkx label, else its number) to its state.
+Board = Union[str, Sequence[str], Sequence[Sequence[int]], Sequence[int], dict[Any, int], npt.NDArray[np.integer], npt.NDArray[np.bool_]]
 #: "any" / "either", "white" (state 0), "black" (state 1), a state number, or a board.
 TargetLike = Union[str, int, Board]
 #: A graph: a name ("petersen", "cycle:7", ...), a graph6 string, an edge
-#: list as text, or (n, edges) with vertices 0..n.
-GraphLike = Union[str, Tuple[int, Iterable[Tuple[int, int]]]]
+#: list as text, (n, edges) with vertices 0..n, or an undirected networkx
+#: graph (anything with nodes() and edges(); its labels are kept).
+GraphLike = Union[str, Tuple[int, Iterable[Tuple[int, int]]], Any]
 
 class LimitError(RuntimeError):
     """A stated limit (max_memory, the table budget) refused the work."""
 
 class Solution:
-    """The best press set found for a board."""
+    """The best press set found for a board (compares equal by value, pickles)."""
 
     @property
     def presses(self) -> Optional[int]: ...
@@ -37,9 +39,12 @@ class Solution:
     def nullity(self) -> Optional[int]: ...
     @property
     def lower_bound(self) -> Optional[int]: ...
+    @property
+    def vertices(self) -> Optional[list[Any]]: ...
+    def __eq__(self, other: object) -> bool: ...
 
 class Check:
-    """Whether a board can reach each target, and the patterns that say why not."""
+    """Whether a board can reach each target, and the patterns that say why not (compares equal, pickles)."""
 
     @property
     def solvable(self) -> bool: ...
@@ -49,9 +54,12 @@ class Check:
     def obstructions(self) -> dict[Union[str, int], Optional[npt.NDArray[np.uint8]]]: ...
     @property
     def nullity(self) -> Optional[int]: ...
+    @property
+    def vertices(self) -> Optional[list[Any]]: ...
+    def __eq__(self, other: object) -> bool: ...
 
 class Analysis:
-    """Rank, nullity, quiet patterns and the gcd polynomial of one size and rule."""
+    """Rank, nullity, quiet patterns and the gcd polynomial of one size and rule (compares equal, pickles)."""
 
     @property
     def kernel_size(self) -> int: ...
@@ -73,6 +81,9 @@ class Analysis:
     def lightest_proven(self) -> Optional[bool]: ...
     @property
     def targets_interchangeable(self) -> Optional[bool]: ...
+    @property
+    def vertices(self) -> Optional[list[Any]]: ...
+    def __eq__(self, other: object) -> bool: ...
 
 def solve(
     board: Board,
@@ -99,8 +110,11 @@ def solve_many(
     time_limit: Optional[float] = None,
     graph: Optional[GraphLike] = None,
     max_memory: int = 1 << 30,
-) -> list[Solution]:
-    """`solve` for a batch (a 3-D array or a list of boards), one factoring per size."""
+    arrays: bool = False,
+) -> Union[list[Solution], Tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]]:
+    """`solve` for a batch (a 3-D array or a list of boards), one factoring per size.
+
+    With arrays=True: (presses, press grids), -1 presses where impossible."""
 
 def check(
     board: Board,
@@ -135,5 +149,7 @@ def nullity_table(
     rule: str = "plus",
     states: int = 2,
     max_memory: int = 1 << 30,
+    nullity: bool = False,
 ) -> Union[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """Entry [i, j]: the nullity of rows[i] x cols[j] (log2 of the kernel size for states > 2)."""
+    """Entry [i, j]: the nullity of rows[i] x cols[j] (log2 of the kernel size for states > 2,
+    unless nullity=True with a prime number of states)."""

@@ -119,7 +119,7 @@ impl fmt::Display for Error {
                 )
             }
             Error::BadSide { side, value } => {
-                write!(f, "a board of {value} {} is outside 1..={}", side.name(), crate::MAX_SIDE)
+                write!(f, "a board of {value} {} is outside 1..={}", side.name(), crate::model::MAX_SIDE)
             }
             // The board is checked first: a target board is compared with it.
             Error::Shape { of, found: (r, c), expected: (er, ec) } => {

@@ -6,13 +6,17 @@
 //! matrix, `b` the board and `t` the target. We solve it by elimination (or
 //! light chasing), then find the fewest presses by walking the null space.
 //!
-//! The layers, bottom to top: [`gf2`] (bit vectors, matrices, elimination),
-//! the puzzle model ([`Puzzle`], [`Grid`], parsing), the solvers ([`Solver`],
-//! [`Dense`], [`Chase`], [`minimize`], and the reference [`bfs`]), and the
-//! command line ([`cli`]) on top, which the `lightsout` binary only calls, beside the
-//! explorer's HTTP server ([`serve`]), which answers JSON as the command line does.
-//! The words every front reads and writes (rule and target names, topologies, sizes)
-//! are [`present`]'s, without the `cli` feature too: the Python binding shares them.
+//! The layers, bottom to top, are the modules: [`gf2`] (bit vectors, matrices,
+//! elimination) and [`zk`] (Z_K for K states); the puzzle [`model`] ([`Puzzle`],
+//! [`Grid`], [`StateGrid`], [`Graph`], parsing); the solvers in [`solve`]
+//! ([`Solver`] over GF(2) and [`StateSolver`] over Z_K, both one [`Game`], and the
+//! reference [`bfs`]); the study of a size in [`analysis`] beside them; and the
+//! words every front reads and writes in [`present`] (rule and target names,
+//! reports, JSON), without the `cli` feature too: the Python binding shares them.
+//! On top, the command line ([`cli`]), which the `lightsout` binary only calls, and
+//! the explorer's HTTP server ([`serve`]), which answers JSON as the command line
+//! does. The crate root names the surface a caller needs; the engines' internals
+//! (cosets, slices, branch and bound, limits) keep their module paths.
 //!
 //! # Solve the POJ 1753 sample
 //! ```
@@ -45,42 +49,31 @@
 // that the types establish, and a lint there would only add noise.)
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
-mod analysis;
+pub mod analysis;
 #[cfg(feature = "cli")]
 pub mod cli;
 mod cpu;
-mod error;
+pub mod error;
 pub mod gf2;
-mod model;
+pub mod model;
 #[cfg(feature = "cli")]
 pub mod picture;
 pub mod present;
 #[cfg(feature = "cli")]
 pub mod serve;
-mod solve;
+pub mod solve;
 pub mod zk;
 
-pub use analysis::{Analysis, KernelEntry, analyze, kernel_table, nullity_table, plane_nullity};
-pub use error::{Error, ShapeOf, Side};
+// The public surface: a puzzle, its boards, the two solvers behind one game,
+// their answers and the study of a size. Everything else (the engines'
+// internals, records, limits) is named by its module.
+pub use analysis::{Analysis, analyze, kernel_table, nullity_table};
+pub use error::Error;
 pub use model::{
-    Generate, GeneratedRows, Grid, MAX_SIDE, PbmKind, PbmWriter, Puzzle, RowStream, Rule, StateGrid,
-    TextBoards, Topology, check_side, grid_lines, is_pbm, parse_boards, read_pbm, write_pbm,
+    Generate, Graph, Grid, Puzzle, Rule, StateGrid, Topology, grid_lines, parse_boards, parse_state_boards,
+    read_pbm, read_pgm, state_lines, write_pbm, write_pgm,
 };
-pub use model::{
-    Graph, MAX_EDGES, MAX_VERTICES, StateBoards, is_pgm, parse_state_boards, read_pgm, state_lines,
-    state_row_width, write_pgm,
-};
-pub use solve::limits;
-pub use solve::states::{StateChase, StateDense, StateSolver, StateTarget};
-pub use solve::states::{bfs as state_bfs, minimum as state_minimum};
+pub use solve::states::{StateSolver, StateTarget};
 pub use solve::{
-    Answer, Anytime, Best, Board, Budget, Chase, Coset, DEFAULT_MAX_NULLITY, Dense, FixedSpaceSearch,
-    FoundBy, Game, Incumbent, KernelSize, Layout, Limits, MAX_EXHAUSTIVE_NULLITY, MAX_STREAMED_NULLITY, Mask,
-    MergeError, Method, Outcome, Progress, SearchState, Shard, Slice, SliceKind, Sliced, Solution, Solver,
-    Start, SymmetricSearch, Target, TargetOf, bfs, check_coverage, improve, merge, minimize,
-    minimize_with_progress, search_blocks,
-};
-pub use solve::{
-    BRANCH_FROM, Branching, Estimate, Fold, FoldTag, LEAF_BITS, MAX_TRANSFORM_NULLITY, cross_coset,
-    cross_coset_for_problem, cross_order, estimate, search_branch,
+    Answer, Board, FoundBy, Game, KernelSize, Limits, Method, Outcome, Solution, Solver, Target, bfs,
 };

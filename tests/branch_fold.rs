@@ -3,9 +3,9 @@
 //! squares small enough to search whole, and as the CLI prints them.
 
 use assert_cmd::Command;
-use lightsout::{
-    Branching, Budget, Grid, Method, Puzzle, Shard, Solver, Target, cross_coset, improve, search_branch,
-};
+use lightsout::solve::minimal::{Branching, cross_coset, search_branch};
+use lightsout::solve::{Budget, Shard, improve};
+use lightsout::{Grid, Method, Puzzle, Solver, Target};
 
 /// Runs the CLI, returning (stdout, stderr, exit code).
 fn run(args: &[&str]) -> (String, String, i32) {
@@ -45,7 +45,7 @@ fn folded_equals_unfolded_on_all_black_squares() {
                 let shard = Shard { index, count: 3 };
                 search_branch(&folded, &plan, shard, 0..shard.len(blocks))
             })
-            .fold(None, lightsout::Best::better);
+            .fold(None, lightsout::solve::Best::better);
         assert_eq!(sliced, Some(a), "{n}x{n} in 3 slices");
     }
 }

@@ -10,7 +10,8 @@
 //! Every input that ever panicked stays below as a regression test, with
 //! what was wrong.
 
-use lightsout::{Error, TextBoards, read_pbm};
+use lightsout::model::TextBoards;
+use lightsout::{Error, read_pbm};
 use proptest::prelude::*;
 
 /// Cases per property: `FUZZ_CASES` from the environment for a long run,

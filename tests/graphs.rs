@@ -304,7 +304,7 @@ fn speed_check_10000_vertices() {
     let start = std::time::Instant::now();
     let graph = Graph::random(10_000, 50_000, 1).unwrap();
     let puzzle = Puzzle::on_graph(graph, Rule::plus()).unwrap();
-    println!("estimate {} MB", lightsout::limits::solve_bytes(&puzzle, true) >> 20);
+    println!("estimate {} MB", lightsout::solve::limits::solve_bytes(&puzzle, true) >> 20);
     let solver = Solver::new(&puzzle, Method::Dense, 0).unwrap();
     let factored = start.elapsed();
     let board = Grid::from_fn(1, 10_000, |_, c| c % 3 == 0);
@@ -338,8 +338,8 @@ proptest! {
         let input = [prefix, &bytes].concat();
         let _ = Graph::parse(&input, "fuzz");
         let _ = lightsout::read_pgm(&input, "fuzz", k);
-        let _ = lightsout::StateBoards::new(&input, "fuzz", k, None, None).count();
-        let _ = lightsout::StateBoards::on_graph(&input, "fuzz", k, 3).count();
+        let _ = lightsout::model::StateBoards::new(&input, "fuzz", k, None, None).count();
+        let _ = lightsout::model::StateBoards::on_graph(&input, "fuzz", k, 3).count();
     }
 
     /// Whatever is written reads back: graphs as graph6 and edge lists,

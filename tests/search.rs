@@ -769,3 +769,29 @@ fn slice_time_prints_the_shard_count_for_it() {
     assert_eq!(code, 2);
     assert!(err.contains("--estimate"), "{err}");
 }
+
+/// Issue 22: `verify` keeps nothing to resume from; interrupted, it says
+/// how far it got and that nothing was kept, and exits 130.
+#[test]
+fn an_interrupted_verify_says_how_far_it_got() {
+    let dir = folder("interrupt-verify");
+    // 5x5: 2^25 boards, tens of seconds.
+    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+        .current_dir(&dir)
+        .args(["verify", "--rows", "5", "--cols", "5"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let status = Process::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(130), 0), "{err}");
+    assert!(
+        err.starts_with("lightsout: interrupted after ") && err.contains("% done; nothing was saved"),
+        "{err}"
+    );
+    assert!(!err.contains("100.0 %"), "a bar read after it was filled: {err}");
+}

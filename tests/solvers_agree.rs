@@ -130,7 +130,8 @@ fn a_corrupted_press_set_is_caught_by_the_recheck() {
 /// count for count, and its press rows must clear the board.
 #[test]
 fn streamed_solves_match_in_memory_solves() {
-    use lightsout::{Chase, GeneratedRows};
+    use lightsout::model::GeneratedRows;
+    use lightsout::solve::Chase;
     let sizes = [(5, 5), (9, 9), (16, 16), (17, 17), (30, 30), (33, 16), (70, 64), (130, 65), (200, 3)];
     for (rows, cols) in sizes {
         let puzzle = Puzzle::new(rows, cols).unwrap();

@@ -2,7 +2,7 @@
 //! two-state BFS, and the K-state minimum against the BFS on every board of
 //! the small sizes.
 //!
-//! The BFS (`lightsout::state_bfs`) is the reference: it knows only that a
+//! The BFS (`lightsout::solve::states::bfs`) is the reference: it knows only that a
 //! press adds 1 to the cells in its list. It is checked here first on its
 //! own (the POJ 1753 distribution, the two-state BFS, brute force over
 //! press vectors), and then the algebra is checked against it.
@@ -10,8 +10,8 @@
 mod common;
 
 use lightsout::Game;
-use lightsout::state_bfs::{self, UNREACHABLE};
-use lightsout::state_minimum::{lightest_nonzero, minimize};
+use lightsout::solve::states::bfs::{self as state_bfs, UNREACHABLE};
+use lightsout::solve::states::minimum::{lightest_nonzero, minimize};
 use lightsout::{Puzzle, Rule, Topology, bfs};
 
 /// `board` after pressing `presses[j]` times each press `j` (mod `k`).

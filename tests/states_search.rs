@@ -8,8 +8,8 @@ use std::process::Command as Process;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use lightsout::state_minimum::{SlicedCoset, StateSearchState, merge_states, minimize};
-use lightsout::{Mask, Shard};
+use lightsout::solve::states::minimum::{SlicedCoset, StateSearchState, merge_states, minimize};
+use lightsout::solve::{Mask, Shard};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -2,7 +2,8 @@
 //! mirror images) must find exactly the weight the plain search finds.
 
 use lightsout::Game;
-use lightsout::{Coset, Generate, Grid, Method, Puzzle, Solver, Target, Topology, search_blocks};
+use lightsout::solve::{Coset, search_blocks};
+use lightsout::{Generate, Grid, Method, Puzzle, Solver, Target, Topology};
 
 /// Lightest weight of a coset over all its blocks.
 fn lightest(coset: &Coset) -> u64 {

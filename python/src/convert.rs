@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use lightsout::present::{TARGET_WORDS, colour_targets, parse_rule, topology};
 use lightsout::zk::Modulus;
-use lightsout::{Error, Graph, Grid, Puzzle, Rule, StateGrid, StateTarget, Target};
-use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use lightsout::{Error, Graph, Puzzle, Rule, Target};
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use crate::LimitError;
 
@@ -36,29 +36,33 @@ pub fn bad(message: impl Into<String>) -> PyErr {
 
 /// Everything about a puzzle but its size: the keyword arguments that every
 /// function shares.
-#[derive(Clone)]
 pub struct Spec {
     pub rule: Rule,
     pub torus: bool,
     pub states: Modulus,
     pub graph: Option<Arc<Graph>>,
+    /// A networkx graph's vertices, in the order of its `nodes()`.
+    pub labels: Option<Py<PyList>>,
 }
 
 impl Spec {
     /// Reads `rule`, `torus`, `states` and `graph`.
-    pub fn new(rule: &str, torus: bool, states: u32, graph: Option<&Bound<'_, PyAny>>) -> PyResult<Spec> {
+    pub fn new(rule: &str, torus: bool, states: &Int, graph: Option<&Bound<'_, PyAny>>) -> PyResult<Spec> {
         let rule = parse_rule(rule).map_err(|e| bad(format!("rule: {e}")))?;
-        let states = Modulus::new(states).map_err(to_py)?;
-        let graph = graph.map(parse_graph).transpose()?.map(Arc::new);
+        let states = states_of(states)?;
+        let (graph, labels) = match graph.map(parse_graph).transpose()? {
+            Some((graph, labels)) => (Some(Arc::new(graph)), labels),
+            None => (None, None),
+        };
         if graph.is_some() && torus {
             return Err(bad("a graph has no edges to wrap: give torus=True only for a grid"));
         }
-        Ok(Spec { rule, torus, states, graph })
+        Ok(Spec { rule, torus, states, graph, labels })
     }
 
-    /// Whether boards have two states (the bit-packed solver's game).
-    pub fn two_states(&self) -> bool {
-        self.states.get() == 2
+    /// The number of vertices, on a graph.
+    pub fn vertices(&self) -> Option<usize> {
+        self.graph.as_ref().map(|g| g.vertex_count())
     }
 
     /// The puzzle of a `rows × cols` board (on a graph, its one row of
@@ -72,21 +76,154 @@ impl Spec {
                 .with_rule(self.rule.clone())),
         }
     }
+
+    /// How the results of a `rows × cols` board are laid out.
+    pub fn layout(&self, py: Python<'_>, rows: usize, cols: usize) -> Layout {
+        Layout {
+            rows,
+            cols,
+            graph: self.graph.is_some(),
+            labels: self.labels.as_ref().map(|l| l.clone_ref(py)),
+        }
+    }
+}
+
+/// The number of states, as the library words a bad one.
+fn states_of(states: &Int) -> PyResult<Modulus> {
+    match states.value().and_then(|k| u32::try_from(k).ok()) {
+        Some(k) => Modulus::new(k).map_err(to_py),
+        None => Err(bad(format!("the number of states is 2 to 255, got {}", states.shown()))),
+    }
+}
+
+/// A Python `int` argument of any size: checked against its range where
+/// its name is known (extracted straight to `usize`, -1 would raise an
+/// `OverflowError` that names nothing). Not an integer is a `TypeError`.
+pub struct Int(Result<i128, String>);
+
+impl Int {
+    /// `value` as an argument's default.
+    pub const fn new(value: i128) -> Int {
+        Int(Ok(value))
+    }
+
+    /// The value, when it fits in an `i128`.
+    pub fn value(&self) -> Option<i128> {
+        self.0.as_ref().ok().copied()
+    }
+
+    /// The value as Python prints it.
+    pub fn shown(&self) -> String {
+        match &self.0 {
+            Ok(v) => v.to_string(),
+            Err(digits) => digits.clone(),
+        }
+    }
+
+    /// The value as a `T` within `lo..=hi`, else a `ValueError` of
+    /// `message(shown value)`.
+    pub fn within<T>(&self, lo: T, hi: T, message: impl FnOnce(String) -> String) -> PyResult<T>
+    where
+        T: TryFrom<i128> + PartialOrd,
+    {
+        match self.value().and_then(|v| T::try_from(v).ok()) {
+            Some(v) if lo <= v && v <= hi => Ok(v),
+            _ => Err(bad(message(self.shown()))),
+        }
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(value: Borrowed<'a, 'py, PyAny>) -> PyResult<Int> {
+        match value.extract::<i128>() {
+            Ok(v) => Ok(Int(Ok(v))),
+            Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => {
+                Ok(Int(Err(value.str()?.to_string())))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// How a result's cells are laid out for Python: a grid's rows × cols, or
+/// on a graph one vector over the vertices (their networkx labels kept).
+pub struct Layout {
+    pub rows: usize,
+    pub cols: usize,
+    pub graph: bool,
+    pub labels: Option<Py<PyList>>,
+}
+
+impl Layout {
+    /// One pattern's cells as a numpy array: rows × cols, or over the
+    /// vertices on a graph.
+    pub fn array<'py>(&self, py: Python<'py>, cells: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+        let flat = PyArray1::from_slice(py, cells);
+        Ok(if self.graph { flat.into_any() } else { flat.reshape([self.rows, self.cols])?.into_any() })
+    }
+
+    /// `count` patterns' cells, one after the other, as a stack of arrays.
+    pub fn stack<'py>(&self, py: Python<'py>, cells: Vec<u8>, count: usize) -> PyResult<Bound<'py, PyAny>> {
+        let flat = PyArray1::from_vec(py, cells);
+        Ok(if self.graph {
+            flat.reshape([count, self.cols])?.into_any()
+        } else {
+            flat.reshape([count, self.rows, self.cols])?.into_any()
+        })
+    }
+
+    /// The vertices on a graph (its labels, or 0..n), else `None`.
+    pub fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        if !self.graph {
+            return Ok(None);
+        }
+        match &self.labels {
+            Some(labels) => Ok(Some(PyList::new(py, labels.bind(py).iter())?)),
+            None => Ok(Some(PyList::new(py, 0..self.cols)?)),
+        }
+    }
+
+    /// Whether two layouts are the same (labels compared as Python does).
+    pub fn same(&self, py: Python<'_>, other: &Layout) -> PyResult<bool> {
+        if (self.rows, self.cols, self.graph) != (other.rows, other.cols, other.graph) {
+            return Ok(false);
+        }
+        match (&self.labels, &other.labels) {
+            (None, None) => Ok(true),
+            (Some(a), Some(b)) => a.bind(py).eq(b.bind(py)),
+            _ => Ok(false),
+        }
+    }
+
+    /// The layout as a pickle holds it: `(rows, cols, graph, labels)`.
+    pub fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let labels = self.labels.as_ref().map(|l| l.clone_ref(py));
+        (self.rows, self.cols, self.graph, labels).into_pyobject(py)
+    }
+
+    /// The layout of a pickle's [`state`](Self::state).
+    pub fn from_state(state: &Bound<'_, PyAny>) -> PyResult<Layout> {
+        let (rows, cols, graph, labels): (usize, usize, bool, Option<Py<PyList>>) = state.extract()?;
+        Ok(Layout { rows, cols, graph, labels })
+    }
 }
 
 /// A graph: a name (`petersen`, `cycle:7`, …), a graph6 string or an edge
-/// list as text, or a pair `(n, edges)` with the edges as pairs of vertices
-/// `0..n`.
-fn parse_graph(graph: &Bound<'_, PyAny>) -> PyResult<Graph> {
+/// list as text, a pair `(n, edges)` with the edges as pairs of vertices
+/// `0..n`, or an undirected networkx graph (anything with `nodes()` and
+/// `edges()`), whose vertices, in `nodes()` order, are kept as labels.
+fn parse_graph(graph: &Bound<'_, PyAny>) -> PyResult<(Graph, Option<Py<PyList>>)> {
     if let Ok(text) = graph.cast::<PyString>() {
         let text = text.to_cow()?;
         let named = match Graph::named(text.trim()) {
-            Ok(graph) => return Ok(graph),
+            Ok(graph) => return Ok((graph, None)),
             Err(e) => e,
         };
         // Not a name: graph6 or an edge list. A word that is neither says
         // both reasons, since either may have been meant.
-        return Graph::parse(text.as_bytes(), "graph").map_err(|parsed| {
+        return Graph::parse(text.as_bytes(), "graph").map(|g| (g, None)).map_err(|parsed| {
             let word = text.trim();
             if !word.is_empty()
                 && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == ':')
@@ -97,17 +234,54 @@ fn parse_graph(graph: &Bound<'_, PyAny>) -> PyResult<Graph> {
             }
         });
     }
-    let pair =
-        graph.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
-            bad("graph is a name, a graph6 string, an edge list as text, or a pair (n, edges)")
-        })?;
+    if graph.hasattr("nodes")? && graph.hasattr("edges")? {
+        return networkx_graph(graph);
+    }
+    let pair = graph.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
+        bad("graph is a name, a graph6 string, an edge list as text, a pair (n, edges) or a networkx graph")
+    })?;
     let n: usize =
         pair.get_item(0)?.extract().map_err(|_| bad("graph: n in (n, edges) is a count of vertices"))?;
     let edges: Vec<(usize, usize)> = pair
         .get_item(1)?
         .extract()
         .map_err(|_| bad("graph: the edges in (n, edges) are pairs of vertex numbers (u, v)"))?;
-    Graph::from_edges(n, edges).map_err(to_py)
+    Graph::from_edges(n, edges).map(|g| (g, None)).map_err(to_py)
+}
+
+/// A networkx graph (duck-typed: `nodes()`, `edges()`, and `is_directed()`
+/// where it has one): vertex `i` is the `i`-th of `nodes()`.
+fn networkx_graph(graph: &Bound<'_, PyAny>) -> PyResult<(Graph, Option<Py<PyList>>)> {
+    if graph.hasattr("is_directed")? && graph.call_method0("is_directed")?.is_truthy()? {
+        return Err(bad(
+            "graph: a directed graph has no Lights Out game here; give an undirected one (G.to_undirected())",
+        ));
+    }
+    let labels =
+        PyList::new(graph.py(), graph.call_method0("nodes")?.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
+    let index = PyDict::new(graph.py());
+    for (i, label) in labels.iter().enumerate() {
+        index.set_item(label, i)?;
+    }
+    let mut edges = Vec::new();
+    for edge in graph.call_method0("edges")?.try_iter()? {
+        let (u, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) =
+            edge?.extract().map_err(|_| bad("graph: its edges() are not pairs of vertices"))?;
+        let at = |x: &Bound<'_, PyAny>| -> PyResult<usize> {
+            index
+                .get_item(x)?
+                .ok_or_else(|| {
+                    bad(format!(
+                        "graph: an edge names {}, which is not among its nodes()",
+                        x.repr().map_or_else(|_| "a vertex".into(), |r| r.to_string())
+                    ))
+                })?
+                .extract()
+        };
+        edges.push((at(&u)?, at(&v)?));
+    }
+    let graph = Graph::from_edges(labels.len(), edges).map_err(to_py)?;
+    Ok((graph, Some(labels.unbind())))
 }
 
 /// A board as its cells, one state a byte, row by row.
@@ -118,17 +292,6 @@ pub struct Cells {
 }
 
 impl Cells {
-    /// The two-state board (states 0 and 1, checked before).
-    pub fn grid(&self) -> Grid {
-        let cols = self.cols;
-        Grid::from_fn(self.rows, self.cols, |r, c| self.cells[r * cols + c] == 1)
-    }
-
-    /// The K-state board.
-    pub fn state_grid(self) -> StateGrid {
-        StateGrid::from_fn(self.rows, self.cols, |r, c| self.cells[r * self.cols + c])
-    }
-
     /// Refuses a state of K or more, naming the first one as the library
     /// names a bad state.
     fn check_states(&self, k: u8, what: &str) -> PyResult<()> {
@@ -152,12 +315,11 @@ impl Cells {
 /// string, a flat list or a 1-D array (a 1 × n one is taken too).
 ///
 /// `what` names the board in messages (`board`, `target board`, `board 7`).
-pub fn read_board(
-    value: &Bound<'_, PyAny>,
-    k: Modulus,
-    vertices: Option<usize>,
-    what: &str,
-) -> PyResult<Cells> {
+pub fn read_board(value: &Bound<'_, PyAny>, spec: &Spec, what: &str) -> PyResult<Cells> {
+    let (k, vertices) = (spec.states, spec.vertices());
+    if let (Ok(map), Some(n)) = (value.cast::<PyDict>(), vertices) {
+        return read_vertex_map(map, spec, n, what);
+    }
     let cells = if let Ok(array) = value.cast::<PyUntypedArray>() {
         read_array(array, what)?
     } else if let Ok(text) = value.cast::<PyString>() {
@@ -192,6 +354,50 @@ pub fn read_board(
         return Ok(cells);
     }
     Ok(cells)
+}
+
+/// A board on a graph as a dict from each vertex (its networkx label, or
+/// its number) to its state.
+fn read_vertex_map(map: &Bound<'_, PyDict>, spec: &Spec, n: usize, what: &str) -> PyResult<Cells> {
+    let py = map.py();
+    let labels: Vec<Bound<'_, PyAny>> = match &spec.labels {
+        Some(labels) => labels.bind(py).iter().collect(),
+        None => (0..n).map(|v| pyo3::types::PyInt::new(py, v).into_any()).collect(),
+    };
+    let shown = |v: &Bound<'_, PyAny>| v.repr().map_or_else(|_| "a vertex".to_string(), |r| r.to_string());
+    let mut cells = Vec::with_capacity(n);
+    for label in &labels {
+        let value = map
+            .get_item(label)?
+            .ok_or_else(|| bad(format!("the {what} gives no state for vertex {}", shown(label))))?;
+        let v: i64 = value.extract().map_err(|_| bad(format!("the {what}'s states are integers")))?;
+        let k = spec.states.get();
+        match u8::try_from(v) {
+            Ok(s) if s < k => cells.push(s),
+            _ => {
+                return Err(bad(format!(
+                    "the {what} has a state of {v} at vertex {}, but the states are 0 to {}",
+                    shown(label),
+                    k - 1
+                )));
+            }
+        }
+    }
+    if map.len() != n {
+        let index = PyDict::new(py);
+        for label in &labels {
+            index.set_item(label, true)?;
+        }
+        for key in map.keys() {
+            if !index.contains(&key)? {
+                return Err(bad(format!(
+                    "the {what} names {}, which is not a vertex of the graph",
+                    shown(&key)
+                )));
+            }
+        }
+    }
+    Ok(Cells { rows: 1, cols: n, cells })
 }
 
 /// A list (or tuple) of strings or of rows of integers; a flat list of
@@ -328,32 +534,32 @@ pub fn array_cells(array: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
     Err(bad(format!("the {what} is an array of integers or booleans, not of {dtype}")))
 }
 
-/// What a board should become, as the caller gave it.
+/// What a board should become, as the caller gave it, in neither game's
+/// terms yet ([`PyGame::targets`](crate::game::PyGame::targets) makes it
+/// the game's targets).
 pub enum Goal {
-    Two(Vec<Target>),
-    Many(Vec<StateTarget>),
+    /// `"any"` or `"either"`: the uniform board that takes the fewest presses.
+    Any,
+    /// A colour word of the two-state game.
+    Colours { word: String, targets: &'static [Target] },
+    /// A uniform state, below K.
+    State(u8),
+    /// A board of the same shape.
+    Board(Cells),
 }
 
 /// Reads `target`: `"any"` (`"either"`: whichever reachable uniform board
 /// takes the fewest presses), a colour word (`"white"` = state 0, `"black"`
 /// = state 1; two states only), a state number, or a board of the same
 /// shape as `board`.
-pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usize>) -> PyResult<Goal> {
+pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec) -> PyResult<Goal> {
     let k = spec.states;
     if let Ok(word) = target.cast::<PyString>() {
         let word = word.to_cow()?;
         let word: &str = &word;
-        match (word, colour_targets(word), spec.two_states()) {
-            ("any", _, true) => return Ok(Goal::Two(Target::EITHER.to_vec())),
-            ("any" | "either", _, false) => return Ok(Goal::Many(StateTarget::any(k))),
-            (_, Some(colours), true) => return Ok(Goal::Two(colours.to_vec())),
-            (_, Some(_), false) => {
-                return Err(bad(format!(
-                    "target '{word}' names a colour of the two-state game; with {k} states give a state \
-                     0 to {}, 'any' or a board",
-                    k.get() - 1
-                )));
-            }
+        match (word, colour_targets(word)) {
+            ("any" | "either", _) => return Ok(Goal::Any),
+            (_, Some(targets)) => return Ok(Goal::Colours { word: word.to_string(), targets }),
             // A string of one row or several is a board (on a graph, or
             // a one-line grid written as text).
             _ if word.chars().any(|c| !c.is_ascii_alphabetic())
@@ -366,21 +572,10 @@ pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usiz
         }
     }
     if !target.is_instance_of::<pyo3::types::PyBool>()
-        && let Ok(s) = target.extract::<i64>()
+        && let Ok(s) = target.extract::<Int>()
     {
-        let s = u8::try_from(s)
-            .ok()
-            .filter(|&s| s < k.get())
-            .ok_or_else(|| bad(format!("the target state is 0 to {}, got {s}", k.get() - 1)))?;
-        return Ok(match (spec.two_states(), s) {
-            (true, 0) => Goal::Two(vec![Target::White]),
-            (true, _) => Goal::Two(vec![Target::Black]),
-            (false, s) => Goal::Many(vec![StateTarget::Uniform(s)]),
-        });
+        let top = k.get() - 1;
+        return Ok(Goal::State(s.within(0, top, |s| format!("the target state is 0 to {top}, got {s}"))?));
     }
-    let board = read_board(target, k, vertices, "target board")?;
-    Ok(match spec.two_states() {
-        true => Goal::Two(vec![Target::Board(board.grid())]),
-        false => Goal::Many(vec![StateTarget::Board(board.state_grid())]),
-    })
+    Ok(Goal::Board(read_board(target, spec, "target board")?))
 }

@@ -5,6 +5,7 @@
 //! solvers of small puzzles are kept in a process-wide cache, keyed by
 //! everything that shapes them, and `solve_many` factors once per size.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,40 +13,22 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
+use lightsout::Puzzle;
+use lightsout::solve::{Board as _, Limits, TargetOf};
 use lightsout::zk::Modulus;
-use lightsout::{
-    Board as _, Game, Grid, Limits, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target,
-    TargetOf,
-};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use crate::convert::to_py;
+use crate::game::PyGame;
 
-/// A puzzle factored once: the bit-packed two-state solver, or the Z_K one.
-pub enum Engine {
-    Two(Solver),
-    Many(StateSolver),
-}
-
-impl Engine {
+/// A puzzle factored once, with what every call asks of it first.
+pub struct Factored<G> {
+    pub game: G,
     /// The nullity as the solution reports it: `None` for a composite K.
-    pub fn nullity(&self) -> Option<usize> {
-        match self {
-            Engine::Two(s) => Some(s.nullity()),
-            Engine::Many(s) => s.nullity(),
-        }
-    }
-
-    /// Whether solving one board may take long enough (a search of more
-    /// than 2^12 members) that it should be stopped on Ctrl-C and not share
-    /// the cores with other boards.
-    pub fn searches_long(&self) -> bool {
-        match self {
-            Engine::Two(s) => s.nullity() >= 12,
-            Engine::Many(s) => s.kernel_size_log2() > 12.0,
-        }
-    }
+    pub nullity: Option<usize>,
+    /// Whether one board's search may be long ([`PyGame::searches_long`]).
+    pub long: bool,
 }
 
 /// Everything that makes one factored puzzle differ from another.
@@ -64,44 +47,43 @@ const CACHED_CELLS: usize = 1 << 16;
 /// Most solvers cached; past it the cache starts over.
 const CACHED_SOLVERS: usize = 32;
 
-static CACHE: LazyLock<Mutex<HashMap<Key, Arc<Engine>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+/// The cached solvers, each a `Factored<G>` of the game its key's number of
+/// states picks (so a key always finds the type it was stored with).
+type Cache = HashMap<Key, Arc<dyn Any + Send + Sync>>;
+
+static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// The factored `puzzle`, from the cache or made now (and cached when small).
 ///
 /// # Errors
 /// The library's, as Python exceptions: a memory estimate over `max_memory`
 /// is a `LimitError`.
-pub fn engine(
+pub fn engine<G: PyGame>(
     puzzle: &Puzzle,
     states: Modulus,
     max_nullity: usize,
     max_memory: u64,
-) -> PyResult<Arc<Engine>> {
+) -> PyResult<Arc<Factored<G>>> {
     let key = Key { puzzle: puzzle.clone(), states, max_nullity, max_memory };
-    if let Some(found) = CACHE.lock().ok().and_then(|c| c.get(&key).cloned()) {
+    let cached = CACHE.lock().ok().and_then(|c| c.get(&key).cloned());
+    if let Some(found) = cached.and_then(|f| f.downcast::<Factored<G>>().ok()) {
         return Ok(found);
     }
-    let made = Arc::new(if states.get() == 2 {
-        Engine::Two(Solver::with_memory_limit(puzzle, Method::Auto, max_nullity, max_memory).map_err(to_py)?)
-    } else {
-        // A coset of at most 2^max_nullity members is searched exhaustively,
-        // as the two-state game searches 2^nullity.
-        let log2 = u32::try_from(max_nullity).unwrap_or(u32::MAX);
-        Engine::Many(StateSolver::new(puzzle, states, Method::Auto, log2, max_memory).map_err(to_py)?)
-    });
+    let game = G::factor(puzzle, states, max_nullity, max_memory).map_err(to_py)?;
+    let made = Arc::new(Factored { nullity: game.kernel().nullity, long: game.searches_long(), game });
     if puzzle.cells() <= CACHED_CELLS
         && let Ok(mut cache) = CACHE.lock()
     {
         if cache.len() >= CACHED_SOLVERS {
             cache.clear();
         }
-        cache.insert(key, Arc::clone(&made));
+        cache.insert(key, Arc::clone(&made) as Arc<dyn Any + Send + Sync>);
     }
     Ok(made)
 }
 
 /// Which target a press set reaches.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reached {
     /// `white`, `black`, or `target` (a given board).
     Name(&'static str),
@@ -111,7 +93,7 @@ pub enum Reached {
 
 /// One board's answer, held without Python objects (so that a batch is
 /// solved with the interpreter released).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
     pub rows: usize,
     pub cols: usize,
@@ -170,80 +152,30 @@ struct Abandoned;
 /// search ([`Game::solve_within`]), which ends within a batch of blocks
 /// once `stop` is set or the time limit passes. An abandoned call unwinds
 /// with [`Abandoned`] (its answer, no longer proven, must not be returned).
-pub fn solve_board(
-    engine: &Engine,
-    board: Board,
-    targets: &Targets,
+pub fn solve_board<G: PyGame>(
+    factored: &Factored<G>,
+    board: &G::Board,
+    targets: &[TargetOf<G>],
     opts: Opts,
     stop: &Stop,
 ) -> PyResult<Found> {
     let limits = Limits { stop: Some(stop.flag()), time_limit: opts.time_limit };
-    let nullity = engine.nullity();
-    let found = match (engine, board, targets) {
-        (Engine::Two(solver), Board::Two(grid), Targets::Two(targets)) => {
-            found(solver, &grid, targets, &limits, nullity, grid_cells, |t| Reached::Name(t.name()))
-        }
-        (Engine::Many(solver), Board::Many(grid), Targets::Many(targets)) => {
-            let reached = |t: &StateTarget| match t {
-                StateTarget::Uniform(state) => Reached::State(*state),
-                StateTarget::Board(_) => Reached::Name("target"),
-            };
-            found(solver, &grid, targets, &limits, nullity, |g| g.cells().to_vec(), reached)
-        }
-        _ => Err(PyRuntimeError::new_err("internal error: a board of the wrong kind for its solver")),
-    };
-    stop.check();
-    found
-}
-
-/// One board's answer from either game, held without Python objects.
-fn found<G: Game>(
-    game: &G,
-    board: &G::Board,
-    targets: &[TargetOf<G>],
-    limits: &Limits,
-    nullity: Option<usize>,
-    cells: impl Fn(&G::Board) -> Vec<u8>,
-    reached: impl Fn(&TargetOf<G>) -> Reached,
-) -> PyResult<Found> {
+    let game = &factored.game;
     let (rows, cols) = (game.puzzle().rows(), game.puzzle().cols());
-    let answer = game.solve_within(board, targets, limits).map_err(to_py)?;
-    Ok(match answer.best() {
+    let answer = game.solve_within(board, targets, &limits).map_err(to_py);
+    stop.check();
+    let nullity = factored.nullity;
+    Ok(match answer?.best() {
         None => Found { rows, cols, best: None, proven_minimal: false, lower_bound: None, nullity },
         Some((target, s)) => Found {
             rows,
             cols,
-            best: Some((s.presses.presses(), reached(target), cells(&s.presses))),
+            best: Some((s.presses.presses(), G::reached(target), G::cells(&s.presses))),
             proven_minimal: s.proven_minimal,
             lower_bound: (!s.proven_minimal).then_some(s.lower_bound),
             nullity,
         },
     })
-}
-
-/// A board for one kind of solver.
-pub enum Board {
-    Two(Grid),
-    Many(StateGrid),
-}
-
-/// Targets for one kind of solver.
-#[derive(Clone)]
-pub enum Targets {
-    Two(Vec<Target>),
-    Many(Vec<StateTarget>),
-}
-
-/// The cells of a two-state grid as states 0 and 1, row by row.
-pub fn grid_cells(grid: &Grid) -> Vec<u8> {
-    let cols = grid.ncols();
-    let mut cells = vec![0u8; grid.nrows() * cols];
-    for r in 0..grid.nrows() {
-        for c in grid.row(r).iter_ones() {
-            cells[r * cols + c] = 1;
-        }
-    }
-    cells
 }
 
 /// Runs `work` on a thread of its own and waits for it, checking for

@@ -2,9 +2,11 @@
 //! Python, Jupyter and Sage, with numpy arrays in and out.
 //!
 //! A thin floor, like the command line and the server: each function turns
-//! its Python arguments into library types in one place (`convert`), calls
-//! the library with the interpreter released, and turns the answer into
-//! Python objects. Errors keep the library's neutral words; their kinds
+//! its Python arguments into library types in one place (`convert`), picks
+//! the game for its number of states once (`game::with_game`: the one
+//! "two states or K?" of the module) and runs generically over it, calls the
+//! library with the interpreter released, and turns the answer into Python
+//! objects. Errors keep the library's neutral words; their kinds
 //! become `ValueError`, `LimitError` and `RuntimeError` (`convert::to_py`).
 
 // No unwrap, expect or panic reachable from Python input: a panic would
@@ -13,6 +15,7 @@
 
 mod convert;
 mod engine;
+mod game;
 mod solve;
 mod study;
 

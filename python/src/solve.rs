@@ -4,17 +4,18 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use lightsout::{DEFAULT_MAX_NULLITY, Game, MAX_EXHAUSTIVE_NULLITY, StateTarget};
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use lightsout::solve::{DEFAULT_MAX_NULLITY, MAX_EXHAUSTIVE_NULLITY, TargetOf};
+use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use rayon::prelude::*;
 
-use crate::convert::{Cells, Goal, Spec, array_cells, bad, read_board, read_target, to_py};
+use crate::convert::{Cells, Goal, Int, Layout, Spec, array_cells, bad, read_board, read_target, to_py};
 use crate::engine::{
-    Board, Engine, Found, Opts, Reached, Stop, Targets, check_signals, engine, run_interruptible,
+    Factored, Found, Opts, Reached, Stop, check_signals, engine, run_interruptible, solve_board,
 };
+use crate::game::{Play, PyGame, with_game};
 
 /// The memory a call may plan for unless told otherwise: 1 GiB, as the
 /// command line's default.
@@ -27,12 +28,14 @@ const BATCH: usize = 1 << 13;
 ///
 /// ``presses`` is the number of presses (``None`` when no target can be
 /// reached), ``press_grid`` how many times to press each cell (a numpy
-/// ``uint8`` array, rows × cols; on a graph one row of vertices),
-/// ``target`` what it reaches (``"white"``, ``"black"``, a state number for
-/// K > 2 states, or ``"target"`` for a given board), ``proven_minimal``
-/// whether no press set is lighter, ``lower_bound`` a bound no press set
-/// goes below when not proven (else ``None``), and ``nullity`` the
-/// dimension of the quiet patterns (``None`` for a composite K).
+/// ``uint8`` array, rows × cols; on a graph a vector over the vertices, in
+/// the order of ``vertices``), ``target`` what it reaches (``"white"``,
+/// ``"black"``, a state number for K > 2 states, or ``"target"`` for a given
+/// board), ``proven_minimal`` whether no press set is lighter,
+/// ``lower_bound`` a bound no press set goes below when not proven (else
+/// ``None``), and ``nullity`` the dimension of the quiet patterns (``None``
+/// for a composite K). Solutions compare equal when all of that is, and
+/// pickle.
 ///
 /// >>> s = lightsout.solve(["bwwb", "bbwb", "bwwb", "bwww"])
 /// >>> (s.presses, s.target, s.proven_minimal, s.lower_bound, s.nullity)
@@ -42,6 +45,7 @@ const BATCH: usize = 1 << 13;
 #[pyclass(frozen, module = "lightsout")]
 pub struct Solution {
     found: Found,
+    layout: Layout,
 }
 
 #[pymethods]
@@ -64,15 +68,12 @@ impl Solution {
         self.found.proven_minimal
     }
 
-    /// How many times to press each cell: ``uint8``, rows × cols (a new
-    /// array on each access); ``None`` when impossible.
+    /// How many times to press each cell: ``uint8``, rows × cols, or over
+    /// the vertices on a graph (a new array on each access); ``None`` when
+    /// impossible.
     #[getter]
     fn press_grid<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some((_, _, cells)) = &self.found.best else {
-            return Ok(None);
-        };
-        let array = PyArray1::from_slice(py, cells).reshape([self.found.rows, self.found.cols])?;
-        Ok(Some(array.into_any()))
+        self.found.best.as_ref().map(|(_, _, cells)| self.layout.array(py, cells)).transpose()
     }
 
     /// The target reached: ``"white"``, ``"black"``, a state number, or
@@ -95,17 +96,54 @@ impl Solution {
         self.found.lower_bound
     }
 
+    /// On a graph, its vertices in the order of ``press_grid`` (a networkx
+    /// graph's own labels, else 0 to n − 1); ``None`` on a grid.
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        self.layout.vertices(py)
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<bool> {
+        let other = other.get();
+        Ok(self.found == other.found && self.layout.same(py, &other.layout)?)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
+        let (py, me) = (slf.py(), slf.get());
+        let f = &me.found;
+        let best = match &f.best {
+            None => None,
+            Some((presses, target, cells)) => Some((*presses, reached(py, target)?, cells.clone())),
+        };
+        let state =
+            (me.layout.state(py)?, best, f.proven_minimal, f.lower_bound, f.nullity).into_pyobject(py)?;
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// The solution a pickle holds (`__reduce__`'s state).
+    #[classmethod]
+    fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyAny>) -> PyResult<Solution> {
+        type Best<'py> = Option<(u64, Bound<'py, PyAny>, Vec<u8>)>;
+        let (layout, best, proven_minimal, lower_bound, nullity): (Bound<'_, PyAny>, Best<'_>, bool, _, _) =
+            state.extract()?;
+        let layout = Layout::from_state(&layout)?;
+        let best = match best {
+            None => None,
+            Some((presses, target, cells)) => Some((presses, reached_from(&target)?, cells)),
+        };
+        let found =
+            Found { rows: layout.rows, cols: layout.cols, best, proven_minimal, lower_bound, nullity };
+        Ok(Solution { found, layout })
+    }
+
     fn __repr__(&self) -> String {
         match &self.found.best {
             None => "Solution(presses=None)".into(),
             Some((presses, target, _)) => {
-                let target = match target {
-                    Reached::Name(n) => format!("'{n}'"),
-                    Reached::State(s) => s.to_string(),
-                };
                 let bound = self.found.lower_bound.map_or(String::new(), |b| format!(", lower_bound={b}"));
                 format!(
-                    "Solution(presses={presses}, target={target}, proven_minimal={}{bound})",
+                    "Solution(presses={presses}, target={}, proven_minimal={}{bound})",
+                    shown(target),
                     if self.found.proven_minimal { "True" } else { "False" }
                 )
             }
@@ -121,50 +159,106 @@ fn reached<'py>(py: Python<'py>, r: &Reached) -> PyResult<Bound<'py, PyAny>> {
     }
 }
 
-/// Checks the search options shared by `solve` and `solve_many`.
-fn options(max_nullity: usize, time_limit: Option<f64>) -> PyResult<Opts> {
-    if max_nullity > MAX_EXHAUSTIVE_NULLITY {
-        return Err(bad(format!(
-            "max_nullity is at most {MAX_EXHAUSTIVE_NULLITY} (the exact search's own ceiling), got {max_nullity}"
-        )));
+/// A target as `repr` shows it.
+fn shown(r: &Reached) -> String {
+    match r {
+        Reached::Name(n) => format!("'{n}'"),
+        Reached::State(s) => s.to_string(),
     }
-    let time_limit = match time_limit {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => return Err(bad(format!("time_limit is a positive number of seconds, got {t}"))),
+}
+
+/// The target a pickle names (as [`reached`] gave it).
+fn reached_from(value: &Bound<'_, PyAny>) -> PyResult<Reached> {
+    if let Ok(state) = value.extract::<u8>() {
+        return Ok(Reached::State(state));
+    }
+    match value.extract::<String>()?.as_str() {
+        "white" => Ok(Reached::Name("white")),
+        "black" => Ok(Reached::Name("black")),
+        "target" => Ok(Reached::Name("target")),
+        other => Err(bad(format!("not a pickled lightsout target: '{other}'"))),
+    }
+}
+
+/// The search budget shared by `solve` and `solve_many`.
+struct Budget {
+    max_nullity: usize,
+    max_memory: u64,
+    opts: Opts,
+}
+
+impl Budget {
+    /// Checks `max_nullity`, `time_limit` and `max_memory`.
+    fn new(max_nullity: &Int, time_limit: Option<f64>, max_memory: &Int) -> PyResult<Budget> {
+        let max_nullity = max_nullity.within(0, MAX_EXHAUSTIVE_NULLITY, |n| match n.starts_with('-') {
+            true => format!("max_nullity is 0 or more, got {n}"),
+            false => format!(
+                "max_nullity is at most {MAX_EXHAUSTIVE_NULLITY} (the exact search's own ceiling), got {n}"
+            ),
+        })?;
+        Ok(Budget {
+            max_nullity,
+            max_memory: memory(max_memory)?,
+            opts: Opts { time_limit: seconds(time_limit)? },
+        })
+    }
+}
+
+/// `max_memory`: a number of bytes.
+pub fn memory(max_memory: &Int) -> PyResult<u64> {
+    max_memory.within(0, u64::MAX, |m| format!("max_memory is a number of bytes, 0 to 2**64 - 1, got {m}"))
+}
+
+/// `time_limit`: a positive, finite number of seconds that a `Duration`
+/// holds (up to about 1.8e19).
+fn seconds(time_limit: Option<f64>) -> PyResult<Option<Duration>> {
+    let Some(t) = time_limit else {
+        return Ok(None);
     };
-    Ok(Opts { time_limit })
-}
-
-/// The library's board for the solver's kind.
-fn board_of(cells: Cells, spec: &Spec) -> Board {
-    if spec.two_states() { Board::Two(cells.grid()) } else { Board::Many(cells.state_grid()) }
-}
-
-fn targets_of(goal: Goal) -> Targets {
-    match goal {
-        Goal::Two(t) => Targets::Two(t),
-        Goal::Many(t) => Targets::Many(t),
+    match Duration::try_from_secs_f64(t) {
+        Ok(limit) if t > 0.0 => Ok(Some(limit)),
+        _ if t > 0.0 && t.is_finite() => Err(bad(format!("time_limit is at most 1.8e19 seconds, got {t:e}"))),
+        _ => Err(bad(format!("time_limit is a positive number of seconds, got {t}"))),
     }
 }
 
 /// Solves one board with the interpreter released: a long search on a
 /// thread of its own, so that Ctrl-C returns at once.
-fn solve_released(
+fn solve_released<G: PyGame>(
     py: Python<'_>,
-    engine: Arc<Engine>,
-    board: Board,
-    targets: Targets,
+    factored: Arc<Factored<G>>,
+    board: G::Board,
+    targets: Vec<TargetOf<G>>,
     opts: Opts,
 ) -> PyResult<Found> {
     py.detach(move || {
-        if engine.searches_long() {
-            return run_interruptible(move |stop| {
-                crate::engine::solve_board(&engine, board, &targets, opts, stop)
-            })?;
+        if factored.long {
+            return run_interruptible(move |stop| solve_board(&factored, &board, &targets, opts, stop))?;
         }
-        crate::engine::solve_board(&engine, board, &targets, opts, &Stop::default())
+        solve_board(&factored, &board, &targets, opts, &Stop::default())
     })
+}
+
+/// `solve`'s work, in whichever game.
+struct SolveOne<'a, 'py> {
+    py: Python<'py>,
+    spec: &'a Spec,
+    cells: Cells,
+    goal: Goal,
+    budget: Budget,
+}
+
+impl Play for SolveOne<'_, '_> {
+    type Output = Found;
+
+    fn play<G: PyGame>(self) -> PyResult<Found> {
+        let SolveOne { py, spec, cells, goal, budget } = self;
+        let targets = G::targets(goal, spec.states)?;
+        let puzzle = spec.puzzle(cells.rows, cells.cols)?;
+        let k = spec.states;
+        let factored = py.detach(|| engine::<G>(&puzzle, k, budget.max_nullity, budget.max_memory))?;
+        solve_released(py, factored, G::board(cells), targets, budget.opts)
+    }
 }
 
 /// The fewest presses that turn ``board`` into ``target``.
@@ -177,8 +271,9 @@ fn solve_released(
 /// same shape. ``rule`` is ``"plus"``, ``"neighbours"``, ``"king"`` or a mask
 /// such as ``"111/101/111"``; ``torus`` wraps the edges; ``states`` is K. With
 /// ``graph`` (a name such as ``"petersen"``, a graph6 string, an edge list as
-/// text, or ``(n, edges)``) the board is one row of n states, one per vertex,
-/// and ``rule`` is ``"plus"`` (a press adds to the vertex and its neighbours) or
+/// text, ``(n, edges)``, or a networkx graph) the board is one row of n
+/// states, one per vertex (or a dict from each vertex to its state), and
+/// ``rule`` is ``"plus"`` (a press adds to the vertex and its neighbours) or
 /// ``"neighbours"``.
 ///
 /// Null spaces of dimension up to ``max_nullity`` (up to 2^max_nullity
@@ -201,8 +296,9 @@ fn solve_released(
 /// >>> lightsout.solve("1111111111", graph="petersen", target="white").proven_minimal
 /// True
 #[pyfunction]
-#[pyo3(signature = (board, *, target = None, rule = "plus", torus = false, states = 2,
-    max_nullity = DEFAULT_MAX_NULLITY, time_limit = None, graph = None, max_memory = DEFAULT_MEMORY))]
+#[pyo3(signature = (board, *, target = None, rule = "plus", torus = false, states = Int::new(2),
+    max_nullity = Int::new(DEFAULT_MAX_NULLITY as i128), time_limit = None, graph = None,
+    max_memory = Int::new(DEFAULT_MEMORY as i128)))]
 #[pyo3(text_signature = "(board, *, target='any', rule='plus', torus=False, states=2, max_nullity=36, \
     time_limit=None, graph=None, max_memory=1073741824)")]
 #[allow(clippy::too_many_arguments)]
@@ -212,32 +308,62 @@ pub fn solve(
     target: Option<&Bound<'_, PyAny>>,
     rule: &str,
     torus: bool,
-    states: u32,
-    max_nullity: usize,
+    states: Int,
+    max_nullity: Int,
     time_limit: Option<f64>,
     graph: Option<&Bound<'_, PyAny>>,
-    max_memory: u64,
+    max_memory: Int,
 ) -> PyResult<Solution> {
-    let spec = Spec::new(rule, torus, states, graph)?;
-    let opts = options(max_nullity, time_limit)?;
-    let vertices = spec.graph.as_ref().map(|g| g.vertex_count());
-    let cells = read_board(board, spec.states, vertices, "board")?;
+    let spec = Spec::new(rule, torus, &states, graph)?;
+    let budget = Budget::new(&max_nullity, time_limit, &max_memory)?;
+    let cells = read_board(board, &spec, "board")?;
     let any = PyString::new(py, "any").into_any();
-    let goal = read_target(target.unwrap_or(&any), &spec, vertices)?;
-    let puzzle = spec.puzzle(cells.rows, cells.cols)?;
-    let board = board_of(cells, &spec);
-    let k = spec.states;
-    let engine = py.detach(|| engine(&puzzle, k, max_nullity, max_memory))?;
-    let found = solve_released(py, engine, board, targets_of(goal), opts)?;
-    Ok(Solution { found })
+    let goal = read_target(target.unwrap_or(&any), &spec)?;
+    let found = with_game(spec.states, SolveOne { py, spec: &spec, cells, goal, budget })?;
+    let layout = spec.layout(py, found.rows, found.cols);
+    Ok(Solution { found, layout })
+}
+
+/// `solve_many`'s work, in whichever game.
+struct SolveMany<'a, 'py> {
+    py: Python<'py>,
+    spec: &'a Spec,
+    cells: Vec<Cells>,
+    goal: Goal,
+    budget: Budget,
+}
+
+impl Play for SolveMany<'_, '_> {
+    type Output = Vec<Found>;
+
+    fn play<G: PyGame>(self) -> PyResult<Vec<Found>> {
+        let SolveMany { py, spec, cells, goal, budget } = self;
+        let targets = G::targets(goal, spec.states)?;
+        // One factoring per size, in the order the sizes first appear.
+        let mut engines: HashMap<(usize, usize), Arc<Factored<G>>> = HashMap::new();
+        for c in &cells {
+            if let std::collections::hash_map::Entry::Vacant(slot) = engines.entry((c.rows, c.cols)) {
+                let puzzle = spec.puzzle(c.rows, c.cols)?;
+                let k = spec.states;
+                slot.insert(py.detach(|| engine::<G>(&puzzle, k, budget.max_nullity, budget.max_memory))?);
+            }
+        }
+        let jobs: Vec<(Arc<Factored<G>>, G::Board)> =
+            cells.into_iter().map(|c| (Arc::clone(&engines[&(c.rows, c.cols)]), G::board(c))).collect();
+        py.detach(|| solve_batch(jobs, &targets, budget.opts))
+    }
 }
 
 /// Solves a batch of boards with the same options as :func:`solve`,
 /// factoring each size once: ``boards`` is a 3-D numpy array
 /// (boards × rows × cols; on a graph boards × vertices) or a list of boards
 /// in any form :func:`solve` takes (sizes may differ). Returns a list of
-/// :class:`Solution`, in order. Short searches run on all cores; the GIL is
-/// released and Ctrl-C stops the batch.
+/// :class:`Solution`, in order; with ``arrays=True`` two numpy arrays
+/// instead: the presses of each board (``int64``, −1 where no target can
+/// be reached) and the stack of press grids (``uint8``, boards × rows ×
+/// cols, or boards × vertices; zeros where impossible), for boards of one
+/// size. Short searches run on all cores; the GIL is released and Ctrl-C
+/// stops the batch.
 ///
 /// >>> import numpy as np
 /// >>> every = (np.arange(1 << 16)[:, None] >> np.arange(16) & 1).astype(np.uint8).reshape(-1, 4, 4)
@@ -246,11 +372,15 @@ pub fn solve(
 /// 4096
 /// >>> max(s.presses for s in answers if s.presses is not None)
 /// 6
+/// >>> presses, grids = lightsout.solve_many(every, arrays=True)
+/// >>> presses.shape, grids.shape, int((presses >= 0).sum())
+/// ((65536,), (65536, 4, 4), 4096)
 #[pyfunction]
-#[pyo3(signature = (boards, *, target = None, rule = "plus", torus = false, states = 2,
-    max_nullity = DEFAULT_MAX_NULLITY, time_limit = None, graph = None, max_memory = DEFAULT_MEMORY))]
+#[pyo3(signature = (boards, *, target = None, rule = "plus", torus = false, states = Int::new(2),
+    max_nullity = Int::new(DEFAULT_MAX_NULLITY as i128), time_limit = None, graph = None,
+    max_memory = Int::new(DEFAULT_MEMORY as i128), arrays = false))]
 #[pyo3(text_signature = "(boards, *, target='any', rule='plus', torus=False, states=2, max_nullity=36, \
-    time_limit=None, graph=None, max_memory=1073741824)")]
+    time_limit=None, graph=None, max_memory=1073741824, arrays=False)")]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_many<'py>(
     py: Python<'py>,
@@ -258,66 +388,88 @@ pub fn solve_many<'py>(
     target: Option<&Bound<'py, PyAny>>,
     rule: &str,
     torus: bool,
-    states: u32,
-    max_nullity: usize,
+    states: Int,
+    max_nullity: Int,
     time_limit: Option<f64>,
     graph: Option<&Bound<'py, PyAny>>,
-    max_memory: u64,
-) -> PyResult<Bound<'py, PyList>> {
-    let spec = Spec::new(rule, torus, states, graph)?;
-    let opts = options(max_nullity, time_limit)?;
-    let vertices = spec.graph.as_ref().map(|g| g.vertex_count());
-    let cells = read_boards(boards, &spec, vertices)?;
+    max_memory: Int,
+    arrays: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let spec = Spec::new(rule, torus, &states, graph)?;
+    let budget = Budget::new(&max_nullity, time_limit, &max_memory)?;
+    let cells = read_boards(boards, &spec)?;
+    if arrays && let Some(other) = cells.iter().find(|c| (c.rows, c.cols) != (cells[0].rows, cells[0].cols)) {
+        return Err(bad(format!(
+            "arrays=True stacks the press grids, so the boards are of one size: got {}x{} and {}x{}",
+            cells[0].rows, cells[0].cols, other.rows, other.cols
+        )));
+    }
     let any = PyString::new(py, "any").into_any();
-    let targets = targets_of(read_target(target.unwrap_or(&any), &spec, vertices)?);
-    // One factoring per size, in the order the sizes first appear.
-    let mut engines: HashMap<(usize, usize), Arc<Engine>> = HashMap::new();
-    for c in &cells {
-        if let std::collections::hash_map::Entry::Vacant(slot) = engines.entry((c.rows, c.cols)) {
-            let puzzle = spec.puzzle(c.rows, c.cols)?;
-            let k = spec.states;
-            slot.insert(py.detach(|| engine(&puzzle, k, max_nullity, max_memory))?);
+    let goal = read_target(target.unwrap_or(&any), &spec)?;
+    let found = with_game(spec.states, SolveMany { py, spec: &spec, cells, goal, budget })?;
+    if arrays {
+        return stacked(py, &spec, &found);
+    }
+    let solutions = found.into_iter().map(|found| {
+        let layout = spec.layout(py, found.rows, found.cols);
+        Bound::new(py, Solution { found, layout })
+    });
+    Ok(PyList::new(py, solutions.collect::<PyResult<Vec<_>>>()?)?.into_any())
+}
+
+/// A batch's answers as two arrays: the presses (−1 where impossible) and
+/// the stack of press grids.
+fn stacked<'py>(py: Python<'py>, spec: &Spec, found: &[Found]) -> PyResult<Bound<'py, PyAny>> {
+    let (rows, cols) = found.first().map_or((0, 0), |f| (f.rows, f.cols));
+    let presses: Vec<i64> = found
+        .iter()
+        .map(|f| f.best.as_ref().map_or(-1, |b| i64::try_from(b.0).unwrap_or(i64::MAX)))
+        .collect();
+    let mut grids = Vec::with_capacity(found.len() * rows * cols);
+    for f in found {
+        match &f.best {
+            Some((_, _, cells)) => grids.extend_from_slice(cells),
+            None => grids.resize(grids.len() + rows * cols, 0),
         }
     }
-    let jobs: Vec<(Arc<Engine>, Board)> =
-        cells.into_iter().map(|c| (Arc::clone(&engines[&(c.rows, c.cols)]), board_of(c, &spec))).collect();
-    let found = py.detach(|| solve_batch(jobs, &targets, opts))?;
-    let solutions = found.into_iter().map(|found| Solution { found });
-    PyList::new(py, solutions.map(|s| Bound::new(py, s)).collect::<PyResult<Vec<_>>>()?)
+    let layout = spec.layout(py, rows, cols);
+    let grids = layout.stack(py, grids, found.len())?;
+    Ok((PyArray1::from_vec(py, presses), grids).into_pyobject(py)?.into_any())
 }
 
 /// Solves boards in order: short searches a batch at a time on all cores,
 /// with a check for Ctrl-C between batches; long ones one at a time (each
 /// search uses all cores itself, and stops on Ctrl-C between its batches).
-fn solve_batch(jobs: Vec<(Arc<Engine>, Board)>, targets: &Targets, opts: Opts) -> PyResult<Vec<Found>> {
+fn solve_batch<G: PyGame>(
+    jobs: Vec<(Arc<Factored<G>>, G::Board)>,
+    targets: &[TargetOf<G>],
+    opts: Opts,
+) -> PyResult<Vec<Found>> {
     let mut found = Vec::with_capacity(jobs.len());
     let mut jobs = jobs.into_iter().peekable();
     while jobs.peek().is_some() {
         let mut batch = Vec::new();
-        while let Some(job) = jobs.next_if(|(e, _)| !e.searches_long()) {
+        while let Some(job) = jobs.next_if(|(f, _)| !f.long) {
             batch.push(job);
             if batch.len() == BATCH {
                 break;
             }
         }
         if batch.is_empty() {
-            if let Some((engine, board)) = jobs.next() {
+            if let Some((factored, board)) = jobs.next() {
                 // A long search cannot check for signals itself (its
                 // workers are not the main thread): on a thread of its own,
                 // as `solve` runs it, stopped through its flag.
-                let targets = targets.clone();
-                let answer = run_interruptible(move |stop| {
-                    crate::engine::solve_board(&engine, board, &targets, opts, stop)
-                })?;
+                let targets = targets.to_vec();
+                let answer =
+                    run_interruptible(move |stop| solve_board(&factored, &board, &targets, opts, stop))?;
                 found.push(answer?);
             }
         } else {
             // Signals reach only the main thread: the workers do not check.
             let answers: PyResult<Vec<Found>> = batch
                 .into_par_iter()
-                .map(|(engine, board)| {
-                    crate::engine::solve_board(&engine, board, targets, opts, &Stop::default())
-                })
+                .map(|(factored, board)| solve_board(&factored, &board, targets, opts, &Stop::default()))
                 .collect();
             found.extend(answers?);
         }
@@ -328,8 +480,8 @@ fn solve_batch(jobs: Vec<(Arc<Engine>, Board)>, targets: &Targets, opts: Opts) -
 
 /// The boards of a batch: a 3-D array read in one piece (2-D on a graph),
 /// or a sequence of boards read one by one.
-fn read_boards(boards: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usize>) -> PyResult<Vec<Cells>> {
-    let k = spec.states;
+fn read_boards(boards: &Bound<'_, PyAny>, spec: &Spec) -> PyResult<Vec<Cells>> {
+    let (k, vertices) = (spec.states, spec.vertices());
     if let Ok(array) = boards.cast::<PyUntypedArray>() {
         let shape = array.shape().to_vec();
         let (n, rows, cols) = match (&shape[..], vertices) {
@@ -372,7 +524,7 @@ fn read_boards(boards: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usize>) 
     for (i, board) in
         boards.try_iter().map_err(|_| bad("boards is a list of boards or a 3-D array"))?.enumerate()
     {
-        out.push(read_board(&board?, k, vertices, &format!("board {}", i + 1))?);
+        out.push(read_board(&board?, spec, &format!("board {}", i + 1))?);
     }
     Ok(out)
 }
@@ -382,9 +534,10 @@ fn read_boards(boards: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usize>) 
 ///
 /// ``reachable`` maps each target asked (``"white"``, ``"black"``, a state
 /// number, or ``"target"``) to ``True`` or ``False``; ``obstructions`` maps
-/// it to ``None`` when reachable, or to a pattern ``y`` (numpy ``uint8``) with
-/// ``yᵀ·A = 0`` whose weighted sum over the cells the target changes: no press
-/// set can. ``solvable`` says whether any target asked is reachable.
+/// it to ``None`` when reachable, or to a pattern ``y`` (numpy ``uint8``, of
+/// the board's shape) with ``yᵀ·A = 0`` whose weighted sum over the cells
+/// the target changes: no press set can. ``solvable`` says whether any
+/// target asked is reachable.
 ///
 /// >>> c = lightsout.check(["bwbw", "wwww", "bbwb", "bwwb"])
 /// >>> c.solvable, c.reachable
@@ -393,11 +546,14 @@ fn read_boards(boards: &Bound<'_, PyAny>, spec: &Spec, vertices: Option<usize>) 
 /// (4, 4)
 #[pyclass(frozen, module = "lightsout")]
 pub struct Check {
-    rows: usize,
-    cols: usize,
-    verdicts: Vec<(Reached, Option<Vec<u8>>)>,
+    layout: Layout,
+    verdicts: Vec<Verdict>,
     nullity: Option<usize>,
 }
+
+/// A target asked, and the pattern proving it unreachable (`None` when
+/// reachable).
+type Verdict = (Reached, Option<Vec<u8>>);
 
 #[pymethods]
 impl Check {
@@ -424,7 +580,7 @@ impl Check {
         for (target, y) in &self.verdicts {
             let pattern = match y {
                 None => py.None().into_bound(py),
-                Some(cells) => PyArray1::from_slice(py, cells).reshape([self.rows, self.cols])?.into_any(),
+                Some(cells) => self.layout.array(py, cells)?,
             };
             dict.set_item(reached(py, target)?, pattern)?;
         }
@@ -437,19 +593,78 @@ impl Check {
         self.nullity
     }
 
+    /// On a graph, its vertices in the order of the patterns; else ``None``.
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        self.layout.vertices(py)
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<bool> {
+        let other = other.get();
+        Ok(self.verdicts == other.verdicts
+            && self.nullity == other.nullity
+            && self.layout.same(py, &other.layout)?)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
+        let (py, me) = (slf.py(), slf.get());
+        let verdicts = me
+            .verdicts
+            .iter()
+            .map(|(target, y)| Ok((reached(py, target)?, y.clone())))
+            .collect::<PyResult<Vec<_>>>()?;
+        let state = (me.layout.state(py)?, verdicts, me.nullity).into_pyobject(py)?;
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// The check a pickle holds (`__reduce__`'s state).
+    #[classmethod]
+    fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyAny>) -> PyResult<Check> {
+        type Verdicts<'py> = Vec<(Bound<'py, PyAny>, Option<Vec<u8>>)>;
+        let (layout, verdicts, nullity): (Bound<'_, PyAny>, Verdicts<'_>, Option<usize>) = state.extract()?;
+        let verdicts =
+            verdicts.into_iter().map(|(t, y)| Ok((reached_from(&t)?, y))).collect::<PyResult<Vec<_>>>()?;
+        Ok(Check { layout: Layout::from_state(&layout)?, verdicts, nullity })
+    }
+
     fn __repr__(&self) -> String {
         let parts: Vec<String> = self
             .verdicts
             .iter()
-            .map(|(t, y)| {
-                let name = match t {
-                    Reached::Name(n) => format!("'{n}'"),
-                    Reached::State(s) => s.to_string(),
-                };
-                format!("{name}: {}", if y.is_none() { "True" } else { "False" })
-            })
+            .map(|(t, y)| format!("{}: {}", shown(t), if y.is_none() { "True" } else { "False" }))
             .collect();
         format!("Check(reachable={{{}}})", parts.join(", "))
+    }
+}
+
+/// `check`'s work, in whichever game.
+struct CheckOne<'a, 'py> {
+    py: Python<'py>,
+    spec: &'a Spec,
+    cells: Cells,
+    goal: Goal,
+    max_memory: u64,
+}
+
+impl Play for CheckOne<'_, '_> {
+    type Output = (Vec<Verdict>, Option<usize>);
+
+    fn play<G: PyGame>(self) -> PyResult<Self::Output> {
+        let CheckOne { py, spec, cells, goal, max_memory } = self;
+        let targets = G::targets(goal, spec.states)?;
+        let puzzle = spec.puzzle(cells.rows, cells.cols)?;
+        let (k, board) = (spec.states, G::board(cells));
+        py.detach(move || {
+            let factored = engine::<G>(&puzzle, k, DEFAULT_MAX_NULLITY, max_memory)?;
+            let verdicts = targets
+                .iter()
+                .map(|t| {
+                    let y = factored.game.obstruction(&board, t).map_err(to_py)?;
+                    Ok((G::reached(t), y.map(|y| G::cells(&y))))
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok((verdicts, factored.nullity))
+        })
     }
 }
 
@@ -459,8 +674,8 @@ impl Check {
 /// >>> lightsout.check(["bwwb", "bbwb", "bwwb", "bwww"]).reachable
 /// {'white': True, 'black': True}
 #[pyfunction]
-#[pyo3(signature = (board, *, target = None, rule = "plus", torus = false, states = 2, graph = None,
-    max_memory = DEFAULT_MEMORY))]
+#[pyo3(signature = (board, *, target = None, rule = "plus", torus = false, states = Int::new(2), graph = None,
+    max_memory = Int::new(DEFAULT_MEMORY as i128)))]
 #[pyo3(text_signature = "(board, *, target='any', rule='plus', torus=False, states=2, graph=None, \
     max_memory=1073741824)")]
 #[allow(clippy::too_many_arguments)]
@@ -470,42 +685,16 @@ pub fn check(
     target: Option<&Bound<'_, PyAny>>,
     rule: &str,
     torus: bool,
-    states: u32,
+    states: Int,
     graph: Option<&Bound<'_, PyAny>>,
-    max_memory: u64,
+    max_memory: Int,
 ) -> PyResult<Check> {
-    let spec = Spec::new(rule, torus, states, graph)?;
-    let vertices = spec.graph.as_ref().map(|g| g.vertex_count());
-    let cells = read_board(board, spec.states, vertices, "board")?;
+    let spec = Spec::new(rule, torus, &states, graph)?;
+    let max_memory = memory(&max_memory)?;
+    let cells = read_board(board, &spec, "board")?;
     let any = PyString::new(py, "any").into_any();
-    let goal = read_target(target.unwrap_or(&any), &spec, vertices)?;
-    let puzzle = spec.puzzle(cells.rows, cells.cols)?;
-    let (rows, cols) = (cells.rows, cells.cols);
-    let board = board_of(cells, &spec);
-    let k = spec.states;
-    py.detach(move || {
-        let engine = engine(&puzzle, k, DEFAULT_MAX_NULLITY, max_memory)?;
-        let verdicts = match (&*engine, &board, goal) {
-            (Engine::Two(solver), Board::Two(grid), Goal::Two(targets)) => targets
-                .iter()
-                .map(|t| {
-                    let y = solver.obstruction(grid, t).map_err(to_py)?;
-                    Ok((Reached::Name(t.name()), y.map(|y| crate::engine::grid_cells(&y))))
-                })
-                .collect::<PyResult<Vec<_>>>()?,
-            (Engine::Many(solver), Board::Many(grid), Goal::Many(targets)) => targets
-                .iter()
-                .map(|t| {
-                    let y = solver.obstruction(grid, t).map_err(to_py)?;
-                    let name = match t {
-                        StateTarget::Uniform(s) => Reached::State(*s),
-                        StateTarget::Board(_) => Reached::Name("target"),
-                    };
-                    Ok((name, y.map(|y| y.cells().to_vec())))
-                })
-                .collect::<PyResult<Vec<_>>>()?,
-            _ => return Err(pyo3::exceptions::PyRuntimeError::new_err("internal error: mixed kinds")),
-        };
-        Ok(Check { rows, cols, verdicts, nullity: engine.nullity() })
-    })
+    let goal = read_target(target.unwrap_or(&any), &spec)?;
+    let layout = spec.layout(py, cells.rows, cells.cols);
+    let (verdicts, nullity) = with_game(spec.states, CheckOne { py, spec: &spec, cells, goal, max_memory })?;
+    Ok(Check { layout, verdicts, nullity })
 }

@@ -1,20 +1,17 @@
 //! `analyze` and `nullity_table`: the puzzle itself, not one board.
 
+use lightsout::Puzzle;
+use lightsout::model::MAX_SIDE;
 use lightsout::zk::Modulus;
-use lightsout::{Method, Puzzle, StateSolver};
 use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyTuple, PyType};
 
-use crate::convert::{Spec, bad, to_py};
-use crate::engine::{check_signals, grid_cells, run_interruptible};
-use crate::solve::DEFAULT_MEMORY;
-
-/// How many press sets are quiet: 2^nullity, or the K-state count in decimal.
-enum KernelSize {
-    PowerOfTwo(usize),
-    Decimal(String),
-}
+use crate::convert::{Int, Layout, Spec, bad, to_py};
+use crate::engine::run_interruptible;
+use crate::game::{KernelSize, Play, PyGame, Study, Table, with_game};
+use crate::solve::{DEFAULT_MEMORY, memory};
 
 /// What is known about one puzzle size and rule.
 ///
@@ -26,7 +23,9 @@ enum KernelSize {
 /// ``quiet_orders``; ``None`` when too many to hold), ``gcd`` the polynomial
 /// ``gcd(f_R(x), f_C(x+1))`` of the classic plane (else ``None``), and
 /// ``lightest_quiet_pattern`` the quiet pattern with the fewest presses
-/// (``lightest_proven`` says whether it is proven lightest).
+/// (``lightest_proven`` says whether it is proven lightest). On a graph the
+/// patterns are vectors over the vertices (d × n), in the order of
+/// ``vertices``. Analyses compare equal when all of that is, and pickle.
 ///
 /// >>> a = lightsout.analyze(5, 5)
 /// >>> a.rank, a.nullity, a.kernel_size, a.gcd
@@ -35,16 +34,8 @@ enum KernelSize {
 /// ((2, 5, 5), 12)
 #[pyclass(frozen, module = "lightsout")]
 pub struct Analysis {
-    rows: usize,
-    cols: usize,
-    rank: Option<usize>,
-    nullity: Option<usize>,
-    kernel: KernelSize,
-    quiet: Option<Vec<Vec<u8>>>,
-    orders: Vec<u32>,
-    gcd: Option<(String, Vec<(String, usize)>)>,
-    lightest: Option<(Vec<u8>, bool)>,
-    targets_interchangeable: Option<bool>,
+    study: Study,
+    layout: Layout,
 }
 
 #[pymethods]
@@ -52,7 +43,7 @@ impl Analysis {
     /// The number of quiet patterns, as an exact ``int``.
     #[getter]
     fn kernel_size<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self.kernel {
+        match &self.study.kernel {
             KernelSize::PowerOfTwo(d) => 1u8.into_pyobject(py)?.call_method1("__lshift__", (*d,)),
             KernelSize::Decimal(s) => py.import("builtins")?.getattr("int")?.call1((s.as_str(),)),
         }
@@ -61,91 +52,167 @@ impl Analysis {
     /// Rank of the press matrix (``None`` for a composite K).
     #[getter]
     fn rank(&self) -> Option<usize> {
-        self.rank
+        self.study.rank
     }
 
     /// Dimension of the quiet patterns (``None`` for a composite K).
     #[getter]
     fn nullity(&self) -> Option<usize> {
-        self.nullity
+        self.study.nullity
     }
 
     /// A basis (generators, for K states) of the quiet patterns:
-    /// ``uint8``, d × rows × cols; ``None`` when they do not fit in memory.
+    /// ``uint8``, d × rows × cols (d × n on a graph); ``None`` when they do
+    /// not fit in memory.
     #[getter]
     fn quiet_patterns<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some(quiet) = &self.quiet else {
+        let Some(quiet) = &self.study.quiet else {
             return Ok(None);
         };
         let flat: Vec<u8> = quiet.iter().flatten().copied().collect();
-        let array = PyArray1::from_vec(py, flat).reshape([quiet.len(), self.rows, self.cols])?;
-        Ok(Some(array.into_any()))
+        Ok(Some(self.layout.stack(py, flat, quiet.len())?))
     }
 
     /// The order of each quiet pattern of the basis (2 for two states).
     #[getter]
     fn quiet_orders<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, &self.orders)
+        PyList::new(py, &self.study.orders)
     }
 
     /// ``gcd(f_R(x), f_C(x+1))`` over GF(2) for the classic plane, else ``None``.
     #[getter]
     fn gcd(&self) -> Option<String> {
-        self.gcd.as_ref().map(|g| g.0.clone())
+        self.study.gcd.as_ref().map(|g| g.0.clone())
     }
 
     /// The gcd's irreducible factors with their multiplicities.
     #[getter]
     fn gcd_factors(&self) -> Option<Vec<(String, usize)>> {
-        self.gcd.as_ref().map(|g| g.1.clone())
+        self.study.gcd.as_ref().map(|g| g.1.clone())
     }
 
     /// The non-zero quiet pattern with the fewest presses (``None`` when
     /// there is none, or it was not looked for).
     #[getter]
     fn lightest_quiet_pattern<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some((cells, _)) = &self.lightest else {
+        let Some((cells, _)) = &self.study.lightest else {
             return Ok(None);
         };
-        Ok(Some(PyArray1::from_slice(py, cells).reshape([self.rows, self.cols])?.into_any()))
+        Ok(Some(self.layout.array(py, cells)?))
     }
 
     /// Whether ``lightest_quiet_pattern`` is proven lightest.
     #[getter]
     fn lightest_proven(&self) -> Option<bool> {
-        self.lightest.as_ref().map(|l| l.1)
+        self.study.lightest.as_ref().map(|l| l.1)
     }
 
     /// Two states: whether every board that can be made white can be made
     /// black too (``None`` for K states).
     #[getter]
     fn targets_interchangeable(&self) -> Option<bool> {
-        self.targets_interchangeable
+        self.study.targets_interchangeable
+    }
+
+    /// On a graph, its vertices in the order of the patterns (a networkx
+    /// graph's own labels, else 0 to n − 1); ``None`` on a grid.
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        self.layout.vertices(py)
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<bool> {
+        let other = other.get();
+        Ok(self.study == other.study && self.layout.same(py, &other.layout)?)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
+        let (py, s) = (slf.py(), &slf.get().study);
+        let kernel = match &s.kernel {
+            KernelSize::PowerOfTwo(d) => (Some(*d), None),
+            KernelSize::Decimal(size) => (None, Some(size.clone())),
+        };
+        let state = (
+            slf.get().layout.state(py)?,
+            (s.rows, s.cols, s.rank, s.nullity, kernel, s.quiet.clone(), s.orders.clone()),
+            (s.gcd.clone(), s.lightest.clone(), s.targets_interchangeable),
+        )
+            .into_pyobject(py)?;
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// The analysis a pickle holds (`__reduce__`'s state).
+    #[classmethod]
+    fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyAny>) -> PyResult<Analysis> {
+        type Kernel = (Option<usize>, Option<String>);
+        type Sizes = (usize, usize, Option<usize>, Option<usize>, Kernel, Option<Vec<Vec<u8>>>, Vec<u32>);
+        type Found = (Option<(String, Vec<(String, usize)>)>, Option<(Vec<u8>, bool)>, Option<bool>);
+        let (layout, sizes, found): (Bound<'_, PyAny>, Sizes, Found) = state.extract()?;
+        let (rows, cols, rank, nullity, kernel, quiet, orders) = sizes;
+        let kernel = match kernel {
+            (Some(d), _) => KernelSize::PowerOfTwo(d),
+            (None, Some(size)) => KernelSize::Decimal(size),
+            (None, None) => return Err(bad("not a pickled lightsout analysis")),
+        };
+        let (gcd, lightest, targets_interchangeable) = found;
+        let study = Study {
+            rows,
+            cols,
+            rank,
+            nullity,
+            kernel,
+            quiet,
+            orders,
+            gcd,
+            lightest,
+            targets_interchangeable,
+        };
+        Ok(Analysis { study, layout: Layout::from_state(&layout)? })
     }
 
     fn __repr__(&self) -> String {
-        let kernel = match &self.kernel {
+        let kernel = match &self.study.kernel {
             KernelSize::PowerOfTwo(d) => format!("2**{d}"),
             KernelSize::Decimal(s) => s.clone(),
         };
         let show = |v: Option<usize>| v.map_or("None".to_string(), |v| v.to_string());
         format!(
             "Analysis({}x{}, rank={}, nullity={}, kernel_size={kernel})",
-            self.rows,
-            self.cols,
-            show(self.rank),
-            show(self.nullity)
+            self.study.rows,
+            self.study.cols,
+            show(self.study.rank),
+            show(self.study.nullity)
         )
     }
 }
 
 /// The puzzle of `rows × cols` (or of the graph) for a study.
-fn study_puzzle(spec: &Spec, rows: Option<usize>, cols: Option<usize>) -> PyResult<Puzzle> {
+fn study_puzzle(spec: &Spec, rows: Option<Int>, cols: Option<Int>) -> PyResult<Puzzle> {
+    let side = |value: &Int, name: &str| {
+        value.within(1, MAX_SIDE, |v| format!("a board of {v} {name} is outside 1..={MAX_SIDE}"))
+    };
     match (&spec.graph, rows, cols) {
         (Some(_), None, None) => spec.puzzle(1, 1),
         (Some(_), _, _) => Err(bad("give either rows and cols or graph, not both")),
-        (None, Some(r), Some(c)) => spec.puzzle(r, c),
+        (None, Some(r), Some(c)) => spec.puzzle(side(&r, "rows")?, side(&c, "columns")?),
         (None, _, _) => Err(bad("give rows and cols (or graph)")),
+    }
+}
+
+/// `analyze`'s work, in whichever game.
+struct AnalyzeOne {
+    puzzle: Puzzle,
+    states: Modulus,
+    max_nullity: usize,
+    max_memory: u64,
+}
+
+impl Play for AnalyzeOne {
+    type Output = Study;
+
+    fn play<G: PyGame>(self) -> PyResult<Study> {
+        let AnalyzeOne { puzzle, states, max_nullity, max_memory } = self;
+        run_interruptible(move |_| G::study(&puzzle, states, max_nullity, max_memory))?
     }
 }
 
@@ -163,73 +230,52 @@ fn study_puzzle(spec: &Spec, rows: Option<usize>, cols: Option<usize>) -> PyResu
 /// >>> lightsout.analyze(graph="petersen").nullity
 /// 5
 #[pyfunction]
-#[pyo3(signature = (rows = None, cols = None, *, torus = false, rule = "plus", states = 2, graph = None,
-    max_nullity = None, max_memory = DEFAULT_MEMORY))]
+#[pyo3(signature = (rows = None, cols = None, *, torus = false, rule = "plus", states = Int::new(2),
+    graph = None, max_nullity = None, max_memory = Int::new(DEFAULT_MEMORY as i128)))]
+#[pyo3(text_signature = "(rows=None, cols=None, *, torus=False, rule='plus', states=2, graph=None, \
+    max_nullity=None, max_memory=1073741824)")]
 #[allow(clippy::too_many_arguments)]
 pub fn analyze(
     py: Python<'_>,
-    rows: Option<usize>,
-    cols: Option<usize>,
+    rows: Option<Int>,
+    cols: Option<Int>,
     torus: bool,
     rule: &str,
-    states: u32,
+    states: Int,
     graph: Option<&Bound<'_, PyAny>>,
-    max_nullity: Option<usize>,
-    max_memory: u64,
+    max_nullity: Option<Int>,
+    max_memory: Int,
 ) -> PyResult<Analysis> {
-    let spec = Spec::new(rule, torus, states, graph)?;
+    let spec = Spec::new(rule, torus, &states, graph)?;
     let puzzle = study_puzzle(&spec, rows, cols)?;
+    let max_memory = memory(&max_memory)?;
     let k = spec.states;
-    let max_nullity = max_nullity.unwrap_or(lightsout::limits::analyze_budget(k.get()));
-    py.detach(move || run_interruptible(move |_| analyze_puzzle(&puzzle, k, max_nullity, max_memory)))?
-}
-
-fn analyze_puzzle(puzzle: &Puzzle, k: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Analysis> {
+    let max_nullity = match max_nullity {
+        Some(n) => n.within(0, usize::MAX, |n| format!("max_nullity is 0 or more, got {n}"))?,
+        None => lightsout::solve::limits::analyze_budget(k.get()),
+    };
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
-    if k.get() == 2 {
-        let a = lightsout::analyze(puzzle, max_nullity, max_memory).map_err(to_py)?;
-        let held = a.quiet.len() == a.nullity;
-        return Ok(Analysis {
-            rows,
-            cols,
-            rank: Some(a.rank()),
-            nullity: Some(a.nullity),
-            kernel: KernelSize::PowerOfTwo(a.nullity),
-            quiet: held.then(|| a.quiet.iter().map(grid_cells).collect()),
-            orders: vec![2; a.nullity],
-            gcd: a.gcd.as_ref().map(|(g, factors)| {
-                (g.to_string(), factors.iter().map(|(p, m)| (p.to_string(), *m)).collect())
-            }),
-            lightest: a.lightest_quiet.as_ref().map(|(q, proven)| (grid_cells(q), *proven)),
-            targets_interchangeable: Some(a.targets_interchangeable),
-        });
-    }
-    let log2 = u32::try_from(max_nullity).unwrap_or(u32::MAX);
-    let solver = StateSolver::new(puzzle, k, Method::Auto, log2, max_memory).map_err(to_py)?;
-    let quiet = solver.quiet_patterns();
-    let lightest = solver.lightest_quiet_pattern().map(|(q, proven)| (q.cells().to_vec(), proven));
-    Ok(Analysis {
-        rows,
-        cols,
-        rank: solver.rank(),
-        nullity: solver.nullity(),
-        kernel: KernelSize::Decimal(solver.kernel_size()),
-        quiet: Some(quiet.iter().map(|(g, _)| g.cells().to_vec()).collect()),
-        orders: quiet.iter().map(|(_, o)| *o).collect(),
-        gcd: None,
-        lightest,
-        targets_interchangeable: None,
-    })
+    let layout = spec.layout(py, rows, cols);
+    let study = py.detach(|| with_game(k, AnalyzeOne { puzzle, states: k, max_nullity, max_memory }))?;
+    Ok(Analysis { study, layout })
 }
 
-/// Sizes from a range or any sequence of positive integers.
+/// Sizes from a range or any sequence of positive integers, counted by
+/// `len()` before any is read: a range of 10^9 sizes is refused at once.
 fn sizes(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<usize>> {
-    let sizes: Vec<i64> = value
-        .extract()
-        .map_err(|_| bad(format!("{what} is a range or a sequence of sizes, such as range(1, 101)")))?;
-    if sizes.is_empty() {
+    let shape = || bad(format!("{what} is a range or a sequence of sizes, such as range(1, 101)"));
+    let count = match value.len() {
+        Ok(count) => count.to_string(),
+        Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => "more than 2**63".to_string(),
+        Err(_) => return Err(shape()),
+    };
+    if count == "0" {
         return Err(bad(format!("{what} is empty")));
     }
+    if count.parse::<usize>().map_or(true, |n| n > MAX_SIDE) {
+        return Err(bad(format!("{what} holds {count} sizes, more than the {MAX_SIDE} a table may have")));
+    }
+    let sizes: Vec<i64> = value.extract().map_err(|_| shape())?;
     sizes
         .iter()
         .map(|&s| {
@@ -241,13 +287,34 @@ fn sizes(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<usize>> {
         .collect()
 }
 
+/// `nullity_table`'s work, in whichever game.
+struct TableOf {
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+    template: Puzzle,
+    states: Modulus,
+    max_memory: u64,
+    nullity: bool,
+}
+
+impl Play for TableOf {
+    type Output = Table;
+
+    fn play<G: PyGame>(self) -> PyResult<Table> {
+        let TableOf { rows, cols, template, states, max_memory, nullity } = self;
+        run_interruptible(move |stop| G::table(&rows, &cols, &template, states, max_memory, nullity, stop))?
+    }
+}
+
 /// The nullity of every size ``rows[i] × cols[j]``, as a numpy array
 /// (``int64``); for ``states`` > 2, ``log2`` of the number of quiet patterns
-/// (``float64``). ``rows`` and ``cols`` are ranges (or sequences) of sizes;
-/// the table is computed over their span. The classic plane uses the gcd
-/// formula on all cores (``range(1, 1001)`` by ``range(1, 1001)`` in about two
-/// seconds); other rules and the torus factor each size. Raises
-/// ``LimitError`` for a table of more than a few minutes' work.
+/// (``float64``), or with ``nullity=True`` (K prime) their dimension over
+/// Z_K (``int64``). ``rows`` and ``cols`` are ranges (or sequences) of
+/// sizes; the two-state table is computed over their span. The classic
+/// plane uses the gcd formula on all cores (``range(1, 1001)`` by
+/// ``range(1, 1001)`` in about two seconds); other rules and the torus
+/// factor each size. Raises ``LimitError`` for a table of more than a few
+/// minutes' work, or one whose entries need more than ``max_memory``.
 ///
 /// >>> import math
 /// >>> t = lightsout.nullity_table(range(1, 6), range(1, 6))
@@ -255,56 +322,35 @@ fn sizes(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<usize>> {
 /// [[0, 0, 0, 4, 0], [1, 1, 3, 0, 2]]
 /// >>> lightsout.nullity_table([4], [4], states=3).tolist() == [[2 * math.log2(3)]]
 /// True
+/// >>> lightsout.nullity_table([4], [4], states=3, nullity=True).tolist()
+/// [[2]]
 #[pyfunction]
-#[pyo3(signature = (rows, cols, *, torus = false, rule = "plus", states = 2, max_memory = DEFAULT_MEMORY))]
+#[pyo3(signature = (rows, cols, *, torus = false, rule = "plus", states = Int::new(2),
+    max_memory = Int::new(DEFAULT_MEMORY as i128), nullity = false))]
+#[pyo3(text_signature = "(rows, cols, *, torus=False, rule='plus', states=2, max_memory=1073741824, \
+    nullity=False)")]
+#[allow(clippy::too_many_arguments)]
 pub fn nullity_table<'py>(
     py: Python<'py>,
     rows: &Bound<'py, PyAny>,
     cols: &Bound<'py, PyAny>,
     torus: bool,
     rule: &str,
-    states: u32,
-    max_memory: u64,
+    states: Int,
+    max_memory: Int,
+    nullity: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let spec = Spec::new(rule, torus, states, None)?;
+    let spec = Spec::new(rule, torus, &states, None)?;
+    let max_memory = memory(&max_memory)?;
     let (rows, cols) = (sizes(rows, "rows")?, sizes(cols, "cols")?);
-    let template = spec.puzzle(1, 1)?;
     let (nr, nc) = (rows.len(), cols.len());
-    if spec.two_states() {
-        let (r_lo, r_hi) = span(&rows);
-        let (c_lo, c_hi) = span(&cols);
-        let table = py
-            .detach(move || {
-                run_interruptible(move |stop| {
-                    lightsout::nullity_table(r_lo..=r_hi, c_lo..=c_hi, &template, max_memory, &|| {
-                        stop.check()
-                    })
-                })
-            })?
-            .map_err(to_py)?;
-        let flat: Vec<i64> = rows
-            .iter()
-            .flat_map(|&r| cols.iter().map(|&c| table[r - r_lo][c - c_lo] as i64).collect::<Vec<_>>())
-            .collect();
-        return Ok(PyArray1::from_vec(py, flat).reshape([nr, nc])?.into_any());
-    }
-    let k = spec.states;
-    let flat = py.detach(|| -> PyResult<Vec<f64>> {
-        let mut flat = Vec::with_capacity(nr * nc);
-        // A row of sizes at a time on all cores, with a check for Ctrl-C
-        // between rows.
-        for row in lightsout::kernel_table(rows.iter().copied(), &cols, &template, k, max_memory) {
-            flat.extend(row.map_err(to_py)?.iter().map(|entry| entry.kernel_size_log2));
-            check_signals()?;
-        }
-        Ok(flat)
-    })?;
-    Ok(PyArray1::from_vec(py, flat).reshape([nr, nc])?.into_any())
-}
-
-/// The smallest and the largest size.
-fn span(sizes: &[usize]) -> (usize, usize) {
-    let lo = sizes.iter().copied().min().unwrap_or(1);
-    let hi = sizes.iter().copied().max().unwrap_or(1);
-    (lo, hi)
+    // The entries themselves, 8 bytes each, before any is computed.
+    let entries = format!("a table of {} sizes", nr * nc);
+    lightsout::solve::limits::check(nr as u64 * nc as u64 * 8, max_memory, &entries).map_err(to_py)?;
+    let template = spec.puzzle(1, 1)?;
+    let work = TableOf { rows, cols, template, states: spec.states, max_memory, nullity };
+    Ok(match py.detach(|| with_game(spec.states, work))? {
+        Table::Nullity(flat) => PyArray1::from_vec(py, flat).reshape([nr, nc])?.into_any(),
+        Table::Log2(flat) => PyArray1::from_vec(py, flat).reshape([nr, nc])?.into_any(),
+    })
 }

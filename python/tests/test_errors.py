@@ -48,7 +48,7 @@ def test_bad_options():
     refused(r"a graph has no edges to wrap", lightsout.solve, "11", graph="path:2", torus=True)
     refused(r"not the rule king", lightsout.solve, "11", graph="path:2", rule="king")
     refused(r"graph 'petersne': unknown graph 'petersne'", lightsout.solve, "11", graph="petersne")
-    refused(r"graph is a name, a graph6 string, an edge list as text, or a pair", lightsout.solve, "11", graph=5)
+    refused(r"graph is a name, a graph6 string, an edge list as text, a pair \(n, edges\) or a networkx graph", lightsout.solve, "11", graph=5)
     refused(r"edges in \(n, edges\) are pairs", lightsout.solve, "11", graph=(2, "x"))
     refused(r"self-loop|vertex", lightsout.solve, "11", graph=(2, [(0, 0)]))
     refused(r"a board of 0 rows is outside", lightsout.analyze, 0, 3)
@@ -75,3 +75,53 @@ def test_limits_are_limit_errors():
         lightsout.analyze(100, 100, states=3, rule="king", max_memory=1 << 24)
     with pytest.raises(lightsout.LimitError, match=r"word operations"):
         lightsout.nullity_table(range(1, 200), range(1, 200), torus=True)
+
+
+def test_numbers_out_of_range_are_value_errors_naming_them():
+    # Each numeric argument, past its range either way (and past 64 bits):
+    # a ValueError that names it, never an OverflowError or a panic.
+    refused(r"a board of -1 rows is outside 1..=1048576", lightsout.analyze, -1, 5)
+    refused(r"a board of 0 columns is outside", lightsout.analyze, 5, 0)
+    refused(r"a board of 1048577 rows is outside", lightsout.analyze, 2**20 + 1, 5)
+    refused(r"a board of 1000000000000000000000000000000 columns", lightsout.analyze, 5, 10**30)
+    for value in (-1, 0, 1, 256, 10**40):
+        refused(rf"number of states is 2 to 255, got {value}", lightsout.solve, ["bw"], states=value)
+        refused(rf"number of states is 2 to 255, got {value}", lightsout.nullity_table, [3], [3], states=value)
+    refused(r"max_nullity is 0 or more, got -1", lightsout.solve, ["bw"], max_nullity=-1)
+    refused(r"max_nullity is at most 128 .*got 10{30}", lightsout.solve_many, [["bw"]], max_nullity=10**30)
+    refused(r"max_nullity is 0 or more, got -5", lightsout.analyze, 3, 3, max_nullity=-5)
+    for call in (lightsout.solve, lightsout.check, lightsout.solve_many):
+        refused(r"max_memory is a number of bytes, 0 to 2\*\*64 - 1, got -1", call, [["bw"]], max_memory=-1)
+    refused(r"max_memory is a number of bytes.*got 1180591620717411303424", lightsout.analyze, 3, 3, max_memory=2**70)
+    refused(r"max_memory is a number of bytes", lightsout.nullity_table, [3], [3], max_memory=-1)
+    refused(r"target state is 0 to 1, got 10{30}", lightsout.solve, ["bw"], target=10**30)
+    refused(r"graph: n in \(n, edges\) is a count of vertices", lightsout.solve, "11", graph=(-1, []))
+    refused(r"edges in \(n, edges\) are pairs of vertex numbers", lightsout.solve, "11", graph=(2, [(0, 10**30)]))
+    refused(r"board is a list of strings or of rows of integers", lightsout.solve, [[10**30, 0]])
+    refused(r"state of -1 at row 1, column 1", lightsout.solve, [[-1, 0]], states=3)
+
+
+def test_time_limits_out_of_range_are_value_errors():
+    # From about 2e19 s a Duration overflowed: a PanicException (a
+    # BaseException that `except Exception` does not catch).
+    refused(r"time_limit is at most 1.8e19 seconds, got 1e300", lightsout.solve, ["bw"], time_limit=1e300)
+    refused(r"time_limit is at most 1.8e19 seconds, got 2e19", lightsout.solve_many, [["bw"]], time_limit=2e19)
+    for value in (float("nan"), float("inf"), float("-inf"), -1.0, 0.0):
+        refused(r"time_limit is a positive number of seconds", lightsout.solve, ["bw"], time_limit=value)
+    assert lightsout.solve(["bb"], target="white", time_limit=1e18).presses == 1
+
+
+def test_a_huge_table_is_refused_from_its_length():
+    # range(1, 10**9) was expanded before it was checked (83 s, 15.6 GB):
+    # its length refuses it, before a size is read.
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    refused(r"rows holds 999999999 sizes, more than the 1048576 a table may have", lightsout.nullity_table, range(1, 10**9), range(1, 3))
+    refused(r"cols holds 2999999999 sizes", lightsout.nullity_table, range(1, 3), range(1, 3 * 10**9), states=3)
+    refused(r"rows holds more than 2\*\*63 sizes", lightsout.nullity_table, range(1, 10**20), range(1, 3))
+    grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kib < 64 * 1024, f"the peak memory grew by {grown_kib} KiB"
+    # The entries themselves are held against max_memory before any is computed.
+    with pytest.raises(lightsout.LimitError, match=r"a table of 1000000 sizes needs about 8000000 bytes"):
+        lightsout.nullity_table(range(1, 1001), range(1, 1001), states=3, max_memory=1 << 20)

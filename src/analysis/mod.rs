@@ -15,9 +15,9 @@ pub use table::{KernelEntry, kernel_table, nullity_table, plane_nullity};
 use crate::error::Error;
 use crate::gf2::Poly;
 use crate::model::{Grid, Puzzle};
+use crate::solve::minimal::MAX_TRANSFORM_NULLITY;
 use crate::solve::{
-    Budget, Chase, Coset, MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Method, Solver, improve, minimize,
-    search_blocks,
+    Budget, Chase, Coset, MAX_EXHAUSTIVE_NULLITY, Method, Solver, improve, minimize, search_blocks,
 };
 
 /// What is known about one puzzle size and rule.

@@ -1,7 +1,17 @@
 //! The command line's arguments: one struct per command, built from the
 //! shared groups of `groups.rs` and the values of `values.rs`.
 
-use super::*;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::cli::{
+    BoardArgs, Format, GenerateArg, MemoryArgs, MergeFormat, MethodArg, PbmArg, PictureArgs, PuzzleArgs,
+    RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, parse_duration, parse_fraction,
+    parse_max_nullity, parse_seconds, parse_target,
+};
+use crate::present::parse_range;
+use crate::solve::DEFAULT_MAX_NULLITY;
 
 /// Solve Lights Out / Flip Game boards of any size, of K states, or on any
 /// graph, with linear algebra over GF(2) and Z_K.
@@ -48,6 +58,25 @@ pub(super) enum Command {
     Man,
     /// Serve the explorer page and its JSON API (on 127.0.0.1 unless --bind).
     Serve(crate::serve::ServeArgs),
+}
+
+impl Command {
+    /// The number of states the command's game has (`--states`; 2 for
+    /// the commands without a game).
+    pub(super) fn states(&self) -> u8 {
+        match self {
+            Command::Solve(args) => args.puzzle.states,
+            Command::Verify(args) => args.puzzle.states,
+            Command::Analyze(args) => args.puzzle.states,
+            Command::Check(args) => args.puzzle.states,
+            Command::Table(args) => args.puzzle.states,
+            Command::Generate(_)
+            | Command::Merge(_)
+            | Command::Completions(_)
+            | Command::Man
+            | Command::Serve(_) => 2,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -186,8 +215,8 @@ pub(super) struct TableArgs {
     pub(super) memory: MemoryArgs,
     /// Compute only slice K of N of the rows (1 <= K <= N) and print it as
     /// one JSON line, for `lightsout merge`.
-    #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
-    pub(super) shard: Option<crate::Shard>,
+    #[arg(long, value_name = "K/N", value_parser = crate::solve::Shard::parse)]
+    pub(super) shard: Option<crate::solve::Shard>,
     #[command(flatten, next_help_heading = "Picture of the table as a heat map")]
     pub(super) picture: PictureArgs,
 }
@@ -197,8 +226,8 @@ pub(super) struct TableArgs {
 pub(super) struct SearchArgs {
     /// Search only slice K of N of the null space (1 <= K <= N) and print
     /// the partial result as one JSON line, for `lightsout merge`.
-    #[arg(long, value_name = "K/N", value_parser = crate::Shard::parse)]
-    pub(super) shard: Option<crate::Shard>,
+    #[arg(long, value_name = "K/N", value_parser = crate::solve::Shard::parse)]
+    pub(super) shard: Option<crate::solve::Shard>,
     /// Save the search's state to FILE at least every --checkpoint-every
     /// seconds and on Ctrl-C or SIGTERM; the same command resumes from it.
     #[arg(long, value_name = "FILE")]

@@ -1,6 +1,10 @@
 //! `lightsout generate`: a board as text or PBM, row by row.
 
-use super::*;
+use std::io::{self, Write};
+
+use crate::cli::{Failure, GenerateArgs, PbmArg, Streams};
+use crate::model::{GeneratedRows, PbmWriter, RowStream};
+use crate::{Error, Puzzle, state_lines, write_pgm};
 
 pub(super) fn generate(args: GenerateArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.random.refuse_unused(Some(args.kind), "random boards")?;

@@ -2,11 +2,17 @@
 //! from, their size, the puzzle (rule, torus, states, graph), memory,
 //! random boards and pictures.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::*;
-use crate::Graph;
+use clap::Args;
+
+use crate::cli::{GenerateArg, parse_density, parse_graph};
+use crate::error::Side;
+use crate::model::check_side;
+use crate::present::{parse_bytes, parse_rule, topology};
 use crate::zk::Modulus;
+use crate::{Error, Generate, Graph, Puzzle, Rule};
 
 /// Where boards come from: files, standard input, or a generator.
 #[derive(Args, Debug, Clone)]

@@ -2,13 +2,20 @@
 //! board by board as it is typed), text or PBM.
 
 use std::cell::Cell;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::rc::Rc;
 
-use super::*;
+use stream::TypedBoards;
+
+use crate::cli::{BoardArgs, Failure, LimitHint, MemoryHint, PuzzleArgs};
+use crate::model::{MAX_SIDE, TextBoards, is_pbm, is_pgm};
+use crate::present::format_bytes;
+use crate::solve::limits;
+use crate::{Error, Grid, read_pbm};
 
 mod stream;
 
-use stream::TypedBoards;
 pub(super) use stream::{KStates, PipedBoards};
 
 /// Where the boards come from.

@@ -16,7 +16,8 @@ use super::progress::terminal_bar;
 use super::record::{Entry, Record, RecordKind, save};
 use super::search::human;
 use super::{Failure, Sealed, Streams};
-use crate::{Error, SliceKind, Sliced};
+use crate::Error;
+use crate::solve::{SliceKind, Sliced};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
@@ -171,8 +172,9 @@ pub(super) fn interrupt_flag() -> &'static AtomicBool {
             INTERRUPTED.store(true, Ordering::SeqCst);
             let unsaved = UNSAVED.lock().ok().and_then(|mut unsaved| unsaved.take());
             if let Some(Unsaved { started, bar, advice }) = unsaved {
-                bar.finish_and_clear();
+                // Read before the bar is cleared: finishing it fills it.
                 let share = bar.length().map(|total| (bar.position(), total));
+                bar.finish_and_clear();
                 eprintln!(
                     "lightsout: {}; nothing was saved: {advice}",
                     interrupted_after(started, share, "")

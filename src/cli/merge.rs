@@ -2,12 +2,17 @@
 //! proven minimum (or the whole table), claimed only when every slice of
 //! one problem is there exactly once.
 
+use crate::cli::{
+    Failure, Format, MergeArgs, MergeFormat, Record, RecordKind, Streams, TableFormat, TableRecord,
+    TwoStates, parse_sealed, smaller_or_more_memory, solver_failure,
+};
+use crate::present::{Report, state_target_name};
+use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Slice, Sliced, merge};
+use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
+
 use super::record::Entry;
 use super::search::{Search, print_answer};
 use super::states_record::{KStates, is_state_record};
-use super::*;
-use crate::present::state_target_name;
-use crate::{Best, MergeError, Shard, Slice, Sliced, merge};
 
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.
@@ -188,7 +193,7 @@ fn merge_two_states(
             (None, None) => (Mask::ZERO, true, 0),
             (None, Some(plan)) => {
                 // Every slice proved its members heavier than the incumbent.
-                let local = crate::improve(coset, &crate::Budget::default());
+                let local = crate::solve::improve(coset, &crate::solve::Budget::default());
                 let _ = writeln!(
                     stderr,
                     "lightsout: note: board 1, {}: every press set weighs more than {} \
@@ -211,14 +216,16 @@ fn merge_two_states(
     if how.recheck.is_some() {
         recheck_note(rechecked, "block", io);
     }
-    print_answer(&search, &Answer { outcomes }, how.format, how.show, io)?;
+    let answer = Answer { outcomes };
+    let report = Report { index: 1, board: &search.board, solver: &search.solver, answer: &answer };
+    print_answer(&report, how.format, how.show, io)?;
     Ok(0)
 }
 
 /// Merges K-state records: every slice verified against the problem
 /// rebuilt from the first record, joined into the proven minimum.
 fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Streams) -> Result<u8, Failure> {
-    use super::states_search::{cosets, entries, goals, print_answer, state_solution};
+    use super::states_search::{cosets, entries, goals, state_solution};
     let (first_source, first) = &records[0];
     let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
     let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
@@ -242,7 +249,13 @@ fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Strea
     if how.recheck.is_some() {
         recheck_note(rechecked, "task", io);
     }
-    print_answer(&board, &solver, &Answer { outcomes }, how.format, how.show, io)?;
+    let answer = Answer { outcomes };
+    print_answer(
+        &Report { index: 1, board: &board, solver: &solver, answer: &answer },
+        how.format,
+        how.show,
+        io,
+    )?;
     Ok(0)
 }
 
@@ -371,7 +384,7 @@ fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), E
     let named: Vec<(String, Shard)> =
         parts.iter().map(|&(source, _, shard)| (source.to_string(), shard)).collect();
     let shards: Vec<Shard> = parts.iter().map(|p| p.2).collect();
-    crate::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))
+    crate::solve::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))
 }
 
 pub(super) fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {

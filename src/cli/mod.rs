@@ -5,10 +5,8 @@
 //! only hands it the process's arguments and streams.
 
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use rayon::prelude::*;
+use clap::{CommandFactory, Parser};
 
 // The floor, by what each file does: the arguments clap parses, the plan
 // resolved from them once, where boards come from, how answers are printed
@@ -17,6 +15,7 @@ mod args;
 mod generate;
 mod groups;
 mod input;
+mod kind;
 mod long;
 mod merge;
 mod plan;
@@ -36,6 +35,7 @@ use args::*;
 use generate::generate;
 use groups::*;
 use input::*;
+use kind::{BoardInput, Kind, check_text, note_not_proven};
 use plan::*;
 use progress::*;
 use record::*;
@@ -44,16 +44,10 @@ use values::*;
 use verify::verify;
 
 use crate::error::plural;
-use crate::picture::{self, Scene};
+use crate::error::{ShapeOf, Side};
+use crate::model::MAX_SIDE;
 use crate::present::*;
-use crate::solve::limits;
-use crate::{
-    Answer, Chase, DEFAULT_MAX_NULLITY, Error, FoundBy, Game, Generate, GeneratedRows, Grid,
-    MAX_EXHAUSTIVE_NULLITY, MAX_SIDE, MAX_STREAMED_NULLITY, Mask, Method, Outcome, PbmKind, PbmWriter,
-    Puzzle, RowStream, Rule, ShapeOf, Side, Solution, Solver, Start, StateBoards, StateGrid, StateSolver,
-    StateTarget, Target, TextBoards, bfs, check_side, grid_lines, is_pbm, is_pgm, read_pbm, read_pgm,
-    state_lines, write_pbm, write_pgm,
-};
+use crate::{Answer, Error, Solver, StateSolver};
 
 /// Runs the command line `args` (program name first) against the given
 /// streams and returns the exit code: 0 answered (or the output pipe was
@@ -99,18 +93,11 @@ where
         Err(e) => return usage_error(&e, stdout, stderr),
     };
     let mut io = Streams { stdin, stdin_is_terminal, stdout, stderr };
-    let result = match cli.command {
-        None => solve(cli.solve, &mut io),
-        Some(Command::Solve(args)) => solve(args, &mut io),
-        Some(Command::Verify(args)) => verify(args, &mut io),
-        Some(Command::Generate(args)) => generate(args, &mut io),
-        Some(Command::Analyze(args)) => study::analyze(args, &mut io),
-        Some(Command::Check(args)) => study::check(args, &mut io),
-        Some(Command::Table(args)) => study::table(args, &mut io),
-        Some(Command::Completions(args)) => completions(args, &mut io),
-        Some(Command::Man) => man_page(&mut io),
-        Some(Command::Merge(args)) => merge::merge_command(args, &mut io),
-        Some(Command::Serve(args)) => crate::serve::run(&args, io.stdout).map_err(Failure::from),
+    let command = cli.command.unwrap_or(Command::Solve(cli.solve));
+    // The one fork between the kinds of game: the states asked for pick it.
+    let result = match command.states() > 2 {
+        true => run_command::<StateSolver>(command, &mut io),
+        false => run_command::<Solver>(command, &mut io),
     };
     match result {
         Ok(code) => code,
@@ -120,6 +107,25 @@ where
             let _ = writeln!(io.stderr, "lightsout: {}{hint}", describe(&error));
             exit_code(&error)
         }
+    }
+}
+
+/// Runs `command` for the kind of game `G`.
+fn run_command<G: Kind>(command: Command, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    match command {
+        Command::Solve(args) => solve::<G>(args, io),
+        Command::Verify(args) => verify::<G>(args, io),
+        Command::Generate(args) => generate(args, io),
+        Command::Analyze(args) => study::analyze::<G>(args, io),
+        Command::Check(args) => study::check::<G>(args, io),
+        Command::Table(args) => study::table::<G>(args, io),
+        Command::Completions(args) => completions(args, io),
+        Command::Man => man_page(io),
+        Command::Merge(args) => merge::merge_command(args, io),
+        Command::Serve(args) => crate::serve::run(&args, io.stdout).map_err(Failure::from),
     }
 }
 

@@ -3,7 +3,13 @@
 //! search, a board streamed row by row, or boards solved in memory),
 //! decided in this one place.
 
-use super::*;
+use crate::cli::{
+    BoardArgs, Failure, Format, MethodArg, PbmArg, PuzzleArgs, SolveArgs, TargetArg, minimisation_bar,
+    read_limited,
+};
+use crate::model::{PbmKind, TextBoards, is_pbm};
+use crate::solve::limits;
+use crate::{Error, Game, Generate, Grid, Method, Puzzle, Solver, StateSolver, Target, read_pbm};
 
 impl TargetArg {
     /// The targets named, reading the target board's file if one is given.

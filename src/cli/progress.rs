@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::style::ProgressTracker;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-use super::*;
+use crate::model::{GeneratedRows, RowStream};
 
 /// A progress bar of `len` steps on stderr, drawn only when stderr is a
 /// terminal: never in pipes, files or JSON.
@@ -150,7 +150,7 @@ fn short_duration(d: Duration) -> String {
 }
 
 /// Reports a long minimisation on a terminal progress bar, one per board.
-pub(super) fn minimisation_bar(nullity: usize) -> Box<crate::Progress> {
+pub(super) fn minimisation_bar(nullity: usize) -> Box<crate::solve::Progress> {
     let bar = std::sync::Mutex::new(None::<ProgressBar>);
     Box::new(move |done, total| {
         let Ok(mut bar) = bar.lock() else { return };

@@ -5,13 +5,18 @@
 //! reads them back.
 
 use std::fmt::Debug;
+use std::io::Write;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::*;
-use crate::{Graph, Layout, SearchState, Shard, Slice, SliceKind, Sliced, parse_boards};
+use crate::cli::describe;
+use crate::error::Side;
+use crate::model::MAX_SIDE;
+use crate::present::{colour_targets, parse_topology, topology_name};
+use crate::solve::{Layout, SearchState, Shard, Slice, SliceKind, Sliced};
+use crate::{Error, Graph, Grid, Method, Puzzle, Rule, Target, grid_lines, parse_boards};
 
 /// Version of the record format; a record of another version is refused.
 pub(super) const RECORD_VERSION: u32 = 1;
@@ -261,7 +266,7 @@ impl RecordKind for TwoStates {
         let names_fold = searches
             .iter()
             .filter_map(|s| s.state.as_ref()?.plan)
-            .any(|plan| plan.fold != crate::solve::FoldTag::Unnamed);
+            .any(|plan| plan.fold != crate::solve::minimal::FoldTag::Unnamed);
         if names_fold { BRANCH_RECORD_VERSION } else { RECORD_VERSION }
     }
 

@@ -5,19 +5,25 @@
 //! checkpoint or printed as a shard's line for `lightsout merge`; it runs
 //! as every long search does (`long.rs`).
 
-use std::time::{Duration, Instant};
+use answers::{answer, symmetric_incumbent};
+use estimate::{note_long_branch, print_estimates};
+
+use crate::cli::{
+    Failure, MemoryHint, Problem, Question, Record, SEARCH_TYPING_HINT, SearchArgs, SolveArgs, Streams,
+    TargetSearch, TwoStates, boards, read_input, solver_failure,
+};
+use crate::present::format_bytes;
+use crate::solve::minimal::{BRANCH_FROM, Branching, MAX_TRANSFORM_NULLITY};
+use crate::solve::{Budget, Coset, MAX_EXHAUSTIVE_NULLITY, SearchState, Shard, improve};
+use crate::{Error, Grid, Puzzle, Solver, Target};
 
 use super::args::EngineArg;
-use super::*;
-use crate::{BRANCH_FROM, Branching, Budget, Coset, MAX_TRANSFORM_NULLITY, SearchState, Shard, improve};
 
 mod answers;
 mod estimate;
 
-use answers::{answer, symmetric_incumbent};
 pub(super) use answers::{print_answer, solution};
 pub(super) use estimate::human;
-use estimate::{note_long_branch, print_estimates};
 
 /// A board's problem and the solver and cosets that search it.
 pub(super) struct Search {
@@ -40,7 +46,7 @@ pub(super) struct Engine {
     pub(super) branch: Option<bool>,
     /// Upper bound to look below (else a local search's).
     pub(super) incumbent: Option<u64>,
-    /// Free bits for the transform at the leaves (else [`LEAF_BITS`](crate::LEAF_BITS)).
+    /// Free bits for the transform at the leaves (else [`LEAF_BITS`](crate::solve::minimal::LEAF_BITS)).
     pub(super) leaf_bits: Option<usize>,
 }
 
@@ -166,7 +172,7 @@ fn refuse_limits(
     }
     if !solver.holds_quiet_patterns() {
         let buffers = if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
-            let bytes = crate::limits::branch_bytes(puzzle, nullity);
+            let bytes = crate::solve::limits::branch_bytes(puzzle, nullity);
             format!(" and branch and bound's buffers ({})", format_bytes(bytes))
         } else {
             String::new()

@@ -2,62 +2,112 @@
 //! plan chose (`plan.rs`): in memory, streamed row by row for generated
 //! boards too large to hold, or as a long search (`search.rs`).
 
-use super::*;
+use std::io::{self, Write};
 
-pub(super) fn solve(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+use crate::cli::{
+    BoardInput, Failure, Format, Kind, LimitHint, MethodArg, Route, RowsShown, SMALLER_OR_MORE_MEMORY,
+    SolveArgs, Streams, note_not_proven, search,
+};
+use crate::model::{GeneratedRows, PbmWriter};
+use crate::present::{
+    Report, Shown, Tally, answers, best_tally, poj_line, presses, text_lines, two_state_header,
+};
+use crate::solve::{Chase, MAX_STREAMED_NULLITY, limits};
+use crate::{Answer, Error, Generate, Puzzle, Solver, StateSolver, Target};
+
+pub(super) fn solve<G: Kind>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
     args.refuse_unused()?;
-    if args.puzzle.states > 2 {
-        return super::states::solve(&args, io);
-    }
-    let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
-    match args.route() {
-        Route::Search => search::solve(&args, &targets, io),
-        Route::Streamed { rows, cols, recipe } => solve_streamed(&args, (rows, cols), recipe, &targets, io),
-        Route::InMemory => solve_in_memory(&args, &targets, io),
+    G::solve_command(&args, io)
+}
+
+/// `solve` for K states: a long search, or each board in memory.
+pub(super) fn solve_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    refuse_two_state_only(args)?;
+    match args.search.wanted() {
+        true => super::states_search::solve(args, io),
+        false => solve_in_memory::<StateSolver>(args, io),
     }
 }
 
-/// Solves each board of the input in memory, answering it as it comes.
-fn solve_in_memory(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Result<u8, Failure> {
-    let max_memory = args.memory.max_memory;
-    let dense = matches!(args.method, MethodArg::Dense);
-    let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);
-    let mut input =
-        read_input(&args.source, &args.puzzle, dense, max_memory, &hint, io.stdin, io.stdin_is_terminal)?;
-    let typed = input.announce_typing(io.stderr);
-    let mut output = OutputFile::new(args);
-    let mut solvers = Solvers::new(&args.puzzle, args.method.into(), args.max_nullity, max_memory, &hint);
-    let mut out = io::BufWriter::new(&mut *io.stdout);
-    for (index, board) in boards(&mut input, &args.source).enumerate() {
-        let (board, index) = (&board?, index + 1);
-        let shape = (board.nrows(), board.ncols());
-        if index == 1 && args.picture.wanted() {
-            args.picture.check_size(board.nrows() * board.ncols(), "board")?;
+/// `solve` for two states, by the route the plan chose.
+pub(super) fn solve_two_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+    match args.route() {
+        Route::Search => {
+            let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
+            search::solve(args, &targets, io)
         }
-        let solver = solvers.for_board(board)?;
-        let answer = solver.solve(board, targets)?;
-        let report = Report { index, board, solver, answer: &answer };
-        report.warn_if_not_proven(io.stderr, args.max_nullity);
-        let text = report.render(args.format.into(), args.show);
-        // The file is made before the answer that first goes into it is
-        // printed, so that a path that cannot be created stops the run there.
-        let file = if report.best().is_some() { output.get()? } else { None };
-        out.write_all(text.as_bytes())?;
-        if typed.now() {
-            out.flush()?;
+        Route::Streamed { rows, cols, recipe } => {
+            let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
+            solve_streamed(args, (rows, cols), recipe, &targets, io)
         }
-        if let (Some(file), Some((_, best))) = (file, report.best()) {
-            write_pbm(&mut *file, args.output_kind(), &best.presses).map_err(|e| output_error(args, e))?;
-        }
-        if index == 1 && args.picture.wanted() {
-            let title = format!("{}x{} board, {}", shape.0, shape.1, report.best_summary());
-            args.picture.write(&picture::board(board, report.best().map(|(_, s)| &s.presses), &title))?;
-        }
+        Route::InMemory => solve_in_memory::<Solver>(args, io),
     }
+}
+
+/// What a K-state solve does not do (yet): refused in words, not ignored.
+fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
+    let k = args.puzzle.states;
+    if args.picture.wanted() {
+        return Err(Error::BadInput(format!(
+            "--png and --svg draw two-state boards; a board of {k} states is written with --output FILE (PGM)"
+        )));
+    }
+    Ok(())
+}
+
+/// Solves each board of the input in memory, answering it as it comes,
+/// for either kind of game.
+pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    let max_memory = args.memory.max_memory;
+    let targets = G::targets(&args.target, &args.source, &args.puzzle, max_memory)?;
+    let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);
+    let dense = matches!(args.method, MethodArg::Dense);
+    let input = BoardInput { source: &args.source, puzzle: &args.puzzle, dense, max_memory, hint: &hint };
+    let mut output = OutputFile::new(args);
+    let mut solvers = G::solvers(&args.puzzle, args.method.into(), args.max_nullity, max_memory, &hint);
+    let Streams { stdin, stdin_is_terminal, stdout, stderr } = io;
+    let mut out = io::BufWriter::new(&mut **stdout);
+    G::each_board(
+        input,
+        &mut **stdin,
+        *stdin_is_terminal,
+        &mut **stderr,
+        &mut |index, board, flush, stderr| {
+            if index == 1 && args.picture.wanted() {
+                let (rows, cols) = crate::Board::shape(&board);
+                args.picture.check_size(rows * cols, "board")?;
+            }
+            let solver = solvers.for_board(&board)?;
+            let answer = solver.solve(&board, &targets)?;
+            note_not_proven(stderr, index, solver, &answer, args.max_nullity);
+            let report = Report { index, board: &board, solver, answer: &answer };
+            let text = report.render(args.format.into(), args.show);
+            // The file is made before the answer that first goes into it is
+            // printed, so that a path that cannot be created stops the run there.
+            let file = if answer.best().is_some() { output.get()? } else { None };
+            out.write_all(text.as_bytes())?;
+            if flush {
+                out.flush()?;
+            }
+            if let (Some(file), Some((_, best))) = (file, answer.best()) {
+                G::write_presses(file, args, &best.presses).map_err(|e| output_error(args, e))?;
+            }
+            if index == 1 && args.picture.wanted() {
+                G::picture(&report, &args.picture)?;
+            }
+            Ok(())
+        },
+    )?;
     out.flush()?;
-    output.finish(io.stderr)?;
+    output.finish(*stderr)?;
     Ok(0)
 }
 

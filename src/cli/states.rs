@@ -3,9 +3,14 @@
 //! Two states keep the bit-packed commands; these are their K-state
 //! counterparts, with the same flags, exit codes and checks.
 
-use super::*;
-use crate::present::{StateReport, kernel_text, state_check_json, state_target_name};
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+
+use crate::cli::{BoardArgs, Failure, KStates, PipedBoards, PuzzleArgs, TargetArg, read_file, read_limited};
+use crate::model::{StateBoards, is_pgm};
+use crate::solve::limits;
 use crate::zk::Modulus;
+use crate::{Error, Generate, StateGrid, StateTarget, read_pgm};
 
 mod study;
 
@@ -205,125 +210,4 @@ fn each_of(
         return Err(Error::Parse { source: name.to_string(), message: "no board in input".into() }.into());
     }
     Ok(index)
-}
-
-/// What a K-state solve does not do (yet): refused in words, not ignored.
-fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
-    let k = args.puzzle.states;
-    if args.picture.wanted() {
-        return Err(Error::BadInput(format!(
-            "--png and --svg draw two-state boards; a board of {k} states is written with --output FILE (PGM)"
-        )));
-    }
-    Ok(())
-}
-
-/// `lightsout --states K`: each board's fewest presses (a cell pressed n
-/// times counts n) to the targets asked, every press set re-checked.
-pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
-    refuse_two_state_only(args)?;
-    if args.search.wanted() {
-        return super::states_search::solve(args, io);
-    }
-    let max_memory = args.memory.max_memory;
-    let states = args.puzzle.modulus();
-    let k = states.get();
-    let targets = args.target.resolve_states(&args.source, states, max_memory)?;
-    let mut output = OutputFile::new(args);
-    let budget = args.max_nullity as u32;
-    let mut solvers = Solvers::states(&args.puzzle, args.method.into(), budget, max_memory);
-    let mut out = io::BufWriter::new(&mut *io.stdout);
-    let stderr = &mut *io.stderr;
-    let raw = !matches!(args.output_pbm, Some(PbmArg::Plain));
-    let input = StateInput { source: &args.source, puzzle: &args.puzzle, max_memory, stream: true };
-    input.announce_typing(io.stdin_is_terminal, stderr);
-    for_each_board(input, io.stdin, io.stdin_is_terminal, &mut |index, board, flush| {
-        let solver = solvers.for_board(&board)?;
-        let answer = solver.solve(&board, &targets)?;
-        let report = StateReport { index, board: &board, solver, answer: &answer };
-        for outcome in answer
-            .outcomes
-            .iter()
-            .filter(|o| targets.len() == 1 || answer.best().is_some_and(|(t, _)| *t == o.target))
-        {
-            if let Some(s) = outcome.solution.as_ref().filter(|s| !s.proven_minimal) {
-                let _ = writeln!(
-                    stderr,
-                    "lightsout: note: board {index}, {}: {}, not proven minimal ({}; a local search found it; \
-                     at least {})",
-                    state_target_name(&outcome.target),
-                    presses(s.presses.total()),
-                    super::states_search::beyond_budget(solver, budget as usize),
-                    s.lower_bound
-                );
-            }
-        }
-        let text = report.render(args.format.into(), args.show);
-        let file = if answer.best().is_some() { output.get()? } else { None };
-        out.write_all(text.as_bytes())?;
-        if flush {
-            out.flush()?;
-        }
-        if let (Some(file), Some((_, best))) = (file, answer.best()) {
-            write_pgm(&mut *file, &best.presses, k, raw).map_err(|e| output_error(args, e))?;
-        }
-        Ok(())
-    })?;
-    out.flush()?;
-    output.finish(stderr)?;
-    Ok(0)
-}
-
-/// `lightsout check --states K`: per board and target, solvable, or the
-/// pattern `y` (`yᵀ·A = 0`) that the change needed meets in a nonzero sum.
-pub(super) fn check(args: &CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let max_memory = args.memory.max_memory;
-    let states = args.puzzle.modulus();
-    let k = states.get();
-    let targets = args.target.resolve_states(&args.source, states, max_memory)?;
-    let mut solvers = Solvers::states(&args.puzzle, Method::Auto, 0, max_memory);
-    let mut out = io::BufWriter::new(&mut *io.stdout);
-    let input = StateInput { source: &args.source, puzzle: &args.puzzle, max_memory, stream: true };
-    input.announce_typing(io.stdin_is_terminal, io.stderr);
-    for_each_board(input, io.stdin, io.stdin_is_terminal, &mut |index, board, flush| {
-        let solver = solvers.for_board(&board)?;
-        let verdicts = targets
-            .iter()
-            .map(|t| Ok((t.clone(), solver.obstruction(&board, t)?)))
-            .collect::<Result<Vec<_>, Error>>()?;
-        let text = match args.format {
-            StudyFormat::Json => state_check_json(index, solver, &verdicts) + "\n",
-            StudyFormat::Text => {
-                let puzzle = solver.puzzle();
-                let mut t = format!(
-                    "board {index}: {}, {k} states, kernel {}\n",
-                    shape_text(puzzle),
-                    kernel_text(solver)
-                );
-                for (target, y) in &verdicts {
-                    let name = state_target_name(target);
-                    match y {
-                        None => t += &format!("  {name}: solvable\n"),
-                        Some(y) => {
-                            t += &format!(
-                                "  {name}: not solvable: every press meets this pattern in a sum of 0 mod {k}, the \
-                                 change the board needs does not (numbers: the pattern's weights)\n"
-                            );
-                            for line in state_lines(y, k) {
-                                t += &format!("    {line}\n");
-                            }
-                        }
-                    }
-                }
-                t
-            }
-        };
-        out.write_all(text.as_bytes())?;
-        if flush {
-            out.flush()?;
-        }
-        Ok(())
-    })?;
-    out.flush()?;
-    Ok(0)
 }

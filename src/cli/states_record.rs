@@ -9,10 +9,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::*;
-use crate::state_minimum::{StateSearchState, TaskLayout};
+use crate::cli::{Entry, RecordKind, Shape, read_puzzle};
+use crate::present::topology_name;
+use crate::solve::Slice;
+use crate::solve::states::minimum::{StateSearchState, TaskLayout};
 use crate::zk::Modulus;
-use crate::{Graph, Slice};
+use crate::{Error, Graph, Method, Puzzle, StateGrid, StateTarget};
 
 /// Version of K-state search records (two-state ones are version 1).
 pub(super) const STATE_RECORD_VERSION: u32 = 2;

@@ -10,11 +10,14 @@
 //! version 2; two-state records stay version 1, their fields and hashes
 //! unchanged.
 
+use crate::cli::search::print_answer;
+use crate::cli::{Failure, Record, SolveArgs, Streams, smaller_or_more_memory, solver_failure};
+use crate::present::{Report, state_target_name};
+use crate::solve::states::minimum::{SlicedCoset, StateSearchState, minimize};
+use crate::solve::{Mask, Shard};
+use crate::{Answer, Error, FoundBy, Game, Method, Outcome, Solution, StateGrid, StateSolver, StateTarget};
+
 use super::states_record::{KStates, StateProblem, StateTargetSearch};
-use super::*;
-use crate::Shard;
-use crate::present::{StateReport, state_target_name};
-use crate::state_minimum::{SlicedCoset, StateSearchState, minimize};
 
 /// One target of a search: the target, and when reachable its particular
 /// press set and the coset around it.
@@ -134,7 +137,8 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         outcomes.push(Outcome { target: goal.target.clone(), solution });
     }
     let answer = Answer { outcomes };
-    print_answer(&board, &solver, &answer, args.format, args.show, io)?;
+    let report = Report { index: 1, board: &board, solver: &solver, answer: &answer };
+    print_answer(&report, args.format, args.show, io)?;
     let best = answer.best().map(|(t, _)| state_target_name(t));
     for (_, note) in notes.iter().filter(|(name, _)| targets.len() == 1 || Some(name) == best.as_ref()) {
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
@@ -255,24 +259,5 @@ pub(super) fn reapply(
             "a K-state search's press set, re-applied, does not reach its target".into(),
         ));
     }
-    Ok(())
-}
-
-pub(super) fn print_answer(
-    board: &StateGrid,
-    solver: &StateSolver,
-    answer: &Answer<StateGrid>,
-    format: Format,
-    show: bool,
-    io: &mut Streams,
-) -> Result<(), Failure> {
-    let report = StateReport { index: 1, board, solver, answer };
-    let text = match format {
-        Format::Poj => report.poj(show),
-        Format::Text => report.text(show),
-        Format::Json => report.json() + "\n",
-    };
-    io.stdout.write_all(text.as_bytes())?;
-    io.stdout.flush()?;
     Ok(())
 }

@@ -1,19 +1,36 @@
 //! The study commands: `analyze` (a size's null space), `check` (which
 //! targets a board can reach, and why not), `table` (nullity over ranges).
 
-use super::*;
+use std::io::{self, Write};
+
 use crate::analysis::Analysis;
-use crate::{analyze as analyse, nullity_table};
+use crate::cli::{
+    AnalyzeArgs, BoardInput, CheckArgs, Failure, Kind, LimitHint, SMALLER_OR_MORE_MEMORY, Streams,
+    StudyFormat, TableArgs, TableFormat, TableProblem, check_text, smaller_or_more_memory, table_record,
+    terminal_bar,
+};
+use crate::present::{
+    Shown, analysis_json, listed_patterns, omitted_patterns, power_of_two, presses, table_entry_json,
+    topology_name,
+};
+use crate::solve::limits;
+use crate::{Answer, Error, Method, analyze as analyse, grid_lines, nullity_table, picture};
 
 /// Largest nullity `analyze` suggests searching in full: 2^42 members take
 /// minutes on two cores (65×65, folded by its symmetries: 79 s).
 const SUGGESTED_MAX_NULLITY: usize = 42;
 
-pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn analyze<G: Kind>(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
     args.puzzle.refuse_unused(None, None)?;
-    if args.puzzle.states > 2 {
-        return super::states::analyze(&args, io);
-    }
+    G::analyze_command(&args, io)
+}
+
+/// `analyze` for two states: the nullity, the quiet patterns, the
+/// lightest of them and the solvable share.
+pub(super) fn analyze_two_states(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
     let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     // The analysis eliminates in memory: no streamed way round, so the
@@ -111,11 +128,11 @@ fn analysis_text(a: &Analysis) -> String {
         Some((q, proven)) => {
             let how = if *proven {
                 String::new()
-            } else if a.nullity > crate::MAX_EXHAUSTIVE_NULLITY {
+            } else if a.nullity > crate::solve::MAX_EXHAUSTIVE_NULLITY {
                 format!(
                     " (not proven lightest: nullity {} is above {}, past an exhaustive search)",
                     a.nullity,
-                    crate::MAX_EXHAUSTIVE_NULLITY
+                    crate::solve::MAX_EXHAUSTIVE_NULLITY
                 )
             } else if a.nullity <= SUGGESTED_MAX_NULLITY {
                 format!(
@@ -148,61 +165,38 @@ fn analysis_text(a: &Analysis) -> String {
     t
 }
 
-pub(super) fn check(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
+/// `check`: per board and target, solvable, or the obstruction that
+/// proves it is not (no minimisation is needed).
+pub(super) fn check<G: Kind>(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
     args.source.refuse_unused()?;
-    if args.puzzle.states > 2 {
-        return super::states::check(&args, io);
-    }
     let max_memory = args.memory.max_memory;
-    let targets = args.target.resolve(&args.source, max_memory)?;
-    let mut input = read_input(
-        &args.source,
-        &args.puzzle,
-        false,
-        max_memory,
-        &smaller_or_more_memory,
-        io.stdin,
-        io.stdin_is_terminal,
-    )?;
-    let typed = input.announce_typing(io.stderr);
-    let mut solvers = Solvers::new(&args.puzzle, Method::Auto, 0, max_memory, &smaller_or_more_memory);
-    let mut out = io::BufWriter::new(&mut *io.stdout);
-    for (index, board) in boards(&mut input, &args.source).enumerate() {
-        let (board, index) = (&board?, index + 1);
-        let solver = solvers.for_board(board)?;
+    let targets = G::targets(&args.target, &args.source, &args.puzzle, max_memory)?;
+    let hint = &smaller_or_more_memory;
+    let input = BoardInput { source: &args.source, puzzle: &args.puzzle, dense: false, max_memory, hint };
+    let mut solvers = G::solvers(&args.puzzle, Method::Auto, 0, max_memory, hint);
+    let Streams { stdin, stdin_is_terminal, stdout, stderr } = io;
+    let mut out = io::BufWriter::new(&mut **stdout);
+    G::each_board(input, &mut **stdin, *stdin_is_terminal, &mut **stderr, &mut |index, board, flush, _| {
+        let solver = solvers.for_board(&board)?;
         let verdicts = targets
             .iter()
-            .map(|t| Ok((t.name(), solver.obstruction(board, t)?)))
-            .collect::<Result<Vec<(&str, Option<Grid>)>, Error>>()?;
+            .map(|t| Ok((t.clone(), solver.obstruction(&board, t)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
         let text = match args.format {
-            StudyFormat::Text => {
-                let mut t =
-                    format!("board {index}: {}, nullity {}\n", shape_text(solver.puzzle()), solver.nullity());
-                for (name, obstruction) in &verdicts {
-                    match obstruction {
-                        None => t += &format!("  {name}: solvable\n"),
-                        Some(y) => {
-                            t += &format!(
-                                "  {name}: not solvable: the cells to flip meet this pattern in an odd number of \
-                                 cells, and every press meets it in an even number (x = pattern)\n"
-                            );
-                            for line in grid_lines(y, 'x', '.') {
-                                t += &format!("    {line}\n");
-                            }
-                        }
-                    }
-                }
-                t
-            }
-            StudyFormat::Json => check_json(index, solver, &verdicts) + "\n",
+            StudyFormat::Text => check_text(index, solver, &verdicts),
+            StudyFormat::Json => G::Board::check_json(index, solver, &verdicts) + "\n",
         };
         out.write_all(text.as_bytes())?;
-        if typed.now() {
+        if flush {
             out.flush()?;
         }
-    }
+        Ok(())
+    })?;
     out.flush()?;
     Ok(0)
 }
@@ -212,15 +206,20 @@ pub(super) fn check(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure
 pub(super) const TABLE_ADVICE: &str =
     "--shard K/N cuts a table into slices that run one at a time (merge joins them)";
 
-pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn table<G: Kind>(args: TableArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
     if args.puzzle.graph.is_some() {
         return Err(
             Error::BadInput("--graph has one size; a table runs over ranges of grid sizes".into()).into()
         );
     }
-    if args.puzzle.states > 2 {
-        return super::states::table(&args, io);
-    }
+    G::table_command(&args, io)
+}
+
+/// `table` for two states: the nullity of every size in the ranges.
+pub(super) fn table_two_states(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     let template = args.puzzle.puzzle(1, 1)?;
     let max_memory = args.memory.max_memory;
     let narrow = || "narrow the ranges of --rows and --cols".to_string();

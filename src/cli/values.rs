@@ -1,10 +1,14 @@
 //! The values flags take and their parsers: targets, graphs, image kinds,
 //! formats, methods, densities, budgets and times.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::*;
-use crate::Graph;
+use clap::ValueEnum;
+
+use crate::model::PbmKind;
+use crate::present::{AnswerFormat, TARGET_WORDS, colour_targets, is_graph_name};
+use crate::{Graph, Method, Target};
 
 /// What `--target` names: colours, or a board file read once the boards'
 /// shape is known.
@@ -102,7 +106,7 @@ pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
 
 pub(super) fn parse_max_nullity(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(d) if d <= crate::MAX_EXHAUSTIVE_NULLITY => Ok(d),
+        Ok(d) if d <= crate::solve::MAX_EXHAUSTIVE_NULLITY => Ok(d),
         _ => Err(format!("expected a whole number from 0 to 128, got '{s}'")),
     }
 }

@@ -1,15 +1,26 @@
 //! `lightsout verify`: every board of a size against breadth-first search.
 
-use super::*;
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
+
+use crate::cli::{Failure, Kind, Streams, VerifyArgs, smaller_or_more_memory, solver_failure, terminal_bar};
+use crate::present::Shown;
+use crate::present::{shape_text, topology_name};
+use crate::solve::DEFAULT_MAX_NULLITY;
+use crate::{Answer, Error, Game, Solution, Solver, Target, bfs, grid_lines};
 
 /// What an interrupted `verify` says it lost (both kinds).
 pub(super) const VERIFY_ADVICE: &str = "verify keeps no checkpoint; run it again to start over";
 
-pub(super) fn verify(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn verify<G: Kind>(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
     args.puzzle.refuse_unused(None, None)?;
-    if args.puzzle.states > 2 {
-        return super::states::verify(&args, io);
-    }
+    G::verify_command(&args, io)
+}
+
+/// `verify` for two states: every board of the size against BFS.
+pub(super) fn verify_two_states(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
     let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     if puzzle.cells() > bfs::MAX_CELLS {

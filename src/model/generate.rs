@@ -99,7 +99,7 @@ impl Generate {
 }
 
 /// A board delivered one row at a time, from the top, as often as needed:
-/// what [`Chase::solve_streamed`](crate::Chase::solve_streamed) reads, so
+/// what [`Chase::solve_streamed`](crate::solve::Chase::solve_streamed) reads, so
 /// that a board never has to be held whole.
 pub trait RowStream {
     /// Number of columns (the words of each row hold this many cells).

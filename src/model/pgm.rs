@@ -15,7 +15,7 @@ use crate::error::Error;
 ///
 /// # Example
 /// ```
-/// assert!(lightsout::is_pgm(b"P5\n3 3\n4\n") && !lightsout::is_pgm(b"P4\n3 3\n"));
+/// assert!(lightsout::model::is_pgm(b"P5\n3 3\n4\n") && !lightsout::model::is_pgm(b"P4\n3 3\n"));
 /// ```
 pub fn is_pgm(input: &[u8]) -> bool {
     input.starts_with(b"P2") || input.starts_with(b"P5")

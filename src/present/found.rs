@@ -1,7 +1,8 @@
 //! How a press set was found, in words: the notes on answers not proven
 //! minimal that the fronts print.
 
-use crate::{FoundBy, Start, SymmetricSearch};
+use crate::FoundBy;
+use crate::solve::{Start, SymmetricSearch};
 
 /// The start of a search over symmetric solutions, named.
 pub(crate) fn start_words(start: Start) -> &'static str {

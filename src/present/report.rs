@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 use super::puzzle_topology;
-use crate::{Answer, Game, Grid, Solution, Solver, Target, grid_lines};
+use crate::{Answer, Board, Game, Grid, Solution, Solver, Target, grid_lines};
 
 /// How a board's answer is printed: the format words of `lightsout solve`
 /// (the CLI's `--format` maps onto these).
@@ -27,7 +27,7 @@ pub(crate) enum AnswerFormat {
 /// `StateGrid` for K): its answer as tallies, and how its header, press
 /// lines, grids and JSON read. Everything else (the POJ line, the text's
 /// target and best lines, `--show`) is [`Report`]'s, once for both.
-pub(crate) trait Shown: Sized {
+pub(crate) trait Shown: Board {
     /// The solver that answered (for the header, the reached board, JSON).
     type Solver;
     /// The answer to one board: a result per target asked.
@@ -36,6 +36,8 @@ pub(crate) trait Shown: Sized {
     /// minimal (`; at least N`).
     const SHOWS_LOWER_BOUND: bool;
 
+    /// A target's name, as answers and notes print it.
+    fn target_name(target: &Self::Target) -> Cow<'static, str>;
     /// Each target's result, in the order asked.
     fn tallies<'a>(answer: &'a Self::Answer) -> Vec<Tally<'a, Self>>;
     /// The text answer's first line: the board, its size and its kernel.
@@ -51,6 +53,11 @@ pub(crate) trait Shown: Sized {
     fn reached_lines(board: &Self, presses: &Self, solver: &Self::Solver) -> Option<Vec<String>>;
     /// The JSON object.
     fn json(report: &Report<'_, Self>) -> String;
+    /// A press set as JSON (its lines, as `solve` reads boards).
+    fn presses_json(&self, solver: &Self::Solver) -> Value;
+    /// The verdicts of `check` on board `index` as JSON: per target,
+    /// solvable, or the obstruction `y` (`yᵀ·A = 0`) that proves it is not.
+    fn check_json(index: usize, solver: &Self::Solver, verdicts: &[(Self::Target, Option<Self>)]) -> String;
 }
 
 /// One target's result as the POJ and text answers print it.
@@ -228,6 +235,23 @@ impl Report<'_> {
     }
 }
 
+/// One target's result as JSON, for every kind alike: a field of
+/// [`Solution`] that the answers carry is added here, once.
+pub(crate) fn outcome_json<B: Shown>(
+    solution: Option<&Solution<B>>,
+    solver: &B::Solver,
+) -> serde_json::Map<String, Value> {
+    let mut object = serde_json::Map::new();
+    object.insert("solvable".into(), json!(solution.is_some()));
+    object.insert("presses".into(), json!(solution.map(|s| s.presses.presses())));
+    object.insert("proven_minimal".into(), json!(solution.is_some_and(|s| s.proven_minimal)));
+    if B::SHOWS_LOWER_BOUND {
+        object.insert("lower_bound".into(), json!(solution.map(|s| s.lower_bound)));
+    }
+    object.insert("solution".into(), solution.map_or(Value::Null, |s| s.presses.presses_json(solver)));
+    object
+}
+
 /// The text answer's first line for two states: `board 1: 4x4, nullity 4`
 /// (by the shape given: a streamed board is sized as asked).
 pub(crate) fn two_state_header(index: usize, (rows, cols): (usize, usize), nullity: usize) -> String {
@@ -238,6 +262,10 @@ impl Shown for Grid {
     type Solver = Solver;
     type Answer = Answer;
     const SHOWS_LOWER_BOUND: bool = false;
+
+    fn target_name(target: &Target) -> Cow<'static, str> {
+        target.name().into()
+    }
 
     fn tallies<'a>(answer: &'a Answer) -> Vec<Tally<'a, Grid>> {
         answer.outcomes.iter().map(Tally::of).collect()
@@ -291,23 +319,19 @@ impl Shown for Grid {
         Some(grid_lines(&solver.puzzle().apply(board, presses), 'b', 'w'))
     }
 
+    fn check_json(index: usize, solver: &Solver, verdicts: &[(Target, Option<Grid>)]) -> String {
+        let named: Vec<(&str, Option<Grid>)> = verdicts.iter().map(|(t, y)| (t.name(), y.clone())).collect();
+        super::check_json(index, solver, &named)
+    }
+
+    fn presses_json(&self, _: &Solver) -> Value {
+        json!(grid_lines(self, 'x', '.'))
+    }
+
     fn json(report: &Report<'_, Grid>) -> String {
-        let entry = |solution: &Option<Solution>| -> Value {
-            match solution {
-                None => {
-                    json!({"solvable": false, "presses": null, "proven_minimal": false, "solution": null})
-                }
-                Some(s) => json!({
-                    "solvable": true,
-                    "presses": s.presses.count_ones(),
-                    "proven_minimal": s.proven_minimal,
-                    "solution": grid_lines(&s.presses, 'x', '.'),
-                }),
-            }
-        };
         let named = |name: &str| {
             let outcome = report.answer.outcomes.iter().find(|o| o.target.name() == name);
-            outcome.map_or(Value::Null, |o| entry(&o.solution))
+            outcome.map_or(Value::Null, |o| Value::Object(outcome_json(o.solution.as_ref(), report.solver)))
         };
         let best = match report.best() {
             None => json!({"target": null, "presses": null}),

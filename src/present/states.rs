@@ -6,7 +6,8 @@
 use serde_json::{Value, json};
 
 use super::{
-    LISTED_CELLS, LISTED_PATTERNS, LISTED_PRESSES, Report, Shown, Tally, omitted_patterns, topology_name,
+    LISTED_CELLS, LISTED_PATTERNS, LISTED_PRESSES, Report, Shown, Tally, omitted_patterns, outcome_json,
+    topology_name,
 };
 use crate::{Answer, Game, Outcome, Puzzle, StateGrid, StateSolver, StateTarget, state_lines};
 
@@ -84,6 +85,10 @@ impl Shown for StateGrid {
     type Answer = Answer<StateGrid>;
     const SHOWS_LOWER_BOUND: bool = true;
 
+    fn target_name(target: &StateTarget) -> std::borrow::Cow<'static, str> {
+        state_target_name(target).into()
+    }
+
     fn tallies<'a>(answer: &'a Answer<StateGrid>) -> Vec<Tally<'a, StateGrid>> {
         let tally = |o: &'a Outcome<StateGrid>| {
             let solution = o.solution.as_ref();
@@ -144,6 +149,18 @@ impl Shown for StateGrid {
         Some(state_lines(&reached, solver.states().get()))
     }
 
+    fn check_json(
+        index: usize,
+        solver: &StateSolver,
+        verdicts: &[(StateTarget, Option<StateGrid>)],
+    ) -> String {
+        state_check_json(index, solver, verdicts)
+    }
+
+    fn presses_json(&self, solver: &StateSolver) -> Value {
+        states_json(self, solver.states().get())
+    }
+
     fn json(report: &StateReport<'_>) -> String {
         let k = report.solver.states().get();
         let mut object = serde_json::Map::new();
@@ -154,12 +171,11 @@ impl Shown for StateGrid {
             .answer
             .outcomes
             .iter()
-            .map(|o| match &o.solution {
-                None => json!({"target": target_json(&o.target), "solvable": false, "presses": null,
-                    "proven_minimal": false, "lower_bound": null, "solution": null}),
-                Some(s) => json!({"target": target_json(&o.target), "solvable": true,
-                    "presses": s.presses.total(), "proven_minimal": s.proven_minimal,
-                    "lower_bound": s.lower_bound, "solution": states_json(&s.presses, k)}),
+            .map(|o| {
+                let mut entry = serde_json::Map::new();
+                entry.insert("target".into(), target_json(&o.target));
+                entry.extend(outcome_json(o.solution.as_ref(), report.solver));
+                Value::Object(entry)
             })
             .collect();
         object.insert("targets".into(), json!(targets));

@@ -4,7 +4,8 @@
 use serde_json::json;
 
 use super::puzzle_topology;
-use crate::{Analysis, Game, Grid, KernelEntry, Puzzle, Solver, grid_lines};
+use crate::analysis::KernelEntry;
+use crate::{Analysis, Game, Grid, Puzzle, Solver, grid_lines};
 
 /// `2^k` in decimal, for k up to a few thousand (beyond, `None`).
 pub(crate) fn power_of_two(k: usize) -> Option<String> {

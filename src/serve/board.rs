@@ -4,12 +4,14 @@ use axum::extract::State;
 use axum::response::Response;
 
 use super::error::ApiError;
+use super::game::{OnGame, Served, for_states};
 use super::request::{self, ApiJson, CheckRequest, SolveRequest};
 use super::work::App;
 use super::{Limits, json_response};
-use crate::present::{Report, StateReport, check_json, state_check_json};
+use crate::present::{Report, Shown};
+use crate::solve::TargetOf;
 use crate::zk::Modulus;
-use crate::{Error, Game, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use crate::{Answer, Error, Puzzle, StateGrid};
 use serde_json::Value;
 
 /// `POST /api/solve`: the object `lightsout solve --format json` prints.
@@ -30,14 +32,27 @@ struct Asked<'a> {
     graph: Option<&'a str>,
 }
 
-/// A request's board, read for its number of states.
-enum Read {
-    Bits(Grid, Puzzle, Vec<Target>),
-    States(StateGrid, Puzzle, Vec<StateTarget>, Modulus),
+/// A request's board, its puzzle and its targets, of one kind of game.
+struct Play<G: Served>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    board: G::Board,
+    puzzle: Puzzle,
+    targets: Vec<TargetOf<G>>,
+    states: Modulus,
 }
 
-/// The board of a request, its puzzle and its targets, checked.
-fn read(asked: &Asked, limits: &Limits) -> Result<Read, ApiError> {
+/// What a handler does with a request's board, whatever its kind.
+trait OnBoard {
+    fn on<G: Served>(self, play: Play<G>, limits: &Limits) -> Result<String, ApiError>
+    where
+        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>;
+}
+
+/// Reads the board of a request, its puzzle and its targets, checked, and
+/// hands them to `then` as the kind of game its states make.
+fn read(asked: &Asked, limits: &Limits, then: impl OnBoard) -> Result<String, ApiError> {
     let states = request::states(asked.states)?;
     let k = states.get();
     let board = request::state_board(asked.board, "board", k, asked.graph.is_some(), limits)?;
@@ -56,13 +71,59 @@ fn read(asked: &Asked, limits: &Limits) -> Result<Read, ApiError> {
         }
         None => request::puzzle(board.nrows(), board.ncols(), asked.rule, asked.torus, limits)?,
     };
-    if k == 2 {
-        let bits = Grid::from_fn(board.nrows(), board.ncols(), |r, c| board.get(r, c) == 1);
-        let targets = request::target(asked.target, asked.graph.is_some(), limits)?;
-        return Ok(Read::Bits(bits, puzzle, targets));
+    struct ReadBoard<'a, T: OnBoard> {
+        board: StateGrid,
+        puzzle: Puzzle,
+        asked: &'a Asked<'a>,
+        states: Modulus,
+        limits: &'a Limits,
+        then: T,
     }
-    let targets = request::state_target(asked.target, states, limits)?;
-    Ok(Read::States(board, puzzle, targets, states))
+    impl<T: OnBoard> OnGame for ReadBoard<'_, T> {
+        fn on<G: Served>(self) -> Result<String, ApiError>
+        where
+            G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+        {
+            let ReadBoard { board, puzzle, asked, states, limits, then } = self;
+            let targets = G::targets(asked.target, asked.graph.is_some(), states, limits)?;
+            then.on(Play::<G> { board: G::board(board), puzzle, targets, states }, limits)
+        }
+    }
+    for_states(states, ReadBoard { board, puzzle, asked, states, limits, then })
+}
+
+/// `/api/solve`'s work: the fewest presses, up to `max_nullity`.
+struct SolveBoard {
+    max_nullity: usize,
+}
+
+impl OnBoard for SolveBoard {
+    fn on<G: Served>(self, play: Play<G>, limits: &Limits) -> Result<String, ApiError>
+    where
+        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    {
+        let solver = G::make(&play.puzzle, play.states, self.max_nullity, limits.max_memory)?;
+        let answer = solver.solve(&play.board, &play.targets)?;
+        Ok(Report { index: 1, board: &play.board, solver: &solver, answer: &answer }.json())
+    }
+}
+
+/// `/api/check`'s work: solvability needs no minimisation.
+struct CheckBoard;
+
+impl OnBoard for CheckBoard {
+    fn on<G: Served>(self, play: Play<G>, limits: &Limits) -> Result<String, ApiError>
+    where
+        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    {
+        let solver = G::make(&play.puzzle, play.states, 0, limits.max_memory)?;
+        let verdicts = play
+            .targets
+            .iter()
+            .map(|t| Ok((t.clone(), solver.obstruction(&play.board, t)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        Ok(G::Board::check_json(1, &solver, &verdicts))
+    }
 }
 
 fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
@@ -75,19 +136,7 @@ fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
         graph: req.graph.as_deref(),
     };
     let max_nullity = request::max_nullity(req.max_nullity, limits)?;
-    match read(&asked, limits)? {
-        Read::Bits(board, puzzle, targets) => {
-            let solver = Solver::with_memory_limit(&puzzle, Method::Auto, max_nullity, limits.max_memory)?;
-            let answer = solver.solve(&board, &targets)?;
-            Ok(Report { index: 1, board: &board, solver: &solver, answer: &answer }.json())
-        }
-        Read::States(board, puzzle, targets, states) => {
-            let solver =
-                StateSolver::new(&puzzle, states, Method::Auto, max_nullity as u32, limits.max_memory)?;
-            let answer = solver.solve(&board, &targets)?;
-            Ok(StateReport { index: 1, board: &board, solver: &solver, answer: &answer }.json())
-        }
-    }
+    read(&asked, limits, SolveBoard { max_nullity })
 }
 
 /// `POST /api/check`: the object `lightsout check --format json` prints.
@@ -107,23 +156,5 @@ fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError>
         states: req.states,
         graph: req.graph.as_deref(),
     };
-    // As `lightsout check`: solvability needs no minimisation.
-    match read(&asked, limits)? {
-        Read::Bits(board, puzzle, targets) => {
-            let solver = Solver::with_memory_limit(&puzzle, Method::Auto, 0, limits.max_memory)?;
-            let verdicts: Vec<(&str, Option<Grid>)> = targets
-                .iter()
-                .map(|t| Ok((t.name(), solver.obstruction(&board, t)?)))
-                .collect::<Result<_, Error>>()?;
-            Ok(check_json(1, &solver, &verdicts))
-        }
-        Read::States(board, puzzle, targets, states) => {
-            let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, limits.max_memory)?;
-            let verdicts = targets
-                .iter()
-                .map(|t| Ok((t.clone(), solver.obstruction(&board, t)?)))
-                .collect::<Result<Vec<_>, Error>>()?;
-            Ok(state_check_json(1, &solver, &verdicts))
-        }
-    }
+    read(&asked, limits, CheckBoard)
 }

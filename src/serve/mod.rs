@@ -37,6 +37,7 @@
 
 mod board;
 mod error;
+mod game;
 mod listen;
 mod page;
 mod request;

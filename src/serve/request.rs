@@ -14,9 +14,10 @@ use serde_json::Value;
 use super::Limits;
 use super::error::ApiError;
 use super::work::App;
+use crate::model::StateBoards;
 use crate::present::{TARGET_WORDS, colour_targets, parse_range, parse_rule, topology};
 use crate::zk::Modulus;
-use crate::{Error, Graph, Grid, Puzzle, StateBoards, StateGrid, StateTarget, Target};
+use crate::{Error, Graph, Grid, Puzzle, StateGrid, StateTarget, Target};
 
 /// A JSON request body, read up to [`super::Limits::body_bytes`] and parsed into
 /// `T` (whose fields are `deny_unknown_fields`), with every failure an

@@ -4,14 +4,15 @@ use axum::extract::State;
 use axum::response::Response;
 
 use super::error::ApiError;
+use super::game::{OnGame, Served, for_states};
 use super::request::{self, AnalyzeRequest, ApiJson, TableRequest};
-use super::work::{App, Job, time_limit};
+use super::work::{App, Job};
 use super::{Limits, json_response};
+use crate::Answer;
+use crate::Puzzle;
 use crate::analysis::table_cost;
-use crate::present::{analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
+use crate::present::Shown;
 use crate::zk::Modulus;
-use crate::{Method, Puzzle, StateSolver};
-use crate::{analyze as analyse, kernel_table, nullity_table};
 
 /// `POST /api/analyze`: the object `lightsout analyze --format json` prints.
 pub(super) async fn analyze(
@@ -34,22 +35,22 @@ fn analysis(req: &AnalyzeRequest, limits: &Limits) -> Result<String, ApiError> {
         }
         (None, _, _) => return Err(ApiError::bad("rows and cols (or a graph) are needed")),
     };
-    let states = request::states(req.states)?;
-    // With K states, the command line's default member budget (2^24): the
-    // server's own max_nullity would let one request search for seconds.
-    let budget = crate::limits::ANALYZE_MAX_MEMBERS_LOG2 as usize;
-    let asked = if states.get() > 2 {
-        req.max_nullity.or(Some(budget.min(limits.max_nullity)))
-    } else {
-        req.max_nullity
-    };
-    let max_nullity = request::max_nullity(asked, limits)?;
-    if states.get() > 2 {
-        let solver = StateSolver::new(&puzzle, states, Method::Auto, max_nullity as u32, limits.max_memory)?;
-        let lightest = solver.lightest_quiet_pattern();
-        return Ok(state_analysis_json(&solver, lightest.as_ref().map(|(q, proven)| (q, *proven))));
+    struct Analysis<'a> {
+        puzzle: Puzzle,
+        states: Modulus,
+        max_nullity: Option<usize>,
+        limits: &'a Limits,
     }
-    Ok(analysis_json(&analyse(&puzzle, max_nullity, limits.max_memory)?))
+    impl OnGame for Analysis<'_> {
+        fn on<G: Served>(self) -> Result<String, ApiError>
+        where
+            G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+        {
+            G::analysis(&self.puzzle, self.states, self.max_nullity, self.limits)
+        }
+    }
+    let states = request::states(req.states)?;
+    for_states(states, Analysis { puzzle, states, max_nullity: req.max_nullity, limits })
 }
 
 /// `POST /api/table`: the objects `lightsout table --format json` prints,
@@ -60,10 +61,6 @@ pub(super) async fn table(
 ) -> Result<Response, ApiError> {
     app.run(move |job| nullity_rows(&req, job)).await.map(json_response)
 }
-
-/// Rows of a table computed between two checks of [`Job::should_stop`]:
-/// enough for both cores, few enough that an abandoned table stops soon.
-const ROWS_PER_PART: usize = 4;
 
 fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
     let limits = &*job.limits;
@@ -95,49 +92,22 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
             ));
         }
     }
+    struct Table<'a> {
+        states: Modulus,
+        rows: (usize, usize),
+        cols: (usize, usize),
+        template: Puzzle,
+        job: &'a Job,
+    }
+    impl OnGame for Table<'_> {
+        fn on<G: Served>(self) -> Result<String, ApiError>
+        where
+            G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+        {
+            let entries = G::table(self.states, self.rows, self.cols, &self.template, self.job)?;
+            Ok(serde_json::Value::from(entries).to_string())
+        }
+    }
     let states = request::states(req.states)?;
-    if states.get() > 2 {
-        return state_rows(states, (r0, r1), (c0, c1), &template, job);
-    }
-    let mut table = Vec::with_capacity(r1 - r0 + 1);
-    for first in (r0..=r1).step_by(ROWS_PER_PART) {
-        if job.should_stop() {
-            return Err(time_limit(limits.time));
-        }
-        let last = (first + ROWS_PER_PART - 1).min(r1);
-        table.extend(nullity_table(first..=last, c0..=c1, &template, limits.max_memory, &|| {})?);
-    }
-    let entries: Vec<_> = table
-        .iter()
-        .enumerate()
-        .flat_map(|(i, row)| row.iter().enumerate().map(move |(j, &n)| table_entry_json(r0 + i, c0 + j, n)))
-        .collect();
-    Ok(serde_json::Value::from(entries).to_string())
-}
-
-/// A K-state table: log2 of the kernel's size (and the nullity for prime
-/// K) per size, as the library's [`kernel_table`] gives it, a row between
-/// two checks of [`Job::should_stop`]. `template`, the largest size, has
-/// had its sides checked against the server's.
-fn state_rows(
-    states: Modulus,
-    (r0, r1): (usize, usize),
-    (c0, c1): (usize, usize),
-    template: &Puzzle,
-    job: &Job,
-) -> Result<String, ApiError> {
-    let limits = &*job.limits;
-    let cols: Vec<usize> = (c0..=c1).collect();
-    let mut table = kernel_table(r0..=r1, &cols, template, states, limits.max_memory);
-    let mut entries = Vec::new();
-    for r in r0..=r1 {
-        if job.should_stop() {
-            return Err(time_limit(limits.time));
-        }
-        let Some(row) = table.next() else { break };
-        let row = row?;
-        entries
-            .extend(row.iter().zip(c0..=c1).map(|(entry, c)| kernel_entry_json(r, c, states.get(), entry)));
-    }
-    Ok(serde_json::Value::from(entries).to_string())
+    for_states(states, Table { states, rows: (r0, r1), cols: (c0, c1), template, job })
 }

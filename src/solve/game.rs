@@ -92,7 +92,7 @@ pub struct KernelSize {
 /// use lightsout::zk::Modulus;
 ///
 /// // The fewest presses to the first target, whatever the game.
-/// fn fewest<G: Game>(game: &G, board: &G::Board, target: lightsout::TargetOf<G>) -> Option<u64> {
+/// fn fewest<G: Game>(game: &G, board: &G::Board, target: lightsout::solve::TargetOf<G>) -> Option<u64> {
 ///     let solution = game.solve_for(board, &target).ok()??;
 ///     Some(solution.presses.presses())
 /// }

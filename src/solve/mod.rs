@@ -12,7 +12,7 @@ mod chase;
 mod dense;
 mod game;
 pub mod limits;
-mod minimal;
+pub mod minimal;
 pub mod slices;
 pub mod states;
 
@@ -24,12 +24,10 @@ pub use dense::Dense;
 pub use game::{Game, KernelSize, Limits, TargetOf};
 pub use minimal::Incumbent;
 pub use minimal::{
-    Anytime, BRANCH_FROM, Branching, Budget, Coset, Estimate, Fold, FoldTag, LEAF_BITS, Layout,
-    MAX_EXHAUSTIVE_NULLITY, MAX_TRANSFORM_NULLITY, Progress, SearchState, cross_coset,
-    cross_coset_for_problem, cross_order, estimate, improve, minimize, minimize_with_progress, search_blocks,
-    search_branch,
+    Anytime, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Progress, SearchState, improve, minimize,
+    minimize_with_progress, search_blocks,
 };
-use minimal::{Search, improve_with_symmetry};
+use minimal::{BRANCH_FROM, Search, cross_coset_for_problem, improve_with_symmetry};
 pub use slices::{Best, Mask, MergeError, Shard, Slice, SliceKind, Sliced, check_coverage, merge};
 
 use std::borrow::Cow;
@@ -314,7 +312,8 @@ impl Solver {
     ///
     /// # Example
     /// ```
-    /// use lightsout::{Game, Grid, Method, Puzzle, Solver, Start, Target};
+    /// use lightsout::{Game, Grid, Method, Puzzle, Solver, Target};
+    /// use lightsout::solve::Start;
     ///
     /// // 9x9 all black (nullity 8): the symmetric solutions hold the minimum.
     /// let solver = Solver::new(&Puzzle::new(9, 9).unwrap(), Method::Auto, 8).unwrap();

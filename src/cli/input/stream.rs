@@ -7,8 +7,9 @@ use std::io::{self, Read};
 use std::rc::Rc;
 
 use super::MAX_LINE;
+use crate::model::{MAX_SIDE, StateBoards, TextBoards};
 use crate::present::format_bytes;
-use crate::{Error, Grid, MAX_SIDE, StateBoards, StateGrid, TextBoards};
+use crate::{Error, Grid, StateGrid};
 
 /// Boards typed at a terminal, each handed out as soon as its last row is
 /// in: after `--rows` rows, at a blank line, or when it is square (the rows

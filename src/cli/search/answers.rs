@@ -1,7 +1,14 @@
 //! The answer of a finished or stopped search, and the strong answers
 //! past the exhaustive budget (the solutions the problem's symmetries fix).
 
-use super::*;
+use std::time::{Duration, Instant};
+
+use crate::cli::search::Search;
+use crate::cli::{Failure, Format, Streams};
+use crate::present::{Report, Shown, Tally, answers, symmetric_words};
+use crate::solve::minimal::settle_stopped;
+use crate::solve::{Budget, Coset, Mask, SearchState, Start, improve};
+use crate::{Answer, FoundBy, Game, Grid, Outcome, Solution, Solver, Target};
 
 /// Turns a finished (or stopped) search into the answer `solve` prints.
 pub(super) fn answer(
@@ -54,7 +61,8 @@ pub(super) fn answer(
         let solution = Some(solution(presses, proven, bound));
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
-    print_answer(search, &answer, format, show, io)?;
+    let report = Report { index: 1, board: &search.board, solver: &search.solver, answer: &answer };
+    print_answer(&report, format, show, io)?;
     let tallies: Vec<Tally> = answer.outcomes.iter().map(Tally::of).collect();
     for (_, note) in notes.iter().filter(|(name, _)| answers(name, &tallies)) {
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
@@ -86,9 +94,8 @@ fn stopped<'n>(
         },
         _ => Budget::default(),
     };
-    let local = improve(coset, &budget);
-    let best = crate::Best::better(state.and_then(|s| s.best), Some(local.best)).unwrap_or(local.best);
-    let proven = best.weight <= local.lower_bound;
+    let local = settle_stopped(coset, state.and_then(|s| s.best), &budget);
+    let (best, proven) = (local.best, local.proven());
     let searched = state.map_or(0, |s| s.members_searched());
     let how = match state {
         Some(_) => format!(
@@ -175,20 +182,15 @@ fn beyond_reach(
     Ok(Some((solution(presses, proven, bound), note)))
 }
 
-pub(in crate::cli) fn print_answer(
-    search: &Search,
-    answer: &Answer,
+/// Prints the one answer of a long search (or a merge) of either kind,
+/// and flushes it.
+pub(in crate::cli) fn print_answer<B: Shown>(
+    report: &Report<'_, B>,
     format: Format,
     show: bool,
     io: &mut Streams,
 ) -> Result<(), Failure> {
-    let report = Report { index: 1, board: &search.board, solver: &search.solver, answer };
-    let text = match format {
-        Format::Poj => report.poj(show),
-        Format::Text => report.text(show),
-        Format::Json => report.json() + "\n",
-    };
-    io.stdout.write_all(text.as_bytes())?;
+    io.stdout.write_all(report.render(format.into(), show).as_bytes())?;
     io.stdout.flush()?;
     Ok(())
 }

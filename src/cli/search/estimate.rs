@@ -1,14 +1,19 @@
 //! The work of a search before it runs: `--estimate`, and the note
 //! before a long branch-and-bound run.
 
-use super::*;
+use std::time::Instant;
+
+use crate::cli::search::Search;
+use crate::cli::{Failure, Streams};
+use crate::solve::minimal::{Branching, MAX_TRANSFORM_NULLITY};
 use crate::solve::slices::MAX_SHARDS;
+use crate::solve::{Coset, SearchState};
 
 /// Rates, and the work of a search at them, for `--estimate` and the note
 /// before a long run: (merges, leaves, core-seconds) of one slice.
-fn branch_estimate(state: &SearchState, coset: &Coset) -> Option<crate::Estimate> {
+fn branch_estimate(state: &SearchState, coset: &Coset) -> Option<crate::solve::minimal::Estimate> {
     let plan = state.plan?;
-    let mut estimate = crate::estimate(coset, &plan, ESTIMATE_PROBES, 1);
+    let mut estimate = crate::solve::minimal::estimate(coset, &plan, ESTIMATE_PROBES, 1);
     // Slices of one count share the work evenly (interleaved blocks).
     let share = state.shard.count as f64;
     estimate.merges /= share;
@@ -43,7 +48,7 @@ pub(super) fn note_long_branch(search: &Search, io: &mut Streams) {
 /// One line on an estimate: the merges (the figure that does not depend on
 /// the machine), the rate and the load it was measured at, and what that
 /// makes in CPU time a slice and in wall time for the whole search.
-fn describe(state: &SearchState, coset: &Coset, e: &crate::Estimate) -> String {
+fn describe(state: &SearchState, coset: &Coset, e: &crate::solve::minimal::Estimate) -> String {
     let cores = rayon::current_num_threads();
     let plan =
         state.plan.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0, fold: Default::default() });
@@ -118,7 +123,7 @@ pub(in crate::cli) fn human(seconds: f64) -> String {
 /// How far the fold gets, by depth: ", 1.3x at depth 2, …, 4.6x at 34,
 /// 6.7x at 36, 8.0x from 41" (the Burnside factor where it first grows by
 /// a quarter, and where it first comes within 1 % of its largest).
-fn fold_reached(fold: &crate::Fold) -> String {
+fn fold_reached(fold: &crate::solve::minimal::Fold) -> String {
     let factors: Vec<(usize, f64)> = fold.depths().into_iter().map(|t| (t, fold.fold_at(t))).collect();
     let top = factors.iter().map(|&(_, f)| f).fold(1.0, f64::max);
     let mut out = String::new();
@@ -177,7 +182,7 @@ pub(super) fn print_estimates(
             let mut sample = (16 * rayon::current_num_threads() as u64).min(layout.blocks());
             let block = loop {
                 let timer = Instant::now();
-                let _ = crate::search_blocks(&plain, 0..sample, false);
+                let _ = crate::solve::search_blocks(&plain, 0..sample, false);
                 let seconds = timer.elapsed().as_secs_f64();
                 if seconds >= 0.25 || sample == layout.blocks() {
                     break seconds * cores / sample as f64;

@@ -28,7 +28,7 @@ pub(in crate::cli) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     let states = args.puzzle.modulus();
     let k = states.get();
-    let budget = args.max_nullity.map_or(crate::limits::ANALYZE_MAX_MEMBERS_LOG2, |d| d as u32);
+    let budget = args.max_nullity.map_or(crate::solve::limits::ANALYZE_MAX_MEMBERS_LOG2, |d| d as u32);
     let solver = StateSolver::new(&puzzle, states, Method::Auto, budget, args.memory.max_memory)
         .map_err(|e| solver_failure(e, &puzzle, Method::Auto, &smaller_or_more_memory))?;
     let lightest = solver.lightest_quiet_pattern();

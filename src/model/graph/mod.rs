@@ -19,7 +19,7 @@ use edge_list::read_edge_list;
 use graph6::{G6_MAX, G6_MIN, read_graph6};
 
 /// Most vertices a graph may have: as many as a board has columns
-/// ([`MAX_SIDE`](crate::MAX_SIDE)), since a board on a graph is one row.
+/// ([`MAX_SIDE`](crate::model::MAX_SIDE)), since a board on a graph is one row.
 pub const MAX_VERTICES: usize = super::MAX_SIDE;
 
 /// Most edges a graph may have: 2^24, so that the adjacency lists (two

@@ -172,7 +172,7 @@ pub fn parse_state_boards(
 ///
 /// # Example
 /// ```
-/// use lightsout::StateBoards;
+/// use lightsout::model::StateBoards;
 ///
 /// // Three boards of a 4-vertex graph, K = 5: one line each.
 /// let boards: Vec<_> = StateBoards::on_graph(b"0123\n\n4 4 0 1\n0000\n", "g", 5, 4).collect::<Result<_, _>>()?;
@@ -188,7 +188,7 @@ impl<'a> StateBoards<'a> {
     ///
     /// # Example
     /// ```
-    /// use lightsout::StateBoards;
+    /// use lightsout::model::StateBoards;
     ///
     /// let mut boards = StateBoards::new(b"01\n23\n30\n12\n", "in", 4, Some(2), None);
     /// assert_eq!(boards.next().transpose()?.map(|b| b.total()), Some(6));
@@ -226,7 +226,7 @@ impl<'a> StateBoards<'a> {
 ///
 /// # Example
 /// ```
-/// use lightsout::state_row_width;
+/// use lightsout::model::state_row_width;
 ///
 /// assert_eq!((state_row_width(b"0120", 3), state_row_width(b"0 12 0", 13)), (4, 3));
 /// ```

@@ -39,7 +39,8 @@ pub use stream::MAX_STREAMED_NULLITY;
 ///
 /// # Example
 /// ```
-/// use lightsout::{Chase, Grid, Puzzle};
+/// use lightsout::{Grid, Puzzle};
+/// use lightsout::solve::Chase;
 ///
 /// let puzzle = Puzzle::new(5, 5)?;
 /// let chase = Chase::new(&puzzle);

@@ -1,6 +1,6 @@
 //! A coset of solutions as the searches see it: the [`Coset`] (cells
 //! grouped by key) and the [`Layout`] of its masks. The values searches
-//! exchange ([`Mask`], [`Best`](crate::Best), [`Shard`](crate::Shard)) are the sliced search's
+//! exchange ([`Mask`], [`Best`](crate::solve::Best), [`Shard`](crate::solve::Shard)) are the sliced search's
 //! (`solve/slices/`).
 //!
 //! A mask is over the coset's own basis, which for a symmetric search is

@@ -55,6 +55,16 @@ impl Anytime {
     }
 }
 
+/// What a search stopped short (or never started: `searched` is `None`)
+/// answers: the better of the best it found and a local search's within
+/// `budget`, with the local search's bound: proven only when it meets it.
+/// The one place this is settled, for the library and the command line.
+pub fn settle_stopped(coset: &Coset, searched: Option<Best>, budget: &Budget) -> Anytime {
+    let local = improve(coset, budget);
+    let best = Best::better(searched, Some(local.best)).unwrap_or(local.best);
+    Anytime { best, ..local }
+}
+
 /// The lightest member of `coset` that a local search finds within
 /// `budget`, with a lower bound on every member's weight.
 ///

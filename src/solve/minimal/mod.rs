@@ -10,7 +10,7 @@ mod symmetry;
 pub(crate) use symmetry::{grid_symmetries, motion_names};
 mod transform;
 
-pub use crate::solve::slices::{Best, Mask, Shard};
+pub(crate) use crate::solve::slices::{Best, Mask, Shard};
 pub use branch::{
     Branching, Estimate, Fold, FoldTag, LEAF_BITS, cross_coset, cross_coset_for_problem, cross_order,
     estimate, search_branch,
@@ -19,7 +19,7 @@ pub use coset::{Coset, Layout, MAX_TABLE_BITS};
 pub use exhaustive::search_blocks;
 pub use fixed::Incumbent;
 pub(crate) use fixed::improve_with_symmetry;
-pub use local::{Anytime, Budget, improve};
+pub use local::{Anytime, Budget, improve, settle_stopped};
 pub use search::SearchState;
 
 use super::answer::{FoundBy, Start};
@@ -47,7 +47,8 @@ use crate::model::{Grid, Puzzle};
 ///
 /// # Example
 /// ```
-/// use lightsout::{minimize, Grid};
+/// use lightsout::Grid;
+/// use lightsout::solve::minimize;
 ///
 /// let x = Grid::ones(1, 4);
 /// let q = Grid::from_fn(1, 4, |_, c| c < 3);
@@ -172,12 +173,11 @@ impl Found {
     /// members of the coset weighed) and of a local search, proven only
     /// when it meets the local search's bound.
     fn stopped(x: &Grid, quiet: &[Grid], coset: &Coset, best: Option<Best>, searched: u128) -> Found {
-        let local = improve(coset, &Budget::default());
-        let best = Best::better(best, Some(local.best)).unwrap_or(local.best);
+        let settled = settle_stopped(coset, best, &Budget::default());
         Found {
-            presses: coset.member(x, quiet, best.mask),
-            proven: best.weight <= local.lower_bound,
-            lower_bound: local.lower_bound,
+            presses: coset.member(x, quiet, settled.best.mask),
+            proven: settled.proven(),
+            lower_bound: settled.lower_bound,
             found_by: FoundBy::Stopped { members_searched: searched },
         }
     }

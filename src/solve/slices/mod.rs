@@ -23,7 +23,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// One member of a coset: bit `j` says whether the coset's basis pattern
 /// `j` is added to the particular press set. Over the coset's own basis
-/// (see [`Coset::member`](crate::Coset::member)); serialised as the plain number.
+/// (see [`Coset::member`](crate::solve::Coset::member)); serialised as the plain number.
 ///
 /// The same type names a member of a coset over Z_K, where a member is a
 /// tuple of coefficients `c_j < order_j`: the mask is that tuple read as a
@@ -59,7 +59,7 @@ impl Mask {
     ///
     /// # Example
     /// ```
-    /// use lightsout::Mask;
+    /// use lightsout::solve::Mask;
     ///
     /// // Coefficients (2, 1) with orders (3, 4): 2 + 1·3 = 5.
     /// let mask = Mask::from_digits(&[2, 1], &[3, 4]).unwrap();
@@ -172,7 +172,7 @@ impl Shard {
     ///
     /// # Example
     /// ```
-    /// use lightsout::Shard;
+    /// use lightsout::solve::Shard;
     /// assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
     /// assert!(Shard::parse("0/4").is_err() && Shard::parse("5/4").is_err() && Shard::parse("1/0").is_err());
     /// ```
@@ -220,9 +220,9 @@ impl std::fmt::Display for Shard {
 }
 
 /// How one kind of sliced search splits its members into units, and what
-/// else a slice of it carries: the GF(2) [`Layout`](crate::Layout) (blocks,
+/// else a slice of it carries: the GF(2) [`Layout`](crate::solve::Layout) (blocks,
 /// and a branch-and-bound plan) or the Z_K
-/// [`TaskLayout`](crate::state_minimum::TaskLayout) (tasks).
+/// [`TaskLayout`](crate::solve::states::minimum::TaskLayout) (tasks).
 pub trait SliceKind: Copy + Eq + Debug + Send + Sync + Sized {
     /// What else a slice records about how it searches (a two-state
     /// slice's branch-and-bound plan; nothing for K states).
@@ -314,7 +314,8 @@ pub trait Sliced: Sync {
 /// # Example
 /// ```
 /// use std::ops::ControlFlow;
-/// use lightsout::{merge, Coset, Grid, SearchState, Shard};
+/// use lightsout::Grid;
+/// use lightsout::solve::{Coset, SearchState, Shard, merge};
 ///
 /// // x = 1111 plus any of two quiet patterns: the lightest member is 0011
 /// // (x + 1100), found by whichever of two slices holds it.
@@ -609,9 +610,10 @@ mod tests {
     /// refused.
     #[test]
     fn each_kind_keeps_its_wire_fields() {
-        use crate::Layout;
-        use crate::solve::{Branching, FoldTag};
-        use crate::state_minimum::TaskLayout;
+        use crate::solve::Layout;
+        use crate::solve::minimal::Branching;
+        use crate::solve::minimal::FoldTag;
+        use crate::solve::states::minimum::TaskLayout;
         let best = Some(Best { weight: 7, mask: Mask::from_bits(5u8) });
         let layout = Layout { table_bits: 13, lane_bits: 5, outer_bits: 12, symmetries: 7 };
         let mut two = Slice::fresh(layout, Shard { index: 2, count: 3 }, None);

@@ -41,7 +41,8 @@ pub const UNREACHABLE: u16 = u16::MAX;
 ///
 /// # Example
 /// ```
-/// use lightsout::{state_bfs, Puzzle};
+/// use lightsout::Puzzle;
+/// use lightsout::solve::states::bfs as state_bfs;
 ///
 /// // 1x2 over Z_3: pressing either cell adds 1 to both.
 /// let puzzle = Puzzle::new(1, 2)?;

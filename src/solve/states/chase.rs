@@ -32,7 +32,8 @@ use crate::zk::{Barrett, Modulus, ZkFactors, ZkMatrix};
 /// # Example
 /// ```
 /// use lightsout::zk::Modulus;
-/// use lightsout::{StateChase, StateGrid};
+/// use lightsout::StateGrid;
+/// use lightsout::solve::states::StateChase;
 ///
 /// // 5x5 over Z_3: three independent quiet patterns (3^3 of them).
 /// let chase = StateChase::new(5, 5, Modulus::new(3)?);

@@ -19,7 +19,8 @@ use crate::zk::{Modulus, ZkFactors, ZkMatrix};
 /// # Example
 /// ```
 /// use lightsout::zk::Modulus;
-/// use lightsout::{Puzzle, Rule, StateDense, StateGrid};
+/// use lightsout::{Puzzle, Rule, StateGrid};
+/// use lightsout::solve::states::StateDense;
 ///
 /// // The king's rule on 2x2 presses every cell: a press adds 1 to all four.
 /// let puzzle = Puzzle::new(2, 2)?.with_rule(Rule::king());

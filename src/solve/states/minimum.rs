@@ -108,7 +108,7 @@ pub const MAX_MEMBERS_LOG2: u32 = 63;
 ///
 /// # Example
 /// ```
-/// use lightsout::state_minimum::minimize;
+/// use lightsout::solve::states::minimum::minimize;
 ///
 /// // Over Z_3: x0 = (2, 2, 2) and one generator (1, 1, 1) of order 3.
 /// // Adding it once gives (0, 0, 0), no presses at all.
@@ -142,7 +142,7 @@ pub fn minimize_with_progress(
 /// # Example
 /// ```
 /// use std::sync::atomic::AtomicBool;
-/// use lightsout::state_minimum::{minimize, minimize_with_stop};
+/// use lightsout::solve::states::minimum::{minimize, minimize_with_stop};
 ///
 /// let gens: [(&[u8], u32); 2] = [(&[1, 2, 0], 3), (&[0, 1, 1], 3)];
 /// // Never set: the same answer as `minimize`.
@@ -258,7 +258,7 @@ fn exhaustive_minimum(
 ///
 /// # Example
 /// ```
-/// use lightsout::state_minimum::lightest_nonzero;
+/// use lightsout::solve::states::minimum::lightest_nonzero;
 ///
 /// // Over Z_4: (2, 2, 0) of order 2 and (1, 3, 1) of order 4. Twice the
 /// // second is (2, 2, 2); plus the first, (0, 0, 2): weight 2.
@@ -348,7 +348,7 @@ pub const MIN_FOLDED_MEMBERS: u64 = 1 << 19;
 ///
 /// # Example
 /// ```
-/// use lightsout::state_minimum::{minimize, minimize_symmetric};
+/// use lightsout::solve::states::minimum::{minimize, minimize_symmetric};
 ///
 /// // Over Z_3, two cells swapped by a mirror; the kernel (1, 2) and (1, 1).
 /// let gens: [(&[u8], u32); 2] = [(&[1, 2], 3), (&[1, 1], 3)];

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use super::coset::{Coset, Units, gcd};
 use super::engine::Engine;
 use super::{LANES, MAX_INNER, Tuning, fold};
-use crate::Shard;
+use crate::solve::Shard;
 
 /// The exhaustive search: the lightest member's (weight, index), ties to
 /// the smallest index; with `nonzero`, members of weight 0 are skipped.

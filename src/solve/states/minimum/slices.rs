@@ -52,8 +52,8 @@ impl<'a> SlicedCoset<'a> {
     ///
     /// # Example
     /// ```
-    /// use lightsout::state_minimum::{SlicedCoset, StateSearchState};
-    /// use lightsout::Shard;
+    /// use lightsout::solve::states::minimum::{SlicedCoset, StateSearchState};
+    /// use lightsout::solve::Shard;
     ///
     /// // Over Z_3: x0 = (2, 2, 2), one generator (1, 1, 1): adding it once
     /// // gives (0, 0, 0), the member of mask 1.

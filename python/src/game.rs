@@ -1,0 +1,304 @@
+//! The one place the Python front asks "two states or K?": [`with_game`]
+//! picks the library's [`Game`] for the number of states (the bit-packed
+//! [`Solver`] for two, [`StateSolver`] for K), and every entry point runs
+//! generically over it ([`Play`]). What differs between the two games for
+//! Python (how a board is built, which targets a word names, what an
+//! analysis holds) is [`PyGame`], implemented once for each.
+
+use lightsout::solve::{Game, TargetOf};
+use lightsout::zk::Modulus;
+use lightsout::{Error, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use pyo3::prelude::*;
+
+use crate::convert::{Cells, Goal, bad, to_py};
+use crate::engine::{Reached, Stop};
+
+/// A library game as Python plays it.
+pub trait PyGame:
+    Game<Board: Send + Sync + 'static + lightsout::solve::Board<Target: Send + Sync + 'static>>
+    + Send
+    + Sync
+    + Sized
+    + 'static
+{
+    /// Factors `puzzle`, searching a coset exhaustively up to
+    /// 2^`max_nullity` members.
+    ///
+    /// # Errors
+    /// The library's: a memory estimate over `max_memory`, say.
+    fn factor(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error>;
+
+    /// Whether solving one board may take long enough (a search of more
+    /// than 2^12 members) that it should be stopped on Ctrl-C and not share
+    /// the cores with other boards.
+    fn searches_long(&self) -> bool;
+
+    /// The board of `cells` (states checked below K before).
+    fn board(cells: Cells) -> Self::Board;
+
+    /// The cells of a board as states, row by row.
+    fn cells(board: &Self::Board) -> Vec<u8>;
+
+    /// The targets that `goal` names in this game.
+    ///
+    /// # Errors
+    /// A `ValueError` for a goal this game has no target for (a colour
+    /// word with K states).
+    fn targets(goal: Goal, states: Modulus) -> PyResult<Vec<TargetOf<Self>>>;
+
+    /// How Python names `target`.
+    fn reached(target: &TargetOf<Self>) -> Reached;
+
+    /// What is known about `puzzle`: `analyze`'s answer.
+    ///
+    /// # Errors
+    /// The library's, as Python exceptions.
+    fn study(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Study>;
+
+    /// The table of every size `rows[i] × cols[j]` like `template`, row by
+    /// row in C order: the nullity, or (`nullity` false, K states) log2 of
+    /// the kernel's size. Stops at `stop` between rows.
+    ///
+    /// # Errors
+    /// The library's, as Python exceptions; a `ValueError` for `nullity`
+    /// with a composite K.
+    fn table(
+        rows: &[usize],
+        cols: &[usize],
+        template: &Puzzle,
+        states: Modulus,
+        max_memory: u64,
+        nullity: bool,
+        stop: &Stop,
+    ) -> PyResult<Table>;
+}
+
+/// What one entry point does, whichever game it plays.
+pub trait Play {
+    /// What it returns.
+    type Output;
+
+    /// Runs it with game `G`.
+    ///
+    /// # Errors
+    /// Its own.
+    fn play<G: PyGame>(self) -> PyResult<Self::Output>;
+}
+
+/// Runs `play` with the game of `states`: the front's one fork.
+///
+/// # Errors
+/// Those of `play`.
+pub fn with_game<P: Play>(states: Modulus, play: P) -> PyResult<P::Output> {
+    if states.get() == 2 { play.play::<Solver>() } else { play.play::<StateSolver>() }
+}
+
+/// What an analysis found, held without Python objects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Study {
+    pub rows: usize,
+    pub cols: usize,
+    pub rank: Option<usize>,
+    pub nullity: Option<usize>,
+    pub kernel: KernelSize,
+    /// The quiet patterns' basis (generators for K states), each row by
+    /// row; `None` when too many to hold.
+    pub quiet: Option<Vec<Vec<u8>>>,
+    pub orders: Vec<u32>,
+    /// The gcd polynomial and its factors with their multiplicities.
+    pub gcd: Option<(String, Vec<(String, usize)>)>,
+    /// The lightest quiet pattern, and whether it is proven lightest.
+    pub lightest: Option<(Vec<u8>, bool)>,
+    pub targets_interchangeable: Option<bool>,
+}
+
+/// How many press sets are quiet: 2^nullity, or the K-state count in decimal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelSize {
+    PowerOfTwo(usize),
+    Decimal(String),
+}
+
+/// A table's entries, row by row.
+pub enum Table {
+    /// Nullities.
+    Nullity(Vec<i64>),
+    /// log2 of the kernel's size.
+    Log2(Vec<f64>),
+}
+
+impl PyGame for Solver {
+    fn factor(puzzle: &Puzzle, _: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
+        Solver::with_memory_limit(puzzle, Method::Auto, max_nullity, max_memory)
+    }
+
+    fn searches_long(&self) -> bool {
+        self.nullity() >= 12
+    }
+
+    fn board(cells: Cells) -> Grid {
+        let cols = cells.cols;
+        Grid::from_fn(cells.rows, cells.cols, |r, c| cells.cells[r * cols + c] == 1)
+    }
+
+    fn cells(grid: &Grid) -> Vec<u8> {
+        let cols = grid.ncols();
+        let mut cells = vec![0u8; grid.nrows() * cols];
+        for r in 0..grid.nrows() {
+            for c in grid.row(r).iter_ones() {
+                cells[r * cols + c] = 1;
+            }
+        }
+        cells
+    }
+
+    fn targets(goal: Goal, _: Modulus) -> PyResult<Vec<Target>> {
+        Ok(match goal {
+            Goal::Any => Target::EITHER.to_vec(),
+            Goal::Colours { targets, .. } => targets.to_vec(),
+            Goal::State(0) => vec![Target::White],
+            Goal::State(_) => vec![Target::Black],
+            Goal::Board(cells) => vec![Target::Board(Self::board(cells))],
+        })
+    }
+
+    fn reached(target: &Target) -> Reached {
+        Reached::Name(target.name())
+    }
+
+    fn study(puzzle: &Puzzle, _: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Study> {
+        let a = lightsout::analyze(puzzle, max_nullity, max_memory).map_err(to_py)?;
+        let held = a.quiet.len() == a.nullity;
+        Ok(Study {
+            rows: puzzle.rows(),
+            cols: puzzle.cols(),
+            rank: Some(a.rank()),
+            nullity: Some(a.nullity),
+            kernel: KernelSize::PowerOfTwo(a.nullity),
+            quiet: held.then(|| a.quiet.iter().map(Self::cells).collect()),
+            orders: vec![2; a.nullity],
+            gcd: a.gcd.as_ref().map(|(g, factors)| {
+                (g.to_string(), factors.iter().map(|(p, m)| (p.to_string(), *m)).collect())
+            }),
+            lightest: a.lightest_quiet.as_ref().map(|(q, proven)| (Self::cells(q), *proven)),
+            targets_interchangeable: Some(a.targets_interchangeable),
+        })
+    }
+
+    fn table(
+        rows: &[usize],
+        cols: &[usize],
+        template: &Puzzle,
+        _: Modulus,
+        max_memory: u64,
+        _: bool,
+        stop: &Stop,
+    ) -> PyResult<Table> {
+        // The library's table is over the span of the sizes; the entries
+        // asked are picked from it.
+        let (r_lo, r_hi) = span(rows);
+        let (c_lo, c_hi) = span(cols);
+        let table =
+            lightsout::nullity_table(r_lo..=r_hi, c_lo..=c_hi, template, max_memory, &|| stop.check())
+                .map_err(to_py)?;
+        let flat = rows
+            .iter()
+            .flat_map(|&r| cols.iter().map(move |&c| (r, c)))
+            .map(|(r, c)| table[r - r_lo][c - c_lo] as i64)
+            .collect();
+        Ok(Table::Nullity(flat))
+    }
+}
+
+impl PyGame for StateSolver {
+    fn factor(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
+        // A coset of at most 2^max_nullity members is searched exhaustively,
+        // as the two-state game searches 2^nullity.
+        let log2 = u32::try_from(max_nullity).unwrap_or(u32::MAX);
+        StateSolver::new(puzzle, states, Method::Auto, log2, max_memory)
+    }
+
+    fn searches_long(&self) -> bool {
+        self.kernel_size_log2() > 12.0
+    }
+
+    fn board(cells: Cells) -> StateGrid {
+        StateGrid::from_fn(cells.rows, cells.cols, |r, c| cells.cells[r * cells.cols + c])
+    }
+
+    fn cells(grid: &StateGrid) -> Vec<u8> {
+        grid.cells().to_vec()
+    }
+
+    fn targets(goal: Goal, k: Modulus) -> PyResult<Vec<StateTarget>> {
+        Ok(match goal {
+            Goal::Any => StateTarget::any(k),
+            Goal::Colours { word, .. } => {
+                return Err(bad(format!(
+                    "target '{word}' names a colour of the two-state game; with {k} states give a state 0 \
+                     to {}, 'any' or a board",
+                    k.get() - 1
+                )));
+            }
+            Goal::State(s) => vec![StateTarget::Uniform(s)],
+            Goal::Board(cells) => vec![StateTarget::Board(Self::board(cells))],
+        })
+    }
+
+    fn reached(target: &StateTarget) -> Reached {
+        match target {
+            StateTarget::Uniform(state) => Reached::State(*state),
+            StateTarget::Board(_) => Reached::Name("target"),
+        }
+    }
+
+    fn study(puzzle: &Puzzle, k: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Study> {
+        let solver = Self::factor(puzzle, k, max_nullity, max_memory).map_err(to_py)?;
+        let quiet = solver.quiet_patterns();
+        Ok(Study {
+            rows: puzzle.rows(),
+            cols: puzzle.cols(),
+            rank: solver.rank(),
+            nullity: solver.nullity(),
+            kernel: KernelSize::Decimal(solver.kernel_size()),
+            quiet: Some(quiet.iter().map(|(g, _)| g.cells().to_vec()).collect()),
+            orders: quiet.iter().map(|(_, o)| *o).collect(),
+            gcd: None,
+            lightest: solver.lightest_quiet_pattern().map(|(q, proven)| (q.cells().to_vec(), proven)),
+            targets_interchangeable: None,
+        })
+    }
+
+    fn table(
+        rows: &[usize],
+        cols: &[usize],
+        template: &Puzzle,
+        k: Modulus,
+        max_memory: u64,
+        nullity: bool,
+        stop: &Stop,
+    ) -> PyResult<Table> {
+        if nullity && !k.is_prime() {
+            return Err(bad(format!(
+                "nullity=True needs a prime number of states (Z_K a field), got {k}: the table without it \
+                 gives log2 of the number of quiet patterns"
+            )));
+        }
+        let (mut log2, mut nullities) = (Vec::new(), Vec::new());
+        // A row of sizes at a time on all cores, stopping between rows.
+        for row in lightsout::kernel_table(rows.iter().copied(), cols, template, k, max_memory) {
+            let row = row.map_err(to_py)?;
+            log2.extend(row.iter().map(|entry| entry.kernel_size_log2));
+            nullities.extend(row.iter().map(|entry| entry.nullity.map_or(-1, |d| d as i64)));
+            stop.check();
+        }
+        Ok(if nullity { Table::Nullity(nullities) } else { Table::Log2(log2) })
+    }
+}
+
+/// The smallest and the largest size.
+fn span(sizes: &[usize]) -> (usize, usize) {
+    let lo = sizes.iter().copied().min().unwrap_or(1);
+    let hi = sizes.iter().copied().max().unwrap_or(1);
+    (lo, hi)
+}

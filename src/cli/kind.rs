@@ -1,0 +1,323 @@
+//! What the command line does differently for the two kinds of game: two
+//! states over GF(2) ([`Solver`], boards of bits) and K states over Z_K
+//! ([`StateSolver`], boards of states). The flows of `solve` and `check`
+//! are written once over [`Kind`]; only this differs, the way the text
+//! reader serves two kinds of cell through one `Cells`.
+
+use std::io::{self, Read, Write};
+
+use super::Failure;
+use super::input::{boards, read_input};
+use super::plan::{MemoryHint, Solvers};
+use super::states::{StateInput, for_each_board};
+use super::states_search::beyond_budget;
+use super::{
+    AnalyzeArgs, BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TableArgs, TargetArg,
+    VerifyArgs,
+};
+use crate::present::{Report, Shown, found_by_words, kernel_text, presses, shape_text};
+use crate::solve::{MAX_EXHAUSTIVE_NULLITY, Solution, TargetOf};
+use crate::{Answer, Game, Grid, Method, Solver, StateSolver, write_pbm, write_pgm};
+
+/// Where a run's boards come from and how they are read.
+pub(super) struct BoardInput<'a> {
+    pub(super) source: &'a BoardArgs,
+    pub(super) puzzle: &'a PuzzleArgs,
+    /// A dense solver will factor the boards: a two-state board is then
+    /// held whole (not streamed by rows).
+    pub(super) dense: bool,
+    pub(super) max_memory: u64,
+    /// What to change when a board does not fit `--max-memory`.
+    pub(super) hint: MemoryHint<'a>,
+}
+
+/// Called with each board of a run as it is read: its number, the board,
+/// whether the answers so far should be flushed (the next read of a
+/// stream would wait), and standard error.
+pub(super) type EachBoard<'e, B> = dyn FnMut(usize, B, bool, &mut dyn Write) -> Result<(), Failure> + 'e;
+
+/// A kind of game as the command line reads, makes and writes it.
+pub(super) trait Kind: Game + Sized
+where
+    Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
+{
+    /// `solve`, by the routes this kind has (two states stream large
+    /// generated boards; both search long, sliced and resumable).
+    fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>;
+    /// `analyze`: the null space of a size (the kernel, over Z_K).
+    fn analyze_command(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure>;
+    /// `table`: the nullity (the kernel's size) over ranges of sizes.
+    fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure>;
+    /// `verify`: every board of a size against breadth-first search.
+    fn verify_command(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure>;
+
+    /// The targets `--target` names, for a puzzle of `puzzle`'s states.
+    fn targets(
+        target: &TargetArg,
+        source: &BoardArgs,
+        puzzle: &PuzzleArgs,
+        max_memory: u64,
+    ) -> Result<Vec<TargetOf<Self>>, crate::Error>;
+
+    /// A solver for each shape of board, searching up to `max_nullity`
+    /// (two states: the exhaustive search's nullity; K states: a kernel
+    /// of up to 2^`max_nullity` members).
+    fn solvers<'a>(
+        puzzle: &'a PuzzleArgs,
+        method: Method,
+        max_nullity: usize,
+        max_memory: u64,
+        hint: MemoryHint<'a>,
+    ) -> Solvers<'a, Self>;
+
+    /// Hands every board of the input to `each`, in order, telling a
+    /// person typing at a terminal (on `stderr`) how boards are read. A bad
+    /// board stops the run after the ones before it.
+    fn each_board(
+        input: BoardInput,
+        stdin: &mut dyn Read,
+        stdin_is_terminal: bool,
+        stderr: &mut dyn Write,
+        each: &mut EachBoard<Self::Board>,
+    ) -> Result<(), Failure>;
+
+    /// Writes a press set to `--output` (PBM for two states, PGM for K).
+    fn write_presses(file: &mut dyn Write, args: &SolveArgs, presses: &Self::Board) -> io::Result<()>;
+
+    /// Draws the first board's answer to `--png`/`--svg` (two states
+    /// only: K states refuse pictures before they start).
+    fn picture(_: &Report<'_, Self::Board>, _: &PictureArgs) -> Result<(), Failure> {
+        Ok(())
+    }
+
+    /// The kernel as `check`'s first line gives it: `nullity 4`, or the
+    /// states and the kernel's size.
+    fn kernel_words(&self) -> String;
+
+    /// Why a board with an obstruction cannot reach its target.
+    fn unsolvable_words(&self) -> String;
+
+    /// Why `solution`, not proven minimal, was not proven, in the command
+    /// line's words (`--max-nullity`, `--max-memory`).
+    fn not_proven_why(&self, solution: &Solution<Self::Board>, max_nullity: usize) -> String;
+}
+
+impl Kind for Solver {
+    fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::solve::solve_two_states(args, io)
+    }
+
+    fn analyze_command(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::study::analyze_two_states(args, io)
+    }
+
+    fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::study::table_two_states(args, io)
+    }
+
+    fn verify_command(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::verify::verify_two_states(args, io)
+    }
+
+    fn targets(
+        target: &TargetArg,
+        source: &BoardArgs,
+        _: &PuzzleArgs,
+        max_memory: u64,
+    ) -> Result<Vec<TargetOf<Self>>, crate::Error> {
+        target.resolve(source, max_memory)
+    }
+
+    fn solvers<'a>(
+        puzzle: &'a PuzzleArgs,
+        method: Method,
+        max_nullity: usize,
+        max_memory: u64,
+        hint: MemoryHint<'a>,
+    ) -> Solvers<'a, Self> {
+        Solvers::new(puzzle, method, max_nullity, max_memory, hint)
+    }
+
+    fn each_board(
+        input: BoardInput,
+        stdin: &mut dyn Read,
+        stdin_is_terminal: bool,
+        stderr: &mut dyn Write,
+        each: &mut EachBoard<Self::Board>,
+    ) -> Result<(), Failure> {
+        let BoardInput { source, puzzle, dense, max_memory, hint } = input;
+        let mut read = read_input(source, puzzle, dense, max_memory, hint, stdin, stdin_is_terminal)?;
+        let flush = read.announce_typing(stderr);
+        for (index, board) in boards(&mut read, source).enumerate() {
+            each(index + 1, board?, flush.now(), stderr)?;
+        }
+        Ok(())
+    }
+
+    fn write_presses(file: &mut dyn Write, args: &SolveArgs, presses: &Self::Board) -> io::Result<()> {
+        write_pbm(file, args.output_kind(), presses).map(drop)
+    }
+
+    fn picture(report: &Report<'_, Grid>, picture: &PictureArgs) -> Result<(), Failure> {
+        let (rows, cols) = (report.board.nrows(), report.board.ncols());
+        let title = format!("{rows}x{cols} board, {}", report.best_summary());
+        let presses = report.best().map(|(_, s)| &s.presses);
+        Ok(picture.write(&crate::picture::board(report.board, presses, &title))?)
+    }
+
+    fn kernel_words(&self) -> String {
+        format!("nullity {}", self.nullity())
+    }
+
+    fn unsolvable_words(&self) -> String {
+        "the cells to flip meet this pattern in an odd number of cells, and every press meets it in an even \
+         number (x = pattern)"
+            .into()
+    }
+
+    fn not_proven_why(&self, solution: &Solution<Self::Board>, max_nullity: usize) -> String {
+        let nullity = self.nullity();
+        let how = found_by_words(&solution.found_by, solution.lower_bound);
+        if !self.holds_quiet_patterns() {
+            format!(
+                "its {nullity} quiet patterns do not fit --max-memory, so the press set was not minimised"
+            )
+        } else if nullity > max_nullity {
+            let how = how.as_deref().unwrap_or("a local search found it");
+            format!("nullity {nullity} is above --max-nullity {max_nullity}; {how}")
+        } else if let Some(how) = how {
+            // An exhaustive search cut short (a stop or a time limit).
+            how
+        } else {
+            format!("nullity {nullity} is above the exhaustive search's limit of {MAX_EXHAUSTIVE_NULLITY}")
+        }
+    }
+}
+
+impl Kind for StateSolver {
+    fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::solve::solve_states(args, io)
+    }
+
+    fn analyze_command(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::states::analyze(args, io)
+    }
+
+    fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::states::table(args, io)
+    }
+
+    fn verify_command(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
+        super::states::verify(args, io)
+    }
+
+    fn targets(
+        target: &TargetArg,
+        source: &BoardArgs,
+        puzzle: &PuzzleArgs,
+        max_memory: u64,
+    ) -> Result<Vec<TargetOf<Self>>, crate::Error> {
+        target.resolve_states(source, puzzle.modulus(), max_memory)
+    }
+
+    fn solvers<'a>(
+        puzzle: &'a PuzzleArgs,
+        method: Method,
+        max_nullity: usize,
+        max_memory: u64,
+        _: MemoryHint<'a>,
+    ) -> Solvers<'a, Self> {
+        Solvers::states(puzzle, method, max_nullity as u32, max_memory)
+    }
+
+    fn each_board(
+        input: BoardInput,
+        stdin: &mut dyn Read,
+        stdin_is_terminal: bool,
+        stderr: &mut dyn Write,
+        each: &mut EachBoard<Self::Board>,
+    ) -> Result<(), Failure> {
+        let BoardInput { source, puzzle, max_memory, .. } = input;
+        let input = StateInput { source, puzzle, max_memory, stream: true };
+        input.announce_typing(stdin_is_terminal, stderr);
+        for_each_board(input, stdin, stdin_is_terminal, &mut |index, board, flush| {
+            each(index, board, flush, stderr)
+        })
+    }
+
+    fn write_presses(file: &mut dyn Write, args: &SolveArgs, presses: &Self::Board) -> io::Result<()> {
+        let raw = !matches!(args.output_pbm, Some(PbmArg::Plain));
+        write_pgm(file, presses, args.puzzle.modulus().get(), raw).map(drop)
+    }
+
+    fn kernel_words(&self) -> String {
+        format!("{} states, kernel {}", self.states().get(), kernel_text(self))
+    }
+
+    fn unsolvable_words(&self) -> String {
+        format!(
+            "every press meets this pattern in a sum of 0 mod {}, the change the board needs does not (numbers: \
+             the pattern's weights)",
+            self.states().get()
+        )
+    }
+
+    fn not_proven_why(&self, solution: &Solution<Self::Board>, max_nullity: usize) -> String {
+        format!(
+            "{}; a local search found it; at least {}",
+            beyond_budget(self, max_nullity),
+            solution.lower_bound
+        )
+    }
+}
+
+/// Notes on `stderr` each count of `report` not proven minimal: of the
+/// target asked for, or with several, of the answer given (a note on
+/// another target would be about a question nobody asked).
+pub(super) fn note_not_proven<G: Kind>(
+    stderr: &mut dyn Write,
+    index: usize,
+    solver: &G,
+    answer: &Answer<G::Board>,
+    max_nullity: usize,
+) where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    let best = answer.best().map(|(t, _)| t);
+    for outcome in &answer.outcomes {
+        let asked = answer.outcomes.len() == 1 || best == Some(&outcome.target);
+        let Some(s) = outcome.solution.as_ref().filter(|s| asked && !s.proven_minimal) else { continue };
+        let _ = writeln!(
+            stderr,
+            "lightsout: note: board {index}, {}: {}, not proven minimal ({})",
+            G::Board::target_name(&outcome.target),
+            presses(crate::Board::presses(&s.presses)),
+            solver.not_proven_why(s, max_nullity),
+        );
+    }
+}
+
+/// `check`'s text for one board: per target, solvable, or the pattern
+/// that proves it is not.
+pub(super) fn check_text<G: Kind>(
+    index: usize,
+    solver: &G,
+    verdicts: &[(TargetOf<G>, Option<G::Board>)],
+) -> String
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    let mut text = format!("board {index}: {}, {}\n", shape_text(solver.puzzle()), solver.kernel_words());
+    for (target, obstruction) in verdicts {
+        let name = G::Board::target_name(target);
+        let Some(y) = obstruction else {
+            text += &format!("  {name}: solvable\n");
+            continue;
+        };
+        text += &format!("  {name}: not solvable: {}\n", solver.unsolvable_words());
+        for line in y.press_lines(solver) {
+            text += &format!("    {line}\n");
+        }
+    }
+    text
+}

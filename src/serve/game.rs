@@ -1,0 +1,187 @@
+//! The two kinds of game as the server serves them: two states over
+//! GF(2) and K states over Z_K. The handlers are written once over
+//! [`Served`]; [`for_states`] is the one place a request's states pick
+//! the kind.
+
+use serde_json::Value;
+
+use super::Limits;
+use super::error::ApiError;
+use super::request;
+use super::work::{Job, time_limit};
+use crate::present::{Shown, analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
+use crate::solve::TargetOf;
+use crate::zk::Modulus;
+use crate::{Answer, Error, Game, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use crate::{analyze as analyse, kernel_table, nullity_table};
+
+/// Rows of a table computed between two checks of [`Job::should_stop`]:
+/// enough for both cores, few enough that an abandoned table stops soon.
+const ROWS_PER_PART: usize = 4;
+
+/// What the server does differently for the two kinds of game (two
+/// states over GF(2), K states over Z_K): the handlers are written once
+/// over it.
+pub(super) trait Served: Game + Sized
+where
+    Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
+{
+    /// The solver of `puzzle`, searching up to `max_nullity`.
+    fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error>;
+    /// The board of this kind that `cells` (read as states) is.
+    fn board(cells: StateGrid) -> Self::Board;
+    /// The targets `asked` names.
+    fn targets(
+        asked: Option<&Value>,
+        graph: bool,
+        states: Modulus,
+        limits: &Limits,
+    ) -> Result<Vec<TargetOf<Self>>, ApiError>;
+    /// `/api/analyze`'s object for `puzzle`, searching the lightest quiet
+    /// pattern up to `max_nullity` (asked, or this kind's default).
+    fn analysis(
+        puzzle: &Puzzle,
+        states: Modulus,
+        max_nullity: Option<usize>,
+        limits: &Limits,
+    ) -> Result<String, ApiError>;
+    /// `/api/table`'s entries for the sizes `rows` × `cols`, the largest
+    /// being `template` (its sides checked), stopping when `job` must.
+    fn table(
+        states: Modulus,
+        rows: (usize, usize),
+        cols: (usize, usize),
+        template: &Puzzle,
+        job: &Job,
+    ) -> Result<Vec<Value>, ApiError>;
+}
+
+impl Served for Solver {
+    fn make(puzzle: &Puzzle, _: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
+        Solver::with_memory_limit(puzzle, Method::Auto, max_nullity, max_memory)
+    }
+
+    fn board(cells: StateGrid) -> Grid {
+        Grid::from_fn(cells.nrows(), cells.ncols(), |r, c| cells.get(r, c) == 1)
+    }
+
+    fn targets(
+        asked: Option<&Value>,
+        graph: bool,
+        _: Modulus,
+        limits: &Limits,
+    ) -> Result<Vec<Target>, ApiError> {
+        request::target(asked, graph, limits)
+    }
+
+    fn analysis(
+        puzzle: &Puzzle,
+        _: Modulus,
+        max_nullity: Option<usize>,
+        limits: &Limits,
+    ) -> Result<String, ApiError> {
+        let max_nullity = request::max_nullity(max_nullity, limits)?;
+        Ok(analysis_json(&analyse(puzzle, max_nullity, limits.max_memory)?))
+    }
+
+    /// The nullity of each size, [`ROWS_PER_PART`] rows between two checks.
+    fn table(
+        _: Modulus,
+        (r0, r1): (usize, usize),
+        (c0, c1): (usize, usize),
+        template: &Puzzle,
+        job: &Job,
+    ) -> Result<Vec<Value>, ApiError> {
+        let limits = &*job.limits;
+        let mut table = Vec::with_capacity(r1 - r0 + 1);
+        for first in (r0..=r1).step_by(ROWS_PER_PART) {
+            if job.should_stop() {
+                return Err(time_limit(limits.time));
+            }
+            let last = (first + ROWS_PER_PART - 1).min(r1);
+            table.extend(nullity_table(first..=last, c0..=c1, template, limits.max_memory, &|| {})?);
+        }
+        Ok(table
+            .iter()
+            .enumerate()
+            .flat_map(|(i, row)| {
+                row.iter().enumerate().map(move |(j, &n)| table_entry_json(r0 + i, c0 + j, n))
+            })
+            .collect())
+    }
+}
+
+impl Served for StateSolver {
+    fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
+        StateSolver::new(puzzle, states, Method::Auto, max_nullity as u32, max_memory)
+    }
+
+    fn board(cells: StateGrid) -> StateGrid {
+        cells
+    }
+
+    fn targets(
+        asked: Option<&Value>,
+        _: bool,
+        states: Modulus,
+        limits: &Limits,
+    ) -> Result<Vec<StateTarget>, ApiError> {
+        request::state_target(asked, states, limits)
+    }
+
+    fn analysis(
+        puzzle: &Puzzle,
+        states: Modulus,
+        max_nullity: Option<usize>,
+        limits: &Limits,
+    ) -> Result<String, ApiError> {
+        // The command line's default member budget (2^24): the server's
+        // own max_nullity would let one request search for seconds.
+        let budget = crate::solve::limits::ANALYZE_MAX_MEMBERS_LOG2 as usize;
+        let max_nullity = request::max_nullity(max_nullity.or(Some(budget.min(limits.max_nullity))), limits)?;
+        let solver = StateSolver::new(puzzle, states, Method::Auto, max_nullity as u32, limits.max_memory)?;
+        let lightest = solver.lightest_quiet_pattern();
+        Ok(state_analysis_json(&solver, lightest.as_ref().map(|(q, proven)| (q, *proven))))
+    }
+
+    /// Log2 of the kernel's size (and the nullity for prime K) per size,
+    /// as the library's [`kernel_table`] gives it, a row between two checks.
+    fn table(
+        states: Modulus,
+        (r0, r1): (usize, usize),
+        (c0, c1): (usize, usize),
+        template: &Puzzle,
+        job: &Job,
+    ) -> Result<Vec<Value>, ApiError> {
+        let limits = &*job.limits;
+        let cols: Vec<usize> = (c0..=c1).collect();
+        let mut table = kernel_table(r0..=r1, &cols, template, states, limits.max_memory);
+        let mut entries = Vec::new();
+        for r in r0..=r1 {
+            if job.should_stop() {
+                return Err(time_limit(limits.time));
+            }
+            let Some(row) = table.next() else { break };
+            entries.extend(
+                row?.iter().zip(c0..=c1).map(|(entry, c)| kernel_entry_json(r, c, states.get(), entry)),
+            );
+        }
+        Ok(entries)
+    }
+}
+
+/// What a handler does once the kind of game is known.
+pub(super) trait OnGame {
+    fn on<G: Served>(self) -> Result<String, ApiError>
+    where
+        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>;
+}
+
+/// Runs `then` for the kind of game of `states`: the server's one fork
+/// between the kinds.
+pub(super) fn for_states(states: Modulus, then: impl OnGame) -> Result<String, ApiError> {
+    match states.get() {
+        2 => then.on::<Solver>(),
+        _ => then.on::<StateSolver>(),
+    }
+}
