@@ -180,6 +180,91 @@ fn interrupt_saves_the_checkpoint(signal: &str) {
     assert!(state["done"].as_u64().unwrap() > 0 && state["done"].as_u64() < state["blocks"].as_u64());
 }
 
+/// A record without its time and checksum: what two runs of one slice
+/// must agree on.
+fn without_time(text: &str) -> serde_json::Value {
+    let mut record: serde_json::Value = serde_json::from_str(text).unwrap();
+    record["milliseconds"] = 0.into();
+    record["checksum"] = "".into();
+    record
+}
+
+/// Issue 24: a branch-and-bound slice sent SIGTERM finished the blocks in
+/// flight (20–61 s on 79x79) before it saved and exited. Now it drops them:
+/// it exits 130 at once with its checkpoint written (the work up to the
+/// last batch kept), and the same command resumes it to the record an
+/// unbroken run prints.
+#[test]
+fn an_interrupted_branch_and_bound_slice_resumes_to_the_unbroken_record() {
+    let dir = folder("interrupt-branch");
+    // 61x61, nullity 40, slice 1 of 32: 8 batches of 128 blocks, seconds.
+    let slice = ["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"];
+    let slice = [&slice[..], &["--max-nullity", "40", "--engine", "branch", "--shard", "1/32"]].concat();
+    let (unbroken, err, code) = run(&dir, &slice);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let checkpointed = [&slice[..], &["--checkpoint", "cp.json", "--checkpoint-every", "0.001"]].concat();
+    let mut child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+        .current_dir(&dir)
+        .args(&checkpointed)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Signalled once the first batch is saved: mid-slice on any machine.
+    let done = || -> u64 {
+        let text = std::fs::read_to_string(dir.join("cp.json")).unwrap_or_default();
+        serde_json::from_str::<serde_json::Value>(&text)
+            .map_or(0, |r| r["searches"][0]["state"]["done"].as_u64().unwrap_or(0))
+    };
+    while done() == 0 {
+        assert!(child.try_wait().unwrap().is_none(), "the slice ended before its first batch was saved");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let signalled = std::time::Instant::now();
+    let status = Process::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let exited = signalled.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(130), 0), "{err}");
+    assert!(exited < Duration::from_secs(10), "{exited:?} from SIGTERM to exit");
+    assert!(
+        err.starts_with("lightsout: interrupted after ")
+            && err.contains("% of its blocks done; the search is saved in cp.json"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let saved = done();
+    assert!(saved > 0 && saved < 1024, "the checkpoint holds {saved} of 1024 blocks");
+    let (resumed, err, code) = run(&dir, &checkpointed);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(without_time(&resumed), without_time(&unbroken));
+}
+
+/// Issue 22: Ctrl-C without --checkpoint killed a long search without a
+/// word. It now says how far it got, that nothing was kept and how to
+/// keep it, and exits 130 (two states here; K states share the run).
+#[test]
+fn an_interrupt_without_a_checkpoint_says_what_was_lost() {
+    let dir = folder("interrupt-unsaved");
+    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+        .current_dir(&dir)
+        .args(["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"])
+        .args(["--max-nullity", "40", "--shard", "1/2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = Process::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(130), 0), "{err}");
+    assert!(err.starts_with("lightsout: interrupted after "), "{err}");
+    assert!(err.contains("nothing was saved: add --checkpoint FILE to be able to resume"), "{err}");
+}
+
 #[test]
 fn table_slices_merge_into_the_whole_table() {
     let dir = folder("table");
@@ -455,6 +540,71 @@ fn branch_and_bound_shards_merge_into_the_transform_answer() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// Branch-and-bound records (version 3) name the fold their slices were
+/// searched under: slices of one fold merge; a record whose fold was
+/// edited (and sealed again), or an old one that names none where this
+/// build folds, is refused by `merge` and by a resume, in one line that
+/// names the file and both folds. Transform records stay version 1.
+#[test]
+fn branch_and_bound_records_name_their_fold() {
+    let dir = folder("fold");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let (out, err, code) = run(&dir, &small(&["--shard", &shard, "--engine", "branch"]));
+        assert_eq!((code, err.as_str()), (0, ""), "shard {shard}");
+        let name = format!("fold-{k}.json");
+        std::fs::write(dir.join(&name), out).unwrap();
+        parts.push(name);
+    }
+    let record = read(&parts[0]);
+    assert_eq!(record["version"], 3, "{record}");
+    let fold = record["searches"][0]["state"]["branch"]["fold"].as_str().unwrap().to_string();
+    assert_eq!(fold.len(), 16, "all black 30x30 folds by its symmetries: {fold}");
+    assert_eq!(read(&parts[1])["searches"][0]["state"]["branch"]["fold"], fold.as_str());
+    assert_eq!(run(&dir, &["merge", &parts[0], &parts[1]]).0, "376\n");
+    let transform = run(&dir, &small(&["--shard", "1/2"])).0;
+    assert!(transform.starts_with(r#"{"lightsout":"search","version":1,"#), "{transform}");
+
+    let mut edited = read(&parts[1]);
+    edited["searches"][0]["state"]["branch"]["fold"] = "0123456789abcdef".into();
+    std::fs::write(dir.join("edited.json"), reseal(edited)).unwrap();
+    let (out, err, code) = run(&dir, &["merge", &parts[0], "edited.json"]);
+    assert_eq!((out.as_str(), code, err.lines().count()), ("", 2, 1), "{err}");
+    assert!(
+        err.contains("edited.json: its branch-and-bound slice was searched under fold 0123456789abcdef")
+            && err.contains(&format!("this lightsout searches it under fold {fold}")),
+        "{err}"
+    );
+    // A record from before folds were named: version 1, no fold.
+    let mut old = read(&parts[1]);
+    old["version"] = 1.into();
+    old["searches"][0]["state"]["branch"].as_object_mut().unwrap().remove("fold");
+    std::fs::write(dir.join("old.json"), reseal(old)).unwrap();
+    let (_, err, code) = run(&dir, &["merge", &parts[0], "old.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("old.json: its branch-and-bound slice was searched under an unnamed fold"), "{err}");
+
+    // The same for a checkpoint: resumed under its own fold, refused under another.
+    let checkpoint = small(&["--engine", "branch", "--checkpoint", "cp.json", "--time-limit", "0.000001"]);
+    assert_eq!(run(&dir, &checkpoint).2, 0);
+    let mut edited = read("cp.json");
+    edited["searches"][0]["state"]["branch"]["fold"] = "0123456789abcdef".into();
+    std::fs::write(dir.join("cp.json"), reseal(edited)).unwrap();
+    let (out, err, code) = run(&dir, &small(&["--engine", "branch", "--checkpoint", "cp.json"]));
+    assert_eq!((out.as_str(), code, err.lines().count()), ("", 2, 1), "{err}");
+    assert!(
+        err.contains(
+            "cp.json: checkpoint: its branch-and-bound slice was searched under fold 0123456789abcdef"
+        ),
+        "{err}"
+    );
+    assert!(err.contains(&format!("under fold {fold}")), "{err}");
+}
+
 /// `--incumbent W` looks for press sets lighter than W: with W the
 /// minimum it finds none and says so (the press count shown is a local
 /// search's, not claimed minimal); with W above, it finds the minimum.
@@ -577,4 +727,71 @@ fn branch_and_bound_equals_the_transform_on_random_solvable_boards() {
         };
         assert_eq!(presses("branch"), presses("transform"), "{n}x{n}");
     }
+}
+
+/// Found while measuring: `--engine branch` on a board of nullity 0
+/// (55x55) stopped with "internal error: the quiet patterns are not
+/// independent" (exit 70): an empty null space has no cross basis. Its
+/// one member is the answer, weighed as the transform weighs it.
+#[test]
+fn regression_branch_and_bound_on_nullity_0_answers() {
+    let dir = folder("branch-nullity-0");
+    let board = ["--generate", "all-black", "--rows", "55", "--cols", "55", "--target", "white"];
+    let (out, err, code) = run(&dir, &[&board[..], &["--engine", "branch"]].concat());
+    assert_eq!((out.as_str(), err.as_str(), code), ("1697\n", "", 0));
+    let (out, err, code) = run(&dir, &[&board[..], &["--engine", "branch", "--shard", "1/2"]].concat());
+    assert_eq!((err.as_str(), code), ("", 0));
+    assert!(out.starts_with(r#"{"lightsout":"search","version":1,"#), "{out}");
+}
+
+/// `--slice-time` (with `--estimate`): the slice count that makes slices
+/// of about that long on one core; a time that does not parse, or the
+/// flag without `--estimate`, is refused in one line.
+#[test]
+fn slice_time_prints_the_shard_count_for_it() {
+    let dir = folder("slice-time");
+    let (out, err, code) = run(&dir, &args(&["--estimate", "--slice-time", "1d"]));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.contains("white: for slices of about 24 hours of one core: --shard K/1 (1 slice of"),
+        "{out}"
+    );
+    let (out, _, code) = run(&dir, &args(&["--estimate", "--slice-time", "0.000001"]));
+    assert_eq!(code, 0);
+    let count: u64 = out.split("--shard K/").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(count > 1, "{out}");
+    for (bad, says) in [("10x", "expected a time above 0 such as 600, 90s, 10m"), ("0m", "expected a time")] {
+        let (_, err, code) = run(&dir, &args(&["--estimate", "--slice-time", bad]));
+        assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    let (_, err, code) = run(&dir, &args(&["--slice-time", "10m"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("--estimate"), "{err}");
+}
+
+/// Issue 22: `verify` keeps nothing to resume from; interrupted, it says
+/// how far it got and that nothing was kept, and exits 130.
+#[test]
+fn an_interrupted_verify_says_how_far_it_got() {
+    let dir = folder("interrupt-verify");
+    // 5x5: 2^25 boards, tens of seconds.
+    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+        .current_dir(&dir)
+        .args(["verify", "--rows", "5", "--cols", "5"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let status = Process::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(130), 0), "{err}");
+    assert!(
+        err.starts_with("lightsout: interrupted after ") && err.contains("% done; nothing was saved"),
+        "{err}"
+    );
+    assert!(!err.contains("100.0 %"), "a bar read after it was filled: {err}");
 }

@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::cli::{
     BoardArgs, Format, GenerateArg, MemoryArgs, MergeFormat, MethodArg, PbmArg, PictureArgs, PuzzleArgs,
-    RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, parse_fraction, parse_max_nullity,
-    parse_seconds, parse_target,
+    RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, parse_duration, parse_fraction,
+    parse_max_nullity, parse_seconds, parse_target,
 };
 use crate::present::parse_range;
 use crate::solve::DEFAULT_MAX_NULLITY;
@@ -248,6 +248,11 @@ pub(super) struct SearchArgs {
     /// the rates measured on the way) without searching.
     #[arg(long)]
     pub(super) estimate: bool,
+    /// With --estimate: also print the slice count N (for --shard K/N)
+    /// that makes a slice take about this long on one core (600, 90s,
+    /// 10m, 1.5h, 2d).
+    #[arg(long, value_name = "TIME", value_parser = parse_duration, requires = "estimate")]
+    pub(super) slice_time: Option<f64>,
     /// Exact engine: auto (branch and bound from nullity 48), transform
     /// or branch. Every shard of one job must use the same.
     #[arg(long, value_enum, value_name = "ENGINE")]

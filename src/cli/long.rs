@@ -5,14 +5,17 @@
 //! (`search.rs` for two states, `states_search.rs` for K).
 
 use std::ops::ControlFlow;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, Once};
 use std::time::Instant;
+
+use indicatif::ProgressBar;
 
 use super::args::SearchArgs;
 use super::input::read_record;
 use super::progress::terminal_bar;
 use super::record::{Entry, Record, RecordKind, save};
+use super::search::human;
 use super::{Failure, Sealed, Streams};
 use crate::Error;
 use crate::solve::{SliceKind, Sliced};
@@ -47,13 +50,23 @@ pub(super) fn search<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     if let Some(path) = &args.checkpoint {
         save(record, path)?;
     }
+    let started = Instant::now();
     let stopped = run(record, cosets, args)?;
-    if let (Some(path), true) = (&args.checkpoint, stopped == Stop::Interrupted) {
-        let _ = writeln!(
-            io.stderr,
-            "lightsout: interrupted; the search is saved in {}: run the same command to go on",
-            path.display()
-        );
+    if stopped == Stop::Interrupted {
+        let states = || record.searches.iter().filter_map(|s| s.state());
+        let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
+        let what = interrupted_after(started, Some((done, total)), K::Slices::UNIT);
+        let _ = match &args.checkpoint {
+            Some(path) => writeln!(
+                io.stderr,
+                "lightsout: {what}; the search is saved in {}: run the same command to go on",
+                path.display()
+            ),
+            None => writeln!(
+                io.stderr,
+                "lightsout: {what}; nothing was saved: add --checkpoint FILE to be able to resume"
+            ),
+        };
         return Ok(Some(130));
     }
     if args.shard.is_some() {
@@ -79,13 +92,7 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     args: &SearchArgs,
 ) -> Result<Stop, Error> {
     let started = Instant::now();
-    let interrupted = Arc::new(AtomicBool::new(false));
-    if args.checkpoint.is_some() {
-        let flag = Arc::clone(&interrupted);
-        // A second handler cannot be set in one process (tests run many
-        // searches): the first one's flag then stays in charge.
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
-    }
+    let interrupted = interrupt_flag();
     let before = record.milliseconds;
     let elapsed = |started: Instant| before + started.elapsed().as_millis() as u64;
     let states = || record.searches.iter().filter_map(|s| s.state());
@@ -102,7 +109,9 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         let mut failure = None;
         let done_before: u64 =
             record.searches[..index].iter().filter_map(|s| s.state()).map(|s| s.done).sum();
-        state.search_on(*coset, false, &mut |s| {
+        // An interrupt drops the batch in flight (branch and bound's blocks
+        // may take minutes): it is searched again on resume.
+        state.search_on_until(*coset, false, interrupted, &mut |s| {
             bar.set_position(done_before + s.done);
             if interrupted.load(Ordering::SeqCst) {
                 stop = Stop::Interrupted;
@@ -136,4 +145,81 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         save(record, path)?;
     }
     Ok(stop)
+}
+
+/// Set by SIGINT or SIGTERM, once [`interrupt_flag`] has set the handler.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// A run that keeps nothing to resume from: an interrupt says how far it
+/// got and `advice`, and ends the process at once.
+struct Unsaved {
+    started: Instant,
+    bar: ProgressBar,
+    advice: &'static str,
+}
+
+static UNSAVED: Mutex<Option<Unsaved>> = Mutex::new(None);
+
+/// The flag SIGINT and SIGTERM set, with the handler set (once per
+/// process: a second cannot be set, and tests run many commands in one).
+/// A long search looks at it between batches and inside branch and
+/// bound's blocks; a run registered by [`end_on_interrupt`] is ended by
+/// the handler itself.
+pub(super) fn interrupt_flag() -> &'static AtomicBool {
+    static SET: Once = Once::new();
+    SET.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            INTERRUPTED.store(true, Ordering::SeqCst);
+            let unsaved = UNSAVED.lock().ok().and_then(|mut unsaved| unsaved.take());
+            if let Some(Unsaved { started, bar, advice }) = unsaved {
+                // Read before the bar is cleared: finishing it fills it.
+                let share = bar.length().map(|total| (bar.position(), total));
+                bar.finish_and_clear();
+                eprintln!(
+                    "lightsout: {}; nothing was saved: {advice}",
+                    interrupted_after(started, share, "")
+                );
+                std::process::exit(130);
+            }
+        });
+    });
+    &INTERRUPTED
+}
+
+/// While the guard lives, an interrupt ends the process at once with exit
+/// code 130, saying how far `bar` got and `advice` (how to keep the work
+/// next time): for `verify` and `table`, which keep nothing to resume
+/// from.
+pub(super) fn end_on_interrupt(bar: &ProgressBar, advice: &'static str) -> EndOnInterrupt {
+    if let Ok(mut unsaved) = UNSAVED.lock() {
+        *unsaved = Some(Unsaved { started: Instant::now(), bar: bar.clone(), advice });
+    }
+    interrupt_flag();
+    EndOnInterrupt
+}
+
+/// See [`end_on_interrupt`]: dropped, an interrupt no longer ends the
+/// process.
+pub(super) struct EndOnInterrupt;
+
+impl Drop for EndOnInterrupt {
+    fn drop(&mut self) {
+        if let Ok(mut unsaved) = UNSAVED.lock() {
+            *unsaved = None;
+        }
+    }
+}
+
+/// "interrupted after 1.0 min, 5.6 % of its blocks done" (`unit`, or no
+/// word when empty; no share when nothing says it).
+fn interrupted_after(started: Instant, share: Option<(u64, u64)>, unit: &str) -> String {
+    let after = human(started.elapsed().as_secs_f64());
+    match share {
+        Some((done, total)) if total > 0 => {
+            let percent = 100.0 * done as f64 / total as f64;
+            let of = if unit.is_empty() { String::new() } else { format!(" of its {unit}s") };
+            format!("interrupted after {after}, {percent:.1} %{of} done")
+        }
+        _ => format!("interrupted after {after}"),
+    }
 }

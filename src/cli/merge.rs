@@ -7,7 +7,7 @@ use crate::cli::{
     TwoStates, parse_sealed, read_record, smaller_or_more_memory, solver_failure,
 };
 use crate::present::{Report, state_target_name};
-use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Sliced, merge};
+use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Slice, Sliced, merge};
 use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
 use super::record::Entry;
@@ -138,8 +138,13 @@ fn merge_targets<K: RecordKind, C: Sliced<Kind = K::Slices>, O>(
             if state.shard != record.shard {
                 return Err(Error::BadInput(format!("{source}: its slice does not fit this search")).into());
             }
+            let mut state = state.clone();
+            coset
+                .adopt(&mut state.plan)
+                .map_err(|why| Error::BadInput(format!("{source}: {why}; search this slice again")))?;
             parts.push(state);
         }
+        let parts: Vec<&Slice<K::Slices>> = parts.iter().collect();
         let best = merge(coset, &parts).map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
         if let Some(share) = recheck {
             for ((source, _), state) in records.iter().zip(&parts) {

@@ -16,7 +16,8 @@ use crate::model::{GeneratedRows, RowStream};
 /// measured since a warm-up ([`Estimate`]), not indicatif's own `{eta}`.
 pub(super) fn terminal_bar(len: u64, unit: &str) -> ProgressBar {
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        return ProgressBar::hidden();
+        // Never drawn, still counting: an interrupt says how far it got.
+        return ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{estimate}}{{msg}}");

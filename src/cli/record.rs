@@ -21,6 +21,13 @@ use crate::{Error, Graph, Grid, Method, Puzzle, Rule, Target, grid_lines, parse_
 /// Version of the record format; a record of another version is refused.
 pub(super) const RECORD_VERSION: u32 = 1;
 
+/// Version of two-state records of branch-and-bound slices that name
+/// their fold (`branch.fold`): slices made under another fold cover other
+/// members, and an older lightsout, which cannot tell folds apart, refuses
+/// them. Their problem hash stays the version 1 hash: the problem is the
+/// same, and a record of another fold is then refused for its fold.
+pub(super) const BRANCH_RECORD_VERSION: u32 = 3;
+
 /// What is searched: everything that decides the answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -199,7 +206,8 @@ pub(super) trait RecordKind: Clone + Debug + PartialEq {
     type Entry: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Entry<Self::Slices>;
     /// How its exhaustive searches split.
     type Slices: SliceKind;
-    /// The record version.
+    /// The record version (of the problem hash, and of every record
+    /// unless [`version_of`](Self::version_of) says otherwise).
     const VERSION: u32;
     /// What differs in a checkpoint of another problem.
     const PROBLEM_FIELDS: &'static str;
@@ -213,6 +221,17 @@ pub(super) trait RecordKind: Clone + Debug + PartialEq {
     /// SHA-256 of the problem and the record version.
     fn hash(problem: &Self::Problem) -> String {
         problem_hash("search", Self::VERSION, problem)
+    }
+
+    /// The version of a record of these searches.
+    fn version_of(searches: &[Self::Entry]) -> u32 {
+        let _ = searches;
+        Self::VERSION
+    }
+
+    /// Every version a record of this kind may have.
+    fn versions() -> Vec<u32> {
+        vec![Self::VERSION]
     }
 }
 
@@ -239,6 +258,21 @@ impl RecordKind for TwoStates {
     const SLICE_FIELDS: &'static str = "--max-nullity, engine, --incumbent";
     const SIZE: &'static str = "nullity";
     const SIZE_BELOW: &'static str = "the nullity";
+
+    /// Version 3 where a branch-and-bound slice names its fold; version 1
+    /// otherwise (the transform's slices, and branch-and-bound slices
+    /// recorded before folds were named), field for field as it was.
+    fn version_of(searches: &[TargetSearch]) -> u32 {
+        let names_fold = searches
+            .iter()
+            .filter_map(|s| s.state.as_ref()?.plan)
+            .any(|plan| plan.fold != crate::solve::minimal::FoldTag::Unnamed);
+        if names_fold { BRANCH_RECORD_VERSION } else { RECORD_VERSION }
+    }
+
+    fn versions() -> Vec<u32> {
+        vec![RECORD_VERSION, BRANCH_RECORD_VERSION]
+    }
 }
 
 impl Entry<Layout> for TargetSearch {
@@ -312,7 +346,7 @@ pub(super) fn parse_sealed<T: Sealed + DeserializeOwned>(
     source: &str,
     kind: &str,
 ) -> Result<T, Error> {
-    parse_sealed_version(text, source, kind, RECORD_VERSION)
+    parse_sealed_version(text, source, kind, &[RECORD_VERSION])
 }
 
 /// What a record of `kind` and `version` is, in words (`a K-state search
@@ -321,6 +355,7 @@ fn record_words(kind: &str, version: u64) -> String {
     match (kind, version) {
         ("search", 1) => "a two-state search record (version 1)".into(),
         ("search", 2) => "a K-state search record (version 2)".into(),
+        ("search", 3) => "a two-state branch-and-bound search record (version 3)".into(),
         ("table", 1) => "a table record (version 1)".into(),
         (kind, version) => {
             format!("a '{kind}' record of version {version}, which this lightsout does not read")
@@ -328,13 +363,15 @@ fn record_words(kind: &str, version: u64) -> String {
     }
 }
 
-/// [`parse_sealed`] of records of `version` (K-state searches are 2).
+/// [`parse_sealed`] of records of one of `versions` (K-state searches
+/// are 2; the first names what is expected when none fits).
 pub(super) fn parse_sealed_version<T: Sealed + DeserializeOwned>(
     text: &str,
     source: &str,
     kind: &str,
-    version: u32,
+    versions: &[u32],
 ) -> Result<T, Error> {
+    let version = versions.first().copied().unwrap_or(RECORD_VERSION);
     let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
     let value: serde_json::Value =
         serde_json::from_str(text.trim()).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
@@ -342,7 +379,7 @@ pub(super) fn parse_sealed_version<T: Sealed + DeserializeOwned>(
         return Err(bad("not a lightsout record (it has no \"lightsout\" kind)".into()));
     };
     let found_version = value["version"].as_u64().unwrap_or(0);
-    if found != kind || found_version != u64::from(version) {
+    if found != kind || !versions.iter().any(|&v| u64::from(v) == found_version) {
         let this = record_words(kind, u64::from(version));
         let this = this.split(" record").next().unwrap_or(&this);
         return Err(Error::BadInput(format!(
@@ -357,7 +394,7 @@ pub(super) fn parse_sealed_version<T: Sealed + DeserializeOwned>(
         let first = e.split(", expected").next().unwrap_or(&e).to_string();
         bad(format!(
             "does not read as {} ({first}): the record was edited or damaged",
-            record_words(kind, u64::from(version))
+            record_words(kind, found_version)
         ))
     })?;
     if !record.checksum_holds() {
@@ -372,7 +409,7 @@ impl<K: RecordKind> Record<K> {
         let hash = K::hash(&problem);
         Record {
             lightsout: "search".into(),
-            version: K::VERSION,
+            version: K::version_of(&searches),
             hash,
             problem,
             shard,
@@ -385,7 +422,14 @@ impl<K: RecordKind> Record<K> {
     /// Parses and checks a record read from `source`: its kind and
     /// version, its checksum, its slices and its hash.
     pub(super) fn parse(text: &str, source: &str) -> Result<Record<K>, Error> {
-        let record: Record<K> = parse_sealed_version(text, source, "search", K::VERSION)?;
+        let record: Record<K> = parse_sealed_version(text, source, "search", &K::versions())?;
+        if record.version != K::version_of(&record.searches) {
+            return Err(Error::BadInput(format!(
+                "{source}: a version {} record whose slices are of version {}: the record was edited or damaged",
+                record.version,
+                K::version_of(&record.searches)
+            )));
+        }
         let shards = std::iter::once(record.shard)
             .chain(record.searches.iter().filter_map(|t| t.state().map(|s| s.shard)));
         if shards.clone().any(|shard| !shard.is_valid() || shard != record.shard) {
@@ -401,7 +445,7 @@ impl<K: RecordKind> Record<K> {
     /// once it holds up against `cosets` (per target, when reachable).
     pub(super) fn resume<C: Sliced<Kind = K::Slices>>(
         &mut self,
-        saved: Record<K>,
+        mut saved: Record<K>,
         cosets: &[Option<&C>],
         source: &str,
     ) -> Result<(), Error> {
@@ -411,6 +455,13 @@ impl<K: RecordKind> Record<K> {
         }
         if saved.searches.len() != self.searches.len() {
             return Err(bad("checkpoint does not match this search"));
+        }
+        for (old, coset) in saved.searches.iter_mut().zip(cosets) {
+            if let (Some(state), Some(coset)) = (old.state_mut(), coset) {
+                coset.adopt(&mut state.plan).map_err(|why| {
+                    bad(&format!("checkpoint: {why}; remove it to search this slice afresh"))
+                })?;
+            }
         }
         for ((old, new), coset) in saved.searches.iter().zip(&self.searches).zip(cosets) {
             let fits = match (old.state(), new.state(), coset) {

@@ -23,6 +23,7 @@ mod answers;
 mod estimate;
 
 pub(super) use answers::{print_answer, solution};
+pub(super) use estimate::human;
 
 /// A board's problem and the solver and cosets that search it.
 pub(super) struct Search {
@@ -59,9 +60,11 @@ impl Engine {
         Engine { branch, incumbent: args.incumbent, leaf_bits: args.leaf_bits.map(usize::from) }
     }
 
-    /// Whether a null space of dimension `d` is searched by branch and bound.
+    /// Whether a null space of dimension `d` is searched by branch and bound
+    /// (never an empty one: it has no cross basis, and its one member is
+    /// the answer).
     fn branches(&self, d: usize) -> bool {
-        d > MAX_TRANSFORM_NULLITY || self.branch.unwrap_or(d >= BRANCH_FROM)
+        d > 0 && (d > MAX_TRANSFORM_NULLITY || self.branch.unwrap_or(d >= BRANCH_FROM))
     }
 
     /// The plan of a branch-and-bound search of `coset` cut into `count`;
@@ -196,6 +199,9 @@ fn refuse_limits(
 /// Solves one board as a long search: sharded, checkpointed or time-bounded.
 pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Result<u8, Failure> {
     let search_args = &args.search;
+    // From the start: an interrupt while the search is set up (seconds on
+    // 79x79) stops it before its first batch, with the checkpoint saved.
+    super::long::interrupt_flag();
     let dense = matches!(args.method, super::MethodArg::Dense);
     // A long search holds its one board in memory (no streaming), and reads
     // its input whole even at a terminal: it must know there is one board.
@@ -223,7 +229,7 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     let mut search =
         Search::new(question, args.max_nullity, max_memory, &hint, shard, exhaustive_only, engine)?;
     if search_args.estimate {
-        print_estimates(&search, io)?;
+        print_estimates(&search, search_args.slice_time, io)?;
         return Ok(0);
     }
     note_long_branch(&search, io);

@@ -201,6 +201,11 @@ where
     Ok(0)
 }
 
+/// What an interrupted `table` says it lost, and how to keep it (both
+/// kinds).
+pub(super) const TABLE_ADVICE: &str =
+    "--shard K/N cuts a table into slices that run one at a time (merge joins them)";
+
 pub(super) fn table<G: Kind>(args: TableArgs, io: &mut Streams) -> Result<u8, Failure>
 where
     G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
@@ -253,6 +258,7 @@ pub(super) fn table_two_states(args: &TableArgs, io: &mut Streams) -> Result<u8,
         args.picture.check_size((r1 - r0 + 1).saturating_mul(c1 - c0 + 1), "range")?;
     }
     let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
+    let _interrupt = super::long::end_on_interrupt(&bar, TABLE_ADVICE);
     let table = nullity_table(r0..=r1, c0..=c1, &template, max_memory, &|| bar.inc(1)).limit_hint(narrow)?;
     bar.finish_and_clear();
     let title = format!(

@@ -134,6 +134,27 @@ pub(super) enum TableFormat {
     Json,
 }
 
+/// A duration as `600`, `90s`, `10m`, `1.5h` or `2d`, in seconds (above
+/// 0, below 1e9).
+pub(super) fn parse_duration(s: &str) -> Result<f64, String> {
+    let text = s.trim();
+    let split = text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let scale = match unit {
+        "" | "s" => Some(1.0),
+        "m" | "min" => Some(60.0),
+        "h" => Some(3600.0),
+        "d" => Some(86400.0),
+        _ => None,
+    };
+    match (number.trim().parse::<f64>(), scale) {
+        (Ok(v), Some(scale)) if v.is_finite() && v > 0.0 && v * scale < 1e9 => Ok(v * scale),
+        _ => {
+            Err(format!("expected a time above 0 such as 600, 90s, 10m, 1.5h or 2d (below 1e9 s), got '{s}'"))
+        }
+    }
+}
+
 pub(super) fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),

@@ -8,6 +8,9 @@ use crate::present::{shape_text, topology_name};
 use crate::solve::DEFAULT_MAX_NULLITY;
 use crate::{Answer, Error, Game, Solution, Solver, Target, bfs, grid_lines};
 
+/// What an interrupted `verify` says it lost (both kinds).
+pub(super) const VERIFY_ADVICE: &str = "verify keeps no checkpoint; run it again to start over";
+
 pub(super) fn verify<G: Kind>(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure>
 where
     G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
@@ -32,14 +35,15 @@ pub(super) fn verify_two_states(args: &VerifyArgs, io: &mut Streams) -> Result<u
     let method = args.method.into();
     let solver = Solver::new(&puzzle, method, DEFAULT_MAX_NULLITY)
         .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
+    let states = 1u32 << puzzle.cells();
+    let bar = terminal_bar(u64::from(states), "boards");
+    let _interrupt = super::long::end_on_interrupt(&bar, VERIFY_ADVICE);
     let (white, black) = bfs::uniform_states(rows, cols);
     // The two searches are independent: one a core.
     let (to_white, to_black) =
         rayon::join(|| bfs::distances(&puzzle, &[white]), || bfs::distances(&puzzle, &[black]));
     let presses =
         |s: &Option<Solution>| s.as_ref().map_or(bfs::UNREACHABLE, |s| s.presses.count_ones() as u8);
-    let states = 1u32 << puzzle.cells();
-    let bar = terminal_bar(u64::from(states), "boards");
     let disagreements: Vec<u32> = (0..states)
         .into_par_iter()
         .map(|state| -> Result<Option<u32>, Error> {

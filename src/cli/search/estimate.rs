@@ -6,6 +6,7 @@ use std::time::Instant;
 use crate::cli::search::Search;
 use crate::cli::{Failure, Streams};
 use crate::solve::minimal::{Branching, MAX_TRANSFORM_NULLITY};
+use crate::solve::slices::MAX_SHARDS;
 use crate::solve::{Coset, SearchState};
 
 /// Rates, and the work of a search at them, for `--estimate` and the note
@@ -49,7 +50,8 @@ pub(super) fn note_long_branch(search: &Search, io: &mut Streams) {
 /// makes in CPU time a slice and in wall time for the whole search.
 fn describe(state: &SearchState, coset: &Coset, e: &crate::solve::minimal::Estimate) -> String {
     let cores = rayon::current_num_threads();
-    let plan = state.plan.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0 });
+    let plan =
+        state.plan.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0, fold: Default::default() });
     let slices = state.shard.count as f64;
     let whole = e.core_seconds * slices;
     let load = std::fs::read_to_string("/proc/loadavg")
@@ -82,9 +84,31 @@ fn describe(state: &SearchState, coset: &Coset, e: &crate::solve::minimal::Estim
     )
 }
 
+/// The slice count that cuts `whole` core-seconds into slices of about
+/// `time` seconds of one core, in words.
+fn slices_for(whole: f64, time: f64) -> String {
+    let wanted = (whole / time).ceil().max(1.0);
+    let count = wanted.min(MAX_SHARDS as f64) as u64;
+    let each = human(whole / count as f64);
+    let at = "at the rate measured here";
+    if wanted > MAX_SHARDS as f64 {
+        format!(
+            "slices of {} would take {wanted:.2e} of them, more than the {MAX_SHARDS} a search is cut into: \
+             --shard K/{count} makes slices of {each} of one core each ({at})",
+            human(time)
+        )
+    } else {
+        format!(
+            "for slices of about {} of one core: --shard K/{count} ({} of {each} each, {at})",
+            human(time),
+            crate::error::plural(count as usize, "slice")
+        )
+    }
+}
+
 /// A duration in the unit that reads best: 42 s, 12 min, 3.4 hours,
 /// 5.1 days, 2.3 years.
-fn human(seconds: f64) -> String {
+pub(in crate::cli) fn human(seconds: f64) -> String {
     const UNITS: [(f64, &str); 5] =
         [(365.25 * 86400.0, "years"), (86400.0, "days"), (3600.0, "hours"), (60.0, "min"), (1.0, "s")];
     for (size, name) in UNITS {
@@ -125,8 +149,13 @@ fn fold_reached(fold: &crate::solve::minimal::Fold) -> String {
 
 /// `--estimate`: the work of each target's exact search, by branch and
 /// bound (estimated by probes) and by the transform (2^d members at the
-/// rate of one block weighed here), without searching.
-pub(super) fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), Failure> {
+/// rate of one block weighed here), without searching; with `slice_time`
+/// (seconds of one core), the slice count that makes slices that long.
+pub(super) fn print_estimates(
+    search: &Search,
+    slice_time: Option<f64>,
+    io: &mut Streams,
+) -> Result<(), Failure> {
     let cores = rayon::current_num_threads() as f64;
     for (entry, (target, coset)) in search.record.searches.iter().zip(&search.goals) {
         let name = target.name();
@@ -134,8 +163,11 @@ pub(super) fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), F
             writeln!(io.stdout, "{name}: nothing to search (unreachable, or nullity above --max-nullity)")?;
             continue;
         };
+        // Core-seconds of the whole search by the engine that runs it.
+        let mut runs = None;
         if let Some(e) = branch_estimate(state, coset) {
             writeln!(io.stdout, "{name}: {}", describe(state, coset, &e))?;
+            runs = Some(e.core_seconds * state.shard.count as f64);
         }
         // The transform over the solver's coset (folded where it folds).
         let d = coset.nullity();
@@ -161,6 +193,9 @@ pub(super) fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), F
                 (layout.blocks() as f64) / (layout.symmetries as f64 + 1.0) / state.shard.count as f64;
             let seconds = blocks * block;
             let whole = seconds * state.shard.count as f64;
+            if state.plan.is_none() {
+                runs = Some(whole);
+            }
             writeln!(
                 io.stdout,
                 "{name}: transform over 2^{d} members, slice {} ({} symmetries folded): {:.2e} blocks of \
@@ -179,6 +214,9 @@ pub(super) fn print_estimates(search: &Search, io: &mut Streams) -> Result<(), F
         }
         let engine = if state.plan.is_some() { "branch and bound" } else { "the transform" };
         writeln!(io.stdout, "{name}: this search runs by {engine}")?;
+        if let (Some(time), Some(whole)) = (slice_time, runs) {
+            writeln!(io.stdout, "{name}: {}", slices_for(whole, time))?;
+        }
     }
     Ok(())
 }

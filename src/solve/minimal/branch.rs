@@ -68,6 +68,81 @@ pub struct Branching {
     /// the weight of a press set known beforehand (`--incumbent W`: is
     /// there one lighter?).
     pub bound: u64,
+    /// The fold the slices are searched under, as a record names it
+    /// (written since record version 3; absent, [`FoldTag::Unnamed`], in
+    /// older records). [`SearchState::new_branch`](super::SearchState::new_branch)
+    /// sets it from the coset; the search itself reads the coset's fold.
+    #[serde(default, skip_serializing_if = "FoldTag::is_unnamed")]
+    pub fold: FoldTag,
+}
+
+/// Which fold a branch-and-bound slice was searched under: a block covers
+/// other members under another fold (it skips the prefixes its
+/// symmetries map to smaller ones), so slices of different folds never
+/// make one search. Written as `"none"` or the fold's [`Fold::id`] in 16
+/// hex digits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FoldTag {
+    /// Not named: a record written before records named their fold.
+    #[default]
+    Unnamed,
+    /// Searched unfolded (the problem has no symmetry the fold uses).
+    Unfolded,
+    /// Searched under the fold of this [`Fold::id`].
+    Folded(u64),
+}
+
+impl FoldTag {
+    /// The tag of a search of `coset`.
+    pub fn of(coset: &Coset) -> FoldTag {
+        coset.fold().map_or(FoldTag::Unfolded, |f| FoldTag::Folded(f.id()))
+    }
+
+    /// Whether a slice tagged `self` was searched as a search tagged
+    /// `current` searches: the same fold, or an unnamed one where the
+    /// search is unfolded (an unfolded search is the same in every
+    /// version: only folds changed).
+    pub fn admits(self, current: FoldTag) -> bool {
+        self == current || (self == FoldTag::Unnamed && current == FoldTag::Unfolded)
+    }
+
+    fn is_unnamed(&self) -> bool {
+        *self == FoldTag::Unnamed
+    }
+}
+
+impl std::fmt::Display for FoldTag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FoldTag::Unnamed => {
+                f.write_str("an unnamed fold (a record from before records named their fold)")
+            }
+            FoldTag::Unfolded => f.write_str("no fold"),
+            FoldTag::Folded(id) => write!(f, "fold {id:016x}"),
+        }
+    }
+}
+
+impl Serialize for FoldTag {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            FoldTag::Folded(id) => serializer.serialize_str(&format!("{id:016x}")),
+            _ => serializer.serialize_str("none"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for FoldTag {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        match text.as_str() {
+            "none" => Ok(FoldTag::Unfolded),
+            hex if hex.len() == 16 => u64::from_str_radix(hex, 16)
+                .map(FoldTag::Folded)
+                .map_err(|_| serde::de::Error::custom(format!("fold '{hex}' is not 16 hex digits or none"))),
+            other => Err(serde::de::Error::custom(format!("fold '{other}' is not 16 hex digits or none"))),
+        }
+    }
 }
 
 /// Free bits below which the transform takes over by default: none.
@@ -89,7 +164,7 @@ impl Branching {
         let leaf_bits = LEAF_BITS.min(d);
         let shard_bits = 64 - (count.max(1) - 1).leading_zeros() as usize;
         let prefix_bits = (shard_bits + 10).min(d - leaf_bits).min(63);
-        Branching { leaf_bits, prefix_bits, bound }
+        Branching { leaf_bits, prefix_bits, bound, fold: FoldTag::Unnamed }
     }
 
     /// The layout that a [`SearchState`](super::SearchState) records: the
@@ -463,7 +538,12 @@ mod tests {
             let d = quiet.len();
             for (coset, what) in [(&folded, "folded"), (&unfolded, "unfolded")] {
                 for leaf_bits in [0, 8] {
-                    let plan = Branching { leaf_bits, prefix_bits: 10, bound: transform.weight + 5 };
+                    let plan = Branching {
+                        leaf_bits,
+                        prefix_bits: 10,
+                        bound: transform.weight + 5,
+                        fold: FoldTag::Unnamed,
+                    };
                     let found = search_branch(coset, &plan, Shard::WHOLE, 0..1 << 10).unwrap();
                     assert_eq!(found.weight, transform.weight, "{n}x{n} d={d} {what} leaf {leaf_bits}");
                     let presses = solver.member(&board, &Target::White, &x, coset, found.mask).unwrap();
@@ -519,7 +599,8 @@ mod tests {
                 }
                 let brute = weights.iter().enumerate().map(|(m, &w)| (w, m as u128)).min().unwrap();
                 for bound in brute.0.saturating_sub(1)..=brute.0 + 2 {
-                    let plan = Branching { leaf_bits: 0, prefix_bits: 6.min(d), bound };
+                    let plan =
+                        Branching { leaf_bits: 0, prefix_bits: 6.min(d), bound, fold: FoldTag::Unnamed };
                     let found = search_branch(&coset, &plan, Shard::WHOLE, 0..1 << plan.prefix_bits);
                     let expected = (bound >= brute.0).then_some(brute);
                     assert_eq!(found.map(|b| (b.weight, b.mask.bits())), expected, "case {i} bound {bound}");
@@ -538,7 +619,7 @@ mod tests {
         use std::time::{Duration, Instant};
         let solver = Solver::new(&Puzzle::new(19, 19).unwrap(), Method::Auto, 63).unwrap();
         let (_, coset) = solver.cross_coset(&Grid::ones(19, 19), &Target::White).unwrap().unwrap();
-        let plan = Branching { leaf_bits: 0, prefix_bits: 8, bound: 141 };
+        let plan = Branching { leaf_bits: 0, prefix_bits: 8, bound: 141, fold: FoldTag::Unnamed };
         let found = search_branch_until(&coset, &plan, Shard::WHOLE, 0..256, &AtomicBool::new(false));
         assert_eq!(found.flatten().map(|b| b.weight), Some(141));
         assert_eq!(search_branch_until(&coset, &plan, Shard::WHOLE, 0..256, &AtomicBool::new(true)), None);
@@ -589,7 +670,8 @@ mod tests {
                     assert_eq!(parts, whole);
                 }
                 // An incumbent below the minimum: nothing found.
-                let plan = Branching { leaf_bits, prefix_bits: 4, bound: brute.0 - 1 };
+                let plan =
+                    Branching { leaf_bits, prefix_bits: 4, bound: brute.0 - 1, fold: FoldTag::Unnamed };
                 assert_eq!(search_branch(&coset, &plan, Shard::WHOLE, 0..16), None);
             }
         }

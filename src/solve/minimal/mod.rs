@@ -12,8 +12,8 @@ mod transform;
 
 pub(crate) use crate::solve::slices::{Best, Mask, Shard};
 pub use branch::{
-    Branching, Estimate, Fold, LEAF_BITS, cross_coset, cross_coset_for_problem, cross_order, estimate,
-    search_branch,
+    Branching, Estimate, Fold, FoldTag, LEAF_BITS, cross_coset, cross_coset_for_problem, cross_order,
+    estimate, search_branch,
 };
 pub use coset::{Coset, Layout, MAX_TABLE_BITS};
 pub use exhaustive::search_blocks;

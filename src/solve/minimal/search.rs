@@ -5,10 +5,11 @@
 //! `branch`).
 
 use std::ops::{ControlFlow, Range};
+use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 
-use super::branch::{Branching, search_branch};
+use super::branch::{Branching, FoldTag, search_branch, search_branch_until};
 use super::coset::{Coset, Layout};
 use super::exhaustive::search_slice;
 use crate::solve::slices::{Best, Mask, Shard, Slice, SliceKind, Sliced};
@@ -77,7 +78,11 @@ impl Sliced for Coset {
         let d = self.nullity();
         match plan {
             None => Some(self.layout()),
-            Some(plan) if plan.prefix_bits + plan.leaf_bits <= d && plan.prefix_bits <= 63 => {
+            Some(plan)
+                if plan.prefix_bits + plan.leaf_bits <= d
+                    && plan.prefix_bits <= 63
+                    && plan.fold.admits(FoldTag::of(self)) =>
+            {
                 Some(plan.layout(d))
             }
             Some(_) => None,
@@ -103,6 +108,40 @@ impl Sliced for Coset {
         }
     }
 
+    fn search_units_until(
+        &self,
+        plan: &Option<Branching>,
+        shard: Shard,
+        range: Range<u64>,
+        best: Option<Best>,
+        skip_zero: bool,
+        stop: &AtomicBool,
+    ) -> Option<Option<Best>> {
+        match plan {
+            Some(plan) => {
+                let bound = best.map_or(plan.bound, |b| b.weight.min(plan.bound));
+                search_branch_until(self, &Branching { bound, ..*plan }, shard, range, stop)
+            }
+            None => Some(search_slice(self, shard, range, skip_zero)),
+        }
+    }
+
+    /// A branch-and-bound slice must have been searched under this
+    /// coset's fold (or, unnamed in an old record, where it has none).
+    fn adopt(&self, plan: &mut Option<Branching>) -> Result<(), String> {
+        let Some(plan) = plan else { return Ok(()) };
+        let current = FoldTag::of(self);
+        if !plan.fold.admits(current) {
+            return Err(format!(
+                "its branch-and-bound slice was searched under {}, and this lightsout searches it under {current}: \
+                 slices of different folds cover different members",
+                plan.fold
+            ));
+        }
+        plan.fold = current;
+        Ok(())
+    }
+
     fn weight_of(&self, mask: Mask) -> Option<u64> {
         Some(self.weight(mask))
     }
@@ -121,6 +160,7 @@ impl Slice<Layout> {
     /// A fresh branch-and-bound search of `shard` of `coset` (a coset in
     /// the cross basis) by `plan`.
     pub fn new_branch(coset: &Coset, shard: Shard, plan: Branching) -> SearchState {
+        let plan = Branching { fold: FoldTag::of(coset), ..plan };
         Slice::fresh(plan.layout(coset.nullity()), shard, Some(plan))
     }
 

@@ -16,6 +16,7 @@
 
 use std::fmt::Debug;
 use std::ops::{ControlFlow, Range};
+use std::sync::atomic::AtomicBool;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -303,6 +304,35 @@ pub trait Sliced: Sync {
         best: Option<Best>,
         skip_zero: bool,
     ) -> Option<Best>;
+    /// [`search_units`](Self::search_units) that may give up once `stop`
+    /// is set: `None` then, and the units' work is dropped (to be done
+    /// again). By default the units are searched to their end (a batch is
+    /// a fraction of a second); branch and bound, whose blocks may take
+    /// minutes, gives up within milliseconds.
+    #[allow(clippy::too_many_arguments)]
+    fn search_units_until(
+        &self,
+        plan: &<Self::Kind as SliceKind>::Plan,
+        shard: Shard,
+        range: Range<u64>,
+        best: Option<Best>,
+        skip_zero: bool,
+        stop: &AtomicBool,
+    ) -> Option<Option<Best>> {
+        let _ = stop;
+        Some(self.search_units(plan, shard, range, best, skip_zero))
+    }
+    /// Checks that a slice searched by `plan` (read from a record) was
+    /// searched as this coset is searched, and names `plan` as this coset
+    /// would (a plan from an older record may leave out what newer ones
+    /// name). By default every plan that fits is searched alike.
+    ///
+    /// # Errors
+    /// How the slice was searched, and how this coset is, in a few words.
+    fn adopt(&self, plan: &mut <Self::Kind as SliceKind>::Plan) -> Result<(), String> {
+        let _ = plan;
+        Ok(())
+    }
     /// The weight of member `mask`, recomputed, or `None` when the mask
     /// names no member.
     fn weight_of(&self, mask: Mask) -> Option<u64>;
@@ -477,10 +507,32 @@ impl<K: SliceKind> Slice<K> {
         skip_zero: bool,
         after_batch: &mut dyn FnMut(&Slice<K>) -> ControlFlow<()>,
     ) {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        self.search_on_until(coset, skip_zero, &NEVER, after_batch);
+    }
+
+    /// [`search_on`](Self::search_on) that drops the batch in flight once
+    /// `stop` is set, where the coset can give up inside one
+    /// ([`Sliced::search_units_until`]): the state stays as the last
+    /// batch left it, is handed to `after_batch` once more (to be saved),
+    /// and the search returns.
+    pub fn search_on_until<C: Sliced<Kind = K>>(
+        &mut self,
+        coset: &C,
+        skip_zero: bool,
+        stop: &AtomicBool,
+        after_batch: &mut dyn FnMut(&Slice<K>) -> ControlFlow<()>,
+    ) {
         let size = K::BATCH_PER_THREAD * rayon::current_num_threads().max(1) as u64;
         while self.done < self.units {
             let end = self.done.saturating_add(size).min(self.units);
-            let found = coset.search_units(&self.plan, self.shard, self.done..end, self.best, skip_zero);
+            let range = self.done..end;
+            let Some(found) =
+                coset.search_units_until(&self.plan, self.shard, range, self.best, skip_zero, stop)
+            else {
+                let _ = after_batch(self);
+                return;
+            };
             self.best = Best::better(self.best, found);
             self.done = end;
             if after_batch(self).is_break() {
@@ -619,6 +671,7 @@ mod tests {
     fn each_kind_keeps_its_wire_fields() {
         use crate::solve::Layout;
         use crate::solve::minimal::Branching;
+        use crate::solve::minimal::FoldTag;
         use crate::solve::states::minimum::TaskLayout;
         let best = Some(Best { weight: 7, mask: Mask::from_bits(5u8) });
         let layout = Layout { table_bits: 13, lane_bits: 5, outer_bits: 12, symmetries: 7 };
@@ -630,7 +683,7 @@ mod tests {
             r#"{"layout":{"table_bits":13,"lane_bits":5,"outer_bits":12,"symmetries":7},"shard":{"index":2,"count":3},"blocks":1365,"done":4,"best":{"weight":7,"mask":5}}"#
         );
         assert_eq!(serde_json::from_str::<Slice<Layout>>(&text).unwrap(), two);
-        let plan = Branching { leaf_bits: 0, prefix_bits: 10, bound: 376 };
+        let plan = Branching { leaf_bits: 0, prefix_bits: 10, bound: 376, fold: Default::default() };
         let branch = Slice { plan: Some(plan), ..two.clone() };
         let text = serde_json::to_string(&branch).unwrap();
         assert!(
@@ -640,6 +693,17 @@ mod tests {
             "{text}"
         );
         assert_eq!(serde_json::from_str::<Slice<Layout>>(&text).unwrap(), branch);
+        // A plan that names its fold (record version 3) writes it last.
+        for (fold, wire) in
+            [(FoldTag::Folded(0xbe65_d158_9027_e7b3), "be65d1589027e7b3"), (FoldTag::Unfolded, "none")]
+        {
+            let named = Slice { plan: Some(Branching { fold, ..plan }), ..two.clone() };
+            let text = serde_json::to_string(&named).unwrap();
+            assert!(text.ends_with(&format!(r#""bound":376,"fold":"{wire}"}}}}"#)), "{text}");
+            assert_eq!(serde_json::from_str::<Slice<Layout>>(&text).unwrap(), named);
+        }
+        let bad = text.replace(r#""bound":376"#, r#""bound":376,"fold":"be65""#);
+        assert!(serde_json::from_str::<Slice<Layout>>(&bad).unwrap_err().to_string().contains("fold 'be65'"));
         let mut k = Slice::fresh(TaskLayout { tasks: 9, task_members: 4 }, Shard { index: 1, count: 2 }, ());
         (k.done, k.best) = (5, best);
         let text = serde_json::to_string(&k).unwrap();
