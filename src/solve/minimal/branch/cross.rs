@@ -71,7 +71,7 @@ pub fn cross_coset(x: &Grid, quiet: &[Grid]) -> Option<Coset> {
 }
 
 /// [`cross_coset`] for the solutions of `puzzle` with right-hand side
-/// `rhs`, folded by the problem's symmetries ([`Fold`]): a prefix of the
+/// `rhs`, folded by the problem's symmetries ([`Fold`](crate::solve::minimal::Fold)): a prefix of the
 /// cross coordinates is searched only if it is the smallest of its orbit
 /// wherever a symmetry acts on it (the others hold members of the same
 /// weights). The tie rule then picks among the smallest prefixes.
