@@ -29,79 +29,15 @@ impl Graph {
 
 /// Reads an edge list (see [`Graph::parse`]).
 pub(super) fn read_edge_list(input: &[u8]) -> Result<Graph, String> {
-    let mut count: Option<(usize, usize)> = None; // (vertices, line given)
-    let mut seen_line = false;
-    let mut largest: Option<usize> = None;
-    let mut edges = Vec::new();
+    let mut list = EdgeList::default();
     for (index, raw) in input.split(|&b| b == b'\n').enumerate() {
         let line = index + 1;
         let data = &raw[..memchr::memchr(b'#', raw).unwrap_or(raw.len())];
-        // Tokens with their 1-based columns.
-        let mut tokens = Vec::with_capacity(2);
-        let mut i = 0;
-        while i < data.len() {
-            if matches!(data[i], b' ' | b'\t' | b'\r') {
-                i += 1;
-                continue;
-            }
-            let from = i;
-            while i < data.len() && !matches!(data[i], b' ' | b'\t' | b'\r') {
-                i += 1;
-            }
-            tokens.push((&data[from..i], from + 1));
-        }
-        if tokens.is_empty() {
-            continue;
-        }
-        let number = |(token, column): (&[u8], usize)| -> Result<usize, String> {
-            let text = String::from_utf8_lossy(token);
-            if !token.iter().all(u8::is_ascii_digit) {
-                return Err(format!(
-                    "invalid vertex '{text}' at line {line}, column {column} (expected a number)"
-                ));
-            }
-            match text.parse::<usize>() {
-                Ok(v) if v < MAX_VERTICES => Ok(v),
-                _ => Err(format!(
-                    "vertex {text} at line {line}, column {column} is more than the limit of {}",
-                    MAX_VERTICES - 1
-                )),
-            }
-        };
+        let tokens = tokens(data);
         match tokens.len() {
-            1 if !seen_line => {
-                let (token, column) = tokens[0];
-                let text = String::from_utf8_lossy(token);
-                let n = match text.parse::<usize>() {
-                    Ok(n) if token.iter().all(u8::is_ascii_digit) => n,
-                    _ => {
-                        return Err(format!(
-                            "invalid vertex count '{text}' at line {line}, column {column} (expected a number)"
-                        ));
-                    }
-                };
-                check_vertices(n).map_err(|e| format!("{e} (line {line})"))?;
-                count = Some((n, line));
-            }
-            2 => {
-                let (u, v) = (number(tokens[0])?, number(tokens[1])?);
-                if u == v {
-                    return Err(format!("edge {u} {v} at line {line} is a self-loop"));
-                }
-                if let Some((n, given)) = count.filter(|&(n, _)| u.max(v) >= n) {
-                    return Err(format!(
-                        "edge {u} {v} at line {line} names vertex {} but line {given} gives {}",
-                        u.max(v),
-                        vertices(n)
-                    ));
-                }
-                if edges.len() == 2 * MAX_EDGES {
-                    // Repeated edges count once, but the list is held first.
-                    return Err(format!("more than {} edges by line {line}", 2 * MAX_EDGES));
-                }
-                largest = largest.max(Some(u.max(v)));
-                edges.push((u as u32, v as u32));
-            }
+            0 => continue,
+            1 if !list.seen_line => list.count = Some((vertex_count(tokens[0], line)?, line)),
+            2 => list.add(vertex(tokens[0], line)?, vertex(tokens[1], line)?, line)?,
             found => {
                 return Err(format!(
                     "line {line} has {found} {} but an edge is two vertices 'u v'{}",
@@ -110,13 +46,100 @@ pub(super) fn read_edge_list(input: &[u8]) -> Result<Graph, String> {
                 ));
             }
         }
-        seen_line = true;
+        list.seen_line = true;
     }
-    if !seen_line {
-        return Err("no graph in input".into());
+    list.graph()
+}
+
+/// An edge list as read so far.
+#[derive(Default)]
+struct EdgeList {
+    /// The vertex count and the line that gives it.
+    count: Option<(usize, usize)>,
+    /// Whether a line other than blanks and comments was read.
+    seen_line: bool,
+    largest: Option<usize>,
+    edges: Vec<(u32, u32)>,
+}
+
+impl EdgeList {
+    /// Adds edge `u v` of `line`, checked against the vertex count given.
+    fn add(&mut self, u: usize, v: usize, line: usize) -> Result<(), String> {
+        if u == v {
+            return Err(format!("edge {u} {v} at line {line} is a self-loop"));
+        }
+        if let Some((n, given)) = self.count.filter(|&(n, _)| u.max(v) >= n) {
+            return Err(format!(
+                "edge {u} {v} at line {line} names vertex {} but line {given} gives {}",
+                u.max(v),
+                vertices(n)
+            ));
+        }
+        if self.edges.len() == 2 * MAX_EDGES {
+            // Repeated edges count once, but the list is held first.
+            return Err(format!("more than {} edges by line {line}", 2 * MAX_EDGES));
+        }
+        self.largest = self.largest.max(Some(u.max(v)));
+        self.edges.push((u as u32, v as u32));
+        Ok(())
     }
-    let n = count.map_or(largest.map_or(0, |v| v + 1), |(n, _)| n);
-    Graph::build(n, edges).checked()
+
+    /// The graph: on the vertices given, else up to the largest named.
+    fn graph(self) -> Result<Graph, String> {
+        if !self.seen_line {
+            return Err("no graph in input".into());
+        }
+        let n = self.count.map_or(self.largest.map_or(0, |v| v + 1), |(n, _)| n);
+        Graph::build(n, self.edges).checked()
+    }
+}
+
+/// The tokens of a line (comment cut off), with their 1-based columns.
+fn tokens(data: &[u8]) -> Vec<(&[u8], usize)> {
+    let mut tokens = Vec::with_capacity(2);
+    let mut i = 0;
+    while i < data.len() {
+        if matches!(data[i], b' ' | b'\t' | b'\r') {
+            i += 1;
+            continue;
+        }
+        let from = i;
+        while i < data.len() && !matches!(data[i], b' ' | b'\t' | b'\r') {
+            i += 1;
+        }
+        tokens.push((&data[from..i], from + 1));
+    }
+    tokens
+}
+
+/// A vertex token at `line` as its number, below [`MAX_VERTICES`].
+fn vertex((token, column): (&[u8], usize), line: usize) -> Result<usize, String> {
+    let text = String::from_utf8_lossy(token);
+    if !token.iter().all(u8::is_ascii_digit) {
+        return Err(format!("invalid vertex '{text}' at line {line}, column {column} (expected a number)"));
+    }
+    match text.parse::<usize>() {
+        Ok(v) if v < MAX_VERTICES => Ok(v),
+        _ => Err(format!(
+            "vertex {text} at line {line}, column {column} is more than the limit of {}",
+            MAX_VERTICES - 1
+        )),
+    }
+}
+
+/// The vertex count a first line gives, checked against the limit.
+fn vertex_count((token, column): (&[u8], usize), line: usize) -> Result<usize, String> {
+    let text = String::from_utf8_lossy(token);
+    let n = match text.parse::<usize>() {
+        Ok(n) if token.iter().all(u8::is_ascii_digit) => n,
+        _ => {
+            return Err(format!(
+                "invalid vertex count '{text}' at line {line}, column {column} (expected a number)"
+            ));
+        }
+    };
+    check_vertices(n).map_err(|e| format!("{e} (line {line})"))?;
+    Ok(n)
 }
 
 #[cfg(test)]

@@ -62,89 +62,137 @@ fn describe(b: u8) -> String {
 
 /// Reads the one graph of a graph6 file (leading white space skipped).
 pub(super) fn read_graph6(input: &[u8]) -> Result<Graph, String> {
-    // The line holding the graph, its number (1-based) and where it starts.
-    let start = input.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(input.len());
-    let line_number = 1 + input[..start].iter().filter(|&&b| b == b'\n').count();
-    let line_start = input[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let end = memchr::memchr(b'\n', &input[start..]).map_or(input.len(), |p| start + p);
-    let mut line = &input[start..end];
-    while let Some((&last, rest)) = line.split_last() {
-        if !matches!(last, b'\r' | b' ' | b'\t') {
-            break;
+    let line = Line::of(input)?;
+    let mut pos = line.header_len()?;
+    let n = line.vertex_count(&mut pos)?;
+    line.check_edge_bytes(pos, n)?;
+    Ok(Graph::build(n, edges(&line.text[pos..], n)?))
+}
+
+/// The line holding the graph, without trailing white space, with where
+/// it is for messages.
+struct Line<'a> {
+    text: &'a [u8],
+    /// Its number (1-based).
+    number: usize,
+    /// Columns before its first byte (the white space it follows).
+    indent: usize,
+}
+
+impl<'a> Line<'a> {
+    /// The first line of `input` that is not white space; an error if
+    /// anything but white space follows it (one graph per file).
+    fn of(input: &'a [u8]) -> Result<Line<'a>, String> {
+        let start = input.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(input.len());
+        let number = 1 + input[..start].iter().filter(|&&b| b == b'\n').count();
+        let line_start = input[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let end = memchr::memchr(b'\n', &input[start..]).map_or(input.len(), |p| start + p);
+        let mut text = &input[start..end];
+        while let Some((&last, rest)) = text.split_last() {
+            if !matches!(last, b'\r' | b' ' | b'\t') {
+                break;
+            }
+            text = rest;
         }
-        line = rest;
+        if let Some(extra) = input[end..].iter().position(|b| !b.is_ascii_whitespace()) {
+            let at = end + extra;
+            let line = 1 + input[..at].iter().filter(|&&b| b == b'\n').count();
+            return Err(format!("a graph6 file holds one graph, but line {line} has more"));
+        }
+        Ok(Line { text, number, indent: start - line_start })
     }
-    // One graph per file: nothing but white space may follow its line.
-    if let Some(extra) = input[end..].iter().position(|b| !b.is_ascii_whitespace()) {
-        let at = end + extra;
-        let line = 1 + input[..at].iter().filter(|&&b| b == b'\n').count();
-        return Err(format!("a graph6 file holds one graph, but line {line} has more"));
+
+    /// The 1-based column of byte `pos` of the line.
+    fn column(&self, pos: usize) -> usize {
+        self.indent + pos + 1
     }
-    let column = |pos: usize| start - line_start + pos + 1;
-    let mut pos = 0;
-    if line.starts_with(b">") {
-        if !line.starts_with(G6_HEADER) {
+
+    /// The length of the optional header `>>graph6<<` the line starts with.
+    fn header_len(&self) -> Result<usize, String> {
+        if !self.text.starts_with(b">") {
+            return Ok(0);
+        }
+        if !self.text.starts_with(G6_HEADER) {
             return Err(format!(
-                "line {line_number} starts with '>' but not with the graph6 header >>graph6<<"
+                "line {} starts with '>' but not with the graph6 header >>graph6<<",
+                self.number
             ));
         }
-        pos = G6_HEADER.len();
+        Ok(G6_HEADER.len())
     }
-    // A byte of graph6 text as its 6-bit value, or the error naming it.
-    let value = |pos: usize, what: &str| -> Result<u64, String> {
-        match line.get(pos) {
+
+    /// Byte `pos` of the line as its 6-bit value, or the error naming it
+    /// (`what` the line ends in if there is no such byte).
+    fn value(&self, pos: usize, what: &str) -> Result<u64, String> {
+        match self.text.get(pos) {
             Some(&b) if (G6_MIN..=G6_MAX).contains(&b) => Ok(u64::from(b - G6_MIN)),
             Some(&b) => Err(format!(
-                "{} at line {line_number}, column {} is outside the graph6 range 63..=126",
+                "{} at line {}, column {} is outside the graph6 range 63..=126",
                 describe(b),
-                column(pos)
+                self.number,
+                self.column(pos)
             )),
-            None => Err(format!("the graph6 line {line_number} ends in {what}")),
+            None => Err(format!("the graph6 line {} ends in {what}", self.number)),
         }
-    };
-    let n = match value(pos, "the vertex count")? {
-        63 => {
-            let long = line.get(pos + 1) == Some(&G6_MAX);
-            let (skip, count) = if long { (2, 6) } else { (1, 3) };
-            let mut n = 0u64;
-            for k in 0..count {
-                n = n << 6 | value(pos + skip + k, "the vertex count")?;
+    }
+
+    /// N(n) at `pos`, in its one-, four- or eight-byte form; `pos` moves
+    /// past it. An error past [`MAX_VERTICES`].
+    fn vertex_count(&self, pos: &mut usize) -> Result<usize, String> {
+        let n = match self.value(*pos, "the vertex count")? {
+            63 => {
+                let long = self.text.get(*pos + 1) == Some(&G6_MAX);
+                let (skip, count) = if long { (2, 6) } else { (1, 3) };
+                let mut n = 0u64;
+                for k in 0..count {
+                    n = n << 6 | self.value(*pos + skip + k, "the vertex count")?;
+                }
+                *pos += skip + count;
+                n
             }
-            pos += skip + count;
-            n
+            small => {
+                *pos += 1;
+                small
+            }
+        };
+        if n > MAX_VERTICES as u64 {
+            return Err(format!("a graph of {n} vertices is more than the limit of {MAX_VERTICES}"));
         }
-        small => {
-            pos += 1;
-            small
+        Ok(n as usize)
+    }
+
+    /// That the bytes from `pos` on are graph6 text, as many as the upper
+    /// triangle of `n` vertices takes.
+    fn check_edge_bytes(&self, pos: usize, n: usize) -> Result<(), String> {
+        let bits = n as u64 * n.saturating_sub(1) as u64 / 2;
+        let needed = bits.div_ceil(6);
+        let have = (self.text.len() - pos) as u64;
+        let line_number = self.number;
+        // Every byte is checked before the length, so that a stray byte (a
+        // space, say) is named rather than counted.
+        for p in pos..self.text.len() {
+            self.value(p, "")?;
         }
-    };
-    if n > MAX_VERTICES as u64 {
-        return Err(format!("a graph of {n} vertices is more than the limit of {MAX_VERTICES}"));
+        if have < needed {
+            return Err(format!(
+                "the graph6 line {line_number} is truncated: {n} vertices need {needed} bytes of edges, it has {have}"
+            ));
+        }
+        if have > needed {
+            return Err(format!(
+                "the graph6 line {line_number} has extra bytes from column {}: {n} vertices need {needed} bytes of edges, it has {have}",
+                self.column(pos + needed as usize)
+            ));
+        }
+        Ok(())
     }
-    let n = n as usize;
-    let bits = n as u64 * n.saturating_sub(1) as u64 / 2;
-    let needed = bits.div_ceil(6);
-    let have = (line.len() - pos) as u64;
-    // Every byte is checked before the length, so that a stray byte (a
-    // space, say) is named rather than counted.
-    for p in pos..line.len() {
-        value(p, "")?;
-    }
-    if have < needed {
-        return Err(format!(
-            "the graph6 line {line_number} is truncated: {n} vertices need {needed} bytes of edges, it has {have}"
-        ));
-    }
-    if have > needed {
-        return Err(format!(
-            "the graph6 line {line_number} has extra bytes from column {}: {n} vertices need {needed} bytes of edges, it has {have}",
-            column(pos + needed as usize)
-        ));
-    }
-    // Walk the upper triangle column by column; the padding bits of the
-    // last byte are ignored.
+}
+
+/// The edges of `n` vertices that `data` (checked graph6 bytes, enough for
+/// the upper triangle) holds, walking the triangle column by column; the
+/// padding bits of the last byte are ignored. An error past [`MAX_EDGES`].
+fn edges(data: &[u8], n: usize) -> Result<Vec<(u32, u32)>, String> {
     let mut edges = Vec::new();
-    let data = &line[pos..];
     let mut bit = 0u64;
     for v in 1..n as u32 {
         for u in 0..v {
@@ -157,7 +205,7 @@ pub(super) fn read_graph6(input: &[u8]) -> Result<Graph, String> {
             bit += 1;
         }
     }
-    Ok(Graph::build(n, edges))
+    Ok(edges)
 }
 
 #[cfg(test)]

@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 
 use super::coset::{Coset, Layout};
 use super::exhaustive::LeafWeigher;
+use super::prefix_fold::Fold;
 use crate::solve::slices::{Best, Mask, Shard};
 
 mod cross;
@@ -51,7 +52,7 @@ mod merge;
 
 use merge::{Children, Merger};
 
-pub use cross::{Fold, cross_coset, cross_coset_for_problem, cross_order};
+pub use cross::{cross_coset, cross_coset_for_problem, cross_order};
 pub use estimate::{Estimate, estimate};
 
 /// How a branch-and-bound search is cut and where it hands over to the

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::MAX_KEY_BITS;
+use super::prefix_fold::Fold;
 use super::symmetry::MAX_SYMMETRIC_NULLITY;
 use super::symmetry::{BlockOrbits, symmetric_basis};
 use super::transform::Counter;
@@ -49,7 +50,7 @@ pub struct Coset {
     to_original: Option<Vec<u128>>,
     /// For branch and bound in the cross basis: how the problem's
     /// symmetries move the prefixes of the cross coordinates.
-    fold: Option<super::branch::Fold>,
+    fold: Option<Fold>,
 }
 
 impl Coset {
@@ -156,13 +157,13 @@ impl Coset {
     }
 
     /// The same coset with branch and bound folded by `fold`.
-    pub(crate) fn with_fold(mut self, fold: Option<super::branch::Fold>) -> Coset {
+    pub(crate) fn with_fold(mut self, fold: Option<Fold>) -> Coset {
         self.fold = fold;
         self
     }
 
     /// How branch and bound folds this coset, if it does.
-    pub fn fold(&self) -> Option<&super::branch::Fold> {
+    pub fn fold(&self) -> Option<&Fold> {
         self.fold.as_ref()
     }
 

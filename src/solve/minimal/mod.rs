@@ -5,6 +5,7 @@ mod coset;
 mod exhaustive;
 mod fixed;
 mod local;
+mod prefix_fold;
 mod search;
 mod symmetry;
 pub(crate) use symmetry::{grid_symmetries, motion_names};
@@ -12,14 +13,15 @@ mod transform;
 
 pub(crate) use crate::solve::slices::{Best, Mask, Shard};
 pub use branch::{
-    Branching, Estimate, Fold, FoldTag, LEAF_BITS, cross_coset, cross_coset_for_problem, cross_order,
-    estimate, search_branch,
+    Branching, Estimate, FoldTag, LEAF_BITS, cross_coset, cross_coset_for_problem, cross_order, estimate,
+    search_branch,
 };
 pub use coset::{Coset, Layout, MAX_TABLE_BITS};
 pub use exhaustive::search_blocks;
 pub use fixed::Incumbent;
 pub(crate) use fixed::improve_with_symmetry;
 pub use local::{Anytime, Budget, improve, settle_stopped};
+pub use prefix_fold::Fold;
 pub use search::SearchState;
 
 use super::answer::{FoundBy, Start};

@@ -236,41 +236,75 @@ pub fn symmetric_basis(
         return None;
     }
     let (systematic, pivots, from_original) = systematic(quiet)?;
-    // Coordinates over the systematic basis: the values at the pivot cells.
-    let coordinates =
-        |v: &Grid| pivots.iter().enumerate().fold(0u64, |s, (j, &(r, c))| s | (v.get(r, c) as u64) << j);
-    // Whether `v` is the member of span(systematic) its coordinates name.
-    let in_span = |v: &Grid, coords: u64| {
-        let mut rest = v.clone();
-        for (_, q) in systematic.iter().enumerate().filter(|&(j, _)| coords >> j & 1 == 1) {
-            rest.xor_assign(q);
-        }
-        rest.is_zero()
-    };
-    // Linear part (columns) and offset of each motion on masks. A motion
-    // counts only if it maps the coset onto itself: always so for all the
-    // solutions, not for a subspace of them (the members a transpose
-    // fixes, turned a quarter, are those the anti-transpose fixes).
-    let actions: Vec<(Vec<u64>, u64)> = motions
-        .iter()
-        .filter_map(|m| {
-            let images: Vec<Grid> = systematic.iter().map(|q| m.grid(q)).collect();
-            let columns: Vec<u64> = images.iter().map(&coordinates).collect();
-            let mut moved = m.grid(x);
-            moved.xor_assign(x);
-            let offset = coordinates(&moved);
-            let maps_onto_itself =
-                images.iter().zip(&columns).all(|(v, &c)| in_span(v, c)) && in_span(&moved, offset);
-            maps_onto_itself.then_some((columns, offset))
-        })
-        .collect();
+    let actions: Vec<MaskAction> =
+        motions.iter().filter_map(|&m| mask_action(m, x, &systematic, &pivots)).collect();
     if actions.is_empty() {
         return None;
     }
-    let apply =
-        |columns: &[u64], v: u64| (0..d).filter(|&j| v >> j & 1 == 1).fold(0u64, |a, j| a ^ columns[j]);
-    // The invariant subspace: orbits' spans of unit vectors, added while
-    // they fit in `inner` dimensions.
+    let invariant = invariant_span(d, inner, &actions);
+    let m = invariant.len();
+    if m == 0 {
+        return None;
+    }
+    let columns = completed(invariant, d);
+    let inverse = invert(&columns)?;
+    // In new coordinates, motion g maps s to T⁻¹(M_g·T·s + c_g); its outer
+    // part depends only on the outer part of s.
+    let maps = actions
+        .iter()
+        .map(|(linear, offset)| {
+            let outer_columns =
+                columns[m..].iter().map(|&t| apply(&inverse, apply(linear, t)) >> m).collect();
+            (outer_columns, apply(&inverse, *offset) >> m)
+        })
+        .collect();
+    let basis = columns.iter().map(|&t| combine(t, &systematic, rows, cols)).collect();
+    let to_original = columns.iter().map(|&t| apply(&from_original, t)).collect();
+    Some(SymmetricBasis { basis, invariant: m, to_original, orbits: BlockOrbits { maps } })
+}
+
+/// How a motion acts on masks over the systematic basis: the images of
+/// the basis patterns (columns) and the offset.
+type MaskAction = (Vec<u64>, u64);
+
+/// The action of motion `m` on masks over the `systematic` basis (with its
+/// `pivots`), for the coset `x + span`; `None` unless it maps the coset
+/// onto itself: always so for all the solutions, not for a subspace of
+/// them (the members a transpose fixes, turned a quarter, are those the
+/// anti-transpose fixes).
+fn mask_action(m: Motion, x: &Grid, systematic: &[Grid], pivots: &[(usize, usize)]) -> Option<MaskAction> {
+    let images: Vec<Grid> = systematic.iter().map(|q| m.grid(q)).collect();
+    let columns: Vec<u64> = images.iter().map(|v| coordinates(v, pivots)).collect();
+    let mut moved = m.grid(x);
+    moved.xor_assign(x);
+    let offset = coordinates(&moved, pivots);
+    let maps_onto_itself = images.iter().zip(&columns).all(|(v, &c)| in_span(v, c, systematic))
+        && in_span(&moved, offset, systematic);
+    maps_onto_itself.then_some((columns, offset))
+}
+
+/// Coordinates over the systematic basis: the values at the pivot cells.
+fn coordinates(v: &Grid, pivots: &[(usize, usize)]) -> u64 {
+    pivots.iter().enumerate().fold(0u64, |s, (j, &(r, c))| s | (v.get(r, c) as u64) << j)
+}
+
+/// Whether `v` is the member of span(systematic) its coordinates name.
+fn in_span(v: &Grid, coords: u64, systematic: &[Grid]) -> bool {
+    let mut rest = v.clone();
+    for (_, q) in systematic.iter().enumerate().filter(|&(j, _)| coords >> j & 1 == 1) {
+        rest.xor_assign(q);
+    }
+    rest.is_zero()
+}
+
+/// The matrix of `columns` applied to the mask `v`.
+fn apply(columns: &[u64], v: u64) -> u64 {
+    (0..columns.len()).filter(|&j| v >> j & 1 == 1).fold(0u64, |a, j| a ^ columns[j])
+}
+
+/// The invariant subspace of masks of `d` bits: orbits' spans of unit
+/// vectors under the `actions`, added while they fit in `inner` dimensions.
+fn invariant_span(d: usize, inner: usize, actions: &[MaskAction]) -> Span {
     let mut invariant = Span::default();
     for j in 0..d {
         if invariant.len() == inner {
@@ -287,41 +321,31 @@ pub fn symmetric_basis(
             invariant = trial;
         }
     }
-    let m = invariant.len();
-    if m == 0 {
-        return None;
-    }
-    // New basis (as masks over the systematic one): the invariant span,
-    // then unit vectors completing it.
+    invariant
+}
+
+/// The new basis (as masks over the systematic one): the invariant span,
+/// then unit vectors completing it.
+fn completed(invariant: Span, d: usize) -> Vec<u64> {
     let mut columns: Vec<u64> = invariant.vectors.clone();
-    let mut full = invariant.clone();
+    let mut full = invariant;
     for j in 0..d {
         if full.insert(1u64 << j) {
             columns.push(1u64 << j);
         }
     }
-    let inverse = invert(&columns)?;
-    // In new coordinates, motion g maps s to T⁻¹(M_g·T·s + c_g); its outer
-    // part depends only on the outer part of s.
-    let maps = actions
-        .iter()
-        .map(|(linear, offset)| {
-            let outer_columns = (m..d).map(|k| apply(&inverse, apply(linear, columns[k])) >> m).collect();
-            (outer_columns, apply(&inverse, *offset) >> m)
-        })
-        .collect();
-    let combine = |mask: u64, parts: &[Grid]| {
-        let mut g = Grid::zeros(rows, cols);
-        for (j, p) in parts.iter().enumerate() {
-            if mask >> j & 1 == 1 {
-                g.xor_assign(p);
-            }
+    columns
+}
+
+/// The pattern whose mask over `parts` is `mask`.
+fn combine(mask: u64, parts: &[Grid], rows: usize, cols: usize) -> Grid {
+    let mut g = Grid::zeros(rows, cols);
+    for (j, p) in parts.iter().enumerate() {
+        if mask >> j & 1 == 1 {
+            g.xor_assign(p);
         }
-        g
-    };
-    let basis = columns.iter().map(|&t| combine(t, &systematic)).collect();
-    let to_original = columns.iter().map(|&t| apply(&from_original, t)).collect();
-    Some(SymmetricBasis { basis, invariant: m, to_original, orbits: BlockOrbits { maps } })
+    }
+    g
 }
 
 /// The turns and mirrors (besides the identity) that map the problem of

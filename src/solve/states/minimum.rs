@@ -49,14 +49,18 @@ mod exhaustive;
 mod fold;
 mod grouping;
 mod local;
+mod plan;
 mod slices;
 mod transform;
+mod units;
 
-use coset::{Coset, Units};
-use exhaustive::{How, Only, inner_plan, lanes_of, search, search_tasks, sliced_top};
+use coset::Coset;
+use exhaustive::{How, lanes_of, search, search_tasks};
 use grouping::worth_grouping;
 use local::descend;
+use plan::{Only, inner_plan, sliced_top};
 pub use slices::{SlicedCoset, StateSearchState, TaskLayout, merge_states};
+use units::Units;
 
 /// The lightest press set found in a coset.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,53 +5,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::coset::{Coset, Units};
-use super::exhaustive::{Only, inner_plan, sliced_top};
-use super::transform::{lightest, transform};
+use super::coset::Coset;
+use super::plan::{Only, inner_plan, sliced_top};
+use super::transform::{Acc, Row, lightest, transform};
+use super::units::Units;
 use super::{Tuning, fold};
-
-/// The number type the tables add in: `u32` while no member can weigh
-/// 2^32 or more, else `u64`. Arithmetic wraps: the tables hold
-/// differences, and every value read back is a true weight.
-pub(super) trait Acc: Copy + Send + Sync + Ord + Default + 'static {
-    fn of(v: u64) -> Self;
-    fn add(self, o: Self) -> Self;
-    fn sub(self, o: Self) -> Self;
-    fn get(self) -> u64;
-}
-
-impl Acc for u32 {
-    fn of(v: u64) -> Self {
-        v as u32
-    }
-    fn add(self, o: Self) -> Self {
-        self.wrapping_add(o)
-    }
-    fn sub(self, o: Self) -> Self {
-        self.wrapping_sub(o)
-    }
-    fn get(self) -> u64 {
-        u64::from(self)
-    }
-}
-
-impl Acc for u64 {
-    fn of(v: u64) -> Self {
-        v
-    }
-    fn add(self, o: Self) -> Self {
-        self.wrapping_add(o)
-    }
-    fn sub(self, o: Self) -> Self {
-        self.wrapping_sub(o)
-    }
-    fn get(self) -> u64 {
-        self
-    }
-}
-
-/// One entry of the buffers for each of `L` blocks weighed together.
-pub(super) type Row<A, const L: usize> = [A; L];
 
 /// The exhaustive engine (see the module documentation), weighing `L`
 /// blocks at a time, one a lane.
@@ -153,7 +111,7 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
         Engine { k, units, inner, outer, p, s, top, slot_of, lam, m, km, moves, fixed, fold }
     }
 
-    /// Every block; see [`search`](super::exhaustive::search).
+    /// Every block; see `search` in `exhaustive.rs`.
     pub(super) fn run(
         &self,
         nonzero: bool,

@@ -3,10 +3,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::coset::{Coset, Units, gcd};
+use super::coset::Coset;
 use super::engine::Engine;
+use super::plan::{Only, inner_plan};
+use super::units::Units;
 use super::{LANES, MAX_INNER, Tuning, fold};
-use crate::solve::Shard;
 
 /// The exhaustive search: the lightest member's (weight, index), ties to
 /// the smallest index; with `nonzero`, members of weight 0 are skipped.
@@ -21,19 +22,6 @@ pub(super) fn search(
     tuning: Option<Tuning>,
 ) -> Option<(u64, u64)> {
     search_tasks(coset, units, nonzero, bound, progress, tuning, How::default())
-}
-
-/// Which tasks of a sliced search one call weighs: the slice's tasks
-/// `range` (see [`TaskLayout`](super::slices::TaskLayout)), and the index
-/// of a member already found that meets the bound (`u64::MAX` if none),
-/// past which nothing is weighed.
-#[derive(Clone)]
-pub(super) struct Only {
-    /// Most members of a task (see [`sliced_top`]).
-    pub(super) cap: u64,
-    pub(super) shard: Shard,
-    pub(super) range: std::ops::Range<u64>,
-    pub(super) met: u64,
 }
 
 /// What a search weighs besides the plain whole: only some tasks of a
@@ -99,20 +87,6 @@ impl Tuning {
     }
 }
 
-/// How many top coefficients split a sliced search into tasks: fixed by the
-/// coset (never by the threads), so that a slice, a checkpoint and a record
-/// mean the same on every machine. As many as keep a task within
-/// `cap` members ([`SLICED_TASK_MEMBERS`](super::SLICED_TASK_MEMBERS) but in tests).
-pub(super) fn sliced_top(p: u64, outer: &[usize], cap: u64) -> usize {
-    let mut per_task = p.saturating_mul(outer.iter().map(|&r| r as u64).product());
-    let mut top = 0;
-    while top < outer.len() && per_task > cap {
-        per_task /= outer[outer.len() - 1 - top] as u64;
-        top += 1;
-    }
-    top
-}
-
 /// Lanes of the engine `lanes` asks for (as [`search`] rounds them).
 pub(super) fn lanes_of(lanes: usize) -> usize {
     match lanes {
@@ -120,20 +94,4 @@ pub(super) fn lanes_of(lanes: usize) -> usize {
         2..=4 => 4,
         _ => 16,
     }
-}
-
-/// How many of the low coefficients (`t`) make the inner block, and its
-/// members `P` and sampled shifts `S`: as many as keep `S·P` within
-/// `entries`, and at least one.
-pub(super) fn inner_plan(orders: &[usize], entries: usize) -> (usize, usize, usize) {
-    let (mut t, mut p, mut s) = (0, 1usize, 1usize);
-    while t < orders.len() {
-        let r = orders[t];
-        let s2 = s / usize::from(gcd(s as u8, r as u8)) * r;
-        if s2 * p * r > entries && t > 0 {
-            break;
-        }
-        (t, p, s) = (t + 1, p * r, s2);
-    }
-    (t, p, s)
 }

@@ -154,11 +154,36 @@ pub(super) fn fold(
     symmetries: &[Vec<usize>],
     inner: usize,
 ) -> Option<Folding> {
-    let (d, n, pp) = (gens.len(), x0.len(), u32::from(p));
+    let (d, pp) = (gens.len(), u32::from(p));
     if d < 2 || inner == 0 || inner >= d || symmetries.is_empty() {
         return None;
     }
-    // Systematic form: pattern j is 1 at pivot cell j and 0 at the others.
+    let (sys, pivots) = systematic(gens, pp)?;
+    let actions: Vec<Action> =
+        symmetries.iter().filter_map(|sigma| action(sigma, x0, &sys, &pivots, pp)).collect();
+    if actions.is_empty() {
+        return None;
+    }
+    let invariant = invariant_span(d, inner, &actions, pp);
+    let m = invariant.vectors.len();
+    if m == 0 {
+        return None;
+    }
+    let columns = completed(invariant, d, pp);
+    let inverse = invert(&columns, pp)?;
+    let maps = actions.iter().map(|action| outer_map(action, &inverse, &columns, m, pp)).collect();
+    let new_gens = columns.iter().map(|t| combine(t, &sys, x0.len(), pp)).collect();
+    Some(Folding { gens: new_gens, invariant: m, maps, p })
+}
+
+/// How a symmetry acts on coordinates over the systematic basis: the
+/// images of the basis vectors (columns) and `σ(x0) − x0` (the offset).
+type Action = (Vec<Vec<u32>>, Vec<u32>);
+
+/// The systematic form of `gens` (pattern j is 1 at pivot cell j and 0 at
+/// the others) and its pivot cells; `None` if a generator reduces to 0.
+fn systematic(gens: &[&[u8]], pp: u32) -> Option<(Vec<Vec<u8>>, Vec<usize>)> {
+    let d = gens.len();
     let mut sys: Vec<Vec<u8>> = gens.iter().map(|g| g.to_vec()).collect();
     let mut pivots = Vec::with_capacity(d);
     for i in 0..d {
@@ -176,105 +201,118 @@ pub(super) fn fold(
         }
         pivots.push(pivot);
     }
-    // Coordinates of a kernel vector over the systematic basis: its values
-    // at the pivots. `σ(v)[σ(c)] = v[c]`.
-    let mut actions: Vec<(Vec<Vec<u32>>, Vec<u32>)> = Vec::new();
-    for sigma in symmetries {
-        let mut back = vec![0usize; n];
-        for (c, &to) in sigma.iter().enumerate() {
-            back[to] = c;
-        }
-        // σ(v) at pivot j is v at back[pivot j].
-        let coords =
-            |v: &dyn Fn(usize) -> u32| -> Vec<u32> { pivots.iter().map(|&c| v(back[c]) % pp).collect() };
-        let columns: Vec<Vec<u32>> = sys.iter().map(|q| coords(&|c| u32::from(q[c]))).collect();
-        // σ(x0) − x0 over the systematic basis.
-        let offset: Vec<u32> =
-            pivots.iter().map(|&c| (u32::from(x0[back[c]]) + pp - u32::from(x0[c])) % pp).collect();
-        // The offset read at the pivots is only right if σ(x0) − x0 lies in
-        // the kernel's span, which a symmetry fixing the right-hand side
-        // guarantees; checked on every cell all the same (cheap beside a
-        // search that pays for folding).
-        let delta_ok = (0..n).all(|c| {
-            let delta = (u32::from(x0[back[c]]) + pp - u32::from(x0[c])) % pp;
-            let spanned = offset.iter().zip(&sys).fold(0u32, |a, (&o, q)| (a + o * u32::from(q[c])) % pp);
-            delta == spanned
-        });
-        // A symmetry that does not fix the right-hand side maps solutions
-        // to solutions of another board: not one to fold by.
-        if delta_ok {
-            actions.push((columns, offset));
+    Some((sys, pivots))
+}
+
+/// The action of the cell permutation `sigma` over the systematic basis
+/// `sys` (coordinates of a kernel vector: its values at the `pivots`), or
+/// `None` when it does not fix the right-hand side: it then maps solutions
+/// to solutions of another board, not one to fold by.
+fn action(sigma: &[usize], x0: &[u8], sys: &[Vec<u8>], pivots: &[usize], pp: u32) -> Option<Action> {
+    let n = x0.len();
+    let mut back = vec![0usize; n];
+    for (c, &to) in sigma.iter().enumerate() {
+        back[to] = c;
+    }
+    // `σ(v)[σ(c)] = v[c]`: σ(v) at pivot j is v at back[pivot j].
+    let columns: Vec<Vec<u32>> =
+        sys.iter().map(|q| pivots.iter().map(|&c| u32::from(q[back[c]]) % pp).collect()).collect();
+    // σ(x0) − x0 over the systematic basis.
+    let offset: Vec<u32> =
+        pivots.iter().map(|&c| (u32::from(x0[back[c]]) + pp - u32::from(x0[c])) % pp).collect();
+    // The offset read at the pivots is only right if σ(x0) − x0 lies in
+    // the kernel's span, which a symmetry fixing the right-hand side
+    // guarantees; checked on every cell all the same (cheap beside a
+    // search that pays for folding).
+    let delta_ok = (0..n).all(|c| {
+        let delta = (u32::from(x0[back[c]]) + pp - u32::from(x0[c])) % pp;
+        let spanned = offset.iter().zip(sys).fold(0u32, |a, (&o, q)| (a + o * u32::from(q[c])) % pp);
+        delta == spanned
+    });
+    delta_ok.then_some((columns, offset))
+}
+
+/// `Σ_j v_j·columns[j]` (mod p): the matrix of `columns` applied to `v`.
+fn apply(columns: &[Vec<u32>], v: &[u32], pp: u32) -> Vec<u32> {
+    let mut out = vec![0u32; columns.first().map_or(0, Vec::len)];
+    for (j, &vj) in v.iter().enumerate().filter(|&(_, &x)| x != 0) {
+        for (o, &e) in out.iter_mut().zip(&columns[j]) {
+            *o = (*o + vj * e) % pp;
         }
     }
-    if actions.is_empty() {
-        return None;
-    }
-    let apply = |columns: &[Vec<u32>], v: &[u32]| -> Vec<u32> {
-        let mut out = vec![0u32; d];
-        for (j, &vj) in v.iter().enumerate().filter(|&(_, &x)| x != 0) {
-            for (o, &e) in out.iter_mut().zip(&columns[j]) {
-                *o = (*o + vj * e) % pp;
-            }
-        }
-        out
-    };
-    // The invariant subspace: orbits' spans of unit vectors, added while
-    // they fit in `inner` dimensions.
+    out
+}
+
+/// The invariant subspace of GF(p)^d: orbits' spans of unit vectors under
+/// the `actions`, added while they fit in `inner` dimensions.
+fn invariant_span(d: usize, inner: usize, actions: &[Action], pp: u32) -> Span {
     let mut invariant = Span::default();
     for j in 0..d {
         if invariant.vectors.len() == inner {
             break;
         }
         let mut trial = invariant.clone();
-        let unit: Vec<u32> = (0..d).map(|i| u32::from(i == j)).collect();
-        let mut pending = vec![unit];
+        let mut pending = vec![unit(d, j)];
         while let Some(v) = pending.pop() {
             if trial.vectors.len() > inner {
                 break;
             }
             if trial.insert(&v, pp) {
-                pending.extend(actions.iter().map(|(columns, _)| apply(columns, &v)));
+                pending.extend(actions.iter().map(|(columns, _)| apply(columns, &v, pp)));
             }
         }
         if trial.vectors.len() <= inner {
             invariant = trial;
         }
     }
-    let m = invariant.vectors.len();
-    if m == 0 {
-        return None;
-    }
+    invariant
+}
+
+/// Unit vector `j` of GF(p)^d.
+fn unit(d: usize, j: usize) -> Vec<u32> {
+    (0..d).map(|i| u32::from(i == j)).collect()
+}
+
+/// The new basis (over the systematic one): the invariant span's vectors,
+/// then unit vectors completing it to GF(p)^d.
+fn completed(invariant: Span, d: usize, pp: u32) -> Vec<Vec<u32>> {
     let mut columns = invariant.vectors.clone();
     let mut full = invariant;
     for j in 0..d {
-        let unit: Vec<u32> = (0..d).map(|i| u32::from(i == j)).collect();
-        if full.insert(&unit, pp) {
-            columns.push(unit);
+        if full.insert(&unit(d, j), pp) {
+            columns.push(unit(d, j));
         }
     }
-    let inverse = invert(&columns, pp)?;
-    let maps = actions
+    columns
+}
+
+/// An action over the new basis `columns` (`inverse` its inverse), on the
+/// outer coefficients only (those past the `m` invariant ones), which is
+/// all it depends on there.
+fn outer_map(
+    (linear, offset): &Action,
+    inverse: &[Vec<u32>],
+    columns: &[Vec<u32>],
+    m: usize,
+    pp: u32,
+) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let outer_columns = columns[m..]
         .iter()
-        .map(|(linear, offset)| {
-            let outer_columns = (m..d)
-                .map(|k| apply(&inverse, &apply(linear, &columns[k]))[m..].iter().map(|&e| e as u8).collect())
-                .collect();
-            (outer_columns, apply(&inverse, offset)[m..].iter().map(|&e| e as u8).collect())
-        })
+        .map(|column| apply(inverse, &apply(linear, column, pp), pp)[m..].iter().map(|&e| e as u8).collect())
         .collect();
-    let new_gens = columns
-        .iter()
-        .map(|t| {
-            let mut g = vec![0u32; n];
-            for (j, &tj) in t.iter().enumerate().filter(|&(_, &x)| x != 0) {
-                for (x, &e) in g.iter_mut().zip(&sys[j]) {
-                    *x = (*x + tj * u32::from(e)) % pp;
-                }
-            }
-            g.into_iter().map(|e| e as u8).collect()
-        })
-        .collect();
-    Some(Folding { gens: new_gens, invariant: m, maps, p })
+    (outer_columns, apply(inverse, offset, pp)[m..].iter().map(|&e| e as u8).collect())
+}
+
+/// The pattern on `n` cells of coordinates `t` over the systematic basis
+/// `sys`: `Σ_j t_j·sys[j]` (mod p).
+fn combine(t: &[u32], sys: &[Vec<u8>], n: usize, pp: u32) -> Vec<u8> {
+    let mut g = vec![0u32; n];
+    for (j, &tj) in t.iter().enumerate().filter(|&(_, &x)| x != 0) {
+        for (x, &e) in g.iter_mut().zip(&sys[j]) {
+            *x = (*x + tj * u32::from(e)) % pp;
+        }
+    }
+    g.into_iter().map(|e| e as u8).collect()
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::LOCAL_WORK;
-use super::coset::Units;
+use super::units::Units;
 
 /// Seeded restarts of the local search after its first descent.
 const RESTARTS: u32 = 32;

@@ -1,8 +1,51 @@
-//! The transform that turns a batch of blocks' tables into the weights of
-//! all their members, and the pick of the lightest among them.
+//! The number type the tables add in ([`Acc`]), the transform that turns a
+//! batch of blocks' tables into the weights of all their members, and the
+//! pick of the lightest among them.
 
-use super::engine::{Acc, Row};
 use crate::cpu::Isa;
+
+/// The number type the tables add in: `u32` while no member can weigh
+/// 2^32 or more, else `u64`. Arithmetic wraps: the tables hold
+/// differences, and every value read back is a true weight.
+pub(super) trait Acc: Copy + Send + Sync + Ord + Default + 'static {
+    fn of(v: u64) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn get(self) -> u64;
+}
+
+impl Acc for u32 {
+    fn of(v: u64) -> Self {
+        v as u32
+    }
+    fn add(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
+    fn sub(self, o: Self) -> Self {
+        self.wrapping_sub(o)
+    }
+    fn get(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Acc for u64 {
+    fn of(v: u64) -> Self {
+        v
+    }
+    fn add(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
+    fn sub(self, o: Self) -> Self {
+        self.wrapping_sub(o)
+    }
+    fn get(self) -> u64 {
+        self
+    }
+}
+
+/// One entry of the buffers for each of `L` blocks weighed together.
+pub(super) type Row<A, const L: usize> = [A; L];
 
 /// The lightest member among the transformed blocks: `weights[c][lane]` is
 /// member `c` of block `lane_block[lane]`, for the first `filled` lanes.
