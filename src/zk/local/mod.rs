@@ -171,6 +171,9 @@ impl Local {
     /// every pivot, then becomes a pivot if it has an entry of valuation
     /// `level` in a free position, or is zero. Returns the rest (all their
     /// entries multiples of p^(level+1)), for the next level.
+    // Kept whole for now: the elimination's hot loop, whose steps share
+    // the row being reduced and the pivots; a split is to be measured
+    // first (criterion `states`, `zk_factor`), not assumed free.
     fn pass(&mut self, rows: &[u32], level: u32, work: &mut Work) -> Vec<u32> {
         let n = self.ncols;
         let per_block = self.block_rows();

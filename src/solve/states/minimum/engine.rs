@@ -148,6 +148,9 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
     /// One task: the blocks whose top coefficients spell `task`, walked in
     /// Gray-code order over the middle ones, `L` blocks weighed at once
     /// (block `i` of a batch in lane `i` of the buffers).
+    // Kept whole for now: the engine's hot loop, whose state (lanes,
+    // running weights, Gray position) every step shares; a split is to be
+    // measured first (criterion `states_minimum`), not assumed free.
     fn task(
         &self,
         task: u64,
