@@ -43,16 +43,21 @@ pub(super) fn answer(
             }
             Some(state) if state.is_complete() => {
                 // Every member weighs more than the incumbent: proven, but
-                // no press set comes of it; a local search's is shown.
+                // no press set comes of it; a local search's is shown, and
+                // is the minimum when it meets that bound.
                 let above = state.found_nothing_within().unwrap_or(0);
                 let local = improve(coset, &Budget::default());
-                let note = format!(
-                    "{name}: every press set weighs more than {above} (proven by branch and bound); \
-                     {} presses from a local search, not proven minimal; lower bound {}",
-                    local.best.weight,
-                    above + 1
-                );
-                (local.best.mask, false, above + 1, Some((name, note)))
+                let proven = local.best.weight <= above + 1;
+                let note = (!proven).then(|| {
+                    let note = format!(
+                        "{name}: every press set weighs more than {above} (proven by branch and bound); \
+                         {} presses from a local search, not proven minimal; lower bound {}",
+                        local.best.weight,
+                        above + 1
+                    );
+                    (name, note)
+                });
+                (local.best.mask, proven, above + 1, note)
             }
             state => stopped(coset, state.as_ref(), entry.nullity, name, time_limit),
         };
@@ -118,9 +123,10 @@ fn stopped<'n>(
 }
 
 /// The solution a long search (or a merge) answers: the one place the CLI
-/// builds a two-state [`Solution`]. (A press set that meets its bound is
-/// not yet called proven here: the answers stay as they were.)
+/// builds a two-state [`Solution`]. A press set that meets its proven
+/// lower bound is the minimum, and is called so.
 pub(in crate::cli) fn solution(presses: Grid, proven_minimal: bool, lower_bound: u64) -> Solution {
+    let proven_minimal = proven_minimal || presses.count_ones() as u64 <= lower_bound;
     Solution { presses, proven_minimal, lower_bound, found_by: FoundBy::Search }
 }
 
