@@ -669,3 +669,27 @@ async fn regression_api_targets_and_graphs_as_the_cli_takes_them() {
         post(&app, "/api/solve", &json!({"board": ["0120120120"], "states": 3, "graph": "IheA@GUAo"})).await;
     assert_eq!((status, &named), (StatusCode::OK, &six));
 }
+
+/// Regression (issue 25, item 9, first part): a state number in quotes
+/// (`"target": "2"`, as a form or a URL gives it) is the state, for K
+/// states and for two; out of range it is refused by name.
+#[tokio::test]
+async fn regression_a_quoted_state_number_is_a_target() {
+    let app = app();
+    let board = json!(["012", "210"]);
+    let (_, quoted) = post(&app, "/api/solve", &json!({"board": board, "states": 3, "target": "2"})).await;
+    let (_, number) = post(&app, "/api/solve", &json!({"board": board, "states": 3, "target": 2})).await;
+    assert_eq!(quoted, number);
+    assert!(quoted["targets"][0]["target"] == json!(2), "{quoted}");
+    let sample = json!(["bwwb", "bbwb", "bwwb", "bwww"]);
+    let (_, quoted) = post(&app, "/api/solve", &json!({"board": sample, "target": "1"})).await;
+    let (_, black) = post(&app, "/api/solve", &json!({"board": sample, "target": "black"})).await;
+    assert_eq!(quoted, black);
+    for (body, says) in [
+        (json!({"board": board, "states": 3, "target": "3"}), "target: state 3 is not below 3"),
+        (json!({"board": sample, "target": "2"}), "target: state 2 is not below 2"),
+    ] {
+        let answer = post(&app, "/api/solve", &body).await;
+        assert_refused(&answer, StatusCode::BAD_REQUEST, None, says);
+    }
+}

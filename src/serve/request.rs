@@ -330,6 +330,14 @@ pub(super) fn target(value: Option<&Value>, wide: bool, limits: &Limits) -> Resu
                 _ => Err(ApiError::bad(format!("target: state {n} is not below 2 (give states for more)"))),
             };
         }
+        // A state number in quotes, as a form or a URL gives it.
+        Some(Value::String(s)) if is_state_number(s) => {
+            return match s.as_str() {
+                "0" => Ok(vec![Target::White]),
+                "1" => Ok(vec![Target::Black]),
+                _ => Err(ApiError::bad(format!("target: state {s} is not below 2 (give states for more)"))),
+            };
+        }
         Some(Value::String(s)) => {
             return colour_targets(s).map(<[Target]>::to_vec).ok_or_else(|| {
                 ApiError::bad(format!(
@@ -347,6 +355,12 @@ pub(super) fn target(value: Option<&Value>, wide: bool, limits: &Limits) -> Resu
     // Its shape is checked against the board's by the solver.
     let goal = state_board(&Value::Array(rows.clone()), "target", 2, wide, limits)?;
     Ok(vec![Target::Board(Grid::from_fn(goal.nrows(), goal.ncols(), |r, c| goal.get(r, c) == 1))])
+}
+
+/// Whether `text` is a state number written as a string (`"2"`): a few
+/// digits, nothing else.
+fn is_state_number(text: &str) -> bool {
+    (1..=3).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The enumeration budget asked for: the server's limit when absent,
@@ -394,6 +408,11 @@ pub(super) fn state_target(
         Some(Value::Number(n)) => match n.as_u64() {
             Some(s) if s < u64::from(k) => Ok(vec![StateTarget::Uniform(s as u8)]),
             _ => Err(ApiError::bad(format!("target: state {n} is not below {k}"))),
+        },
+        // A state number in quotes, as a form or a URL gives it.
+        Some(Value::String(s)) if is_state_number(s) => match s.parse::<u8>() {
+            Ok(state) if state < k => Ok(vec![StateTarget::Uniform(state)]),
+            _ => Err(ApiError::bad(format!("target: state {s} is not below {k}"))),
         },
         Some(rows @ Value::Array(_)) => {
             Ok(vec![StateTarget::Board(state_board(rows, "target", k, true, limits)?)])
