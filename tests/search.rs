@@ -803,3 +803,24 @@ fn an_interrupted_verify_says_how_far_it_got() {
     );
     assert!(!err.contains("100.0 %"), "a bar read after it was filled: {err}");
 }
+
+/// Regression (issue 22, item 3): in `merge FOLDER` a finished slice's
+/// checkpoint beside its part is the same record and counts once; named
+/// one by one, a repeat is still refused.
+#[test]
+fn a_folder_counts_a_finished_checkpoint_beside_its_part_once() {
+    let dir = folder("checkpoints-beside-parts");
+    std::fs::create_dir_all(dir.join("parts")).unwrap();
+    let whole = run(&dir, &small(&[])).0;
+    for k in ["1", "2"] {
+        let (out, err, code) =
+            run(&dir, &small(&["--shard", &format!("{k}/2"), "--checkpoint", &format!("parts/cp-{k}.json")]));
+        assert_eq!(code, 0, "{err}");
+        std::fs::write(dir.join(format!("parts/part-{k}.json")), out).unwrap();
+    }
+    let (out, err, code) = run(&dir, &["merge", "parts"]);
+    assert_eq!((out.as_str(), err.as_str(), code), (whole.as_str(), "", 0));
+    let (_, err, code) = run(&dir, &["merge", "parts/part-1.json", "parts/part-2.json", "parts/cp-2.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("slices given more than once: 2"), "{err}");
+}

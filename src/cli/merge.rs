@@ -17,8 +17,8 @@ use super::states_record::{KStates, is_state_record};
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.
 pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Failure> {
-    let mut texts = Vec::new();
-    for path in record_files(&args.files)? {
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for (path, in_folder) in record_files(&args.files)? {
         let source = path.display().to_string();
         let text = read_record(&path)?;
         if text.trim().is_empty() {
@@ -26,6 +26,12 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
                 "{source} is empty: was its slice interrupted? its checkpoint can resume it"
             ))
             .into());
+        }
+        // In a folder, a finished slice's checkpoint beside its part is the
+        // same record byte for byte: it counts once. (Files named one by
+        // one are the user's list: a repeat there is refused as such.)
+        if in_folder && texts.iter().any(|(_, seen)| seen.trim() == text.trim()) {
+            continue;
         }
         texts.push((source, text));
     }
@@ -297,13 +303,13 @@ pub(super) fn recheck_sample(blocks: u64, share: f64, source: &str) -> Result<Ve
 }
 
 /// The record files named, a folder standing for every `*.json` file in
-/// it (in name order): a job of 2^20 slices passes more names than a
-/// shell's argument list holds.
-fn record_files(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, Error> {
+/// it (in name order; each with whether it came from a folder): a job of
+/// 2^20 slices passes more names than a shell's argument list holds.
+fn record_files(paths: &[std::path::PathBuf]) -> Result<Vec<(std::path::PathBuf, bool)>, Error> {
     let mut files = Vec::new();
     for path in paths {
         if !path.is_dir() {
-            files.push(path.clone());
+            files.push((path.clone(), false));
             continue;
         }
         let source = path.display();
@@ -321,7 +327,7 @@ fn record_files(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>,
             return Err(Error::BadInput(format!("{source} holds no .json records")));
         }
         found.sort();
-        files.extend(found);
+        files.extend(found.into_iter().map(|name| (name, true)));
     }
     Ok(files)
 }
