@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 
-use super::branch::{Branching, FoldTag, search_branch, search_branch_until};
+use super::branch::{Branching, FoldTag, search_branch_until};
 use super::coset::{Coset, Layout};
 use super::exhaustive::search_slice;
 use crate::solve::slices::{Best, Mask, Shard, Slice, SliceKind, Sliced};
@@ -89,6 +89,7 @@ impl Sliced for Coset {
         }
     }
 
+    /// The search that is never stopped: one body, below, for both.
     fn search_units(
         &self,
         plan: &Option<Branching>,
@@ -97,15 +98,8 @@ impl Sliced for Coset {
         best: Option<Best>,
         skip_zero: bool,
     ) -> Option<Best> {
-        match plan {
-            // Members as light as the best so far are still looked for
-            // (the tie rule); lighter ones bound the rest.
-            Some(plan) => {
-                let bound = best.map_or(plan.bound, |b| b.weight.min(plan.bound));
-                search_branch(self, &Branching { bound, ..*plan }, shard, range)
-            }
-            None => search_slice(self, shard, range, skip_zero),
-        }
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        self.search_units_until(plan, shard, range, best, skip_zero, &NEVER).flatten()
     }
 
     fn search_units_until(
@@ -118,6 +112,8 @@ impl Sliced for Coset {
         stop: &AtomicBool,
     ) -> Option<Option<Best>> {
         match plan {
+            // Members as light as the best so far are still looked for
+            // (the tie rule); lighter ones bound the rest.
             Some(plan) => {
                 let bound = best.map_or(plan.bound, |b| b.weight.min(plan.bound));
                 search_branch_until(self, &Branching { bound, ..*plan }, shard, range, stop)
