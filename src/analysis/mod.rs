@@ -5,11 +5,13 @@
 //! one size, [`nullity_table`] tabulates many (and [`kernel_table`] their
 //! kernels over Z_K).
 
+pub mod hardest;
 mod table;
 
 #[cfg(feature = "cli")]
 pub(crate) use table::table_cost;
 
+pub use hardest::{DEFAULT_HARDEST_WORK, Goal, Hardest, HardestOptions, How, QuietCode, Weighed, hardest};
 pub use table::{KernelEntry, kernel_table, nullity_table, plane_nullity};
 
 use crate::error::Error;

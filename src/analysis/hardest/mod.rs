@@ -1,0 +1,532 @@
+//! The hardest boards of a puzzle: the most presses any solvable board
+//! needs (Most Clicks, the covering radius of the quiet patterns' code),
+//! and how the boards spread over their minimum presses.
+//!
+//! Boards solvable to a target correspond one to one with the cosets of
+//! the kernel, and a board's minimum is its coset's lightest member, so
+//! both questions are about the kernel alone. Its members act on whole
+//! classes of cells ([`classes`]): a press set is weighed against every
+//! member by how many cells of each class it presses how often. Three
+//! ways answer from there, for both rings:
+//! - the tally ([`spread`]): every count vector at once, exact, for any K,
+//!   when the classes are small enough;
+//! - for two states, the signed counts ([`spectrum`]): a parity bound, a
+//!   board that meets it or a finite search that lowers it, for any size
+//!   whose kernel has at most 2^24 members;
+//! - past both, a board built class by class and weighed by the solver:
+//!   bounds, reported as bounds.
+//!
+//! Every board reported is solved again by the game's exhaustive engine,
+//! which must prove its minimum equal to the one claimed.
+
+mod classes;
+mod spectrum;
+mod spread;
+mod work;
+
+pub use classes::QuietCode;
+
+use num_bigint::BigUint;
+use num_traits::Zero;
+
+use self::classes::Classes;
+use self::spectrum::{Level, MAX_SPECTRUM_BITS, Spectrum};
+use self::work::Work;
+use crate::error::Error;
+use crate::model::{Grid, Puzzle, StateGrid};
+use crate::solve::states::{StateSolver, StateTarget};
+use crate::solve::{Board, Game, Limits, Solver, Target, TargetOf};
+
+/// Which boards are weighed: the ones solvable to one uniform state
+/// (0 is all white for two states), or to any (each board to the state
+/// nearest it: POJ 1753's either colour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Every cell in this state.
+    State(u8),
+    /// Whichever uniform state takes the fewest presses.
+    Any,
+}
+
+/// How the most presses were settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// A bound from the classes alone, met by a board built to meet it.
+    ClosedForm,
+    /// An exhaustive search: a tally of every board, or a search proving
+    /// that no board needs more.
+    Search,
+    /// Not settled: the work ran out (or was stopped) between the bounds.
+    Bounds,
+}
+
+impl How {
+    /// `"closed form"`, `"search"` or `"bounds"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            How::ClosedForm => "closed form",
+            How::Search => "search",
+            How::Bounds => "bounds",
+        }
+    }
+}
+
+/// What [`hardest`] may do.
+#[derive(Clone, Copy, Debug)]
+pub struct HardestOptions {
+    /// Also count the boards of every minimum (refused past `work`).
+    pub distribution: bool,
+    /// Most member weighings (one member's weight updated by one class)
+    /// the searches may make.
+    pub work: u64,
+}
+
+impl Default for HardestOptions {
+    fn default() -> Self {
+        HardestOptions { distribution: false, work: DEFAULT_HARDEST_WORK }
+    }
+}
+
+/// The default work: 2^32 member weighings, a few seconds here.
+pub const DEFAULT_HARDEST_WORK: u64 = 1 << 32;
+
+/// Most weighings of a tally run only to count the hardest boards once the
+/// most presses is settled another way: well under a second.
+const CHEAP_TALLY: f64 = (1u64 << 24) as f64;
+
+/// The hardest boards of a game for a goal.
+#[derive(Clone, Debug)]
+pub struct Hardest<B: Board> {
+    /// A board needing this many presses exists (`None`: none certified).
+    pub lower: Option<u64>,
+    /// No solvable board needs more presses.
+    pub upper: u64,
+    /// A board whose minimum to the goal is exactly `lower`, proven by the
+    /// exhaustive engine.
+    pub board: Option<B>,
+    /// Its lightest press set.
+    pub presses: Option<B>,
+    /// How the value was settled.
+    pub how: How,
+    /// How many boards need `upper` presses, where every board was counted.
+    pub boards_at_most: Option<String>,
+    /// Boards by their minimum presses (ascending, none left out but the
+    /// zero counts), when asked and counted.
+    pub distribution: Option<Vec<(u64, String)>>,
+    /// The boards weighed: every board solvable to the goal.
+    pub boards: String,
+    /// Whether the time limit or the stop flag cut the work short.
+    pub stopped: bool,
+}
+
+impl<B: Board> Hardest<B> {
+    /// Whether the most presses is proven: the bounds meet.
+    pub fn exact(&self) -> bool {
+        self.lower == Some(self.upper)
+    }
+}
+
+/// What the study of all boards asks of a game, beyond [`Game`]: its
+/// quiet patterns cell by cell, its uniform targets, and boards made of
+/// cell values. [`Solver`] and [`StateSolver`] have it.
+pub trait Weighed: Game {
+    /// The quiet patterns as cell values with their orders.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when the game does not hold its quiet patterns.
+    fn quiet_code(&self) -> Result<QuietCode, Error>;
+
+    /// The targets a goal asks for.
+    fn goal_targets(&self, goal: Goal) -> Vec<TargetOf<Self>>;
+
+    /// The board of the puzzle's shape with these cell values (row by
+    /// row, each below K).
+    fn board_of(&self, cells: Vec<u8>) -> Self::Board;
+
+    /// A board's cell values, row by row.
+    fn cells_of(&self, board: &Self::Board) -> Vec<u8>;
+}
+
+impl Weighed for Solver {
+    fn quiet_code(&self) -> Result<QuietCode, Error> {
+        if !self.holds_quiet_patterns() {
+            return Err(Error::Limit(format!(
+                "the {} quiet patterns of this puzzle do not fit the memory limit",
+                self.nullity()
+            )));
+        }
+        let generators = self.quiet_patterns().iter().map(|q| (grid_cells(q), 2)).collect();
+        Ok(QuietCode { states: 2, cells: self.puzzle().cells(), generators })
+    }
+
+    fn goal_targets(&self, goal: Goal) -> Vec<Target> {
+        match goal {
+            Goal::State(0) => vec![Target::White],
+            Goal::State(_) => vec![Target::Black],
+            Goal::Any => Target::EITHER.to_vec(),
+        }
+    }
+
+    fn board_of(&self, cells: Vec<u8>) -> Grid {
+        let cols = self.puzzle().cols();
+        Grid::from_fn(self.puzzle().rows(), cols, |r, c| cells[r * cols + c] == 1)
+    }
+
+    fn cells_of(&self, board: &Grid) -> Vec<u8> {
+        grid_cells(board)
+    }
+}
+
+impl Weighed for StateSolver {
+    fn quiet_code(&self) -> Result<QuietCode, Error> {
+        let generators =
+            self.quiet_patterns().iter().map(|(q, order)| (q.cells().to_vec(), *order)).collect();
+        Ok(QuietCode { states: self.states().get(), cells: self.puzzle().cells(), generators })
+    }
+
+    fn goal_targets(&self, goal: Goal) -> Vec<StateTarget> {
+        match goal {
+            Goal::State(t) => vec![StateTarget::Uniform(t)],
+            Goal::Any => StateTarget::any(self.states()),
+        }
+    }
+
+    fn board_of(&self, cells: Vec<u8>) -> StateGrid {
+        let (rows, cols) = (self.puzzle().rows(), self.puzzle().cols());
+        StateGrid::from_fn(rows, cols, |r, c| cells[r * cols + c])
+    }
+
+    fn cells_of(&self, board: &StateGrid) -> Vec<u8> {
+        board.cells().to_vec()
+    }
+}
+
+fn grid_cells(grid: &Grid) -> Vec<u8> {
+    (0..grid.nrows()).flat_map(|r| (0..grid.ncols()).map(move |c| u8::from(grid.get(r, c)))).collect()
+}
+
+/// The hardest boards of `game` for `goal`: the most presses a solvable
+/// board needs, proven where the work allows and bounded where not, a
+/// board that needs them, and with `options.distribution` the count of
+/// boards by their minimum.
+///
+/// # Errors
+/// [`Error::Limit`] when the distribution is asked and would take more
+/// than `options.work`, or the game does not hold its quiet patterns;
+/// [`Error::BadInput`] for a goal state not below K; [`Error::Internal`]
+/// if a board's minimum is not the one its construction claims.
+///
+/// # Example
+/// ```
+/// use lightsout::analysis::{Goal, HardestOptions, hardest};
+/// use lightsout::{Method, Puzzle, Solver};
+///
+/// // 4x4: the hardest board to all white needs 7 presses; either colour, 6.
+/// let solver = Solver::new(&Puzzle::new(4, 4)?, Method::Auto, 32)?;
+/// let white = hardest(&solver, Goal::State(0), &HardestOptions::default(), &Default::default())?;
+/// assert_eq!((white.lower, white.upper), (Some(7), 7));
+/// let either = hardest(&solver, Goal::Any, &HardestOptions::default(), &Default::default())?;
+/// assert_eq!(either.lower, Some(6));
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+pub fn hardest<G: Weighed>(
+    game: &G,
+    goal: Goal,
+    options: &HardestOptions,
+    limits: &Limits,
+) -> Result<Hardest<G::Board>, Error> {
+    let started = std::time::Instant::now();
+    let stopped = limits.stopped(started);
+    let mut work = Work::new(options.work, &stopped);
+    let mut code = game.quiet_code()?;
+    let states = code.states;
+    let target_state = match goal {
+        Goal::State(t) if t >= states => {
+            return Err(Error::BadInput(format!("target state {t} is not below the {states} states")));
+        }
+        Goal::State(t) => t,
+        Goal::Any => 0,
+    };
+    // Boards per coset of the code weighed: one for a fixed target; for
+    // any, the code gains a press set reaching a uniform state, and each
+    // coset holds the K boards that differ by a uniform state.
+    let per_coset = match goal {
+        Goal::State(_) => 1,
+        Goal::Any => {
+            if let Some(generator) = uniform_reacher(game, states)? {
+                code.generators.push(generator);
+            }
+            u32::from(states)
+        }
+    };
+    let classes = Classes::new(&code);
+    let upper = average_bound(&classes);
+    let mut found = Found { upper, lower: None, how: How::Bounds, tally: None };
+    let cost = spread::tally_cost(&classes);
+    if options.distribution && cost > options.work as f64 {
+        return Err(Error::Limit(format!(
+            "the distribution weighs {cost:.3e} class counts by members, past the work budget of {:.3e}",
+            options.work as f64
+        )));
+    }
+    // Two states settle by the signed counts first (milliseconds where the
+    // tally takes seconds); the tally then counts the hardest boards if it
+    // is cheap, and settles every other case it can.
+    let spectrum = states == 2 && code.generators.len() <= MAX_SPECTRUM_BITS;
+    if spectrum && !options.distribution {
+        found.settle_by_spectrum(&classes, &mut work);
+    }
+    let wanted = if found.how == How::Bounds { options.work as f64 } else { CHEAP_TALLY };
+    if options.distribution || cost <= wanted {
+        found.settle_by_tally(&classes, &mut work);
+    }
+    if spectrum && found.lower.is_none() {
+        found.settle_by_spectrum(&classes, &mut work);
+    }
+    let presses = found.presses(&classes);
+    let cut_short = stopped();
+    let puzzle = game.puzzle();
+    let board = game.board_of(board_for(puzzle, &presses, states, target_state));
+    let targets = game.goal_targets(goal);
+    let certified = certify(game, &board, &targets)?;
+    let report = match (found.lower, certified) {
+        (Some(claimed), Some((weight, lightest))) if weight == claimed => {
+            (Some(weight), Some(board), Some(lightest))
+        }
+        (Some(claimed), certified) => {
+            return Err(Error::Internal(format!(
+                "a hardest board built to need {claimed} presses needs {:?}",
+                certified.map(|c| c.0)
+            )));
+        }
+        // A board built without a claim: its proven minimum bounds the
+        // most presses from below.
+        (None, Some((weight, lightest))) => (Some(weight), Some(board), Some(lightest)),
+        (None, None) => (None, None, None),
+    };
+    let (lower, board, lightest) = report;
+    let how =
+        if lower == Some(found.upper) && found.how == How::Bounds { How::ClosedForm } else { found.how };
+    let members = classes.members().map(BigUint::from);
+    let distribution = match (&found.tally, &members) {
+        (Some(Source::Tally(tally)), Some(members)) => {
+            Some(boards_by_weight(tally, &classes, members, per_coset))
+        }
+        _ => None,
+    };
+    let boards_at_most = distribution.as_ref().and_then(|d| d.last()).map(|(_, n)| n.to_string());
+    let boards = solvable_boards(&classes, per_coset);
+    Ok(Hardest {
+        lower,
+        upper: found.upper,
+        board,
+        presses: lightest,
+        how,
+        boards_at_most,
+        distribution: options.distribution.then(|| distribution.map(to_decimal)).flatten(),
+        boards,
+        stopped: cut_short,
+    })
+}
+
+/// What the searches settled: the bounds, how, and the tally or the
+/// signed counts of a hardest press set.
+struct Found {
+    upper: u64,
+    lower: Option<u64>,
+    how: How,
+    tally: Option<Source>,
+}
+
+/// Where a hardest press set comes from.
+enum Source {
+    Tally(spread::Tally),
+    Signed(Vec<i64>),
+}
+
+impl Found {
+    fn settle_by_tally(&mut self, classes: &Classes, work: &mut Work) {
+        if let Some(tally) = spread::tally(classes, work) {
+            let most = tally.heaviest + classes.untouched.len() as u64 * (u64::from(classes.states) - 1);
+            (self.upper, self.lower, self.how) = (most, Some(most), How::Search);
+            self.tally = Some(Source::Tally(tally));
+        }
+    }
+
+    fn settle_by_spectrum(&mut self, classes: &Classes, work: &mut Work) {
+        let spectrum = Spectrum::new(classes.orders.len(), classes.bit_keys(), classes.sizes());
+        let cells = classes.cells() as i64;
+        let untouched = classes.untouched.len() as i64;
+        let most = |level: i64| ((cells + untouched + level) / 2) as u64;
+        let mut ceiling = spectrum.parity_ceiling();
+        self.upper = most(ceiling);
+        let (climbed, signed) = spectrum.climb(ceiling, work);
+        let mut best = (climbed, signed);
+        // Lower the ceiling level by level until a level is reached.
+        while best.0 < ceiling {
+            match spectrum.decide(ceiling, work) {
+                Level::Reached(signed) => {
+                    best = (ceiling, signed);
+                    self.how = How::Search;
+                }
+                Level::Refuted => {
+                    ceiling -= 2;
+                    self.upper = most(ceiling);
+                    self.how = How::Search;
+                }
+                Level::Unknown => {
+                    self.how = How::Bounds;
+                    break;
+                }
+            }
+        }
+        if best.0 == ceiling && self.how == How::Bounds {
+            self.how = How::ClosedForm;
+        }
+        self.lower = Some(most(best.0));
+        self.tally = Some(Source::Signed(best.1));
+    }
+
+    /// A press set of the claimed weight (class by class, the untouched
+    /// cells pressed K − 1 times), or a balanced one when nothing was
+    /// claimed.
+    fn presses(&self, classes: &Classes) -> Vec<u8> {
+        let top = classes.states - 1;
+        let mut presses = vec![0u8; classes.cells()];
+        for &cell in &classes.untouched {
+            presses[cell] = top;
+        }
+        for (k, class) in classes.classes.iter().enumerate() {
+            let counts: Vec<u32> = match &self.tally {
+                Some(Source::Tally(tally)) => tally.counts[k].clone(),
+                Some(Source::Signed(signed)) => {
+                    let pressed = ((class.cells.len() as i64 + signed[k]) / 2) as u32;
+                    vec![class.cells.len() as u32 - pressed, pressed]
+                }
+                None => balanced(class.cells.len() as u32, classes.states),
+            };
+            let residues =
+                counts.iter().enumerate().flat_map(|(r, &c)| std::iter::repeat_n(r as u8, c as usize));
+            for (&cell, r) in class.cells.iter().zip(residues) {
+                presses[cell] = r;
+            }
+        }
+        presses
+    }
+}
+
+/// `n` cells spread evenly over the K residues.
+fn balanced(n: u32, states: u8) -> Vec<u32> {
+    let k = u32::from(states);
+    (0..k).map(|r| n / k + u32::from(r < n % k)).collect()
+}
+
+/// The averaging bound: over the members, the mean weight of a press set
+/// is at most `n_0·(K − 1) + Σ_k n_k·(K + g_k − 2)/2`, where class `k`'s
+/// members add the multiples of `g_k = gcd(K, its key)`, each as often.
+/// For two states with the parity of the odd classes it is sharper: see
+/// [`Spectrum::parity_ceiling`].
+fn average_bound(classes: &Classes) -> u64 {
+    let k = u64::from(classes.states);
+    let untouched = classes.untouched.len() as u64;
+    if k == 2 {
+        let ceiling = Spectrum::new(0, Vec::new(), classes.sizes()).parity_ceiling();
+        return ((classes.cells() as i64 + untouched as i64 + ceiling) / 2) as u64;
+    }
+    let mut twice = 2 * untouched * (k - 1);
+    for class in &classes.classes {
+        let g = class.key.iter().fold(k, |g, &v| gcd(g, u64::from(v)));
+        twice += class.cells.len() as u64 * (k + g - 2);
+    }
+    twice / 2
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// A press set reaching the smallest uniform state `t > 0` reachable from
+/// the all-0 board, with its order over the kernel (`K / t`), if any.
+fn uniform_reacher<G: Weighed>(game: &G, states: u8) -> Result<Option<(Vec<u8>, u32)>, Error> {
+    let zero = game.board_of(vec![0; game.puzzle().cells()]);
+    for t in (1..states).filter(|t| states.is_multiple_of(*t)) {
+        let target = game.goal_targets(Goal::State(t)).remove(0);
+        if let Some(presses) = game.particular_to(&zero, &target)? {
+            return Ok(Some((game.cells_of(&presses), u32::from(states / t))));
+        }
+    }
+    Ok(None)
+}
+
+/// The board that `presses` turn into the uniform state `target`:
+/// `target − A·presses` over Z_K.
+fn board_for(puzzle: &Puzzle, presses: &[u8], states: u8, target: u8) -> Vec<u8> {
+    let k = u16::from(states);
+    let mut board = vec![u16::from(target); presses.len()];
+    for (press, cells) in puzzle.press_lists().iter().enumerate() {
+        let x = u16::from(presses[press]) % k;
+        if x != 0 {
+            for &cell in cells {
+                board[cell] = (board[cell] + k - x) % k;
+            }
+        }
+    }
+    board.into_iter().map(|v| v as u8).collect()
+}
+
+/// The board's minimum over `targets` and its lightest press set, when the
+/// game's engine proves it (`None` when it cannot).
+fn certify<G: Weighed>(
+    game: &G,
+    board: &G::Board,
+    targets: &[TargetOf<G>],
+) -> Result<Option<(u64, G::Board)>, Error> {
+    let mut best: Option<(u64, G::Board)> = None;
+    for target in targets {
+        let Some(solution) = game.solve_for(board, target)? else { continue };
+        let weight = solution.presses.presses();
+        if !solution.proven_minimal && best.as_ref().is_none_or(|(w, _)| solution.lower_bound < *w) {
+            return Ok(None);
+        }
+        if best.as_ref().is_none_or(|(w, _)| weight < *w) {
+            best = Some((weight, solution.presses));
+        }
+    }
+    Ok(best)
+}
+
+/// Boards by their minimum: the tally of the touched classes convolved
+/// with the untouched cells, each press set's coset counted once
+/// (`/ members`), times the boards per coset.
+fn boards_by_weight(
+    tally: &spread::Tally,
+    classes: &Classes,
+    members: &BigUint,
+    per_coset: u32,
+) -> Vec<(u64, BigUint)> {
+    let untouched = spread::untouched_weights(classes.untouched.len(), usize::from(classes.states));
+    let mut out = Vec::new();
+    for w in 0..tally.by_weight.len() + untouched.len() - 1 {
+        let mut press_sets = BigUint::zero();
+        for (w1, count) in tally.by_weight.iter().enumerate().take(w + 1) {
+            if let Some(ways) = untouched.get(w - w1) {
+                press_sets += count * ways;
+            }
+        }
+        if !press_sets.is_zero() {
+            out.push((w as u64, press_sets * per_coset / members));
+        }
+    }
+    out
+}
+
+fn to_decimal(distribution: Vec<(u64, BigUint)>) -> Vec<(u64, String)> {
+    distribution.into_iter().filter(|(_, n)| !n.is_zero()).map(|(w, n)| (w, n.to_string())).collect()
+}
+
+/// `K^N · per_coset / |kernel|`: the boards solvable to the goal.
+fn solvable_boards(classes: &Classes, per_coset: u32) -> String {
+    let members = classes.orders.iter().fold(BigUint::from(1u32), |m, &o| m * o);
+    let all = BigUint::from(classes.states).pow(classes.cells() as u32);
+    (all * per_coset / members).to_string()
+}

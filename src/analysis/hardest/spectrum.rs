@@ -1,0 +1,311 @@
+//! Two states: the hardest boards through the classes' signed counts.
+//!
+//! A press set presses `a_k` of the `n_k` cells of class `k`; write
+//! `e_k = 2a_k − n_k`. Member `s` of the kernel flips class `k` when
+//! `⟨k, s⟩ = 1`, so the press set plus `s` weighs
+//! `a_0 + Σ_k (n_k + χ_s(k)·e_k)/2`, `χ_s(k) = (−1)^⟨k,s⟩`. The lightest
+//! member weighs `a_0 + (N − n_0 + min_s F(s))/2` with `F(s) = Σ_k χ_s(k)·e_k`
+//! (the Walsh transform of `e`), and the hardest board presses all of
+//! class 0: most presses `= (N + n_0 + F*)/2`, `F* = max_e min_s F(s)`.
+//!
+//! `Σ_s F(s) = 0`, and every `F(s)` has the parity of `|O|`, the number of
+//! odd classes: `F* ≤ 0`, `≤ −1` when `|O|` is odd, and `≤ −2` when it is
+//! even and not zero (`F ≡ 0` only for `e = 0`). Past that, a level `L` is
+//! reached by some `e` or by none ([`Spectrum::decide`]); a search that
+//! reaches `L` needs no `|e_k|` above `−2L − 1` (from `F ≥ L` and
+//! `Σ F = 0`, `Σ_s |F(s)| < 2^(d+1)·(−L)`, and `e` is `F`'s inverse transform),
+//! so the search is finite.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::work::Work;
+
+/// The classes of a two-state kernel of dimension `bits`: each class's key
+/// (its bit `i` says whether quiet pattern `i` flips it) and its cells.
+pub(crate) struct Spectrum {
+    bits: usize,
+    keys: Vec<u64>,
+    sizes: Vec<u64>,
+}
+
+/// What [`Spectrum::decide`] found of a level.
+pub(crate) enum Level {
+    /// Reached by these signed counts.
+    Reached(Vec<i64>),
+    /// Reached by no signed counts: proven.
+    Refuted,
+    /// The work ran out first.
+    Unknown,
+}
+
+/// Most kernel dimension whose `2^d` members are weighed here (a
+/// transform of 2^24 `i64` is 128 MiB).
+pub(crate) const MAX_SPECTRUM_BITS: usize = 24;
+
+impl Spectrum {
+    pub fn new(bits: usize, keys: Vec<u64>, sizes: Vec<u64>) -> Spectrum {
+        debug_assert!(bits <= MAX_SPECTRUM_BITS && keys.len() == sizes.len());
+        Spectrum { bits, keys, sizes }
+    }
+
+    /// The highest level the parity allows: 0, −1 or −2.
+    pub fn parity_ceiling(&self) -> i64 {
+        match self.sizes.iter().filter(|&&n| n % 2 == 1).count() {
+            0 => 0,
+            odd if odd % 2 == 1 => -1,
+            _ => -2,
+        }
+    }
+
+    /// `F(s)` for every member `s`.
+    pub fn transform(&self, e: &[i64]) -> Vec<i64> {
+        let mut f = vec![0i64; 1 << self.bits];
+        for (&key, &value) in self.keys.iter().zip(e) {
+            f[key as usize] += value;
+        }
+        let mut half = 1;
+        while half < f.len() {
+            for block in f.chunks_mut(2 * half) {
+                let (low, high) = block.split_at_mut(half);
+                for (a, b) in low.iter_mut().zip(high) {
+                    (*a, *b) = (*a + *b, *a - *b);
+                }
+            }
+            half *= 2;
+        }
+        f
+    }
+
+    /// Adds `delta·χ_s(key)` to every `f(s)`; returns the new minimum and
+    /// how many members reach it.
+    fn shift(f: &mut [i64], key: u64, delta: i64) -> (i64, usize) {
+        let (mut min, mut count) = (i64::MAX, 0);
+        for (s, value) in f.iter_mut().enumerate() {
+            *value += if (key & s as u64).count_ones().is_multiple_of(2) { delta } else { -delta };
+            match (*value).cmp(&min) {
+                std::cmp::Ordering::Less => (min, count) = (*value, 1),
+                std::cmp::Ordering::Equal => count += 1,
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        (min, count)
+    }
+
+    fn min_count(f: &[i64]) -> (i64, usize) {
+        let min = f.iter().copied().min().unwrap_or(0);
+        (min, f.iter().filter(|&&v| v == min).count())
+    }
+
+    /// A local search for signed counts whose lowest `F` is as high as it
+    /// can make it (stopping at `ceiling`, or after a number of local tops
+    /// in a row that found nothing better): the best it found, and its
+    /// level. Deterministic for a given budget.
+    pub fn climb(&self, ceiling: i64, work: &mut Work) -> (i64, Vec<i64>) {
+        let members = 1u64 << self.bits;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x1753);
+        let mut e: Vec<i64> = self.sizes.iter().map(|&n| (n % 2) as i64).collect();
+        let mut f = self.transform(&e);
+        let (mut min, mut count) = Self::min_count(&f);
+        let mut best = (min, e.clone());
+        let classes = self.keys.len();
+        let mut start = 0;
+        // Local tops in a row without a new best before it gives up.
+        let patience = 64 + 8 * classes;
+        let mut stale = 0;
+        while best.0 < ceiling && classes > 0 && stale < patience && work.going() {
+            let target = f.iter().position(|&v| v == min).unwrap_or(0) as u64;
+            let mut moved = false;
+            for step in 0..classes {
+                let k = (start + step) % classes;
+                let up = if (self.keys[k] & target).count_ones().is_multiple_of(2) { 2 } else { -2 };
+                if (e[k] + up).unsigned_abs() > self.sizes[k] || !work.spend(members) {
+                    continue;
+                }
+                let (new_min, new_count) = Self::shift(&mut f, self.keys[k], up);
+                if (new_min, std::cmp::Reverse(new_count)) > (min, std::cmp::Reverse(count)) {
+                    e[k] += up;
+                    (min, count, moved) = (new_min, new_count, true);
+                    start = k + 1;
+                    break;
+                }
+                Self::shift(&mut f, self.keys[k], -up);
+            }
+            if !moved {
+                // A local top: kick a few classes and climb again.
+                for _ in 0..3 {
+                    let k = rng.random_range(0..classes);
+                    let delta = if rng.random::<bool>() { 2 } else { -2 };
+                    if (e[k] + delta).unsigned_abs() <= self.sizes[k] && work.spend(members) {
+                        e[k] += delta;
+                        (min, count) = Self::shift(&mut f, self.keys[k], delta);
+                    }
+                }
+            }
+            if min > best.0 {
+                best = (min, e.clone());
+                stale = 0;
+            } else if !moved {
+                stale += 1;
+            }
+        }
+        best
+    }
+
+    /// Whether some signed counts keep every `F(s)` at `level` or above,
+    /// by a search over the finite box the level allows (see the module's
+    /// doc), signs fixed on classes of independent keys (a character of
+    /// the kernel flips them and keeps every minimum).
+    pub fn decide(&self, level: i64, work: &mut Work) -> Level {
+        let reach = (-2 * level - 1).max(0);
+        let mut order = independent_first(&self.keys, self.bits);
+        // Choices per class: values of its parity, within the box and the
+        // class, nearest 0 first; only non-negative ones for a class whose
+        // key is independent of those before it.
+        let mut choices: Vec<Vec<i64>> = Vec::with_capacity(order.len());
+        for &(k, free_sign) in &order {
+            let n = self.sizes[k] as i64;
+            let top = reach.min(n);
+            let mut values: Vec<i64> =
+                (-top..=top).filter(|v| (v - n).rem_euclid(2) == 0 && (!free_sign || *v >= 0)).collect();
+            values.sort_by_key(|v| (v.abs(), *v < 0));
+            if values.is_empty() {
+                return Level::Refuted;
+            }
+            choices.push(values);
+        }
+        // The most the classes from i on can still add to any F(s).
+        let mut reachable = vec![0i64; order.len() + 1];
+        for i in (0..order.len()).rev() {
+            reachable[i] = reachable[i + 1] + choices[i].iter().map(|v| v.abs()).max().unwrap_or(0);
+        }
+        let mut f = vec![0i64; 1 << self.bits];
+        let mut e = vec![0i64; self.keys.len()];
+        let found = self.descend(0, level, &mut order, &choices, &reachable, &mut f, &mut e, work);
+        match found {
+            true => Level::Reached(e),
+            false if work.going() => Level::Refuted,
+            false => Level::Unknown,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn descend(
+        &self,
+        depth: usize,
+        level: i64,
+        order: &mut [(usize, bool)],
+        choices: &[Vec<i64>],
+        reachable: &[i64],
+        f: &mut [i64],
+        e: &mut [i64],
+        work: &mut Work,
+    ) -> bool {
+        if depth == order.len() {
+            return true;
+        }
+        let members = f.len() as u64;
+        let k = order[depth].0;
+        for &value in &choices[depth] {
+            if !work.spend(members) {
+                return false;
+            }
+            let (min, _) = Self::shift(f, self.keys[k], value);
+            if min + reachable[depth + 1] >= level {
+                e[k] = value;
+                if self.descend(depth + 1, level, order, choices, reachable, f, e, work) {
+                    return true;
+                }
+            }
+            Self::shift(f, self.keys[k], -value);
+            if !work.going() {
+                return false;
+            }
+        }
+        e[k] = 0;
+        false
+    }
+}
+
+/// The classes in search order, each with whether its sign may be fixed:
+/// first a greedy set of linearly independent keys (largest classes
+/// first), then the rest, largest first.
+fn independent_first(keys: &[u64], bits: usize) -> Vec<(usize, bool)> {
+    let mut by_size: Vec<usize> = (0..keys.len()).collect();
+    by_size.sort_by_key(|&k| (keys[k].count_ones(), k));
+    let mut basis = vec![0u64; bits];
+    let (mut first, mut rest) = (Vec::new(), Vec::new());
+    for k in by_size {
+        let mut v = keys[k];
+        for (bit, &row) in basis.iter().enumerate().rev() {
+            if v >> bit & 1 == 1 && row != 0 {
+                v ^= row;
+            }
+        }
+        match (0..bits).rev().find(|&bit| v >> bit & 1 == 1) {
+            Some(bit) => {
+                basis[bit] = v;
+                first.push((k, true));
+            }
+            None => rest.push((k, false)),
+        }
+    }
+    first.extend(rest);
+    first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute_max_min(spectrum: &Spectrum) -> i64 {
+        // Every e with |e_k| ≤ n_k of the right parity.
+        let mut best = i64::MIN;
+        let mut e: Vec<i64> = spectrum.sizes.iter().map(|&n| -(n as i64)).collect();
+        loop {
+            let f = spectrum.transform(&e);
+            best = best.max(*f.iter().min().unwrap());
+            let mut i = 0;
+            loop {
+                if i == e.len() {
+                    return best;
+                }
+                if e[i] + 2 <= spectrum.sizes[i] as i64 {
+                    e[i] += 2;
+                    break;
+                }
+                e[i] = -(spectrum.sizes[i] as i64);
+                i += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn decide_and_climb_agree_with_brute_force() {
+        let never = || false;
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..300 {
+            let bits = rng.random_range(1..=4usize);
+            let mut keys: Vec<u64> = (1..1u64 << bits).filter(|_| rng.random::<bool>()).collect();
+            keys.truncate(6);
+            let sizes: Vec<u64> = keys.iter().map(|_| rng.random_range(1..=4)).collect();
+            let spectrum = Spectrum::new(bits, keys, sizes);
+            let truth = brute_max_min(&spectrum);
+            assert!(truth <= spectrum.parity_ceiling());
+            let mut work = Work::new(u64::MAX, &never);
+            let (climbed, e) = spectrum.climb(spectrum.parity_ceiling(), &mut work);
+            assert!(climbed <= truth);
+            assert_eq!(*spectrum.transform(&e).iter().min().unwrap(), climbed);
+            let mut level = spectrum.parity_ceiling();
+            let found = loop {
+                match spectrum.decide(level, &mut Work::new(u64::MAX, &never)) {
+                    Level::Reached(e) => break (level, e),
+                    Level::Refuted => level -= 2,
+                    Level::Unknown => unreachable!(),
+                }
+            };
+            assert_eq!(found.0, truth, "{:?} {:?}", spectrum.keys, spectrum.sizes);
+            assert!(*spectrum.transform(&found.1).iter().min().unwrap() >= truth);
+        }
+    }
+}

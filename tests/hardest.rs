@@ -1,0 +1,168 @@
+//! The hardest boards against breadth-first search, on every kind of board
+//! small enough to search: the most presses, how many boards need them,
+//! the whole distribution, and the board reported, for both rings.
+
+use lightsout::analysis::{Goal, Hardest, HardestOptions, How, hardest};
+use lightsout::model::Graph;
+use lightsout::solve::states::bfs as state_bfs;
+use lightsout::zk::Modulus;
+use lightsout::{Method, Puzzle, Rule, Solver, StateSolver, Topology, bfs};
+
+const EVERYTHING: HardestOptions = HardestOptions { distribution: true, work: u64::MAX };
+
+/// Boards by distance: the histogram of every reachable state.
+fn histogram(distances: impl Iterator<Item = u64>) -> Vec<(u64, String)> {
+    let mut counts: Vec<u64> = Vec::new();
+    for d in distances {
+        if counts.len() <= d as usize {
+            counts.resize(d as usize + 1, 0);
+        }
+        counts[d as usize] += 1;
+    }
+    counts.iter().enumerate().filter(|(_, n)| **n > 0).map(|(w, n)| (w as u64, n.to_string())).collect()
+}
+
+/// What a hardest report must say of a board set whose BFS histogram is
+/// `expected`, its board's own BFS distance being `board_distance`.
+fn agrees<B: lightsout::Board>(
+    report: &Hardest<B>,
+    expected: &[(u64, String)],
+    board_distance: u64,
+    what: &str,
+) {
+    let (most, at_most) = expected.last().expect("some board is solvable");
+    assert_eq!(report.distribution.as_deref(), Some(expected), "{what}");
+    assert_eq!((report.lower, report.upper), (Some(*most), *most), "{what}");
+    assert_eq!(report.boards_at_most.as_ref(), Some(at_most), "{what}");
+    assert_eq!(board_distance, *most, "{what}: the board reported");
+    let boards: u64 = expected.iter().map(|(_, n)| n.parse::<u64>().unwrap()).sum();
+    assert_eq!(report.boards, boards.to_string(), "{what}");
+    assert!(report.exact() && report.how == How::Search, "{what}");
+}
+
+fn state_of(board: &lightsout::Grid) -> usize {
+    let cols = board.ncols();
+    (0..board.nrows() * cols).filter(|&i| board.get(i / cols, i % cols)).map(|i| 1usize << i).sum()
+}
+
+fn two_states(puzzle: &Puzzle, what: &str) {
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    let solver = Solver::new(puzzle, Method::Auto, 32).unwrap();
+    let (white, black) = bfs::uniform_states(rows, cols);
+    for (goal, sources) in
+        [(Goal::State(0), vec![white]), (Goal::State(1), vec![black]), (Goal::Any, vec![white, black])]
+    {
+        let distances = bfs::distances(puzzle, &sources);
+        let reached = distances.iter().filter(|&&d| d != bfs::UNREACHABLE).map(|&d| u64::from(d));
+        let expected = histogram(reached);
+        let report = hardest(&solver, goal, &EVERYTHING, &Default::default()).unwrap();
+        let board = report.board.as_ref().expect("a board is certified");
+        let what = format!("{what} {goal:?}");
+        agrees(&report, &expected, u64::from(distances[state_of(board)]), &what);
+        // Without the distribution, the same most presses (by the signed
+        // counts where they settle it).
+        let quick = hardest(&solver, goal, &HardestOptions::default(), &Default::default()).unwrap();
+        assert_eq!((quick.lower, quick.upper), (report.lower, report.upper), "{what} quick");
+        assert!(quick.distribution.is_none());
+        let quick_board = quick.board.as_ref().unwrap();
+        assert_eq!(u64::from(distances[state_of(quick_board)]), report.upper, "{what} quick board");
+    }
+}
+
+#[test]
+fn two_state_grids_agree_with_bfs() {
+    for rows in 1..=4 {
+        for cols in rows..=5 {
+            for topology in [Topology::Plane, Topology::Torus] {
+                let puzzle = Puzzle::new(rows, cols).unwrap().with_topology(topology);
+                two_states(&puzzle, &format!("{rows}x{cols} {topology:?}"));
+            }
+        }
+    }
+    two_states(&Puzzle::new(5, 5).unwrap(), "5x5");
+}
+
+#[test]
+fn two_state_rules_and_graphs_agree_with_bfs() {
+    for (rows, cols) in [(3, 3), (3, 4), (4, 4)] {
+        for rule in [Rule::king(), Rule::neighbours()] {
+            for topology in [Topology::Plane, Topology::Torus] {
+                let puzzle = Puzzle::new(rows, cols).unwrap().with_rule(rule.clone()).with_topology(topology);
+                two_states(&puzzle, &format!("{rows}x{cols} {rule:?} {topology:?}"));
+            }
+        }
+    }
+    for name in ["petersen", "hypercube:3", "hypercube:4", "path:7", "cycle:9", "complete:5"] {
+        let puzzle = Puzzle::on_graph(Graph::named(name).unwrap(), Rule::plus()).unwrap();
+        two_states(&puzzle, name);
+    }
+}
+
+fn k_states(puzzle: &Puzzle, k: u8, goals: &[Goal], what: &str) {
+    let cells = puzzle.cells();
+    let solver =
+        StateSolver::new(puzzle, Modulus::new(u32::from(k)).unwrap(), Method::Auto, 30, 1 << 30).unwrap();
+    let lists = puzzle.press_lists();
+    let to = |t: u8| state_bfs::distances(cells, &lists, k, &vec![t; cells]).unwrap();
+    for &goal in goals {
+        let distances: Vec<u16> = match goal {
+            Goal::State(t) => to(t),
+            Goal::Any => {
+                (0..k).map(to).reduce(|a, b| a.iter().zip(&b).map(|(x, y)| *x.min(y)).collect()).unwrap()
+            }
+        };
+        let reached = distances.iter().filter(|&&d| d != state_bfs::UNREACHABLE).map(|&d| u64::from(d));
+        let expected = histogram(reached);
+        let report = hardest(&solver, goal, &EVERYTHING, &Default::default()).unwrap();
+        let board = report.board.as_ref().expect("a board is certified");
+        let number = state_bfs::state_number(board.cells(), k);
+        agrees(&report, &expected, u64::from(distances[number]), &format!("{what} K={k} {goal:?}"));
+    }
+}
+
+#[test]
+fn k_state_grids_agree_with_bfs() {
+    for (rows, cols) in [(1, 3), (2, 2), (2, 3), (3, 3), (2, 5), (3, 4)] {
+        for k in [3u8, 4, 5, 6] {
+            // Every state of the board is searched once per target.
+            if (k as f64).powi((rows * cols) as i32) > 2e6 {
+                continue;
+            }
+            for topology in [Topology::Plane, Topology::Torus] {
+                let puzzle = Puzzle::new(rows, cols).unwrap().with_topology(topology);
+                k_states(
+                    &puzzle,
+                    k,
+                    &[Goal::State(0), Goal::State(k - 1), Goal::Any],
+                    &format!("{rows}x{cols} {topology:?}"),
+                );
+            }
+        }
+    }
+    k_states(&Puzzle::new(3, 5).unwrap(), 3, &[Goal::State(0)], "3x5");
+    k_states(&Puzzle::new(3, 4).unwrap(), 4, &[Goal::State(3)], "3x4");
+    let king = Puzzle::new(3, 3).unwrap().with_rule(Rule::king()).with_topology(Topology::Torus);
+    k_states(&king, 3, &[Goal::State(0), Goal::Any], "3x3 king torus");
+    let cube = Puzzle::on_graph(Graph::named("hypercube:3").unwrap(), Rule::plus()).unwrap();
+    k_states(&cube, 3, &[Goal::State(1), Goal::Any], "cube");
+}
+
+/// Published values: A079873 (5x5, with a(7) = 467104 as the terms must
+/// sum to 2^23) and Most Clicks for nullity-2 sizes (wmboyles/LightsOut-Math).
+#[test]
+fn published_values() {
+    let solver = Solver::new(&Puzzle::new(5, 5).unwrap(), Method::Auto, 32).unwrap();
+    let report = hardest(&solver, Goal::State(0), &EVERYTHING, &Default::default()).unwrap();
+    let a079873: Vec<u64> = vec![
+        1, 25, 300, 2300, 12650, 53130, 176176, 467104, 982335, 1596279, 1935294, 1684446, 1004934, 383670,
+        82614, 7350,
+    ];
+    let found: Vec<u64> = report.distribution.unwrap().iter().map(|(_, n)| n.parse().unwrap()).collect();
+    assert_eq!(found, a079873);
+    for (n, most) in [(5, 15), (17, 199), (41, 1191), (53, 1999), (77, 4239)] {
+        let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 32).unwrap();
+        let report =
+            hardest(&solver, Goal::State(0), &HardestOptions::default(), &Default::default()).unwrap();
+        assert_eq!((report.lower, report.upper), (Some(most), most), "{n}x{n}");
+    }
+}
