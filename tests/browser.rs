@@ -748,6 +748,9 @@ fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     client.wait_for_text("analysis", "128×128 plane");
     client.click_at("heatmap", (34.0 + 4.5 * 11.0, 18.0 + 3.5 * 11.0));
     client.wait_for_text("status", "A white 4×5 board.");
+    // The analysis of 4x5 too, so that the screenshot shows its patterns
+    // above the map, not those of 128x128.
+    client.wait_for_text("analysis", "4×5 plane, rule king");
     client.execute("document.getElementById('heat-area').scrollIntoView()", vec![]);
     client.screenshot("nullity-map.png");
 
@@ -1319,6 +1322,37 @@ fn the_page_plays_graphs() {
     client.wait_for_text("analysis", "The Petersen graph, 10 vertices");
     client.blur();
     assert_eq!(client.drawn_vertices(), drawn, "the link lost the board");
+
+    // An impossible board: the proof the page marks is `lightsout check`'s.
+    client.click_on(&client.find("input[name=mode][value=set]"));
+    client.click("clear");
+    let impossible = "bwbbwwbwbw";
+    for v in impossible.char_indices().filter(|&(_, ch)| ch == 'b').map(|(v, _)| v) {
+        client.click_vertex(v);
+    }
+    client.blur();
+    assert_eq!(client.drawn_vertices(), impossible);
+    client.click("solve");
+    client.wait_for_text("status", "Impossible: no presses make this board all white or all black");
+    let check =
+        cli_json(&["check", "--graph", "petersen", "--target", "white", "--format", "json"], &[impossible]);
+    let script = "const done = arguments[arguments.length - 1];
+        import('/state.js').then((m) => done(m.state.proof));";
+    let marked: Vec<usize> = serde_json::from_value(client.call(
+        "POST",
+        "/execute/async",
+        Some(json!({"script": script, "args": []})),
+    ))
+    .unwrap();
+    let proof: Vec<usize> = check["white"]["obstruction"][0]
+        .as_str()
+        .unwrap()
+        .char_indices()
+        .filter(|&(_, ch)| ch == 'x')
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(marked, proof);
+    client.screenshot("graph-petersen-impossible.png");
 
     // Three states on a graph: a random solvable board played by steps.
     client.type_into("states", "3");

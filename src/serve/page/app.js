@@ -72,7 +72,10 @@ function wire() {
   board.addEventListener("blur", drawBoard);
   board.addEventListener("keydown", (e) => {
     if (e.key.startsWith("Arrow")) {
-      state.cursor = moveCursor(e.key, state.cursor, state.rows, state.cols);
+      // On a graph every arrow steps through the vertices in their order.
+      state.cursor = state.graph
+        ? Math.min(state.cols - 1, Math.max(0, state.cursor + (/Up|Left/.test(e.key) ? -1 : 1)))
+        : moveCursor(e.key, state.cursor, state.rows, state.cols);
       say(`${cellName(state.cursor)}: ${stateName(state.board[state.cursor])}.`);
       drawBoard();
     } else if (e.key === " " || e.key === "Enter") {
