@@ -522,6 +522,79 @@ impl Client {
     fn blur(&self) {
         self.execute("document.activeElement && document.activeElement.blur()", vec![]);
     }
+
+    /// Unfolds the settings (folded at first on a phone), as a tap on
+    /// their summary does.
+    fn open_settings(&self) {
+        let open: bool =
+            serde_json::from_value(self.execute("return document.getElementById('settings').open", vec![]))
+                .unwrap();
+        if !open {
+            self.click_on(&self.find("#settings > summary"));
+        }
+    }
+
+    /// The boxes (`[x, y, size]`, canvas pixels) of the vertices the page
+    /// drew on the board: read from the page's own module, as drawn.
+    fn vertex_boxes(&self) -> Vec<[f64; 3]> {
+        let script = "const done = arguments[arguments.length - 1];
+            import('/draw.js').then((m) => done(m.boardView.vertices.map((b) => [b.x, b.y, b.size])));";
+        let boxes = self.call("POST", "/execute/async", Some(json!({"script": script, "args": []})));
+        serde_json::from_value(boxes).unwrap()
+    }
+
+    /// Clicks the middle of vertex `v` of the graph on the board.
+    fn click_vertex(&self, v: usize) {
+        let [x, y, size] = self.vertex_boxes()[v];
+        let scale: f64 = serde_json::from_value(self.execute(
+            "const c = document.getElementById('board'); return c.getBoundingClientRect().width / c.width;",
+            vec![],
+        ))
+        .unwrap();
+        self.click_at("board", ((x + size / 2.0) * scale, (y + size / 2.0) * scale));
+    }
+
+    /// What the board shows at the middle of each vertex, as
+    /// [`Client::drawn_board`] reads cells: one string over the vertices.
+    fn drawn_vertices(&self) -> String {
+        let boxes = self.vertex_boxes();
+        let script = "const g = document.getElementById('board').getContext('2d');
+            return arguments[0].map(([x, y, s]) => {
+              const [R, G, B] = g.getImageData(Math.floor(x + s / 2), Math.floor(y + s / 2), 1, 1).data;
+              return R > 200 && G > 120 && G < 200 && B < 60 ? 'x' : R > 200 ? 'w' : R < 40 ? 'b' : 'o'; }).join('');";
+        serde_json::from_value(self.execute(script, vec![json!(boxes)])).unwrap()
+    }
+
+    /// Taps cell (`r`, `c`) of the board where it is on the screen, without
+    /// scrolling (as a thumb does); the cell must be in the window.
+    fn tap_cell(&self, (rows, cols): (usize, usize), (r, c): (usize, usize)) {
+        let script = "const [rows, cols, r, c] = arguments; const b = document.getElementById('board').getBoundingClientRect();
+            return [b.left + (c + 0.5) * b.width / cols, b.top + (r + 0.5) * b.height / rows, innerWidth, innerHeight];";
+        let [x, y, width, height]: [f64; 4] =
+            serde_json::from_value(self.execute(script, vec![json!(rows), json!(cols), json!(r), json!(c)]))
+                .unwrap();
+        assert!(
+            x > 0.0 && x < width && y > 0.0 && y < height,
+            "cell ({r}, {c}) at ({x}, {y}) is off the screen"
+        );
+        let actions = json!({"actions": [{"type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
+        "actions": [
+            {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x.floor() as i64, "y": y.floor() as i64},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerUp", "button": 0}
+        ]}]});
+        self.call("POST", "/actions", Some(actions));
+        self.call("DELETE", "/actions", None);
+    }
+
+    /// Elements among `ids` not wholly inside the window (shown ones only).
+    fn off_screen(&self, ids: &[&str]) -> Vec<String> {
+        let script = "return arguments[0].filter((id) => { const b = document.getElementById(id).getBoundingClientRect();
+              return b.width > 0 && (b.top < -0.5 || b.left < -0.5 || b.bottom > innerHeight + 0.5 || b.right > innerWidth + 0.5); })
+              .map((id) => { const b = document.getElementById(id).getBoundingClientRect();
+                return `${id} at ${Math.round(b.left)},${Math.round(b.top)}..${Math.round(b.right)},${Math.round(b.bottom)}`; });";
+        serde_json::from_value(self.execute(script, vec![json!(ids)])).unwrap()
+    }
 }
 
 /// The CLI's answer for `board`: the best target and its press grid.
@@ -675,6 +748,9 @@ fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     client.wait_for_text("analysis", "128×128 plane");
     client.click_at("heatmap", (34.0 + 4.5 * 11.0, 18.0 + 3.5 * 11.0));
     client.wait_for_text("status", "A white 4×5 board.");
+    // The analysis of 4x5 too, so that the screenshot shows its patterns
+    // above the map, not those of 128x128.
+    client.wait_for_text("analysis", "4×5 plane, rule king");
     client.execute("document.getElementById('heat-area').scrollIntoView()", vec![]);
     client.screenshot("nullity-map.png");
 
@@ -724,7 +800,7 @@ fn regression_the_page_fits_a_phone_and_plays_as_a_game() {
         "board",
         "status",
         "presses",
-        "heatmap",
+        "heat-scroll",
         "heat-info",
     ];
     let (cut, page, window) = client.cut_off(&everything);
@@ -805,6 +881,7 @@ fn regression_the_page_fits_a_phone_and_plays_as_a_game() {
 
     // 300 rows is more than the page takes: the box and the board agree
     // on 256, and the page says why.
+    client.open_settings();
     client.type_into("rows", "300");
     client.wait_for_text("status", "Rows go from 1 to 256, so 256 rather than “300”. A white 256×16 board.");
     let rows: String =
@@ -1036,6 +1113,7 @@ fn the_page_plays_three_states_on_a_phone() {
     assert!(cut.is_empty() && page <= window, "after the game at {window} px: {cut:?}; page {page} px");
     client.screenshot("phone-3-states-won.png");
 
+    client.open_settings();
     client.type_into("states", "300");
     client.wait_for_text("status", "States go from 2 to 255, so 255 rather than “300”.");
     let states: String =
@@ -1057,4 +1135,276 @@ fn the_page_says_1_press_not_1_presses() {
     client.click("solve");
     let status = client.wait_for_text("status", " to all ");
     assert_eq!(status, "1 press to all 1s (proven minimal).");
+}
+
+/// Issue 22 item 8: at 400x800 the first screen was all controls; with the
+/// board in view Solve was off the top, and after a press the move counter
+/// and the win were below the board. Now the board comes first with Solve,
+/// Hint, Back, Step and the counter in a bar over it, the settings folded:
+/// after a tap (no scrolling) and at the win, the board, the bar and the
+/// banner are all in the window. Buttons and cells are at least 24 px (16
+/// columns still are), and the nullity map keeps 11 px squares and pans in
+/// its box, or zooms with − and +.
+#[test]
+fn regression_a_phone_plays_with_the_board_and_its_buttons_on_one_screen() {
+    let Some((chromium, chromedriver)) = browser() else { return };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (400, 800));
+    client.goto(&format!("{base}#rows=5&cols=5"));
+    client.wait_for_text("analysis", "5×5 plane, rule plus: rank 23, nullity 2");
+    let settings_open: bool =
+        serde_json::from_value(client.execute("return document.getElementById('settings').open", vec![]))
+            .unwrap();
+    assert!(!settings_open, "the settings start unfolded on a phone");
+    let bar = ["board", "solve", "hint", "step-back", "step"];
+    let off = client.off_screen(&bar);
+    assert!(off.is_empty(), "the first screen lacks {off:?}");
+    client.screenshot("phone-first-screen.png");
+
+    client.click("random-solvable");
+    client.wait_for_text("status", "Click cells to press them (play mode).");
+    client.execute("window.scrollTo(0, 0)", vec![]);
+    client.tap_cell((5, 5), (2, 2));
+    client.wait_for_text("status", "Pressed row 3, column 3.");
+    client.wait_for_text("moves", "Moves: 1");
+    let in_view = ["board", "solve", "hint", "step-back", "step", "moves", "status"];
+    let off = client.off_screen(&in_view);
+    assert!(off.is_empty(), "after a press: {off:?} off the screen");
+
+    // Tap targets: every button of the bar, and the cells.
+    let sizes: Vec<[f64; 2]> = serde_json::from_value(client.execute(
+        "return [...document.querySelectorAll('#play-bar button, #controls button')]
+            .filter((b) => b.getBoundingClientRect().width > 0)
+            .map((b) => { const r = b.getBoundingClientRect(); return [r.width, r.height]; });",
+        vec![],
+    ))
+    .unwrap();
+    assert!(sizes.len() >= 7 && sizes.iter().all(|&[w, h]| w >= 24.0 && h >= 24.0), "buttons {sizes:?}");
+    assert!(client.canvas_size("board").0 / 5.0 >= 24.0, "5x5 cells under 24 px");
+
+    // The hints to a win: each press a tap where the cell is.
+    let mut moves = 1;
+    loop {
+        client.click("hint");
+        let hint = client.wait_for_text("status", "Hint: press row");
+        client.tap_cell((5, 5), Client::cell_named(&hint));
+        moves += 1;
+        client.wait_for_text("moves", &format!("Moves: {moves}"));
+        if client.text("status").contains("Solved in") {
+            break;
+        }
+        assert!(moves < 40, "the hints never solved the board");
+    }
+    client.wait_for_text("win", &format!("Solved in {moves} moves"));
+    let off = client.off_screen(&[&in_view[..], &["win"]].concat());
+    assert!(off.is_empty(), "at the win: {off:?} off the screen");
+    client.screenshot("phone-play-won.png");
+
+    // 16 columns still have 24 px cells at 400 px.
+    client.goto(&format!("{base}#rows=16&cols=16"));
+    client.wait_for_text("analysis", "16×16 plane");
+    let (width, _) = client.canvas_size("board");
+    assert!(width / 16.0 >= 24.0, "16 columns at {width} px");
+
+    // The map: squares of 11 px in a box the page's width, which pans;
+    // + makes them larger, − smaller.
+    client.wait_for_text("heat-info", "nullity 0 to");
+    let (cut, page, window) = client.cut_off(&["heat-scroll", "heat-info", "heat-in", "heat-out"]);
+    assert!(cut.is_empty() && page <= window, "the map's box: {cut:?}, page {page} px");
+    let map = "const c = document.getElementById('heatmap'), box = document.getElementById('heat-scroll');
+        return [c.getBoundingClientRect().width, c.width, box.scrollWidth, box.clientWidth];";
+    let [shown, drawn, scroll, room]: [f64; 4] = serde_json::from_value(client.execute(map, vec![])).unwrap();
+    assert!(shown == drawn && scroll > room, "map {shown} px of {drawn}, box {scroll} in {room}");
+    client.click("heat-in");
+    let [larger, ..]: [f64; 4] = serde_json::from_value(client.execute(map, vec![])).unwrap();
+    client.click("heat-out");
+    client.click("heat-out");
+    let [smaller, ..]: [f64; 4] = serde_json::from_value(client.execute(map, vec![])).unwrap();
+    assert!(larger > shown && smaller < shown, "zoom: {smaller} < {shown} < {larger}");
+    client.execute("document.getElementById('heat-area').scrollIntoView()", vec![]);
+    client.screenshot("phone-nullity-map.png");
+}
+
+/// Issue 22 item 9: graphs on the page. Each built-in is the library's
+/// (its graph6 beside the picker against `Graph::named`); on the Petersen
+/// graph a press changes the vertex and its neighbours, Solve draws the
+/// CLI's presses, the steps win; three states play to a win too; an edge
+/// list pasted is read as the library reads it; the link keeps the graph;
+/// and a graph past 256 vertices is one line, not a hang.
+#[test]
+fn the_page_plays_graphs() {
+    let Some((chromium, chromedriver)) = browser() else { return };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (1200, 1500));
+    client.goto(&format!("{base}#rows=5&cols=5"));
+    client.wait_for_text("analysis", "5×5 plane");
+
+    let graph6 = || -> String {
+        serde_json::from_value(client.execute("return document.getElementById('graph6').value", vec![]))
+            .unwrap()
+    };
+    for (kind, size, name, vertices) in [
+        ("cube", None, "cube", 54),
+        ("cycle", Some("7"), "cycle:7", 7),
+        ("path", Some("5"), "path:5", 5),
+        ("complete", Some("6"), "complete:6", 6),
+        ("hypercube", Some("3"), "hypercube:3", 8),
+        ("petersen", None, "petersen", 10),
+    ] {
+        client.select("graph", kind);
+        if let Some(n) = size {
+            client.type_into("graph-size", n);
+        }
+        client.wait_for_text("analysis", &format!(", {vertices} vertices, "));
+        let library = lightsout::Graph::named(name).unwrap();
+        assert_eq!(graph6(), library.to_graph6(), "{name}");
+        assert!(client.current_url().contains(&format!("graph={}", name.replace(':', "%3A"))), "{name}");
+        if name == "cube" {
+            client.screenshot("graph-cube.png");
+        }
+    }
+    let analysis = cli_json(&["analyze", "--graph", "petersen", "--format", "json"], &[]);
+    client.wait_for_text(
+        "analysis",
+        &format!(
+            "The Petersen graph, 10 vertices, 15 edges, rule plus: rank 5, nullity {}.",
+            analysis["nullity"]
+        ),
+    );
+
+    // A press: vertex 0 and its neighbours turn black.
+    client.click_on(&client.find("input[name=mode][value=play]"));
+    client.click_vertex(0);
+    client.wait_for_text("status", "Pressed vertex 0.");
+    let petersen = lightsout::Graph::named("petersen").unwrap();
+    let mut board = vec!['w'; 10];
+    for v in std::iter::once(0).chain(petersen.neighbours(0).iter().map(|&v| v as usize)) {
+        board[v] = 'b';
+    }
+    let board: String = board.into_iter().collect();
+    client.blur();
+    assert_eq!(client.drawn_vertices(), board);
+
+    // Solve: the CLI's presses for the same board, drawn on the vertices.
+    client.click("solve");
+    let status = client.wait_for_text("status", " to all ");
+    let answer = cli_json(&["solve", "--graph", "petersen", "--format", "json"], &[&board]);
+    let target = answer["best"]["target"].as_str().unwrap();
+    let presses = answer["best"]["presses"].as_u64().unwrap();
+    let press_word = if presses == 1 { "press" } else { "presses" };
+    assert_eq!(status, format!("{presses} {press_word} to all {target} (proven minimal)."));
+    let solution = answer[target]["solution"][0].as_str().unwrap();
+    let marks: String = client.drawn_vertices().chars().map(|ch| if ch == 'x' { 'x' } else { '.' }).collect();
+    assert_eq!(marks, solution, "drawn presses against the CLI's");
+    client.screenshot("graph-petersen-solved.png");
+    for k in 1..=presses {
+        client.click("step");
+        client.wait_for_text("moves", &format!("Moves: {}", k + 1));
+    }
+    client.wait_for_text("win", &format!("Solved in {} moves: all {target}!", presses + 1));
+    // The board is the target's colour, the presses made marked grey.
+    let colour = if target == "white" { 'w' } else { 'b' };
+    let done: String = solution.chars().map(|ch| if ch == 'x' { 'o' } else { colour }).collect();
+    assert_eq!(client.drawn_vertices(), done);
+
+    // The link keeps the graph and the board.
+    client.click("random");
+    client.wait_for_text("status", "A random board.");
+    client.blur();
+    let drawn = client.drawn_vertices();
+    let link = client.current_url();
+    client.goto(&format!("{base}#rows=4&cols=4"));
+    client.wait_for_text("analysis", "4×4 plane");
+    client.goto(&link);
+    client.execute("location.reload()", vec![]);
+    client.wait_for_text("analysis", "The Petersen graph, 10 vertices");
+    client.blur();
+    assert_eq!(client.drawn_vertices(), drawn, "the link lost the board");
+
+    // An impossible board: the proof the page marks is `lightsout check`'s.
+    client.click_on(&client.find("input[name=mode][value=set]"));
+    client.click("clear");
+    let impossible = "bwbbwwbwbw";
+    for v in impossible.char_indices().filter(|&(_, ch)| ch == 'b').map(|(v, _)| v) {
+        client.click_vertex(v);
+    }
+    client.blur();
+    assert_eq!(client.drawn_vertices(), impossible);
+    client.click("solve");
+    client.wait_for_text("status", "Impossible: no presses make this board all white or all black");
+    let check =
+        cli_json(&["check", "--graph", "petersen", "--target", "white", "--format", "json"], &[impossible]);
+    let script = "const done = arguments[arguments.length - 1];
+        import('/state.js').then((m) => done(m.state.proof));";
+    let marked: Vec<usize> = serde_json::from_value(client.call(
+        "POST",
+        "/execute/async",
+        Some(json!({"script": script, "args": []})),
+    ))
+    .unwrap();
+    let proof: Vec<usize> = check["white"]["obstruction"][0]
+        .as_str()
+        .unwrap()
+        .char_indices()
+        .filter(|&(_, ch)| ch == 'x')
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(marked, proof);
+    client.screenshot("graph-petersen-impossible.png");
+
+    // Three states on a graph: a random solvable board played by steps.
+    client.type_into("states", "3");
+    client.wait_for_text("analysis", "The Petersen graph, 10 vertices, 15 edges, rule plus, 3 states");
+    client.click("random-solvable");
+    client.wait_for_text("status", "cleared to all 0s");
+    client.click("solve");
+    let status = client.wait_for_text("status", "presses to all");
+    let total: u64 = status.split_whitespace().next().unwrap().parse().unwrap();
+    for k in 1..=total {
+        client.click("step");
+        client.wait_for_text("status", &format!("Step {k} of {total}."));
+    }
+    client.wait_for_text("win", &format!("Solved in {total} moves: all"));
+    client.screenshot("graph-petersen-3-states.png");
+    client.type_into("states", "2");
+    client.wait_for_text("analysis", "The Petersen graph, 10 vertices, 15 edges, rule plus: rank");
+
+    // An edge list pasted: the graph the library reads from the same text.
+    let edges = "# a square with a diagonal\n5\n0 1\n1 2\n2 3\n3 0\n0 2\n";
+    client.select("graph", "paste");
+    let text = client.find("#graph-text");
+    client.clear(&text);
+    client.send_keys(&text, edges);
+    client.click("graph-use");
+    client.wait_for_text("analysis", "The pasted graph, 5 vertices, 5 edges");
+    let library = lightsout::Graph::parse(edges.as_bytes(), "test").unwrap();
+    assert_eq!(graph6(), library.to_graph6());
+    client.click_vertex(4);
+    client.wait_for_text("status", "Pressed vertex 4.");
+
+    // Too many vertices: one line, and the page goes on.
+    client.clear(&text);
+    client.send_keys(&text, "0 1\n1 300\n");
+    client.click("graph-use");
+    client.wait_for_text(
+        "status",
+        "Graph: a graph of 301 vertices is more than the 256 this page draws (the command line takes it).",
+    );
+    client.select("graph", "complete");
+    client.type_into("graph-size", "300");
+    client
+        .wait_for_text("status", "Graph: the graph complete:N takes N from 1 to 256 on this page, not 300.");
+    // 256 vertices are drawn and solved.
+    client.select("graph", "hypercube");
+    client.type_into("graph-size", "8");
+    client.wait_for_text("analysis", ", 256 vertices, 1024 edges");
+    client.click("random-solvable");
+    client.click("solve");
+    client.wait_for_text("status", "presses to all");
+
+    // Back to a grid: the size the boxes kept.
+    client.select("graph", "grid");
+    client.wait_for_text("analysis", "5×5 plane");
 }

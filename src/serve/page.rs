@@ -23,6 +23,7 @@ pub(super) const SCRIPTS: &[(&str, &str)] = &[
     ("/quiet.js", include_str!("page/quiet.js")),
     ("/heat.js", include_str!("page/heat.js")),
     ("/settings.js", include_str!("page/settings.js")),
+    ("/graph.js", include_str!("page/graph.js")),
 ];
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {

@@ -5,21 +5,20 @@
 import { $, cellName, moveCursor, say, state, stateName } from "./state.js";
 import { loadFromUrl } from "./url.js";
 import { forgetSolution, press } from "./puzzle.js";
-import { changed, drawBoard } from "./draw.js";
+import { cellUnder, changed, drawBoard } from "./draw.js";
 import { cancelAll, failed } from "./client.js";
 import { clickCell, newBoard, undo } from "./play.js";
 import { hint, solve, step } from "./solution.js";
 import { analyze, analyzeSoon } from "./quiet.js";
 import { drawHeat, wireHeat } from "./heat.js";
-import { buildMask, openSize, showSettings, wireSettings } from "./settings.js";
+import { buildGraphPicker, buildMask, openSize, showSettings, wireSettings } from "./settings.js";
 
+/** The cell or vertex a click on the board hit, or -1. */
 function cellAt(event) {
   const canvas = $("board");
   const box = canvas.getBoundingClientRect();
-  const c = Math.floor(((event.clientX - box.left) / box.width) * state.cols);
-  const r = Math.floor(((event.clientY - box.top) / box.height) * state.rows);
-  if (r < 0 || r >= state.rows || c < 0 || c >= state.cols) return -1;
-  return r * state.cols + c;
+  const scale = canvas.width / box.width;
+  return cellUnder((event.clientX - box.left) * scale, (event.clientY - box.top) * scale);
 }
 
 /** `count` numbers drawn uniformly from 0..k-1. A byte mod k would favour
@@ -73,7 +72,10 @@ function wire() {
   board.addEventListener("blur", drawBoard);
   board.addEventListener("keydown", (e) => {
     if (e.key.startsWith("Arrow")) {
-      state.cursor = moveCursor(e.key, state.cursor, state.rows, state.cols);
+      // On a graph every arrow steps through the vertices in their order.
+      state.cursor = state.graph
+        ? Math.min(state.cols - 1, Math.max(0, state.cursor + (/Up|Left/.test(e.key) ? -1 : 1)))
+        : moveCursor(e.key, state.cursor, state.rows, state.cols);
       say(`${cellName(state.cursor)}: ${stateName(state.board[state.cursor])}.`);
       drawBoard();
     } else if (e.key === " " || e.key === "Enter") {
@@ -133,8 +135,15 @@ function wire() {
   });
 }
 
-// Start: the state from the link, then the first drawing and analysis.
+// Start: the state from the link, then the first drawing and analysis. On
+// a phone the settings and the help start folded, so that the first screen
+// is the board with its buttons.
+if (window.matchMedia("(max-width: 760px)").matches) {
+  $("settings").open = false;
+  $("about").open = false;
+}
 buildMask();
+buildGraphPicker();
 loadFromUrl();
 showSettings();
 wire();

@@ -2,6 +2,7 @@
 // takes and gives them.
 
 import { $, ruleName, say, state } from "./state.js";
+import { toGraph6 } from "./graph.js";
 
 let inFlight = new Set();
 
@@ -77,9 +78,20 @@ export function targetBody() {
   return state.target === "either" ? "any" : Number(state.target);
 }
 
-/** The common fields of a request about this board's puzzle. */
+/** The common fields of a request about this board's puzzle: on a graph,
+ *  the graph as the page plays it (graph6, whatever it was picked as, so
+ *  that the server solves the very graph drawn). */
 export function puzzleBody() {
   const body = { rule: ruleName(), torus: state.torus };
   if (state.states !== 2) body.states = state.states;
+  if (state.graph) {
+    delete body.torus;
+    body.graph = toGraph6(state.graph);
+  }
   return body;
+}
+
+/** The puzzle's shape for /api/analyze: its size, or its graph. */
+export function shapeBody() {
+  return state.graph ? puzzleBody() : { rows: state.rows, cols: state.cols, ...puzzleBody() };
 }

@@ -93,18 +93,81 @@ export function drawGrid(canvas, cells, rows, cols, size, states = state.states)
   return g;
 }
 
+/** Where a graph's vertices go on a canvas `room` pixels wide: each
+ *  vertex's box (the square around its disc), and the canvas's height.
+ *  Discs are as large as their closest pair leaves room for, up to a
+ *  cell's 48 px. */
+function graphBoxes(graph, room) {
+  const xs = graph.pos.map((p) => p[0]), ys = graph.pos.map((p) => p[1]);
+  const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+  const width = Math.max(...xs) - x0, height = Math.max(...ys) - y0;
+  let closest = Infinity;
+  for (let v = 0; v < graph.n; v++) {
+    for (let u = 0; u < v; u++) {
+      closest = Math.min(closest, Math.hypot(graph.pos[u][0] - graph.pos[v][0], graph.pos[u][1] - graph.pos[v][1]));
+    }
+  }
+  if (!Number.isFinite(closest)) closest = Math.max(width, height, 1);
+  const span = Math.max(width, height, closest);
+  const diameter = Math.max(3, Math.min(48, Math.floor((0.84 * closest * room) / (span + closest))));
+  const margin = diameter / 2 + 3;
+  const scale = width > 0 ? (room - 2 * margin) / width : (room - 2 * margin) / span;
+  const boxes = graph.pos.map(([x, y]) => ({
+    x: margin + (width > 0 ? (x - x0) * scale : (room - 2 * margin) / 2) - diameter / 2,
+    y: margin + (y - y0) * scale - diameter / 2,
+    size: diameter,
+  }));
+  return { boxes, height: Math.ceil(height * scale + 2 * margin), unit: closest * scale };
+}
+
+/** Draws `cells` as the vertices of `graph` on `canvas`, `room` px wide:
+ *  its edges as lines (in a net only the short ones: the others join
+ *  stickers across a fold), its vertices as discs coloured as cells are.
+ *  Returns the context and each vertex's box. */
+export function drawGraph(canvas, cells, graph, room, states = state.states) {
+  const { boxes, height, unit } = graphBoxes(graph, room);
+  canvas.width = room;
+  canvas.height = height;
+  const g = canvas.getContext("2d");
+  g.fillStyle = "#fff";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  const centre = (v) => [boxes[v].x + boxes[v].size / 2, boxes[v].y + boxes[v].size / 2];
+  g.strokeStyle = "#555";
+  g.lineWidth = Math.max(1, Math.min(2, boxes[0].size / 12));
+  g.beginPath();
+  for (const [u, v] of graph.edges) {
+    const [a, b] = [centre(u), centre(v)];
+    if (graph.net && Math.hypot(a[0] - b[0], a[1] - b[1]) > unit * 1.3) continue;
+    g.moveTo(...a);
+    g.lineTo(...b);
+  }
+  g.stroke();
+  const ramp = states === 2 ? null : Array.from({ length: states }, (_, v) => stateColour(v, states));
+  boxes.forEach((box, v) => {
+    const [x, y] = centre(v);
+    g.beginPath();
+    g.arc(x, y, box.size / 2, 0, 2 * Math.PI);
+    g.fillStyle = ramp ? ramp[cells[v]].fill : cells[v] ? "#111" : "#fff";
+    g.fill();
+    g.lineWidth = 1;
+    g.strokeStyle = "#111";
+    g.stroke();
+    if (ramp && box.size * 0.42 >= 7) label(g, `${cells[v]}`, x, y, Math.floor(box.size * 0.42), box.size * 0.62, ramp[cells[v]].light);
+  });
+  return { g, boxes };
+}
+
 /** A round mark with a black and a white edge: readable on either colour.
  *  Cells too small for rings get a square: the fill in a black frame. */
-function mark(g, i, size, fill) {
+function mark(g, { x: left, y: top, size }, fill) {
   if (size < 6) {
-    const left = (i % state.cols) * size, top = Math.floor(i / state.cols) * size;
     g.fillStyle = size < 4 ? fill : "#111";
     g.fillRect(left, top, size, size);
     g.fillStyle = fill;
     if (size >= 4) g.fillRect(left + 1, top + 1, size - 2, size - 2);
     return;
   }
-  const x = (i % state.cols) * size + size / 2, y = Math.floor(i / state.cols) * size + size / 2;
+  const x = left + size / 2, y = top + size / 2;
   const radius = Math.max(1, size * 0.3);
   g.beginPath();
   g.arc(x, y, radius, 0, 2 * Math.PI);
@@ -123,12 +186,13 @@ function mark(g, i, size, fill) {
  *  cell's bottom right corner (clear of the state's number) with a black
  *  and a white ring, the count written in it. Cells too small to write in
  *  get the mark of two states (the count is in the list under the board). */
-function badge(g, i, size, fill, count, light = true) {
+function badge(g, box, fill, count, light = true) {
+  const size = box.size;
   if (size < 20) {
-    mark(g, i, size, fill);
+    mark(g, box, fill);
     return;
   }
-  const x = (i % state.cols) * size + size * 0.8, y = Math.floor(i / state.cols) * size + size * 0.8;
+  const x = box.x + size * 0.8, y = box.y + size * 0.8;
   const radius = size * 0.17;
   g.beginPath();
   g.arc(x, y, radius, 0, 2 * Math.PI);
@@ -146,12 +210,12 @@ function badge(g, i, size, fill, count, light = true) {
 
 /** A cell of the proof for more than two states: its weight in a white
  *  box with a black frame, in the cell's top left corner. */
-function proofWeight(g, i, size, weight) {
+function proofWeight(g, box, weight) {
+  const { x, y, size } = box;
   if (size < 20) {
-    proofMark(g, i, size);
+    proofMark(g, box);
     return;
   }
-  const x = (i % state.cols) * size, y = Math.floor(i / state.cols) * size;
   const side = Math.round(size * 0.34), inset = Math.max(2, Math.round(size * 0.04));
   g.fillStyle = "#111";
   g.fillRect(x + inset, y + inset, side, side);
@@ -162,8 +226,7 @@ function proofWeight(g, i, size, weight) {
 
 /** A small square, white in a black frame: a cell of the proof that a
  *  board cannot reach its target. */
-function proofMark(g, i, size) {
-  const x = (i % state.cols) * size, y = Math.floor(i / state.cols) * size;
+function proofMark(g, { x, y, size }) {
   const side = Math.max(1, Math.round(size * 0.5)), inset = (size - side) / 2;
   g.fillStyle = "#111";
   g.fillRect(x + inset - 1, y + inset - 1, side + 2, side + 2);
@@ -171,11 +234,14 @@ function proofMark(g, i, size) {
   g.fillRect(x + inset + 1, y + inset + 1, side - 2, side - 2);
 }
 
-/** A square outline around cell `i`: black inside white for the cursor;
- *  for the hint, thick black and white dashes along the cell's edge. */
-function outline(g, i, size, dashed) {
-  const x = (i % state.cols) * size, y = Math.floor(i / state.cols) * size;
+/** A square outline around a cell's box: black inside white for the
+ *  cursor; for the hint, thick black and white dashes along its edge. */
+function outline(g, { x, y, size }, dashed) {
   const w = Math.max(2, Math.floor(size / (dashed ? 6 : 8)));
+  if (state.graph) {
+    ring(g, x + size / 2, y + size / 2, size / 2 + w, w, dashed);
+    return;
+  }
   g.lineWidth = w;
   g.setLineDash([]);
   g.strokeStyle = "#fff";
@@ -190,31 +256,80 @@ function outline(g, i, size, dashed) {
   }
 }
 
+/** The round outline of a vertex: as `outline`, a ring of radius `r`. */
+function ring(g, x, y, r, w, dashed) {
+  g.lineWidth = w;
+  g.setLineDash([]);
+  g.strokeStyle = "#fff";
+  g.beginPath();
+  g.arc(x, y, r, 0, 2 * Math.PI);
+  g.stroke();
+  g.strokeStyle = "#111";
+  if (dashed) g.setLineDash([w, w]);
+  g.beginPath();
+  g.arc(x, y, dashed ? r : r + w, 0, 2 * Math.PI);
+  g.stroke();
+  g.setLineDash([]);
+}
+
 /** Room for the board: its area's width on a narrow screen, at most 640. */
 function boardRoom() {
   const width = $("board-area").clientWidth - 2;
   return Math.max(64, Math.min(640, width || 640));
 }
 
+/** The board as drawn last: `box(i)`, cell (or vertex) `i`'s square on
+ *  the canvas in canvas pixels, for the marks and for finding what a click
+ *  hit; `vertices`, the boxes of a graph's vertices (empty for a grid). */
+export const boardView = { box: () => ({ x: 0, y: 0, size: 1 }), vertices: [] };
+
 export function drawBoard() {
   const canvas = $("board");
-  const size = cellSize(state.rows, state.cols, boardRoom());
-  const g = drawGrid(canvas, state.board, state.rows, state.cols, size);
+  let g;
+  if (state.graph) {
+    const drawn = drawGraph(canvas, state.board, state.graph, boardRoom());
+    g = drawn.g;
+    boardView.vertices = drawn.boxes;
+    boardView.box = (i) => drawn.boxes[i];
+  } else {
+    const size = cellSize(state.rows, state.cols, boardRoom());
+    g = drawGrid(canvas, state.board, state.rows, state.cols, size);
+    boardView.vertices = [];
+    boardView.box = (i) => ({ x: (i % state.cols) * size, y: Math.floor(i / state.cols) * size, size });
+  }
+  const box = boardView.box;
   const s = state.solution;
   if (s && state.states === 2) {
-    for (const i of s.presses.keys()) if (left(s, i) === 0) mark(g, i, size, "#777");
-    for (const i of remaining(s)) mark(g, i, size, "#e0a100");
+    for (const i of s.presses.keys()) if (left(s, i) === 0) mark(g, box(i), "#777");
+    for (const i of remaining(s)) mark(g, box(i), "#e0a100");
   } else if (s) {
     // What is left to press, as a number; a cell whose presses are all
     // made shows how many it took, in the darker grey of two states (amber
     // and a light grey are one grey in print).
-    for (const [i, n] of s.presses) if (left(s, i) === 0) badge(g, i, size, "#777", n, false);
-    for (const i of remaining(s)) badge(g, i, size, "#e0a100", left(s, i));
+    for (const [i, n] of s.presses) if (left(s, i) === 0) badge(g, box(i), "#777", n, false);
+    for (const i of remaining(s)) badge(g, box(i), "#e0a100", left(s, i));
   }
-  if (state.states === 2) for (const i of state.proof || []) proofMark(g, i, size);
-  else for (const i of state.proof || []) proofWeight(g, i, size, state.proofWeights[i]);
-  if (state.hint >= 0) outline(g, state.hint, size, true);
-  if (document.activeElement === canvas && size >= 4) outline(g, state.cursor, size, false);
+  if (state.states === 2) for (const i of state.proof || []) proofMark(g, box(i));
+  else for (const i of state.proof || []) proofWeight(g, box(i), state.proofWeights[i]);
+  if (state.hint >= 0) outline(g, box(state.hint), true);
+  if (document.activeElement === canvas && box(state.cursor).size >= 4) outline(g, box(state.cursor), false);
+}
+
+/** The cell (or vertex) under the point (`x`, `y`) of the board canvas,
+ *  in canvas pixels, or -1. A vertex is hit within a few pixels of its
+ *  disc, so that small ones can still be tapped. */
+export function cellUnder(x, y) {
+  if (!state.graph) {
+    const { size } = boardView.box(0);
+    const r = Math.floor(y / size), c = Math.floor(x / size);
+    return r < 0 || r >= state.rows || c < 0 || c >= state.cols ? -1 : r * state.cols + c;
+  }
+  let best = -1, near = Infinity;
+  boardView.vertices.forEach((b, i) => {
+    const d = Math.hypot(b.x + b.size / 2 - x, b.y + b.size / 2 - y);
+    if (d < near) [best, near] = [i, d];
+  });
+  return best >= 0 && near <= Math.max(12, boardView.vertices[best].size * 0.75) ? best : -1;
 }
 
 /** Called after every change: redraw, and keep the URL in step. */

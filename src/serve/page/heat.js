@@ -1,11 +1,16 @@
 // The nullity map: a table of sizes as squares, and the way back to a size.
 
 import { $, moveCursor, ruleName, state } from "./state.js";
-import { api, puzzleBody } from "./client.js";
+import { api } from "./client.js";
 
 // `grid` holds the nullity of each size for two states, log2 of the
 // kernel's size for more (`states`, the K of the map as drawn).
-export const heat = { r0: 1, c0: 1, rows: 0, cols: 0, grid: [], size: 1, cursor: 0, max: 0, states: 2, nullities: [] };
+// `zoom`: squares' size as chosen with − and + (0 until then: the map's
+// width is about 720 px).
+export const heat = { r0: 1, c0: 1, rows: 0, cols: 0, grid: [], size: 1, zoom: 0, cursor: 0, max: 0, states: 2, nullities: [] };
+
+/** Squares' sizes that − and + step through, in px. */
+const ZOOMS = [2, 3, 4, 6, 8, 11, 16, 24, 32];
 
 // Room for the axis labels, left and top of the squares.
 const HEAT_LEFT = 34, HEAT_TOP = 18;
@@ -21,7 +26,10 @@ export async function drawHeat() {
   $("heat-info").textContent = "Computing the map…";
   try {
     const states = state.states;
-    const entries = await api("/api/table", { rows: $("heat-rows").value, cols: $("heat-cols").value, ...puzzleBody() });
+    // Tables are of grids: on a graph the map keeps its rule and states.
+    const body = { rows: $("heat-rows").value, cols: $("heat-cols").value, rule: ruleName(), torus: state.torus };
+    if (states !== 2) body.states = states;
+    const entries = await api("/api/table", body);
     Object.assign(heat, { r0, c0, rows: r1 - r0 + 1, cols: c1 - c0 + 1, cursor: 0, states });
     heat.grid = entries.map((e) => (states === 2 ? e.nullity : e.kernel_size_log2));
     heat.nullities = entries.map((e) => e.nullity);
@@ -44,7 +52,7 @@ function labelStep(count, size) {
 
 export function paintHeat() {
   const canvas = $("heatmap");
-  heat.size = Math.max(2, Math.min(24, Math.floor(720 / Math.max(heat.rows, heat.cols))));
+  heat.size = heat.zoom || Math.max(2, Math.min(24, Math.floor(720 / Math.max(heat.rows, heat.cols))));
   canvas.width = HEAT_LEFT + heat.cols * heat.size + 2;
   canvas.height = HEAT_TOP + heat.rows * heat.size + 2;
   const g = canvas.getContext("2d");
@@ -83,7 +91,8 @@ export function paintHeat() {
     g.strokeRect(x - 3, y - 3, heat.size + 6, heat.size + 6);
     g.setLineDash([]);
   };
-  const r = state.rows - heat.r0, c = state.cols - heat.c0;
+  // A graph has no size on the map.
+  const r = state.graph ? -1 : state.rows - heat.r0, c = state.cols - heat.c0;
   if (r >= 0 && r < heat.rows && c >= 0 && c < heat.cols) frame(r * heat.cols + c, false);
   if (document.activeElement === canvas) frame(heat.cursor, true);
 }
@@ -114,6 +123,14 @@ export function wireHeat(open) {
     return r >= 0 && r < heat.rows && c >= 0 && c < heat.cols ? r * heat.cols + c : -1;
   };
   $("heat").addEventListener("click", drawHeat);
+  const zoom = (step) => {
+    const at = ZOOMS.findIndex((z) => z >= heat.size);
+    const next = step > 0 ? ZOOMS[Math.min(ZOOMS.length - 1, (ZOOMS[at] > heat.size ? at - 1 : at) + 1)] : ZOOMS[Math.max(0, at - 1)];
+    heat.zoom = next ?? heat.size;
+    paintHeat();
+  };
+  $("heat-out").addEventListener("click", () => zoom(-1));
+  $("heat-in").addEventListener("click", () => zoom(1));
   heatmap.addEventListener("mousemove", (e) => { const i = heatCell(e); if (i >= 0) describeHeat(i); });
   heatmap.addEventListener("click", (e) => { const i = heatCell(e); if (i >= 0) open(i); });
   heatmap.addEventListener("focus", paintHeat);

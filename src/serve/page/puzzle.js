@@ -2,8 +2,13 @@
 
 import { $, allOf, offsets, state, stateKey } from "./state.js";
 
-/** Cells flipped by pressing cell `i`: each once, even on a narrow torus. */
+/** Cells flipped by pressing cell `i`: each once, even on a narrow torus;
+ *  on a graph, the vertex (plus) and its neighbours. */
 function flippedBy(i) {
+  if (state.graph) {
+    const near = state.graph.neighbours[i];
+    return state.rule === "neighbours" ? near : [i, ...near];
+  }
   const r = Math.floor(i / state.cols), c = i % state.cols;
   const cells = new Set();
   for (const [dr, dc] of offsets()) {

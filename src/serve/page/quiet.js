@@ -1,8 +1,8 @@
 // The analysis of the size: rank, nullity and the quiet patterns.
 
 import { $, plural, presses, state } from "./state.js";
-import { cellSize, drawGrid } from "./draw.js";
-import { api, gridNumbers, puzzleBody } from "./client.js";
+import { cellSize, drawGraph, drawGrid } from "./draw.js";
+import { api, gridNumbers, shapeBody } from "./client.js";
 
 const SHOWN_PATTERNS = 64;
 
@@ -13,11 +13,19 @@ function kernelText(a) {
   return a.kernel_size.length <= 12 ? a.kernel_size : `about 2^${a.kernel_size_log2.toFixed(1)}`;
 }
 
+/** The shape analysed, in words: "5×5 plane", or the graph's name with
+ *  its vertices and edges. */
+function shapeText(a) {
+  if (!a.graph) return `${a.rows}×${a.cols} ${a.topology}`;
+  const name = state.graph ? state.graph.label : "a graph";
+  return `${name[0].toUpperCase()}${name.slice(1)}, ${a.graph.vertices} vertices, ${a.graph.edges} edges`;
+}
+
 /** What the analysis says of this size, rule and number of states. */
 function analysisText(a) {
   if (!a.states || a.states === 2) {
     const d = a.nullity;
-    let text = `${a.rows}×${a.cols} ${a.topology}, rule ${a.rule}: rank ${a.rank}, nullity ${d}. `;
+    let text = `${shapeText(a)}, rule ${a.rule}: rank ${a.rank}, nullity ${d}. `;
     text += d === 0
       ? "Every board can be cleared, in exactly one way."
       : `1 board in 2^${d} can be cleared. Lightest quiet pattern: ${presses(a.lightest_quiet_pattern.presses)}.`;
@@ -26,7 +34,7 @@ function analysisText(a) {
   }
   // Rank and nullity mean something over a field: K prime.
   const rank = a.rank === null ? " (no rank or nullity: K is not prime)" : `, rank ${a.rank}, nullity ${a.nullity}`;
-  let text = `${a.rows}×${a.cols} ${a.topology}, rule ${a.rule}, ${a.states} states: ` +
+  let text = `${shapeText(a)}, rule ${a.rule}, ${a.states} states: ` +
     `${kernelText(a)} quiet press ${plural(Number(a.kernel_size), "pattern")}${rank}. `;
   text += a.kernel_size === "1"
     ? "Every board can be cleared, in exactly one way."
@@ -44,13 +52,16 @@ function quietIntro(states) {
 export async function analyze() {
   const box = $("quiet");
   // Nothing of the last size stays on show while the next is computed.
-  $("analysis").textContent = `Analysing ${state.rows}×${state.cols}…`;
+  $("quiet-title").textContent = state.graph ? "Quiet patterns of this graph" : "Quiet patterns of this size";
+  $("analysis").textContent = state.graph ? `Analysing ${state.graph.label}…` : `Analysing ${state.rows}×${state.cols}…`;
   box.replaceChildren();
   try {
-    const a = await api("/api/analyze", { rows: state.rows, cols: state.cols, ...puzzleBody() });
+    const graph = state.graph;
+    const a = await api("/api/analyze", shapeBody());
     const states = a.states || 2;
-    // Two states answer with the patterns; more with {order, pattern}.
-    quietPatterns = a.quiet_patterns.map((q) => (states === 2 ? { order: 2, pattern: q } : q));
+    // Two states answer with the patterns (on a graph, lists of the
+    // vertices pressed); more with {order, pattern}.
+    quietPatterns = a.quiet_patterns.map((q) => (states === 2 ? { order: 2, pattern: graph ? vertexRow(q, graph.n) : q } : q));
     $("analysis").textContent = analysisText(a);
     quietIntro(states);
     box.replaceChildren();
@@ -62,9 +73,9 @@ export async function analyze() {
       const order = states === 2 ? "" : `, order ${q.order}`;
       button.setAttribute("aria-label", `Quiet pattern ${k + 1}${order}, ${presses(weight)}: open`);
       const canvas = document.createElement("canvas");
-      drawGrid(canvas, cells, a.rows, a.cols, cellSize(a.rows, a.cols, 96), states);
+      drawPattern(canvas, cells, a, graph, 96, states);
       button.append(canvas, `${k + 1}${order}: ${presses(weight)}`);
-      button.addEventListener("click", () => openPattern(k, a));
+      button.addEventListener("click", () => openPattern(k, a, graph));
       box.append(button);
     });
     if (quietPatterns.length > SHOWN_PATTERNS) {
@@ -76,15 +87,29 @@ export async function analyze() {
   }
 }
 
-function openPattern(k, a) {
+/** A list of pressed vertices as the row of a graph's board. */
+function vertexRow(vertices, n) {
+  const row = new Uint8Array(n);
+  for (const v of vertices) row[v] = 1;
+  return [[...row]];
+}
+
+/** A quiet pattern drawn `room` px wide: a grid, or the graph's drawing. */
+function drawPattern(canvas, cells, a, graph, room, states) {
+  if (graph) drawGraph(canvas, cells, graph, room, states);
+  else drawGrid(canvas, cells, a.rows, a.cols, cellSize(a.rows, a.cols, room), states);
+}
+
+function openPattern(k, a, graph) {
   const q = quietPatterns[k], states = a.states || 2;
   const cells = gridNumbers(q.pattern);
   const weight = cells.reduce((n, v) => n + v, 0);
+  const of = graph ? graph.label : `${a.rows}×${a.cols}`;
   $("pattern-title").textContent = states === 2
-    ? `Quiet pattern ${k + 1} of ${a.rows}×${a.cols}: ${presses(weight)} (black = press)`
-    : `Quiet pattern ${k + 1} of ${a.rows}×${a.cols}, ${states} states: order ${q.order}, ${presses(weight)} ` +
+    ? `Quiet pattern ${k + 1} of ${of}: ${presses(weight)} (black = press)`
+    : `Quiet pattern ${k + 1} of ${of}, ${states} states: order ${q.order}, ${presses(weight)} ` +
       "(each cell's number: how many times to press it)";
-  drawGrid($("pattern-canvas"), cells, a.rows, a.cols, cellSize(a.rows, a.cols, 480), states);
+  drawPattern($("pattern-canvas"), cells, a, graph, 480, states);
   $("pattern-dialog").showModal();
 }
 

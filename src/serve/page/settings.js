@@ -1,12 +1,14 @@
-// The settings: size, rule, torus, number of states, target and mode.
+// The settings: size or graph, rule, torus, number of states, target and mode.
 
-import { $, clampSide, clampStates, convertTarget, say, state, MAX_SIDE, MAX_STATES, MIN_STATES } from "./state.js";
+import { $, clampSide, clampStates, convertTarget, ruleName, say, state, MAX_SIDE, MAX_STATES, MIN_STATES } from "./state.js";
+import { BUILT_INS, builtIn, parseGraph, toGraph6 } from "./graph.js";
 import { forgetSolution } from "./puzzle.js";
 import { changed, stateColour } from "./draw.js";
 import { analyzeSoon } from "./quiet.js";
 import { drawHeat, heat, heatSize, paintHeat } from "./heat.js";
 
 function setSize(rows, cols, note = "") {
+  state.graph = null;
   state.rows = rows;
   state.cols = cols;
   state.board = new Uint8Array(rows * cols);
@@ -28,9 +30,99 @@ export function openSize(i) {
   $("board").focus();
 }
 
+/** Plays on `graph` from now: its vertices all 0. A rule a graph does not
+ *  take (king, a mask) becomes plus, and the torus goes, with a word. */
+function setGraph(graph) {
+  let note = "";
+  if (state.rule !== "plus" && state.rule !== "neighbours") {
+    note = `A graph takes the rules plus and neighbours, so plus rather than ${ruleName()}. `;
+    state.rule = "plus";
+  }
+  state.torus = false;
+  state.graph = graph;
+  state.rows = 1;
+  state.cols = graph.n;
+  state.board = new Uint8Array(graph.n);
+  state.cursor = 0;
+  state.undo = [];
+  state.moves = 0;
+  forgetSolution();
+  showSettings();
+  say(`${note}${graph.label[0].toUpperCase()}${graph.label.slice(1)}: ${graph.n} vertices, ${graph.edges.length} edges, all ${state.states === 2 ? "white" : "0s"}. A press changes a vertex${state.rule === "plus" ? " and its" : "'s"} neighbours.`);
+  changed();
+  analyzeSoon();
+}
+
+/** The picker's choices: the grid, the built-ins, and a pasted graph. */
+export function buildGraphPicker() {
+  const select = $("graph");
+  select.append(...BUILT_INS.map((b) => new Option(b.label, b.kind)), new Option("pasted: graph6 or an edge list", "paste"));
+}
+
+/** What the picker, its number box or its pasted text now ask for: a
+ *  grid or a graph; a graph that cannot be made is one line of why. */
+function graphPicked(usePasted) {
+  const kind = $("graph").value;
+  if (kind === "grid") {
+    if (state.graph) setSize(clampSide($("rows").value, 5), clampSide($("cols").value, 5));
+    return;
+  }
+  if (kind === "paste" && !usePasted) {
+    showPicker(kind);
+    $("graph-text").focus();
+    return;
+  }
+  try {
+    const spec = BUILT_INS.find((b) => b.kind === kind);
+    if (spec && spec.size) showPicker(kind);
+    setGraph(kind === "paste" ? parseGraph($("graph-text").value) : builtIn(kind, spec.size ? Number($("graph-size").value) : undefined));
+  } catch (error) {
+    say(`Graph: ${error.message}.`);
+  }
+}
+
+/** Which of the picker's boxes show for `kind`, and their words. */
+function showPicker(kind) {
+  const spec = BUILT_INS.find((b) => b.kind === kind);
+  $("grid-size").hidden = kind !== "grid";
+  $("graph-paste").hidden = kind !== "paste";
+  $("graph-size-label").hidden = !(spec && spec.size);
+  if (spec && spec.size) {
+    const [least, most] = spec.size;
+    $("graph-size-name").textContent = kind === "hypercube" ? "Dimension D" : "Vertices N";
+    Object.assign($("graph-size"), { min: least, max: most });
+  }
+}
+
+/** The graph in the settings: the picker on it, and its graph6 to copy
+ *  (`lightsout --graph FILE` reads it). */
+function showGraph() {
+  const g = state.graph;
+  const [kind, size] = g ? (g.key.startsWith("g6:") ? ["paste"] : g.key.split(":")) : ["grid"];
+  $("graph").value = kind;
+  if (size !== undefined) $("graph-size").value = size;
+  if (kind === "paste" && document.activeElement !== $("graph-text")) $("graph-text").value = g.key.slice(3);
+  showPicker(kind);
+  for (const value of ["king", "mask"]) $("rule").querySelector(`option[value=${value}]`).disabled = Boolean(g);
+  $("torus-label").hidden = Boolean(g);
+  $("graph-info").hidden = !g;
+  $("graph6-label").hidden = !g;
+  if (g) {
+    const net = g.net ? " Drawn as its net: the edges between faces that touch only once it is folded are not drawn." : "";
+    $("graph-info").textContent = `${g.n} vertices, ${g.edges.length} edges.${net}`;
+    $("graph6").value = toGraph6(g);
+  }
+  const shape = g ? g.label : `${state.rows}×${state.cols}${state.torus ? " torus" : ""}`;
+  $("settings-summary").textContent = `(${shape}, ${ruleName()}, ${state.states} states)`;
+}
+
 export function showSettings() {
-  $("rows").value = state.rows;
-  $("cols").value = state.cols;
+  showGraph();
+  // The boxes keep the grid's size while a graph is played, to go back to.
+  if (!state.graph) {
+    $("rows").value = state.rows;
+    $("cols").value = state.cols;
+  }
   $("rule").value = state.rule;
   $("torus").checked = state.torus;
   $("states").value = state.states;
@@ -124,6 +216,9 @@ export function wireSettings() {
     if (rows !== state.rows || cols !== state.cols) setSize(rows, cols, note);
     else if (note) say(note.trim());
   };
+  $("graph").addEventListener("change", () => graphPicked(false));
+  $("graph-size").addEventListener("change", () => graphPicked(false));
+  $("graph-use").addEventListener("click", () => graphPicked(true));
   $("rows").addEventListener("change", sizeChanged);
   $("cols").addEventListener("change", sizeChanged);
   $("rule").addEventListener("change", () => {

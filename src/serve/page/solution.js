@@ -34,9 +34,9 @@ export async function solve() {
   showLegend();
   const proof = entry.proven_minimal ? "proven minimal" : "not proven minimal";
   say(`${presses(entry.presses)} to ${allOf(name)} (${proof}).`);
-  // A cell pressed n times is listed as r1c2×n.
-  const listed = toPress.slice(0, LISTED_PRESSES)
-    .map((i) => `r${Math.floor(i / state.cols) + 1}c${(i % state.cols) + 1}${counts[i] > 1 ? `×${counts[i]}` : ""}`);
+  // A cell pressed n times is listed as r1c2×n; a vertex as v3×n.
+  const where = (i) => (state.graph ? `v${i}` : `r${Math.floor(i / state.cols) + 1}c${(i % state.cols) + 1}`);
+  const listed = toPress.slice(0, LISTED_PRESSES).map((i) => `${where(i)}${counts[i] > 1 ? `×${counts[i]}` : ""}`);
   if (toPress.length > LISTED_PRESSES) listed.push(`… and ${toPress.length - LISTED_PRESSES} more`);
   $("presses").textContent = toPress.length ? "Press: " + listed.join(" ") : "No presses needed.";
   changed();

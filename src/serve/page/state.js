@@ -18,6 +18,10 @@ export const state = {
   rule: "plus",
   mask: "00000/00100/01110/00100/00000",
   torus: false,
+  // A graph instead of the grid (graph.js), or null: the board is then
+  // one row of its vertices' states, `rows` 1 and `cols` its vertex count,
+  // as the API takes it.
+  graph: null,
   // K: every cell is 0..K-1. The target is "either" (any uniform board)
   // or, for K = 2, "white" or "black", for K > 2 a state number as text.
   states: 2,
@@ -117,6 +121,7 @@ export function presses(n) {
 }
 
 export function cellName(i) {
+  if (state.graph) return `vertex ${i}`;
   return `row ${Math.floor(i / state.cols) + 1}, column ${(i % state.cols) + 1}`;
 }
 

@@ -1,7 +1,8 @@
 // The URL that holds the state: a link is the board, its size and its rule.
 
-import { $, clampSide, clampStates, state, validTarget } from "./state.js";
+import { clampSide, clampStates, say, state, validTarget } from "./state.js";
 import { forgetSolution } from "./puzzle.js";
+import { graphFromKey } from "./graph.js";
 
 /** Bits a cell needs in the URL: 1 for two states, 2 for 3 and 4, … */
 function bitsPerCell(states) {
@@ -49,6 +50,8 @@ export function saveToUrl() {
     states: state.states, target: state.target, mode: state.mode, board: encodeBoard(state.board),
   });
   if (state.rule === "mask") p.set("mask", state.mask);
+  // A built-in by its name (graph=cycle:7), another graph as g6: and graph6.
+  if (state.graph) p.set("graph", state.graph.key);
   history.replaceState(null, "", "#" + p.toString());
 }
 
@@ -59,6 +62,16 @@ export function loadFromUrl() {
   state.rule = ["plus", "neighbours", "king", "mask"].includes(p.get("rule")) ? p.get("rule") : "plus";
   if (/^[01]{5}(\/[01]{5}){4}$/.test(p.get("mask") || "")) state.mask = p.get("mask");
   state.torus = p.get("torus") === "1";
+  state.graph = null;
+  if (p.get("graph")) {
+    try {
+      state.graph = graphFromKey(p.get("graph"));
+      [state.rows, state.cols, state.torus] = [1, state.graph.n, false];
+      if (state.rule !== "neighbours") state.rule = "plus";
+    } catch (error) {
+      say(`The link's graph: ${error.message}; a grid instead.`);
+    }
+  }
   state.states = clampStates(p.get("states"), 2);
   state.target = validTarget(p.get("target") || "", state.states) ? p.get("target") : "either";
   state.mode = p.get("mode") === "play" ? "play" : "set";
