@@ -824,3 +824,23 @@ fn a_folder_counts_a_finished_checkpoint_beside_its_part_once() {
     assert_eq!(code, 2);
     assert!(err.contains("slices given more than once: 2"), "{err}");
 }
+
+/// Regression (issue 22, item 3): in `merge FOLDER` the checkpoint of a
+/// slice still unfinished is named as such, with how far it got, and the
+/// way to finish it.
+#[test]
+fn a_folder_names_an_unfinished_checkpoint_with_its_share_done() {
+    let dir = folder("unfinished-checkpoint");
+    std::fs::create_dir_all(dir.join("parts")).unwrap();
+    let (out, err, code) = run(&dir, &args(&["--shard", "1/2", "--checkpoint", "parts/cp-1.json"]));
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(dir.join("parts/part-1.json"), out).unwrap();
+    let stopped = args(&["--shard", "2/2", "--checkpoint", "parts/cp-2.json", "--time-limit", "0.000001"]);
+    assert_eq!(run(&dir, &stopped).2, 0);
+    let (out, err, code) = run(&dir, &["merge", "parts"]);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    let named = "parts/cp-2.json: slice 2/2 is unfinished (";
+    assert!(err.starts_with(&format!("lightsout: {named}")), "{err}");
+    assert!(err.contains(" % of its blocks searched)") && err.contains("--checkpoint"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -7,7 +7,7 @@ use crate::cli::{
     TwoStates, parse_sealed, read_record, smaller_or_more_memory, solver_failure,
 };
 use crate::present::{Report, state_target_name};
-use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Slice, Sliced, merge};
+use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Slice, SliceKind, Sliced, merge};
 use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
 use super::record::Entry;
@@ -83,6 +83,9 @@ fn read_records<K: RecordKind>(
     for (source, text) in texts {
         records.push((source.clone(), Record::<K>::parse(text, source)?));
     }
+    if let Some(why) = records.iter().find_map(|(source, record)| unfinished(source, record)) {
+        return Err(Error::BadInput(why));
+    }
     let parts: Vec<(&str, &str, Shard)> =
         records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
     check_one_split(&parts, "searched another problem")?;
@@ -92,6 +95,25 @@ fn read_records<K: RecordKind>(
         ));
     }
     Ok(records)
+}
+
+/// Why `record` (read from `source`) cannot be merged yet, if its slice is
+/// unfinished: a checkpoint saved on the way, or a shard stopped by its
+/// time limit. Named before the split is checked, since it is the file to
+/// act on (in a folder, the checkpoint of a slice still running).
+fn unfinished<K: RecordKind>(source: &str, record: &Record<K>) -> Option<String> {
+    let states = || record.searches.iter().filter_map(|s| s.state());
+    let (done, units): (u64, u64) = (states().map(|s| s.done).sum(), states().map(|s| s.units).sum());
+    (done < units).then(|| {
+        // Rounded down: a slice one block short is not "100.0 %".
+        let percent = (1000.0 * done as f64 / units as f64).floor() / 10.0;
+        format!(
+            "{source}: slice {} is unfinished ({percent:.1} % of its {}s searched), stopped before its \
+             end; resume it: run its command again with the --checkpoint that saved it",
+            record.shard,
+            K::Slices::UNIT
+        )
+    })
 }
 
 /// What a merge makes of one target of the rebuilt problem: `Some(best)`
