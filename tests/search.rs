@@ -844,3 +844,38 @@ fn a_folder_names_an_unfinished_checkpoint_with_its_share_done() {
     assert!(err.contains(" % of its blocks searched)") && err.contains("--checkpoint"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Regression (issue 25, item 8): slices of `--incumbent 376` (bound 375)
+/// find nothing and merge to the local search's 376, the minimum, with no
+/// note; the same records with their bound edited to 384 and sealed again
+/// made `merge` print "every press set weighs more than 384 (proven …)"
+/// beside a 376 it had found itself. The claim is now checked against a
+/// local search of the rebuilt problem and refused.
+#[test]
+fn merge_refuses_a_branch_and_bound_bound_its_own_local_search_refutes() {
+    let dir = folder("forged-bound");
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let (out, err, code) =
+            run(&dir, &small(&["--engine", "branch", "--incumbent", "376", "--shard", &shard]));
+        assert_eq!((code, err.as_str()), (0, ""), "shard {shard}");
+        let record: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(record["searches"][0]["state"]["best"], serde_json::Value::Null, "{out}");
+        parts.push(record);
+    }
+    for (k, record) in parts.iter().enumerate() {
+        let honest = format!("honest-{k}.json");
+        std::fs::write(dir.join(&honest), reseal(record.clone())).unwrap();
+        let mut forged = record.clone();
+        forged["searches"][0]["state"]["branch"]["bound"] = 384.into();
+        std::fs::write(dir.join(format!("forged-{k}.json")), reseal(forged)).unwrap();
+    }
+    let (out, err, code) = run(&dir, &["merge", "honest-0.json", "honest-1.json", "--format", "json"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.contains("\"presses\":376,\"proven_minimal\":true"), "{out}");
+    let (out, err, code) = run(&dir, &["merge", "forged-0.json", "forged-1.json"]);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("no press set weighs 384 or less, but a local search finds one of 376"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -225,19 +225,21 @@ fn merge_two_states(
             (Some(best), _) => (best.mask, true, best.weight),
             (None, None) => (Mask::ZERO, true, 0),
             (None, Some(plan)) => {
-                // Every slice proved its members heavier than the incumbent.
-                let local = crate::solve::improve(coset, &crate::solve::Budget::default());
-                let _ = writeln!(
-                    stderr,
-                    "lightsout: note: board 1, {}: every press set weighs more than {} \
-                     (proven by branch and bound over every slice); {} presses from a local search, not \
-                     proven minimal; lower bound {}",
-                    target.name(),
-                    plan.bound,
-                    local.best.weight,
-                    plan.bound + 1
-                );
-                (local.best.mask, false, plan.bound + 1)
+                let local = above_the_bound(coset, plan.bound, first_source)?;
+                if local.weight > plan.bound + 1 {
+                    let _ = writeln!(
+                        stderr,
+                        "lightsout: note: board 1, {}: every press set weighs more than {} (as every \
+                         slice's record claims: branch and bound found none within that bound; not \
+                         searched again here unless --recheck); {} presses from a local search, not \
+                         proven minimal; lower bound {}",
+                        target.name(),
+                        plan.bound,
+                        local.weight,
+                        plan.bound + 1
+                    );
+                }
+                (local.mask, false, plan.bound + 1)
             }
         };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
@@ -253,6 +255,22 @@ fn merge_two_states(
     let report = Report { index: 1, board: &search.board, solver: &search.solver, answer: &answer };
     print_answer(&report, how.format, how.show, io)?;
     Ok(0)
+}
+
+/// The lightest member a local search finds in `coset`, where every slice
+/// claims that none weighs `bound` or less (the records, first `source`,
+/// found nothing within their branch-and-bound bound): a member that light
+/// refutes the claim, which an edited bound (sealed again) would make.
+fn above_the_bound(coset: &crate::solve::Coset, bound: u64, source: &str) -> Result<Best, Error> {
+    let local = crate::solve::improve(coset, &crate::solve::Budget::default()).best;
+    if local.weight <= bound {
+        return Err(Error::BadInput(format!(
+            "{source} and the other records claim that no press set weighs {bound} or less, but a local \
+             search finds one of {}: their branch-and-bound bound was edited or is wrong; search again",
+            local.weight
+        )));
+    }
+    Ok(local)
 }
 
 /// Merges K-state records: every slice verified against the problem
