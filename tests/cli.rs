@@ -1234,3 +1234,13 @@ fn random_solvable_boards_are_solvable_to_their_target() {
         assert!(err.contains(needle) && err.lines().count() == 1, "{args:?}: {err}");
     }
 }
+
+/// Issue 22, item 7: a lower bound beside an answer not proven minimal
+/// says what it is, and is rounded up to the members' parity (61x61's
+/// members all weigh odd: the groups' 52 is 53).
+#[test]
+fn a_lower_bound_says_what_it_is() {
+    let (out, err, code) = run(&["-g", "all-black", "-r", "61", "-c", "61", "-t", "white"], "");
+    assert_eq!((out.as_str(), code), ("1637\n", 0), "{err}");
+    assert!(err.contains("lower bound 53, a weak bound from the cells that flip together)"), "{err}");
+}
