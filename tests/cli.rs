@@ -140,7 +140,7 @@ fn nullity_above_the_budget_is_reported_not_proven() {
     assert!(out.contains("not proven minimal"), "{out}");
     assert!(
         err.contains(
-            "not proven minimal (nullity 8 is above --max-nullity 3; found by a local search; lower bound 64)"
+            "not proven minimal (nullity 8 is above --max-nullity 3; found by a local search; lower bound 64, a weak bound from the cells that flip together)"
         ),
         "{err}"
     );
