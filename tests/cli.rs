@@ -140,7 +140,7 @@ fn nullity_above_the_budget_is_reported_not_proven() {
     assert!(out.contains("not proven minimal"), "{out}");
     assert!(
         err.contains(
-            "not proven minimal (nullity 8 is above --max-nullity 3; found by a local search; lower bound 64)"
+            "not proven minimal (nullity 8 is above --max-nullity 3; found by a local search; lower bound 64, a weak bound from the cells that flip together)"
         ),
         "{err}"
     );
@@ -1181,4 +1181,66 @@ fn regression_record_files_are_bounded_regular_files() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is larger than 256.0 MiB, so not a lightsout record"), "{err}");
     let _ = std::fs::remove_file(&big);
+}
+
+/// Issue 22, item 11: `generate random-solvable` makes boards the puzzle
+/// solves to the target, for any K, rule, torus or graph (a plain random
+/// 5x5 board over Z_4 is solvable 1 time in 16, so twelve seeds in a row
+/// would not be by chance); the flags it does not use are refused.
+#[test]
+fn random_solvable_boards_are_solvable_to_their_target() {
+    let puzzles: [&[&str]; 5] = [
+        &["-r", "5", "-c", "5", "--states", "4"],
+        &["-r", "4", "-c", "6", "--states", "6", "--rule", "king", "--torus"],
+        &["--graph", "petersen", "--states", "3"],
+        &["-r", "6", "-c", "7"],
+        &["-r", "5", "-c", "5", "--states", "5", "--rule", "neighbours"],
+    ];
+    let mut boards = std::collections::HashSet::new();
+    for puzzle in puzzles {
+        let targets = if puzzle.contains(&"--states") { ["0", "2", "1"] } else { ["0", "1", "black"] };
+        for (seed, target) in ["1", "2", "3"].into_iter().zip(targets) {
+            let generate =
+                [&["generate", "random-solvable", "--seed", seed, "--target", target], puzzle].concat();
+            let (board, err, code) = run(&generate, "");
+            assert_eq!((code, err.as_str()), (0, ""), "{generate:?}");
+            boards.insert(board.clone());
+            let solve = [&["--target", target, "--format", "json"], puzzle].concat();
+            let (out, err, code) = run(&solve, &board);
+            assert_eq!(code, 0, "{solve:?}: {err}");
+            assert!(out.contains("\"solvable\":true"), "{generate:?} | {solve:?}: {board}{out}");
+        }
+    }
+    assert_eq!(boards.len(), 15, "every seed and puzzle gives its own board");
+    let refused: [(&[&str], &str); 5] = [
+        (
+            &["generate", "random-solvable", "-r", "3", "-c", "3", "--density", "0.2"],
+            "--density shapes random boards",
+        ),
+        (
+            &["generate", "random-solvable", "-r", "3", "-c", "3", "--states", "3", "-t", "3"],
+            "--target 3 is not a state of 3",
+        ),
+        (&["generate", "random-solvable", "-r", "3", "-c", "3", "-t", "either"], "is one state"),
+        (
+            &["generate", "all-black", "-r", "3", "-c", "3", "--rule", "king"],
+            "--rule applies to random-solvable",
+        ),
+        (&["generate", "random-solvable", "-r", "9000", "-c", "9000"], "at most 67108864 cells"),
+    ];
+    for (args, needle) in refused {
+        let (out, err, code) = run(args, "");
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
+        assert!(err.contains(needle) && err.lines().count() == 1, "{args:?}: {err}");
+    }
+}
+
+/// Issue 22, item 7: a lower bound beside an answer not proven minimal
+/// says what it is, and is rounded up to the members' parity (61x61's
+/// members all weigh odd: the groups' 52 is 53).
+#[test]
+fn a_lower_bound_says_what_it_is() {
+    let (out, err, code) = run(&["-g", "all-black", "-r", "61", "-c", "61", "-t", "white"], "");
+    assert_eq!((out.as_str(), code), ("1637\n", 0), "{err}");
+    assert!(err.contains("lower bound 53, a weak bound from the cells that flip together)"), "{err}");
 }

@@ -533,7 +533,11 @@ fn branch_and_bound_shards_merge_into_the_transform_answer() {
     std::fs::write(dir.join("hidden.json"), reseal(hidden)).unwrap();
     let mut files: Vec<&str> = vec!["merge"];
     files.extend(parts.iter().enumerate().map(|(i, p)| if i == holder { "hidden.json" } else { p.as_str() }));
-    assert_eq!(run(&dir, &files).2, 0, "without a recheck the forgery passes");
+    // Without a recheck, the local search of the rebuilt problem finds the
+    // 376 that every slice now claims is not there (issue 25, item 8).
+    let (out, err, code) = run(&dir, &files);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("no press set weighs 376 or less, but a local search finds one of 376"), "{err}");
     let (out, err, code) = run(&dir, &[&files[..], &["--recheck", "1"]].concat());
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(err.contains("hidden.json: slice") && err.contains("376 presses where it claims none"), "{err}");
@@ -823,4 +827,59 @@ fn a_folder_counts_a_finished_checkpoint_beside_its_part_once() {
     let (_, err, code) = run(&dir, &["merge", "parts/part-1.json", "parts/part-2.json", "parts/cp-2.json"]);
     assert_eq!(code, 2);
     assert!(err.contains("slices given more than once: 2"), "{err}");
+}
+
+/// Regression (issue 22, item 3): in `merge FOLDER` the checkpoint of a
+/// slice still unfinished is named as such, with how far it got, and the
+/// way to finish it.
+#[test]
+fn a_folder_names_an_unfinished_checkpoint_with_its_share_done() {
+    let dir = folder("unfinished-checkpoint");
+    std::fs::create_dir_all(dir.join("parts")).unwrap();
+    let (out, err, code) = run(&dir, &args(&["--shard", "1/2", "--checkpoint", "parts/cp-1.json"]));
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(dir.join("parts/part-1.json"), out).unwrap();
+    let stopped = args(&["--shard", "2/2", "--checkpoint", "parts/cp-2.json", "--time-limit", "0.000001"]);
+    assert_eq!(run(&dir, &stopped).2, 0);
+    let (out, err, code) = run(&dir, &["merge", "parts"]);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    let named = "parts/cp-2.json: slice 2/2 is unfinished (";
+    assert!(err.starts_with(&format!("lightsout: {named}")), "{err}");
+    assert!(err.contains(" % of its blocks searched)") && err.contains("--checkpoint"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Regression (issue 25, item 8): slices of `--incumbent 376` (bound 375)
+/// find nothing and merge to the local search's 376, the minimum, with no
+/// note; the same records with their bound edited to 384 and sealed again
+/// made `merge` print "every press set weighs more than 384 (proven …)"
+/// beside a 376 it had found itself. The claim is now checked against a
+/// local search of the rebuilt problem and refused.
+#[test]
+fn merge_refuses_a_branch_and_bound_bound_its_own_local_search_refutes() {
+    let dir = folder("forged-bound");
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let (out, err, code) =
+            run(&dir, &small(&["--engine", "branch", "--incumbent", "376", "--shard", &shard]));
+        assert_eq!((code, err.as_str()), (0, ""), "shard {shard}");
+        let record: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(record["searches"][0]["state"]["best"], serde_json::Value::Null, "{out}");
+        parts.push(record);
+    }
+    for (k, record) in parts.iter().enumerate() {
+        let honest = format!("honest-{k}.json");
+        std::fs::write(dir.join(&honest), reseal(record.clone())).unwrap();
+        let mut forged = record.clone();
+        forged["searches"][0]["state"]["branch"]["bound"] = 384.into();
+        std::fs::write(dir.join(format!("forged-{k}.json")), reseal(forged)).unwrap();
+    }
+    let (out, err, code) = run(&dir, &["merge", "honest-0.json", "honest-1.json", "--format", "json"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.contains("\"presses\":376,\"proven_minimal\":true"), "{out}");
+    let (out, err, code) = run(&dir, &["merge", "forged-0.json", "forged-1.json"]);
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("no press set weighs 384 or less, but a local search finds one of 376"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }

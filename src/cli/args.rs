@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::cli::{
-    BoardArgs, Format, GenerateArg, MemoryArgs, MergeFormat, MethodArg, PbmArg, PictureArgs, PuzzleArgs,
+    BoardArgs, BoardKind, Format, MemoryArgs, MergeFormat, MethodArg, PbmArg, PictureArgs, PuzzleArgs,
     RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, parse_duration, parse_fraction,
     parse_max_nullity, parse_seconds, parse_target,
 };
@@ -90,13 +90,23 @@ pub(super) struct CompletionsArgs {
 pub(super) struct GenerateArgs {
     /// What board to make.
     #[arg(value_enum)]
-    pub(super) kind: GenerateArg,
+    pub(super) kind: BoardKind,
     #[command(flatten)]
     pub(super) size: SizeArgs,
     #[command(flatten)]
     pub(super) random: RandomArgs,
     #[command(flatten)]
     pub(super) shape: ShapeArgs,
+    /// For random-solvable: the state every cell is to reach (white, black
+    /// or a state number; default white, 0).
+    #[arg(short, long, value_parser = parse_target, value_name = "TARGET")]
+    pub(super) target: Option<TargetArg>,
+    /// For random-solvable: what a press flips (as for solving; default plus).
+    #[arg(long, value_parser = crate::present::parse_rule)]
+    pub(super) rule: Option<crate::Rule>,
+    /// For random-solvable: wrap rows and columns around (a torus).
+    #[arg(long)]
+    pub(super) torus: bool,
     /// Write a PBM image instead of `b`/`w` text (two states).
     #[arg(long, value_enum, value_name = "KIND")]
     pub(super) pbm: Option<PbmArg>,

@@ -7,7 +7,7 @@ use crate::cli::{
     TwoStates, parse_sealed, read_record, smaller_or_more_memory, solver_failure,
 };
 use crate::present::{Report, state_target_name};
-use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Slice, Sliced, merge};
+use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Slice, SliceKind, Sliced, merge};
 use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
 use super::record::Entry;
@@ -83,6 +83,9 @@ fn read_records<K: RecordKind>(
     for (source, text) in texts {
         records.push((source.clone(), Record::<K>::parse(text, source)?));
     }
+    if let Some(why) = records.iter().find_map(|(source, record)| unfinished(source, record)) {
+        return Err(Error::BadInput(why));
+    }
     let parts: Vec<(&str, &str, Shard)> =
         records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
     check_one_split(&parts, "searched another problem")?;
@@ -92,6 +95,25 @@ fn read_records<K: RecordKind>(
         ));
     }
     Ok(records)
+}
+
+/// Why `record` (read from `source`) cannot be merged yet, if its slice is
+/// unfinished: a checkpoint saved on the way, or a shard stopped by its
+/// time limit. Named before the split is checked, since it is the file to
+/// act on (in a folder, the checkpoint of a slice still running).
+fn unfinished<K: RecordKind>(source: &str, record: &Record<K>) -> Option<String> {
+    let states = || record.searches.iter().filter_map(|s| s.state());
+    let (done, units): (u64, u64) = (states().map(|s| s.done).sum(), states().map(|s| s.units).sum());
+    (done < units).then(|| {
+        // Rounded down: a slice one block short is not "100.0 %".
+        let percent = (1000.0 * done as f64 / units as f64).floor() / 10.0;
+        format!(
+            "{source}: slice {} is unfinished ({percent:.1} % of its {}s searched), stopped before its \
+             end; resume it: run its command again with the --checkpoint that saved it",
+            record.shard,
+            K::Slices::UNIT
+        )
+    })
 }
 
 /// What a merge makes of one target of the rebuilt problem: `Some(best)`
@@ -203,19 +225,21 @@ fn merge_two_states(
             (Some(best), _) => (best.mask, true, best.weight),
             (None, None) => (Mask::ZERO, true, 0),
             (None, Some(plan)) => {
-                // Every slice proved its members heavier than the incumbent.
-                let local = crate::solve::improve(coset, &crate::solve::Budget::default());
-                let _ = writeln!(
-                    stderr,
-                    "lightsout: note: board 1, {}: every press set weighs more than {} \
-                     (proven by branch and bound over every slice); {} presses from a local search, not \
-                     proven minimal; lower bound {}",
-                    target.name(),
-                    plan.bound,
-                    local.best.weight,
-                    plan.bound + 1
-                );
-                (local.best.mask, false, plan.bound + 1)
+                let local = above_the_bound(coset, plan.bound, first_source)?;
+                if local.weight > plan.bound + 1 {
+                    let _ = writeln!(
+                        stderr,
+                        "lightsout: note: board 1, {}: every press set weighs more than {} (as every \
+                         slice's record claims: branch and bound found none within that bound; not \
+                         searched again here unless --recheck); {} presses from a local search, not \
+                         proven minimal; lower bound {}",
+                        target.name(),
+                        plan.bound,
+                        local.weight,
+                        plan.bound + 1
+                    );
+                }
+                (local.mask, false, plan.bound + 1)
             }
         };
         let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
@@ -231,6 +255,22 @@ fn merge_two_states(
     let report = Report { index: 1, board: &search.board, solver: &search.solver, answer: &answer };
     print_answer(&report, how.format, how.show, io)?;
     Ok(0)
+}
+
+/// The lightest member a local search finds in `coset`, where every slice
+/// claims that none weighs `bound` or less (the records, first `source`,
+/// found nothing within their branch-and-bound bound): a member that light
+/// refutes the claim, which an edited bound (sealed again) would make.
+fn above_the_bound(coset: &crate::solve::Coset, bound: u64, source: &str) -> Result<Best, Error> {
+    let local = crate::solve::improve(coset, &crate::solve::Budget::default()).best;
+    if local.weight <= bound {
+        return Err(Error::BadInput(format!(
+            "{source} and the other records claim that no press set weighs {bound} or less, but a local \
+             search finds one of {}: their branch-and-bound bound was edited or is wrong; search again",
+            local.weight
+        )));
+    }
+    Ok(local)
 }
 
 /// Merges K-state records: every slice verified against the problem

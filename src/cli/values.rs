@@ -83,6 +83,30 @@ pub(super) enum GenerateArg {
     Random,
 }
 
+/// What `lightsout generate` makes: a board `--generate` makes, or a random
+/// board that the puzzle (`--rule`, `--torus`, `--graph`) solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum BoardKind {
+    AllBlack,
+    AllWhite,
+    Random,
+    /// A uniform random press set taken away from `--target`: a board the
+    /// puzzle solves to it.
+    RandomSolvable,
+}
+
+impl BoardKind {
+    /// The same board as `--generate` makes it, if `--generate` makes it.
+    pub(super) fn recipe_kind(self) -> Option<GenerateArg> {
+        match self {
+            BoardKind::AllBlack => Some(GenerateArg::AllBlack),
+            BoardKind::AllWhite => Some(GenerateArg::AllWhite),
+            BoardKind::Random => Some(GenerateArg::Random),
+            BoardKind::RandomSolvable => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub(super) enum MethodArg {
     Auto,

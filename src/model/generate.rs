@@ -3,7 +3,7 @@
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{Grid, StateGrid};
+use super::{Grid, Puzzle, StateGrid};
 use bitvec::order::Lsb0;
 use bitvec::view::BitView;
 
@@ -96,6 +96,50 @@ impl Generate {
         }
         row.view_bits_mut::<Lsb0>()[cols..].fill(false);
     }
+}
+
+/// Most cells of a [`random_solvable`] board: it is made whole, in memory
+/// (a byte a cell), where the other recipes stream their rows.
+pub const MAX_SOLVABLE_CELLS: usize = 1 << 26;
+
+/// A random board of `k` states (2 to 255) that `puzzle` solves to every
+/// cell in state `target` (below `k`): a press set drawn uniformly (each
+/// cell pressed `0..k` times, from the seeded ChaCha8 stream) taken away
+/// from the target. Every board solvable to the target is then as likely,
+/// since each is reached by as many press sets (the kernel's size). For
+/// two states, 0 is white and 1 black.
+///
+/// # Example
+/// ```
+/// use lightsout::model::random_solvable;
+/// use lightsout::zk::Modulus;
+/// use lightsout::{Game, Method, Puzzle, StateSolver, StateTarget};
+///
+/// // 5x5 over Z_4: one random board in 16 is solvable; this one is.
+/// let puzzle = Puzzle::new(5, 5)?;
+/// let board = random_solvable(&puzzle, 4, 0, 7);
+/// assert!(board.max_state() < 4);
+/// let solver = StateSolver::new(&puzzle, Modulus::new(4)?, Method::Auto, 20, 1 << 30)?;
+/// assert!(solver.solve_for(&board, &StateTarget::Uniform(0))?.is_some());
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+pub fn random_solvable(puzzle: &Puzzle, k: u8, target: u8, seed: u64) -> StateGrid {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let k = k.max(2);
+    let mut board = StateGrid::filled(puzzle.rows(), puzzle.cols(), target % k);
+    let cells = board.cells_mut();
+    for press in 0..puzzle.cells() {
+        let times = rng.random_range(0..k);
+        if times == 0 {
+            continue;
+        }
+        // Taken away, so that pressing them again reaches the target.
+        let back = u16::from(k - times);
+        for cell in puzzle.flipped_indices(press) {
+            cells[cell] = ((u16::from(cells[cell]) + back) % u16::from(k)) as u8;
+        }
+    }
+    board
 }
 
 /// A board delivered one row at a time, from the top, as often as needed:

@@ -30,16 +30,23 @@ pub(crate) fn symmetric_words(found: &SymmetricSearch) -> String {
     words
 }
 
+/// What a lower bound beside an answer not proven minimal is: the
+/// coset's bound (the cells that flip together keep the lighter side of
+/// each group pressed, rounded up to the members' parity), cheap and weak.
+pub(crate) const GROUP_BOUND: &str = ", a weak bound from the cells that flip together";
+
 /// How a press set not proven minimal was found, with its lower bound
 /// where the search says more than its nullity does ("found by … ; lower
 /// bound 2113"); `None` for a plain local search.
 pub(crate) fn found_by_words(found: &FoundBy, lower_bound: u64) -> Option<String> {
     match found {
         FoundBy::Search => None,
-        FoundBy::Symmetric(s) => Some(format!("found by {}; lower bound {lower_bound}", symmetric_words(s))),
+        FoundBy::Symmetric(s) => {
+            Some(format!("found by {}; lower bound {lower_bound}{GROUP_BOUND}", symmetric_words(s)))
+        }
         FoundBy::Stopped { members_searched } => Some(format!(
             "found by an exhaustive search stopped after {members_searched} members and a local search; \
-             lower bound {lower_bound}"
+             lower bound {lower_bound}{GROUP_BOUND}"
         )),
     }
 }

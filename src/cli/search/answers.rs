@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli::search::Search;
 use crate::cli::{Failure, Format, Streams};
-use crate::present::{Report, Shown, Tally, answers, symmetric_words};
+use crate::present::{GROUP_BOUND, Report, Shown, Tally, answers, symmetric_words};
 use crate::solve::minimal::settle_stopped;
 use crate::solve::{Budget, Coset, Mask, SearchState, Start, improve};
 use crate::{Answer, FoundBy, Game, Grid, Outcome, Solution, Solver, Target};
@@ -117,7 +117,10 @@ fn stopped<'n>(
     // answer says "minimal".
     let note = (!proven).then(|| {
         let (weight, bound) = (best.weight, local.lower_bound);
-        (name, format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}"))
+        (
+            name,
+            format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}{GROUP_BOUND}"),
+        )
     });
     (best.mask, proven, local.lower_bound, note)
 }
@@ -179,7 +182,7 @@ fn beyond_reach(
     let note = (!proven).then(|| {
         format!(
             "{}: {weight} presses, not proven minimal; nullity {nullity} is above --max-nullity: {}, then {} \
-             descents of a local search; lower bound {bound}",
+             descents of a local search; lower bound {bound}{GROUP_BOUND}",
             target.name(),
             symmetric_words(&start.found_by),
             local.descents

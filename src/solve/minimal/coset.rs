@@ -106,8 +106,9 @@ impl Coset {
                 _ => groups.push((key, sign, 1)),
             }
         }
-        let lower_bound =
+        let lower_bound: u64 =
             groups.iter().map(|&(_, count, cells)| (cells - count.unsigned_abs() as u64) / 2).sum();
+        let lower_bound = round_to_parity(lower_bound, shared_parity(&groups, cells));
         let groups = groups.into_iter().filter(|&(_, count, _)| count != 0).map(|(k, c, _)| (k, c)).collect();
         Coset {
             cells,
@@ -216,7 +217,11 @@ impl Coset {
         self
     }
 
-    /// No member weighs less than this (cheap, often far from the minimum).
+    /// No member weighs less than this: the groups' bound (the cells of a
+    /// group flip together, so at least the lighter side of each is
+    /// pressed), rounded up to the parity every member shares when they
+    /// share one. It is the root bound of branch and bound: cheap, and on
+    /// large boards far below the minimum.
     pub fn lower_bound(&self) -> u64 {
         self.lower_bound
     }
@@ -309,6 +314,25 @@ impl Layout {
     /// Members in one block.
     pub fn block_members(&self) -> u64 {
         1u64 << (self.table_bits + self.lane_bits)
+    }
+}
+
+/// The parity every member shares, if they share one, from the groups
+/// (key, signed count, cells) of `cells` cells: member `s` weighs
+/// `|x| + Σ s_j |q_j|` (mod 2), the same for all exactly when every
+/// pattern has even weight, i.e. the keys of the groups of odd size XOR to
+/// 0; then it is the parity of `|x|`, the weight of mask 0.
+fn shared_parity(groups: &[(u128, i32, u64)], cells: usize) -> Option<u64> {
+    let keys = groups.iter().filter(|&&(_, _, n)| n % 2 == 1).fold(0u128, |acc, &(key, _, _)| acc ^ key);
+    let signed: i64 = groups.iter().map(|&(_, count, _)| i64::from(count)).sum();
+    (keys == 0).then(|| ((cells as i64 - signed) / 2) as u64 & 1)
+}
+
+/// `bound` rounded up to `parity` (no member has the other one).
+pub(super) fn round_to_parity(bound: u64, parity: Option<u64>) -> u64 {
+    match parity {
+        Some(p) if bound % 2 != p => bound + 1,
+        _ => bound,
     }
 }
 

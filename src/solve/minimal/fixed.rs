@@ -307,8 +307,16 @@ pub fn improve_with_symmetry(
 
 /// Σ over the cells grouped by their whole key over `quiet` (any number of
 /// patterns) of min(black, white) in `x`: cells of one key flip together,
-/// so at least that many of them are pressed in every member.
+/// so at least that many of them are pressed in every member. Rounded up
+/// to the parity of `|x|` when every pattern weighs even (then every
+/// member has that parity).
 pub fn lower_bound(x: &Grid, quiet: &[Grid]) -> u64 {
+    let parity = quiet.iter().all(|q| q.count_ones() % 2 == 0).then(|| x.count_ones() as u64 & 1);
+    super::coset::round_to_parity(groups_bound(x, quiet), parity)
+}
+
+/// The groups' bound of [`lower_bound`], before the parity.
+fn groups_bound(x: &Grid, quiet: &[Grid]) -> u64 {
     let cells = x.nrows() * x.ncols();
     let words = quiet.len().div_ceil(64);
     // Cell c's key in keys[c * words..][..words], read word by word: a
