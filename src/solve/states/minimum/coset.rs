@@ -55,6 +55,17 @@ impl<'a> Coset<'a> {
         Coset { k, x0, gens, orders }
     }
 
+    /// The same coset with its generators in the order `of` names (the
+    /// generator at each position), borrowing them.
+    pub(super) fn reordered(&self, of: &[usize]) -> Coset<'_> {
+        Coset {
+            k: self.k,
+            x0: self.x0.clone(),
+            gens: of.iter().map(|&i| Cow::Borrowed(&self.gens[i][..])).collect(),
+            orders: of.iter().map(|&i| self.orders[i]).collect(),
+        }
+    }
+
     /// Π order_i, if it fits a `u64`.
     pub(super) fn members(&self) -> Option<u64> {
         self.orders.iter().try_fold(1u64, |m, &r| m.checked_mul(u64::from(r)))

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::coset::Coset;
-use super::plan::{Only, inner_plan, sliced_top};
+use super::plan::{Only, Order, inner_plan, shifts, sliced_top};
 use super::transform::{Acc, Row, lightest, transform};
 use super::units::Units;
 use super::{Tuning, fold};
@@ -32,6 +32,12 @@ pub(super) struct Engine<'a, A: Acc, const L: usize> {
     s: usize,
     /// How many of the outer coefficients (from the top) split the work.
     top: usize,
+    /// Per outer coefficient: how much one step of it adds to the index of
+    /// a block's first member, in the caller's order of the coefficients.
+    base_step: Vec<u64>,
+    /// The caller's index of each member of a block past its first, where
+    /// the coefficients were reordered (`None`: member `c` is `c`).
+    inner_index: Option<Vec<u64>>,
     /// For `j` in `0..=K`: the slot where a wrap at shift `j` starts.
     slot_of: Vec<usize>,
     /// Per unit: its low key's table, `m` and `K·m`.
@@ -53,15 +59,26 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
         tuning: Tuning,
         sliced: Option<u64>,
         fold: Option<&'a fold::Folding>,
+        order: Option<&Order>,
     ) -> Self {
         let k = usize::from(coset.k);
         let orders: Vec<usize> = coset.orders.iter().map(|&r| r as usize).collect();
-        let (t, p, s) = match fold {
+        let (t, p, s) = match (fold, order) {
             // The inner block is the invariant subspace, whatever its size.
-            Some(f) => (f.invariant, k.pow(f.invariant as u32), k),
-            None => inner_plan(&orders, tuning.max_inner / L),
+            (Some(f), _) => (f.invariant, k.pow(f.invariant as u32), k),
+            (None, Some(order)) => {
+                (order.inner, orders[..order.inner].iter().product(), shifts(&orders[..order.inner]))
+            }
+            (None, None) => inner_plan(&orders, tuning.max_inner / L),
         };
         let (inner, outer) = (orders[..t].to_vec(), orders[t..].to_vec());
+        let (base_step, inner_index) = match order {
+            Some(order) => order.steps(p),
+            None => (
+                outer.iter().scan(p as u64, |st, &r| Some(std::mem::replace(st, *st * r as u64))).collect(),
+                None,
+            ),
+        };
         // The top coefficients split the blocks into tasks: enough for the
         // threads to share, each with blocks to fill its lanes if it can;
         // for a sliced search, the fixed split of `Tasks`.
@@ -71,7 +88,11 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
         let mut tasks = 1u64;
         while sliced.is_none() && top < outer.len() && tasks < 16 * threads {
             let more = tasks * outer[outer.len() - 1 - top] as u64;
-            if more * L as u64 > blocks && tasks >= threads {
+            // Reordered, the top coefficient can be large (Z_255: 255
+            // tasks of one block each, a transform of 16 lanes for one):
+            // rather fewer tasks than threads than so many with empty lanes.
+            let too_many = order.is_some() && more > 16 * threads;
+            if more * L as u64 > blocks && (tasks >= threads || too_many) {
                 break;
             }
             (tasks, top) = (more, top + 1);
@@ -108,7 +129,24 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
                 *slot = slot.add(mu_times(mu, step));
             }
         }
-        Engine { k, units, inner, outer, p, s, top, slot_of, lam, m, km, moves, fixed, fold }
+        Engine {
+            k,
+            units,
+            inner,
+            outer,
+            p,
+            s,
+            top,
+            base_step,
+            inner_index,
+            slot_of,
+            lam,
+            m,
+            km,
+            moves,
+            fixed,
+            fold,
+        }
     }
 
     /// Every block; see `search` in `exhaustive.rs`.
@@ -165,15 +203,14 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
         }
         let (k, s, p) = (self.k, self.s, self.p);
         let split = self.outer.len() - self.top;
-        // Block strides: block index = Σ_outer c_i · stride_i.
-        let strides: Vec<u64> =
-            self.outer.iter().scan(1u64, |st, &r| Some(std::mem::replace(st, *st * r as u64))).collect();
+        // The index of the block's first member: Σ_outer c_i · base_step_i.
+        let strides = &self.base_step;
         let mut a = self.units.value.clone();
         let mut block = 0u64;
         let mut rest = task;
         // Every outer coefficient of the block, for the symmetries' test.
         let mut outer_digits = vec![0usize; self.outer.len()];
-        let top = self.outer.iter().zip(&strides).zip(&self.moves).skip(split);
+        let top = self.outer.iter().zip(strides).zip(&self.moves).skip(split);
         for (i, ((&r, &stride), moves)) in top.enumerate() {
             let c = (rest % r as u64) as usize;
             rest /= r as u64;
@@ -184,7 +221,7 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
                 *v = ((usize::from(*v) + c * usize::from(e)) % k) as u8;
             }
         }
-        if block.saturating_mul(p as u64) > met.load(Ordering::Relaxed) {
+        if block > met.load(Ordering::Relaxed) {
             return None;
         }
         let mut d = self.fixed.clone();
@@ -206,7 +243,7 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
                 outer_digits[..split].copy_from_slice(&digit);
                 f.is_canonical(&outer_digits)
             });
-            if weighed && block * p as u64 <= met.load(Ordering::Relaxed) {
+            if weighed && block <= met.load(Ordering::Relaxed) {
                 self.capture(&d, &mut buf, filled);
                 lane_block[filled] = block;
                 filled += 1;
@@ -223,7 +260,8 @@ impl<'a, A: Acc, const L: usize> Engine<'a, A, L> {
             });
             if filled == L || (next.is_none() && filled > 0) {
                 transform(&mut buf, &mut tmp, &self.inner, s, p);
-                let found = lightest(&mut buf[..p], filled, &lane_block, p, nonzero);
+                let found =
+                    lightest(&mut buf[..p], filled, &lane_block, self.inner_index.as_deref(), nonzero);
                 if let Some(found) = found {
                     if best.is_none_or(|b| found < b) {
                         best = Some(found);
@@ -290,6 +328,7 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
+    use super::super::plan::Order;
     use super::super::tests::{borrowed, brute, random_coset};
     use super::super::{lightest_nonzero, lower_bound, minimize, minimize_tuned, minimize_with_stop};
     use super::*;
@@ -314,6 +353,51 @@ mod tests {
             let zero = vec![0; n];
             assert_eq!(lightest_nonzero(k, &borrowed(&gens), 40), brute(k, &zero, &gens, true), "K={k}");
         }
+    }
+
+    #[test]
+    fn reordered_coefficients_keep_the_answer_and_its_ties() {
+        // Large orders first, as Z_2^k and Z_255 kernels come: the plain
+        // search walks the small ones inner (or none, past its cost), the
+        // tuned one keeps the caller's order; same member, ties included
+        // (small entries and few cells make many members weigh the same).
+        let mut rng = ChaCha8Rng::seed_from_u64(31);
+        for (k, n, d) in [(8u8, 6, 4), (12, 5, 4), (128, 4, 3), (255, 3, 2), (36, 6, 3), (4, 3, 6)] {
+            for _ in 0..6 {
+                let (x0, mut gens) = random_coset(&mut rng, k, n, d);
+                gens.sort_by_key(|(_, r)| std::cmp::Reverse(*r));
+                let plain = minimize(k, &x0, &borrowed(&gens), 40);
+                assert_eq!(Some(plain.presses.clone()), brute(k, &x0, &gens, false), "K={k} {gens:?}");
+                let sorted: Vec<u32> = gens.iter().map(|(_, r)| *r).collect();
+                let tuning = Tuning::auto(n, &sorted);
+                let tuned = minimize_tuned(k, &x0, &borrowed(&gens), 40, &|_, _| {}, Some(tuning));
+                assert_eq!(plain, tuned, "K={k}");
+                let zero = vec![0; n];
+                assert_eq!(lightest_nonzero(k, &borrowed(&gens), 40), brute(k, &zero, &gens, true), "K={k}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_plan_puts_small_orders_inner_and_drops_a_dear_block() {
+        // 9x9 over Z_128: the four orders 2 and two 8s make the block
+        // (S = 8), not one 128 (S = 128, 128^2 additions a member).
+        let order = Order::plan(&[128, 128, 8, 8, 2, 2, 2, 2], 81, 16, 4096);
+        assert_eq!(order.orders, [2, 2, 2, 2, 8, 8, 128, 128]);
+        assert_eq!(order.of(), [4, 5, 6, 7, 2, 3, 0, 1]);
+        assert_eq!(order.inner, 5);
+        // Z_251 with few units: moving them costs less than any block.
+        assert_eq!(Order::plan(&[251, 251], 20, 16, 4096).inner, 0);
+        // Z_3, as before: the widest block that fits.
+        assert_eq!(Order::plan(&[3; 12], 100, 16, 4096).inner, inner_plan(&[3; 12], 4096).0);
+        // The caller's indices: coefficient i has stride Π_(j<i) order_j.
+        let order = Order::plan(&[4, 2], 10, 1, 4096);
+        assert_eq!((order.of(), order.inner), (&[1, 0][..], 2));
+        let (outer, inner) = order.steps(8);
+        assert!(outer.is_empty());
+        // Position 0 is the caller's coefficient 1 (stride 4), position 1
+        // its coefficient 0 (stride 1): member c = c_pos0 + 2·c_pos1.
+        assert_eq!(inner, Some(vec![0, 4, 1, 5, 2, 6, 3, 7]));
     }
 
     #[test]

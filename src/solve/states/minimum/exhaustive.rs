@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::coset::Coset;
 use super::engine::Engine;
-use super::plan::{Only, inner_plan};
+use super::plan::{Only, Order, inner_plan};
 use super::units::Units;
 use super::{LANES, MAX_INNER, Tuning, fold};
 
@@ -46,22 +46,67 @@ pub(super) fn search_tasks(
     how: How,
 ) -> Option<(u64, u64)> {
     let How { only, fold, stop } = how;
+    if tuning.is_none() && only.is_none() && fold.is_none() && !coset.orders.is_empty() {
+        return search_reordered(coset, units, nonzero, bound, progress, stop);
+    }
     let tuning = tuning.unwrap_or_else(|| Tuning::auto(units.len(), &coset.orders));
     let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
     let sliced = only.as_ref().map(|o| o.cap);
+    let order = None;
     macro_rules! run {
         ($a:ty) => {
             match tuning.lanes {
-                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning, sliced, fold)
+                0 | 1 => Engine::<$a, 1>::new(coset, units, tuning, sliced, fold, order)
                     .run(nonzero, bound, progress, only, stop),
-                2..=4 => Engine::<$a, 4>::new(coset, units, tuning, sliced, fold)
+                2..=4 => Engine::<$a, 4>::new(coset, units, tuning, sliced, fold, order)
                     .run(nonzero, bound, progress, only, stop),
-                _ => Engine::<$a, 16>::new(coset, units, tuning, sliced, fold)
+                _ => Engine::<$a, 16>::new(coset, units, tuning, sliced, fold, order)
                     .run(nonzero, bound, progress, only, stop),
             }
         };
     }
     if heaviest < 1 << 32 && !tuning.wide { run!(u32) } else { run!(u64) }
+}
+
+/// The plain search with its coefficients walked in the cheapest [`Order`]
+/// (the same answer: indices are the caller's).
+fn search_reordered(
+    coset: &Coset,
+    units: &Units,
+    nonzero: bool,
+    bound: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    stop: Option<&AtomicBool>,
+) -> Option<(u64, u64)> {
+    let sorted: Vec<u32> = {
+        let mut orders = coset.orders.clone();
+        orders.sort_unstable();
+        orders
+    };
+    let tuning = Tuning::auto(units.len(), &sorted);
+    let order = Order::plan(
+        &coset.orders,
+        units.len(),
+        lanes_of(tuning.lanes),
+        tuning.max_inner / lanes_of(tuning.lanes),
+    );
+    let walked = coset.reordered(order.of());
+    let moved = units.reordered(order.of());
+    let heaviest: u64 = units.mult.iter().map(|&m| u64::from(m)).sum::<u64>() * u64::from(coset.k - 1);
+    let order = Some(&order);
+    macro_rules! run {
+        ($a:ty) => {
+            match tuning.lanes {
+                0 | 1 => Engine::<$a, 1>::new(&walked, &moved, tuning, None, None, order)
+                    .run(nonzero, bound, progress, None, stop),
+                2..=4 => Engine::<$a, 4>::new(&walked, &moved, tuning, None, None, order)
+                    .run(nonzero, bound, progress, None, stop),
+                _ => Engine::<$a, 16>::new(&walked, &moved, tuning, None, None, order)
+                    .run(nonzero, bound, progress, None, stop),
+            }
+        };
+    }
+    if heaviest < 1 << 32 { run!(u32) } else { run!(u64) }
 }
 
 impl Tuning {

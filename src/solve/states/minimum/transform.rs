@@ -48,14 +48,15 @@ impl Acc for u64 {
 pub(super) type Row<A, const L: usize> = [A; L];
 
 /// The lightest member among the transformed blocks: `weights[c][lane]` is
-/// member `c` of block `lane_block[lane]`, for the first `filled` lanes.
-/// (weight, index), the smallest index among the lightest; with `nonzero`,
-/// weight 0 is skipped.
+/// member `c` of the block whose first member has index `lane_block[lane]`,
+/// for the first `filled` lanes; member `c` adds `inner_index[c]` to it
+/// (`c` if `None`). (weight, index), the smallest index among the
+/// lightest; with `nonzero`, weight 0 is skipped.
 pub(super) fn lightest<A: Acc, const L: usize>(
     weights: &mut [Row<A, L>],
     filled: usize,
     lane_block: &[u64; L],
-    p: usize,
+    inner_index: Option<&[u64]>,
     nonzero: bool,
 ) -> Option<(u64, u64)> {
     // Unfilled lanes hold stale sums: make them the heaviest. With
@@ -80,7 +81,7 @@ pub(super) fn lightest<A: Acc, const L: usize>(
             row.iter()
                 .zip(lane_block)
                 .filter(|(w, _)| w.sub(shift) == least)
-                .map(move |(_, &b)| b * p as u64 + c as u64)
+                .map(move |(_, &b)| b + inner_index.map_or(c as u64, |i| i[c]))
         })
         .min()?;
     Some((least.add(shift).get(), index))

@@ -73,6 +73,18 @@ impl<'a> Units<'a> {
         Units { value: self.value, mult: self.mult, cols, group: self.group, of_cell: self.of_cell }
     }
 
+    /// The same units with the generators' columns in the order `of` names
+    /// (as [`Coset::reordered`]), borrowing them.
+    pub(super) fn reordered(&self, of: &[usize]) -> Units<'_> {
+        Units {
+            value: self.value.clone(),
+            mult: self.mult.clone(),
+            cols: of.iter().map(|&i| Cow::Borrowed(&self.cols[i][..])).collect(),
+            group: self.group.clone(),
+            of_cell: None,
+        }
+    }
+
     /// gcd(K, the entries of unit `u`'s key): its value moves in steps of it.
     fn step(&self, k: u8, u: usize) -> u8 {
         let mut g = k;
