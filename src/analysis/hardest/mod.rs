@@ -5,12 +5,12 @@
 //! Boards solvable to a target correspond one to one with the cosets of
 //! the kernel, and a board's minimum is its coset's lightest member, so
 //! both questions are about the kernel alone. Its members act on whole
-//! classes of cells ([`classes`]): a press set is weighed against every
+//! classes of cells (`classes.rs`): a press set is weighed against every
 //! member by how many cells of each class it presses how often. Three
 //! ways answer from there, for both rings:
-//! - the tally ([`spread`]): every count vector at once, exact, for any K,
+//! - the tally (`spread.rs`): every count vector at once, exact, for any K,
 //!   when the classes are small enough;
-//! - for two states, the signed counts ([`spectrum`]): a parity bound, a
+//! - for two states, the signed counts (`spectrum.rs`): a parity bound, a
 //!   board that meets it or a finite search that lowers it, for any size
 //!   whose kernel has at most 2^24 members;
 //! - past both, a board built class by class and weighed by the solver:
