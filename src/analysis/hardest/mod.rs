@@ -261,7 +261,7 @@ pub fn hardest<G: Weighed>(
     };
     let classes = Classes::new(&code);
     let upper = average_bound(&classes);
-    let mut found = Found { upper, lower: None, how: How::Bounds, tally: None };
+    let mut found = Found { upper, lower: None, how: How::Bounds, source: None };
     let cost = spread::tally_cost(&classes);
     if options.distribution && cost > options.work as f64 {
         return Err(Error::Limit(format!(
@@ -308,7 +308,7 @@ pub fn hardest<G: Weighed>(
     let how =
         if lower == Some(found.upper) && found.how == How::Bounds { How::ClosedForm } else { found.how };
     let members = classes.members().map(BigUint::from);
-    let distribution = match (&found.tally, &members) {
+    let distribution = match (&found.source, &members) {
         (Some(Source::Tally(tally)), Some(members)) => {
             Some(boards_by_weight(tally, &classes, members, per_coset))
         }
@@ -335,7 +335,7 @@ struct Found {
     upper: u64,
     lower: Option<u64>,
     how: How,
-    tally: Option<Source>,
+    source: Option<Source>,
 }
 
 /// Where a hardest press set comes from.
@@ -349,7 +349,7 @@ impl Found {
         if let Some(tally) = spread::tally(classes, work) {
             let most = tally.heaviest + classes.untouched.len() as u64 * (u64::from(classes.states) - 1);
             (self.upper, self.lower, self.how) = (most, Some(most), How::Search);
-            self.tally = Some(Source::Tally(tally));
+            self.source = Some(Source::Tally(tally));
         }
     }
 
@@ -384,7 +384,7 @@ impl Found {
             self.how = How::ClosedForm;
         }
         self.lower = Some(most(best.0));
-        self.tally = Some(Source::Signed(best.1));
+        self.source = Some(Source::Signed(best.1));
     }
 
     /// A press set of the claimed weight (class by class, the untouched
@@ -397,7 +397,7 @@ impl Found {
             presses[cell] = top;
         }
         for (k, class) in classes.classes.iter().enumerate() {
-            let counts: Vec<u32> = match &self.tally {
+            let counts: Vec<u32> = match &self.source {
                 Some(Source::Tally(tally)) => tally.counts[k].clone(),
                 Some(Source::Signed(signed)) => {
                     let pressed = ((class.cells.len() as i64 + signed[k]) / 2) as u32;
@@ -425,12 +425,12 @@ fn balanced(n: u32, states: u8) -> Vec<u32> {
 /// is at most `n_0·(K − 1) + Σ_k n_k·(K + g_k − 2)/2`, where class `k`'s
 /// members add the multiples of `g_k = gcd(K, its key)`, each as often.
 /// For two states with the parity of the odd classes it is sharper: see
-/// [`Spectrum::parity_ceiling`].
+/// `spectrum::parity_ceiling`.
 fn average_bound(classes: &Classes) -> u64 {
     let k = u64::from(classes.states);
     let untouched = classes.untouched.len() as u64;
     if k == 2 {
-        let ceiling = Spectrum::new(0, Vec::new(), classes.sizes()).parity_ceiling();
+        let ceiling = spectrum::parity_ceiling(&classes.sizes());
         return ((classes.cells() as i64 + untouched as i64 + ceiling) / 2) as u64;
     }
     let mut twice = 2 * untouched * (k - 1);

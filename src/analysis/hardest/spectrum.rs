@@ -49,13 +49,9 @@ impl Spectrum {
         Spectrum { bits, keys, sizes }
     }
 
-    /// The highest level the parity allows: 0, −1 or −2.
+    /// The highest level the parity allows: see [`parity_ceiling`].
     pub fn parity_ceiling(&self) -> i64 {
-        match self.sizes.iter().filter(|&&n| n % 2 == 1).count() {
-            0 => 0,
-            odd if odd % 2 == 1 => -1,
-            _ => -2,
-        }
+        parity_ceiling(&self.sizes)
     }
 
     /// `F(s)` for every member `s`.
@@ -224,6 +220,16 @@ impl Spectrum {
         }
         e[k] = 0;
         false
+    }
+}
+
+/// The highest level the parity of classes of `sizes` cells allows: 0,
+/// −1 or −2.
+pub(crate) fn parity_ceiling(sizes: &[u64]) -> i64 {
+    match sizes.iter().filter(|&&n| n % 2 == 1).count() {
+        0 => 0,
+        odd if odd % 2 == 1 => -1,
+        _ => -2,
     }
 }
 
