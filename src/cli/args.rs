@@ -48,6 +48,10 @@ pub(super) enum Command {
     Check(CheckArgs),
     /// Tabulate the nullity over ranges of sizes.
     Table(TableArgs),
+    /// The hardest boards of a size: the most presses a solvable board
+    /// needs (Most Clicks), a board that needs them, and with
+    /// --distribution how the boards spread over their fewest presses.
+    Hardest(HardestArgs),
     /// Combine the partial results of `--shard K/N` runs into the proven
     /// minimum (every slice of one problem exactly once).
     Merge(MergeArgs),
@@ -70,6 +74,7 @@ impl Command {
             Command::Analyze(args) => args.puzzle.states,
             Command::Check(args) => args.puzzle.states,
             Command::Table(args) => args.puzzle.states,
+            Command::Hardest(args) => args.puzzle.states,
             Command::Generate(_)
             | Command::Merge(_)
             | Command::Completions(_)
@@ -229,6 +234,34 @@ pub(super) struct TableArgs {
     pub(super) shard: Option<crate::solve::Shard>,
     #[command(flatten, next_help_heading = "Picture of the table as a heat map")]
     pub(super) picture: PictureArgs,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct HardestArgs {
+    #[command(flatten)]
+    pub(super) size: SizeArgs,
+    #[command(flatten)]
+    pub(super) puzzle: PuzzleArgs,
+    /// What every board is weighed to: white (state 0), black (state 1), a
+    /// state number, or any (each board to the uniform state nearest it).
+    #[arg(short, long, default_value = "0", value_parser = crate::present::parse_goal, value_name = "TARGET")]
+    pub(super) target: crate::analysis::Goal,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
+    pub(super) format: StudyFormat,
+    /// Also count the boards of every fewest-presses value (refused when
+    /// the count would pass the work budget).
+    #[arg(long)]
+    pub(super) distribution: bool,
+    /// Stop after this many seconds and report the bounds reached.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub(super) time_limit: Option<f64>,
+    /// Write the hardest board to FILE as a PBM image (two states) or PGM
+    /// (more), to solve later: `lightsout -t TARGET FILE`.
+    #[arg(short, long, value_name = "FILE")]
+    pub(super) output: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) memory: MemoryArgs,
 }
 
 /// Options of a long search (solve with one board).

@@ -15,9 +15,10 @@ use super::{
     AnalyzeArgs, BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TableArgs, TargetArg,
     VerifyArgs,
 };
+use crate::analysis::Weighed;
 use crate::present::{Report, Shown, found_by_words, kernel_text, presses, shape_text};
 use crate::solve::{MAX_EXHAUSTIVE_NULLITY, Solution, TargetOf};
-use crate::{Answer, Game, Grid, Method, Solver, StateSolver, write_pbm, write_pgm};
+use crate::{Answer, Grid, Method, Solver, StateGrid, StateSolver, write_pbm, write_pgm};
 
 /// Where a run's boards come from and how they are read.
 pub(super) struct BoardInput<'a> {
@@ -37,7 +38,7 @@ pub(super) struct BoardInput<'a> {
 pub(super) type EachBoard<'e, B> = dyn FnMut(usize, B, bool, &mut dyn Write) -> Result<(), Failure> + 'e;
 
 /// A kind of game as the command line reads, makes and writes it.
-pub(super) trait Kind: Game + Sized
+pub(super) trait Kind: Weighed + Sized
 where
     Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
 {
@@ -83,6 +84,10 @@ where
 
     /// Writes a press set to `--output` (PBM for two states, PGM for K).
     fn write_presses(file: &mut dyn Write, args: &SolveArgs, presses: &Self::Board) -> io::Result<()>;
+
+    /// Writes a board as `solve` reads images: raw PBM for two states,
+    /// raw PGM for K.
+    fn write_board(file: &mut dyn Write, board: &Self::Board, game: &Self) -> io::Result<()>;
 
     /// Draws the first board's answer to `--png`/`--svg` (two states
     /// only: K states refuse pictures before they start).
@@ -156,6 +161,10 @@ impl Kind for Solver {
 
     fn write_presses(file: &mut dyn Write, args: &SolveArgs, presses: &Self::Board) -> io::Result<()> {
         write_pbm(file, args.output_kind(), presses).map(drop)
+    }
+
+    fn write_board(file: &mut dyn Write, board: &Grid, _: &Solver) -> io::Result<()> {
+        write_pbm(file, crate::model::PbmKind::Raw, board).map(drop)
     }
 
     fn picture(report: &Report<'_, Grid>, picture: &PictureArgs) -> Result<(), Failure> {
@@ -248,6 +257,10 @@ impl Kind for StateSolver {
     fn write_presses(file: &mut dyn Write, args: &SolveArgs, presses: &Self::Board) -> io::Result<()> {
         let raw = !matches!(args.output_pbm, Some(PbmArg::Plain));
         write_pgm(file, presses, args.puzzle.modulus().get(), raw).map(drop)
+    }
+
+    fn write_board(file: &mut dyn Write, board: &StateGrid, game: &StateSolver) -> io::Result<()> {
+        write_pgm(file, board, game.states().get(), true).map(drop)
     }
 
     fn kernel_words(&self) -> String {

@@ -14,6 +14,7 @@ use clap::{CommandFactory, Parser};
 mod args;
 mod generate;
 mod groups;
+mod hardest;
 mod input;
 mod kind;
 mod long;
@@ -122,6 +123,7 @@ where
         Command::Analyze(args) => study::analyze::<G>(args, io),
         Command::Check(args) => study::check::<G>(args, io),
         Command::Table(args) => study::table::<G>(args, io),
+        Command::Hardest(args) => hardest::hardest::<G>(args, io),
         Command::Completions(args) => completions(args, io),
         Command::Man => man_page(io),
         Command::Merge(args) => merge::merge_command(args, io),

@@ -253,7 +253,13 @@ impl<'a> Solvers<'a, StateSolver> {
 impl<G: Game> Solvers<'_, G> {
     /// The solver for boards of `board`'s shape.
     pub(super) fn for_board(&mut self, board: &G::Board) -> Result<&G, Failure> {
-        let shape = crate::Board::shape(board);
+        let (rows, cols) = crate::Board::shape(board);
+        self.for_shape(rows, cols)
+    }
+
+    /// The solver for boards of `rows` x `cols`.
+    pub(super) fn for_shape(&mut self, rows: usize, cols: usize) -> Result<&G, Failure> {
+        let shape = (rows, cols);
         let index = match self.made.iter().position(|(s, _)| *s == shape) {
             Some(i) => i,
             None => {

@@ -8,6 +8,8 @@
 
 #[cfg(feature = "cli")]
 mod found;
+#[cfg(feature = "cli")]
+mod hardest;
 mod names;
 #[cfg(feature = "cli")]
 mod report;
@@ -18,6 +20,8 @@ mod study;
 
 #[cfg(feature = "cli")]
 pub(crate) use found::*;
+#[cfg(feature = "cli")]
+pub(crate) use hardest::*;
 pub use names::*;
 #[cfg(feature = "cli")]
 pub(crate) use report::*;

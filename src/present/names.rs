@@ -3,6 +3,7 @@
 //! dependency: the command line, the server and the Python binding read
 //! them alike (the Python crate builds without the `cli` feature).
 
+use crate::analysis::Goal;
 use crate::{Rule, Target, Topology};
 
 /// The target words and what each asks: `white`, `black`, or `either`
@@ -28,6 +29,50 @@ pub fn colour_targets(word: &str) -> Option<&'static [Target]> {
 
 /// The words [`colour_targets`] knows, for messages.
 pub const TARGET_WORDS: &str = "white, black, either";
+
+/// What the hardest boards are weighed to, as every front names it:
+/// `white` (state 0), `black` (state 1), a state number, or `any` (also
+/// `either`): each board to the uniform state nearest it.
+///
+/// # Example
+/// ```
+/// use lightsout::analysis::Goal;
+/// use lightsout::present::parse_goal;
+///
+/// assert_eq!(parse_goal("white"), Ok(Goal::State(0)));
+/// assert_eq!(parse_goal("7"), Ok(Goal::State(7)));
+/// assert_eq!(parse_goal("either"), Ok(Goal::Any));
+/// assert!(parse_goal("grey").is_err());
+/// ```
+///
+/// # Errors
+/// A message naming what is expected, for any other word.
+pub fn parse_goal(word: &str) -> Result<Goal, String> {
+    match word {
+        "white" => Ok(Goal::State(0)),
+        "black" => Ok(Goal::State(1)),
+        "any" | "either" => Ok(Goal::Any),
+        _ if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) => {
+            word.parse().map(Goal::State).map_err(|_| format!("state {word} is not below 256"))
+        }
+        _ => Err(format!(
+            "expected white, black, any or a state number, not '{word}' (the hardest boards are weighed to a \
+             uniform state)"
+        )),
+    }
+}
+
+/// A goal in words: `white`, `black` or `state 3`, or `any uniform state`
+/// (`either colour` for two states).
+pub fn goal_words(goal: Goal, states: u8) -> String {
+    match (goal, states) {
+        (Goal::State(0), 2) => "white".into(),
+        (Goal::State(1), 2) => "black".into(),
+        (Goal::State(t), _) => format!("state {t}"),
+        (Goal::Any, 2) => "either colour".into(),
+        (Goal::Any, _) => "any uniform state".into(),
+    }
+}
 
 /// Whether `s` names a built-in graph (`petersen`, `cycle:N`, `path:N`,
 /// `complete:N`, `hypercube:D`, `cube`) rather than a file or graph6.

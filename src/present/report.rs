@@ -55,6 +55,10 @@ pub(crate) trait Shown: Board {
     fn json(report: &Report<'_, Self>) -> String;
     /// A press set as JSON (its lines, as `solve` reads boards).
     fn presses_json(&self, solver: &Self::Solver) -> Value;
+    /// A board's lines as `solve` reads them (`b`/`w`, or states).
+    fn board_lines(&self, solver: &Self::Solver) -> Vec<String>;
+    /// A board as JSON: its lines, as the server reads boards.
+    fn board_json(&self, solver: &Self::Solver) -> Value;
     /// The verdicts of `check` on board `index` as JSON: per target,
     /// solvable, or the obstruction `y` (`yᵀ·A = 0`) that proves it is not.
     fn check_json(index: usize, solver: &Self::Solver, verdicts: &[(Self::Target, Option<Self>)]) -> String;
@@ -326,6 +330,14 @@ impl Shown for Grid {
 
     fn presses_json(&self, _: &Solver) -> Value {
         json!(grid_lines(self, 'x', '.'))
+    }
+
+    fn board_lines(&self, _: &Solver) -> Vec<String> {
+        grid_lines(self, 'b', 'w')
+    }
+
+    fn board_json(&self, solver: &Solver) -> Value {
+        json!(self.board_lines(solver))
     }
 
     fn json(report: &Report<'_, Grid>) -> String {

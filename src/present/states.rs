@@ -161,6 +161,14 @@ impl Shown for StateGrid {
         states_json(self, solver.states().get())
     }
 
+    fn board_lines(&self, solver: &StateSolver) -> Vec<String> {
+        state_lines(self, solver.states().get())
+    }
+
+    fn board_json(&self, solver: &StateSolver) -> Value {
+        states_json(self, solver.states().get())
+    }
+
     fn json(report: &StateReport<'_>) -> String {
         let k = report.solver.states().get();
         let mut object = serde_json::Map::new();

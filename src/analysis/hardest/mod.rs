@@ -130,6 +130,9 @@ impl<B: Board> Hardest<B> {
 /// quiet patterns cell by cell, its uniform targets, and boards made of
 /// cell values. [`Solver`] and [`StateSolver`] have it.
 pub trait Weighed: Game {
+    /// The states of a cell: 2, or K.
+    fn cell_states(&self) -> u8;
+
     /// The quiet patterns as cell values with their orders.
     ///
     /// # Errors
@@ -148,6 +151,10 @@ pub trait Weighed: Game {
 }
 
 impl Weighed for Solver {
+    fn cell_states(&self) -> u8 {
+        2
+    }
+
     fn quiet_code(&self) -> Result<QuietCode, Error> {
         if !self.holds_quiet_patterns() {
             return Err(Error::Limit(format!(
@@ -178,6 +185,10 @@ impl Weighed for Solver {
 }
 
 impl Weighed for StateSolver {
+    fn cell_states(&self) -> u8 {
+        self.states().get()
+    }
+
     fn quiet_code(&self) -> Result<QuietCode, Error> {
         let generators =
             self.quiet_patterns().iter().map(|(q, order)| (q.cells().to_vec(), *order)).collect();
@@ -242,7 +253,10 @@ pub fn hardest<G: Weighed>(
     let states = code.states;
     let target_state = match goal {
         Goal::State(t) if t >= states => {
-            return Err(Error::BadInput(format!("target state {t} is not below the {states} states")));
+            return Err(Error::BadInput(format!(
+                "target state {t} is not a state of this puzzle: its cells have {states} states, 0 to {}",
+                states - 1
+            )));
         }
         Goal::State(t) => t,
         Goal::Any => 0,

@@ -1,0 +1,171 @@
+//! The hardest boards of a size, as both fronts print and serve them: a
+//! few lines of text, or one JSON object (the problem as `analyze` gives
+//! it, then `most_presses` and the `distribution`).
+
+use num_bigint::BigUint;
+use serde_json::{Value, json};
+
+use super::{Shown, goal_words, presses, puzzle_json, shape_text, topology_name};
+use crate::analysis::{Goal, Hardest, Weighed};
+
+/// Counts up to this many digits are spelled out in text; longer ones as
+/// a power of two (a 128x128 board has 2^16376 solvable boards). JSON
+/// keeps every digit.
+const SPELLED_OUT_DIGITS: usize = 20;
+
+/// A count of boards for reading: `8388608`, `2^16376`, or `≈ 2^41.58`.
+fn count_words(decimal: &str) -> String {
+    if decimal.len() <= SPELLED_OUT_DIGITS {
+        return decimal.to_string();
+    }
+    let Some(n) = BigUint::parse_bytes(decimal.as_bytes(), 10) else {
+        return decimal.to_string();
+    };
+    let bits = n.bits();
+    if n.count_ones() == 1 {
+        return format!("2^{}", bits - 1);
+    }
+    // The leading 53 bits give the fraction of the logarithm.
+    let top = (&n >> (bits - 53)).to_u64_digits().first().copied().unwrap_or(1);
+    format!("≈ 2^{:.2}", (bits - 53) as f64 + (top as f64).log2())
+}
+
+/// The puzzle in words: `5x5 plane, rule plus`, with the states past two,
+/// or the graph's vertices and edges.
+fn puzzle_words<G: Weighed>(game: &G, states: u8) -> String {
+    let p = game.puzzle();
+    let shape = match p.graph() {
+        Some(g) => format!("{} and {} edges", shape_text(p), g.edge_count()),
+        None => format!("{} {}", shape_text(p), topology_name(p.topology())),
+    };
+    let states = if states > 2 { format!(", {states} states") } else { String::new() };
+    format!("{shape}, rule {}{states}", p.rule())
+}
+
+/// Why bounds were left apart.
+fn unsettled_words<B: crate::Board>(h: &Hardest<B>) -> &'static str {
+    if h.stopped {
+        "stopped before the bounds met"
+    } else {
+        "the exact methods do not finish within the work budget"
+    }
+}
+
+/// The hardest boards in a few lines: the puzzle and how many boards were
+/// weighed, the most presses (proven or bounded) and how many boards need
+/// them, a board that needs them, and with the distribution the boards by
+/// their fewest presses.
+pub(crate) fn hardest_text<G: Weighed>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> String
+where
+    G::Board: Shown<Solver = G>,
+{
+    let states = game.cell_states();
+    let goal = goal_words(goal, states);
+    let kernel = game.kernel();
+    let kernel = match kernel.nullity {
+        Some(d) => format!("nullity {d}"),
+        None => format!("a kernel of {}", count_words(&kernel.size)),
+    };
+    let mut t = format!(
+        "{}, {kernel}: {} boards can reach {goal}\n",
+        puzzle_words(game, states),
+        count_words(&h.boards)
+    );
+    let at_most = h.boards_at_most.as_ref().map_or(String::new(), |n| {
+        let them = if n == "1" {
+            "1 board needs them".to_string()
+        } else {
+            format!("{} boards need them", count_words(n))
+        };
+        format!("; {them}")
+    });
+    t += &match h.lower {
+        Some(lower) if h.exact() => format!("most presses: {lower}, proven ({}){at_most}\n", h.how.name()),
+        Some(lower) => format!("most presses: {lower} to {}, not proven ({})\n", h.upper, unsettled_words(h)),
+        None => format!(
+            "most presses: at most {}; no board certified (its fewest presses are past the exhaustive search)\n",
+            h.upper
+        ),
+    };
+    if let (Some(lower), Some(board)) = (h.lower, &h.board) {
+        t += &if h.exact() {
+            format!("a hardest board, {} to {goal}:\n", presses(lower))
+        } else {
+            format!("a board that needs {} to {goal} (the lower bound):\n", presses(lower))
+        };
+        for line in board.board_lines(game) {
+            t += &line;
+            t.push('\n');
+        }
+    }
+    if let Some(distribution) = &h.distribution {
+        t += "boards by their fewest presses:\n";
+        let width = distribution.last().map_or(1, |(w, _)| w.to_string().len());
+        for (w, n) in distribution {
+            t += &format!("  {w:>width$}  {}\n", count_words(n));
+        }
+    }
+    t
+}
+
+/// The hardest boards as one JSON object: the problem's fields as
+/// `analyze` gives them (no quiet patterns), the target, `most_presses`
+/// and, when counted, `distribution` (counts as decimal strings: they
+/// pass 2^64).
+pub(crate) fn hardest_json<G: Weighed>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> Value
+where
+    G::Board: Shown<Solver = G>,
+{
+    let states = game.cell_states();
+    let mut v = puzzle_json(game.puzzle(), states);
+    let kernel = game.kernel();
+    v.insert("kernel_size".into(), json!(kernel.size));
+    // As `analyze` gives it: a whole number for two states.
+    v.insert(
+        "kernel_size_log2".into(),
+        match kernel.nullity {
+            Some(d) if states == 2 => json!(d),
+            _ => json!(kernel.log2),
+        },
+    );
+    v.insert("nullity".into(), json!(kernel.nullity));
+    v.insert(
+        "target".into(),
+        match goal {
+            Goal::State(t) => json!(t),
+            Goal::Any => json!("any"),
+        },
+    );
+    v.insert("solvable_boards".into(), json!(h.boards));
+    v.insert(
+        "most_presses".into(),
+        json!({
+            "lower": h.lower,
+            "upper": h.upper,
+            "exact": h.exact(),
+            "how": h.how.name(),
+            "board": h.board.as_ref().map(|b| b.board_json(game)),
+            "boards": h.boards_at_most,
+            "stopped": h.stopped,
+        }),
+    );
+    if let Some(distribution) = &h.distribution {
+        let rows: Vec<Value> = distribution.iter().map(|(w, n)| json!({"presses": w, "boards": n})).collect();
+        v.insert("distribution".into(), json!(rows));
+    }
+    Value::Object(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_words;
+
+    #[test]
+    fn counts_past_twenty_digits_read_as_powers_of_two() {
+        assert_eq!(count_words("8388608"), "8388608");
+        let two_to_100 = "1267650600228229401496703205376";
+        assert_eq!(count_words(two_to_100), "2^100");
+        // 3^50 ≈ 2^79.25.
+        assert_eq!(count_words("717897987691852588770249"), "≈ 2^79.25");
+    }
+}

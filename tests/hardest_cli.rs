@@ -1,0 +1,142 @@
+//! `lightsout hardest` as a user runs it: every board it prints is solved
+//! again by `lightsout` itself and needs exactly the presses claimed, and
+//! the distributions it prints are the published (and BFS-checked) ones.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn lightsout() -> Command {
+    Command::cargo_bin("lightsout").unwrap()
+}
+
+/// `hardest ARGS --format json`, parsed.
+fn hardest(args: &[&str]) -> Value {
+    let out = lightsout().arg("hardest").args(args).args(["--format", "json"]).output().unwrap();
+    assert!(out.status.success(), "hardest {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The puzzle flags of `args` (all but the size, which the board gives).
+fn puzzle_flags<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut flags = Vec::new();
+    let mut words = args.iter();
+    while let Some(&word) = words.next() {
+        match word {
+            "-r" | "-c" | "-t" => {
+                words.next();
+            }
+            "--torus" => flags.push(word),
+            _ => {
+                flags.push(word);
+                flags.extend(words.next());
+            }
+        }
+    }
+    flags
+}
+
+/// The board's lines as `solve` reads them from standard input.
+fn board_text(board: &Value) -> String {
+    let rows = board.as_array().unwrap();
+    let line = |row: &Value| match row {
+        Value::String(s) => s.clone(),
+        row => row.as_array().unwrap().iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "),
+    };
+    rows.iter().map(|r| line(r) + "\n").collect()
+}
+
+#[test]
+fn every_hardest_board_needs_exactly_the_presses_claimed() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["-r", "4", "-c", "4"], "0"),
+        (&["-r", "4", "-c", "4"], "any"),
+        (&["-r", "5", "-c", "5"], "1"),
+        (&["-r", "3", "-c", "7", "--torus"], "0"),
+        (&["-r", "4", "-c", "5", "--rule", "king"], "any"),
+        (&["-r", "11", "-c", "11"], "0"),
+        (&["-r", "17", "-c", "17"], "0"),
+        (&["--graph", "petersen"], "0"),
+        (&["--graph", "cycle:9", "--rule", "neighbours"], "any"),
+        (&["-r", "3", "-c", "3", "--states", "3"], "0"),
+        (&["-r", "2", "-c", "4", "--states", "4"], "any"),
+        (&["-r", "3", "-c", "3", "--states", "5"], "4"),
+        (&["--graph", "petersen", "--states", "3"], "2"),
+    ];
+    for &(args, target) in cases {
+        let found = hardest(&[args, &["-t", target]].concat());
+        let most = &found["most_presses"];
+        assert_eq!(most["exact"], true, "{args:?} -t {target}: {most}");
+        let lower = most["lower"].as_u64().unwrap();
+        assert_eq!(most["upper"].as_u64(), Some(lower));
+        // Solve's "any" is the same goal: the nearest uniform state.
+        let out = lightsout()
+            .args(puzzle_flags(args))
+            .args(["-t", target, "--format", "json"])
+            .write_stdin(board_text(&most["board"]))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let solved: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let best = &solved["best"];
+        assert_eq!(best["presses"].as_u64(), Some(lower), "{args:?} -t {target}: {solved}");
+    }
+}
+
+/// `k count` lines of a table in tests/data, without its comments.
+fn table(name: &str) -> Vec<(i64, u64)> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let pairs = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    pairs
+        .map(|l| {
+            let (k, n) = l.split_once(' ').unwrap();
+            (k.parse().unwrap(), n.trim().parse().unwrap())
+        })
+        .collect()
+}
+
+fn distribution(found: &Value) -> Vec<(i64, u64)> {
+    let rows = found["distribution"].as_array().unwrap();
+    rows.iter()
+        .map(|r| (r["presses"].as_i64().unwrap(), r["boards"].as_str().unwrap().parse().unwrap()))
+        .collect()
+}
+
+#[test]
+fn distributions_are_the_published_ones() {
+    // A079873, the 5x5 to all white (a(7) = 467104).
+    let five = hardest(&["-r", "5", "-c", "5", "--distribution"]);
+    assert_eq!(distribution(&five), table("classic_5x5_distribution.txt"));
+    assert_eq!(five["most_presses"]["boards"], "7350");
+    // POJ 1753: the 4x4 to either colour, without the impossible boards.
+    let four = hardest(&["-r", "4", "-c", "4", "-t", "any", "--distribution"]);
+    let flip: Vec<_> = table("flipgame_4x4_distribution.txt").into_iter().filter(|&(k, _)| k >= 0).collect();
+    assert_eq!(distribution(&four), flip);
+    let solvable: u64 = flip.iter().map(|&(_, n)| n).sum();
+    assert_eq!(four["solvable_boards"], solvable.to_string());
+}
+
+#[test]
+fn limits_and_bad_goals_are_one_line_errors() {
+    let refuse = |args: &[&str], code: i32, needle: &str| {
+        let out = lightsout().arg("hardest").args(args).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty() && stderr.lines().count() == 1 && stderr.contains(needle), "{stderr}");
+    };
+    refuse(&["-r", "4", "-c", "4", "-t", "grey"], 2, "expected white, black, any or a state number");
+    refuse(&["-r", "4", "-c", "4", "-t", "3", "--states", "3"], 2, "its cells have 3 states, 0 to 2");
+    refuse(&["-r", "9", "-c", "9", "--distribution"], 3, "without --distribution the most presses");
+}
+
+#[test]
+fn a_time_limit_reports_bounds_that_hold() {
+    // 9x9 (nullity 8) is not settled within a fraction of a second: the
+    // bounds still hold, and the board needs the lower one.
+    let found = hardest(&["-r", "9", "-c", "9", "--time-limit", "0.2"]);
+    let most = &found["most_presses"];
+    let (lower, upper) = (most["lower"].as_u64().unwrap(), most["upper"].as_u64().unwrap());
+    assert!(lower <= upper && upper <= 40, "{most}");
+    let out = lightsout().args(["-t", "white"]).write_stdin(board_text(&most["board"])).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), lower.to_string());
+}
