@@ -9,10 +9,11 @@ use super::Limits;
 use super::error::ApiError;
 use super::request;
 use super::work::{Job, time_limit};
+use crate::analysis::Weighed;
 use crate::present::{Shown, analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
 use crate::solve::TargetOf;
 use crate::zk::Modulus;
-use crate::{Answer, Error, Game, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use crate::{Answer, Error, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
 use crate::{analyze as analyse, kernel_table, nullity_table};
 
 /// Rows of a table computed between two checks of [`Job::should_stop`]:
@@ -22,7 +23,7 @@ const ROWS_PER_PART: usize = 4;
 /// What the server does differently for the two kinds of game (two
 /// states over GF(2), K states over Z_K): the handlers are written once
 /// over it.
-pub(super) trait Served: Game + Sized
+pub(super) trait Served: Weighed + Sized
 where
     Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
 {

@@ -38,6 +38,7 @@
 mod board;
 mod error;
 mod game;
+mod hardest;
 mod listen;
 mod page;
 mod request;

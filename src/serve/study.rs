@@ -22,19 +22,26 @@ pub(super) async fn analyze(
     app.run(move |job| analysis(&req, &job.limits)).await.map(json_response)
 }
 
+/// The puzzle a study request describes: a size, or a graph.
+pub(super) fn sized_puzzle(
+    rows: Option<usize>,
+    cols: Option<usize>,
+    graph: Option<&str>,
+    rule: Option<&str>,
+    torus: bool,
+    limits: &Limits,
+) -> Result<Puzzle, ApiError> {
+    match (graph, rows, cols) {
+        (Some(graph6), None, None) => request::graph_puzzle(request::graph(graph6, limits)?, rule, torus),
+        (Some(_), _, _) => Err(ApiError::bad("rows, cols: a graph gives the shape; give one or the other")),
+        (None, Some(rows), Some(cols)) => request::puzzle(rows, cols, rule, torus, limits),
+        (None, _, _) => Err(ApiError::bad("rows and cols (or a graph) are needed")),
+    }
+}
+
 fn analysis(req: &AnalyzeRequest, limits: &Limits) -> Result<String, ApiError> {
-    let puzzle = match (&req.graph, req.rows, req.cols) {
-        (Some(graph6), None, None) => {
-            request::graph_puzzle(request::graph(graph6, limits)?, req.rule.as_deref(), req.torus)?
-        }
-        (Some(_), _, _) => {
-            return Err(ApiError::bad("rows, cols: a graph gives the shape; give one or the other"));
-        }
-        (None, Some(rows), Some(cols)) => {
-            request::puzzle(rows, cols, req.rule.as_deref(), req.torus, limits)?
-        }
-        (None, _, _) => return Err(ApiError::bad("rows and cols (or a graph) are needed")),
-    };
+    let puzzle =
+        sized_puzzle(req.rows, req.cols, req.graph.as_deref(), req.rule.as_deref(), req.torus, limits)?;
     struct Analysis<'a> {
         puzzle: Puzzle,
         states: Modulus,

@@ -34,6 +34,20 @@ impl Job {
     }
 }
 
+impl Job {
+    /// Runs `work` with the library's limits for this job: stopped when
+    /// the request is abandoned, and timed to end a little before the
+    /// deadline so that what it found (bounds, say) is still answered.
+    pub(super) fn with_search_limits<T>(&self, work: impl FnOnce(&crate::solve::Limits) -> T) -> T {
+        let left = self.deadline.saturating_duration_since(std::time::Instant::now());
+        let time_limit = Some(left.saturating_sub(ANSWER_MARGIN));
+        work(&crate::solve::Limits { stop: Some(&self.abandoned), time_limit })
+    }
+}
+
+/// Time kept back from a stoppable search to build and send its answer.
+const ANSWER_MARGIN: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Marks the job abandoned when the request's future ends, whether it was
 /// answered, timed out or dropped with its connection.
 struct AbandonOnDrop(Arc<AtomicBool>);

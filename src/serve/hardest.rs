@@ -1,0 +1,90 @@
+//! `POST /api/hardest`: the hardest boards of a size, as `lightsout
+//! hardest --format json` prints them.
+
+use axum::extract::State;
+use axum::response::Response;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::error::ApiError;
+use super::game::{OnGame, Served, for_states};
+use super::json_response;
+use super::request::{self, ApiJson};
+use super::study::sized_puzzle;
+use super::work::{App, Job};
+use crate::analysis::{Goal, HardestOptions, hardest as weigh};
+use crate::present::{Shown, hardest_json, parse_goal};
+use crate::zk::Modulus;
+use crate::{Answer, Puzzle};
+
+/// A size (or graph) and what its boards are weighed to.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HardestRequest {
+    #[serde(default)]
+    rows: Option<usize>,
+    #[serde(default)]
+    cols: Option<usize>,
+    #[serde(default)]
+    states: Option<u32>,
+    #[serde(default)]
+    graph: Option<String>,
+    #[serde(default)]
+    rule: Option<String>,
+    #[serde(default)]
+    torus: bool,
+    /// `"white"`, `"black"`, `"any"`, or a state (a number, or in quotes);
+    /// default 0.
+    #[serde(default)]
+    target: Option<Value>,
+    /// Also count the boards of every fewest-presses value.
+    #[serde(default)]
+    distribution: bool,
+}
+
+pub(super) async fn hardest(
+    State(app): State<App>,
+    ApiJson(req): ApiJson<HardestRequest>,
+) -> Result<Response, ApiError> {
+    app.run(move |job| most_presses(&req, job)).await.map(json_response)
+}
+
+fn most_presses(req: &HardestRequest, job: &Job) -> Result<String, ApiError> {
+    let limits = &*job.limits;
+    let puzzle =
+        sized_puzzle(req.rows, req.cols, req.graph.as_deref(), req.rule.as_deref(), req.torus, limits)?;
+    let goal = match &req.target {
+        None => Goal::State(0),
+        Some(Value::Number(n)) => match n.as_u64().and_then(|n| u8::try_from(n).ok()) {
+            Some(t) => Goal::State(t),
+            None => return Err(ApiError::bad(format!("target: state {n} is not below 256"))),
+        },
+        Some(Value::String(word)) => parse_goal(word).map_err(|e| ApiError::bad(format!("target: {e}")))?,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "target: expected white, black, any or a state number, got {other}"
+            )));
+        }
+    };
+    struct Weigh<'a> {
+        puzzle: Puzzle,
+        states: Modulus,
+        goal: Goal,
+        distribution: bool,
+        job: &'a Job,
+    }
+    impl OnGame for Weigh<'_> {
+        fn on<G: Served>(self) -> Result<String, ApiError>
+        where
+            G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+        {
+            let limits = &*self.job.limits;
+            let game = G::make(&self.puzzle, self.states, limits.max_nullity, limits.max_memory)?;
+            let options = HardestOptions { distribution: self.distribution, ..HardestOptions::default() };
+            let found = self.job.with_search_limits(|stop| weigh(&game, self.goal, &options, stop))?;
+            Ok(hardest_json(&game, self.goal, &found).to_string())
+        }
+    }
+    let states = request::states(req.states)?;
+    for_states(states, Weigh { puzzle, states, goal, distribution: req.distribution, job })
+}

@@ -1,0 +1,98 @@
+//! `POST /api/hardest`: the object `lightsout hardest --format json`
+//! prints, its refusals, and bounds answered within the server's time.
+
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use lightsout::serve::{Limits, router};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+async fn post(app: &Router, body: &Value) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/api/hardest")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+    (status, serde_json::from_slice(&bytes).unwrap())
+}
+
+fn cli(args: &[&str]) -> Value {
+    let out =
+        std::process::Command::cargo_bin("lightsout").unwrap().arg("hardest").args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[tokio::test]
+async fn hardest_answers_as_the_cli_does() {
+    let app = router(Limits::default());
+    let cases = [
+        (json!({"rows": 5, "cols": 5, "distribution": true}), vec!["-r", "5", "-c", "5", "--distribution"]),
+        (json!({"rows": 4, "cols": 4, "target": "any"}), vec!["-r", "4", "-c", "4", "-t", "any"]),
+        (json!({"rows": 4, "cols": 4, "target": 1}), vec!["-r", "4", "-c", "4", "-t", "black"]),
+        (
+            json!({"rows": 3, "cols": 5, "torus": true, "rule": "king"}),
+            vec!["-r", "3", "-c", "5", "--torus", "--rule", "king"],
+        ),
+        (
+            json!({"graph": "petersen", "states": 3, "target": "2"}),
+            vec!["--graph", "petersen", "--states", "3", "-t", "2"],
+        ),
+        (
+            json!({"rows": 3, "cols": 3, "states": 4, "target": "any", "distribution": true}),
+            vec!["-r", "3", "-c", "3", "--states", "4", "-t", "any", "--distribution"],
+        ),
+    ];
+    for (body, args) in cases {
+        let (status, served) = post(&app, &body).await;
+        assert_eq!(status, StatusCode::OK, "{body}: {served}");
+        assert_eq!(served, cli(&[&args[..], &["-f", "json"]].concat()), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn bad_requests_and_limits_are_refused_with_their_reason() {
+    let app = router(Limits::default());
+    let refused = [
+        (
+            json!({"rows": 4, "cols": 4, "target": "grey"}),
+            StatusCode::BAD_REQUEST,
+            "expected white, black, any",
+        ),
+        (json!({"rows": 4, "cols": 4, "target": 2}), StatusCode::BAD_REQUEST, "its cells have 2 states"),
+        (json!({"rows": 4, "cols": 4, "target": [1]}), StatusCode::BAD_REQUEST, "a state number"),
+        (json!({"rows": 4}), StatusCode::BAD_REQUEST, "rows and cols"),
+        (
+            json!({"rows": 9, "cols": 9, "distribution": true}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "work budget",
+        ),
+    ];
+    for (body, status, needle) in refused {
+        let (got, answer) = post(&app, &body).await;
+        assert_eq!(got, status, "{body}: {answer}");
+        assert!(answer["error"].as_str().unwrap().contains(needle), "{body}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn an_unsettled_size_answers_its_bounds_within_the_time_limit() {
+    // 9x9 takes seconds to bound; a 2 s server answers before its limit,
+    // with the bounds reached and a board needing the lower one.
+    let app = router(Limits { time: Duration::from_secs(2), ..Limits::default() });
+    let started = Instant::now();
+    let (status, served) = post(&app, &json!({"rows": 9, "cols": 9})).await;
+    assert_eq!(status, StatusCode::OK, "{served}");
+    assert!(started.elapsed() < Duration::from_secs(2), "answered after {:?}", started.elapsed());
+    let most = &served["most_presses"];
+    assert_eq!((most["stopped"].clone(), most["exact"].clone()), (json!(true), json!(false)), "{most}");
+    assert!(most["lower"].as_u64().unwrap() <= most["upper"].as_u64().unwrap());
+}
