@@ -1137,6 +1137,36 @@ fn the_page_says_1_press_not_1_presses() {
     assert_eq!(status, "1 press to all 1s (proven minimal).");
 }
 
+/// Issue 23: the Hardest button loads a board needing the most presses
+/// of its size (from /api/hardest), and solving it takes exactly those:
+/// on a grid of two states and on a graph of three.
+#[test]
+fn the_page_loads_a_hardest_board() {
+    let Some((chromium, chromedriver)) = browser() else { return };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (1200, 900));
+    client.goto(&format!("{base}#rows=4&cols=4&target=white"));
+    client.wait_for_text("analysis", "4×4 plane");
+    client.click("hardest");
+    let status = client.wait_for_text("status", "A hardest board");
+    assert_eq!(
+        status,
+        "A hardest board (one of 32): it needs 7 presses to all white, the most any board needs (proven, search)."
+    );
+    client.click("solve");
+    assert_eq!(client.wait_for_text("status", " to all "), "7 presses to all white (proven minimal).");
+
+    client.goto(&format!("{base}#graph=petersen&states=3&target=2"));
+    client.wait_for_text("analysis", "3 states");
+    client.click("hardest");
+    let status = client.wait_for_text("status", "A hardest board");
+    assert!(status.contains("needs 20 presses to all 2s"), "{status}");
+    client.click("solve");
+    assert_eq!(client.wait_for_text("status", " to all "), "20 presses to all 2s (proven minimal).");
+    client.screenshot("hardest-petersen.png");
+}
+
 /// Issue 22 item 8: at 400x800 the first screen was all controls; with the
 /// board in view Solve was off the top, and after a press the move counter
 /// and the win were below the board. Now the board comes first with Solve,

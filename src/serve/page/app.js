@@ -2,11 +2,11 @@
 // This module wires the board and the buttons and starts the page; the
 // others (imported below) each hold one part of it, state.js at the bottom.
 
-import { $, cellName, moveCursor, say, state, stateName } from "./state.js";
+import { $, allOf, cellName, moveCursor, presses, say, state, stateName } from "./state.js";
 import { loadFromUrl } from "./url.js";
 import { forgetSolution, press } from "./puzzle.js";
 import { cellUnder, changed, drawBoard } from "./draw.js";
-import { cancelAll, failed } from "./client.js";
+import { api, boardCells, cancelAll, failed, shapeBody, targetBody } from "./client.js";
 import { clickCell, newBoard, undo } from "./play.js";
 import { hint, solve, step } from "./solution.js";
 import { analyze, analyzeSoon } from "./quiet.js";
@@ -62,6 +62,31 @@ function random(solvable) {
   changed();
 }
 
+/** Loads a board that needs the most presses any board of this size (or
+ *  graph) needs to the target, from /api/hardest, to play. */
+async function hardest() {
+  const target = targetBody() === "either" ? "any" : targetBody();
+  const answer = await api("/api/hardest", { ...shapeBody(), target });
+  const most = answer.most_presses;
+  const goal = target === "any" ? "the nearest uniform board" : allOf(target);
+  if (!most.board) {
+    say(`No board could be certified; none needs more than ${presses(most.upper)} to ${goal}.`);
+    return;
+  }
+  newBoard(state.board);
+  forgetSolution();
+  state.board = boardCells(most.board);
+  state.mode = "play";
+  showSettings();
+  if (most.exact) {
+    const others = most.boards && most.boards !== "1" ? ` (one of ${most.boards})` : "";
+    say(`A hardest board${others}: it needs ${presses(most.lower)} to ${goal}, the most any board needs (proven, ${most.how}).`);
+  } else {
+    say(`A board needing ${presses(most.lower)} to ${goal}; the hardest need ${most.lower} to ${most.upper} (not settled).`);
+  }
+  changed();
+}
+
 function wire() {
   const board = $("board");
   board.addEventListener("click", (e) => {
@@ -103,6 +128,7 @@ function wire() {
   });
   $("random").addEventListener("click", () => random(false));
   $("random-solvable").addEventListener("click", () => random(true));
+  $("hardest").addEventListener("click", () => hardest().catch(failed));
   $("solve").addEventListener("click", () => solve().catch(failed));
   $("hint").addEventListener("click", () => hint().catch(failed));
   $("step").addEventListener("click", () => step().catch(failed));

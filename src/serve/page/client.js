@@ -67,6 +67,13 @@ export function gridNumbers(lines) {
     typeof row === "string" ? [...row].map((ch) => (ch === "x" ? 1 : ch === "." ? 0 : Number(ch))) : row));
 }
 
+/** A board from the API, row-major: rows of b and w (two states), rows of
+ *  digits, or lists of numbers. */
+export function boardCells(lines) {
+  if (state.states === 2) return Uint8Array.from(lines.join(""), (ch) => (ch === "b" ? 1 : 0));
+  return gridNumbers(lines);
+}
+
 export function gridBits(lines) {
   return Uint8Array.from(lines.join("").split(""), (ch) => (ch === "x" ? 1 : 0));
 }
