@@ -140,3 +140,15 @@ fn a_time_limit_reports_bounds_that_hold() {
     let out = lightsout().args(["-t", "white"]).write_stdin(board_text(&most["board"])).output().unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), lower.to_string());
 }
+
+#[test]
+fn regression_nullity_0_answers_n_squared_without_counting_every_board() {
+    // 300x300 has nullity 0: the board needing all 90000 presses is the
+    // answer. Counting the boards at the maximum convolved 90000 untouched
+    // cells' binomials first (hours); its cost is now weighed before.
+    let found = hardest(&["-r", "300", "-c", "300"]);
+    let most = &found["most_presses"];
+    assert_eq!((most["lower"].as_u64(), most["exact"].as_bool()), (Some(90000), Some(true)), "{most}");
+    let out = lightsout().args(["hardest", "-r", "300", "-c", "300", "--distribution"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+}
