@@ -2,13 +2,15 @@
 //! small enough to search: the most presses, how many boards need them,
 //! the whole distribution, and the board reported, for both rings.
 
-use lightsout::analysis::{Goal, Hardest, HardestOptions, How, hardest};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use lightsout::analysis::{Goal, Hardest, HardestOptions, How, hardest, hardest_cost};
 use lightsout::model::Graph;
 use lightsout::solve::states::bfs as state_bfs;
 use lightsout::zk::Modulus;
 use lightsout::{Method, Puzzle, Rule, Solver, StateSolver, Topology, bfs};
 
-const EVERYTHING: HardestOptions = HardestOptions { distribution: true, work: u64::MAX };
+const EVERYTHING: HardestOptions = HardestOptions { distribution: true, work: u64::MAX, progress: None };
 
 /// Boards by distance: the histogram of every reachable state.
 fn histogram(distances: impl Iterator<Item = u64>) -> Vec<(u64, String)> {
@@ -165,4 +167,37 @@ fn published_values() {
             hardest(&solver, Goal::State(0), &HardestOptions::default(), &Default::default()).unwrap();
         assert_eq!((report.lower, report.upper), (Some(most), most), "{n}x{n}");
     }
+}
+
+/// The progress counter a front watches: the tally of a distribution
+/// spends exactly the weighings `hardest_cost` announces, and a search
+/// without it no more than announced; both for two and for K states.
+#[test]
+fn progress_ends_at_the_announced_cost() {
+    let five = Solver::new(&Puzzle::new(5, 5).unwrap(), Method::Auto, 32).unwrap();
+    let three = StateSolver::new(
+        &Puzzle::new(3, 4).unwrap().with_topology(Topology::Torus),
+        Modulus::new(3).unwrap(),
+        Method::Auto,
+        30,
+        1 << 30,
+    )
+    .unwrap();
+    fn check<G: lightsout::analysis::Weighed>(game: &G, what: &str) {
+        for distribution in [true, false] {
+            let spent = AtomicU64::new(u64::MAX);
+            let options =
+                HardestOptions { distribution, progress: Some(&spent), ..HardestOptions::default() };
+            let cost = hardest_cost(game, Goal::State(0), &options).unwrap();
+            hardest(game, Goal::State(0), &options, &Default::default()).unwrap();
+            let spent = spent.load(Ordering::Relaxed) as f64;
+            if distribution {
+                assert!(cost > 0.0 && spent == cost, "{what}: spent {spent}, announced {cost}");
+            } else {
+                assert!(spent <= cost, "{what}: spent {spent}, announced {cost}");
+            }
+        }
+    }
+    check(&five, "5x5");
+    check(&three, "3x4 torus K=3");
 }

@@ -11,7 +11,9 @@ mod table;
 #[cfg(feature = "cli")]
 pub(crate) use table::table_cost;
 
-pub use hardest::{DEFAULT_HARDEST_WORK, Goal, Hardest, HardestOptions, How, QuietCode, Weighed, hardest};
+pub use hardest::{
+    DEFAULT_HARDEST_WORK, Goal, Hardest, HardestOptions, How, QuietCode, Weighed, hardest, hardest_cost,
+};
 pub use table::{KernelEntry, kernel_table, nullity_table, plane_nullity};
 
 use crate::error::Error;

@@ -26,6 +26,8 @@ mod work;
 
 pub use classes::QuietCode;
 
+use std::sync::atomic::AtomicU64;
+
 use num_bigint::BigUint;
 use num_traits::Zero;
 
@@ -73,17 +75,22 @@ impl How {
 
 /// What [`hardest`] may do.
 #[derive(Clone, Copy, Debug)]
-pub struct HardestOptions {
+pub struct HardestOptions<'a> {
     /// Also count the boards of every minimum (refused past `work`).
     pub distribution: bool,
     /// Most member weighings (one member's weight updated by one class)
     /// the searches may make.
     pub work: u64,
+    /// Where to write the weighings spent so far, for a caller watching
+    /// from another thread: written at every stop check (about every 2^20
+    /// weighings) and once at the end, never in the hot loop. Out of the
+    /// total [`hardest_cost`] expects.
+    pub progress: Option<&'a AtomicU64>,
 }
 
-impl Default for HardestOptions {
+impl Default for HardestOptions<'_> {
     fn default() -> Self {
-        HardestOptions { distribution: false, work: DEFAULT_HARDEST_WORK }
+        HardestOptions { distribution: false, work: DEFAULT_HARDEST_WORK, progress: None }
     }
 }
 
@@ -248,32 +255,9 @@ pub fn hardest<G: Weighed>(
 ) -> Result<Hardest<G::Board>, Error> {
     let started = std::time::Instant::now();
     let stopped = limits.stopped(started);
-    let mut work = Work::new(options.work, &stopped);
-    let mut code = game.quiet_code()?;
-    let states = code.states;
-    let target_state = match goal {
-        Goal::State(t) if t >= states => {
-            return Err(Error::BadInput(format!(
-                "target state {t} is not a state of this puzzle: its cells have {states} states, 0 to {}",
-                states - 1
-            )));
-        }
-        Goal::State(t) => t,
-        Goal::Any => 0,
-    };
-    // Boards per coset of the code weighed: one for a fixed target; for
-    // any, the code gains a press set reaching a uniform state, and each
-    // coset holds the K boards that differ by a uniform state.
-    let per_coset = match goal {
-        Goal::State(_) => 1,
-        Goal::Any => {
-            if let Some(generator) = uniform_reacher(game, states)? {
-                code.generators.push(generator);
-            }
-            u32::from(states)
-        }
-    };
-    let classes = Classes::new(&code);
+    let mut work = Work::new(options.work, &stopped).watched(options.progress);
+    let Prepared { classes, per_coset, target_state } = prepare(game, goal)?;
+    let states = classes.states;
     let upper = average_bound(&classes);
     let mut found = Found { upper, lower: None, how: How::Bounds, source: None };
     let cost = spread::tally_cost(&classes);
@@ -286,7 +270,7 @@ pub fn hardest<G: Weighed>(
     // Two states settle by the signed counts first (milliseconds where the
     // tally takes seconds); the tally then counts the hardest boards if it
     // is cheap, and settles every other case it can.
-    let spectrum = states == 2 && code.generators.len() <= MAX_SPECTRUM_BITS;
+    let spectrum = states == 2 && classes.orders.len() <= MAX_SPECTRUM_BITS;
     if spectrum && !options.distribution {
         found.settle_by_spectrum(&classes, &mut work);
     }
@@ -297,6 +281,7 @@ pub fn hardest<G: Weighed>(
     if spectrum && found.lower.is_none() {
         found.settle_by_spectrum(&classes, &mut work);
     }
+    work.report();
     let presses = found.presses(&classes);
     let cut_short = stopped();
     let puzzle = game.puzzle();
@@ -341,6 +326,66 @@ pub fn hardest<G: Weighed>(
         boards,
         stopped: cut_short,
     })
+}
+
+/// The most member weighings [`hardest`] makes with these options: the
+/// tally's exact count when the distribution is asked (`hardest` refuses
+/// it past `options.work`), else at most `options.work` (two states, whose
+/// searches stop when settled, often far sooner), or the tally's count
+/// when that settles it within the budget (K states), or 0. A total for
+/// the counter of [`HardestOptions::progress`]; it passes `u64` for large
+/// kernels, hence a float.
+///
+/// # Errors
+/// As [`hardest`] for the game and goal.
+pub fn hardest_cost<G: Weighed>(game: &G, goal: Goal, options: &HardestOptions) -> Result<f64, Error> {
+    let Prepared { classes, .. } = prepare(game, goal)?;
+    let tally = spread::tally_cost(&classes);
+    let budget = options.work as f64;
+    let spectrum = classes.states == 2 && classes.orders.len() <= MAX_SPECTRUM_BITS;
+    Ok(match () {
+        () if options.distribution => tally,
+        () if spectrum => budget,
+        () if tally <= budget => tally,
+        () => 0.0,
+    })
+}
+
+/// A game's classes for a goal, before any search.
+struct Prepared {
+    classes: Classes,
+    /// Boards per coset of the code weighed.
+    per_coset: u32,
+    /// The uniform state the board is built to (0 for any).
+    target_state: u8,
+}
+
+fn prepare<G: Weighed>(game: &G, goal: Goal) -> Result<Prepared, Error> {
+    let mut code = game.quiet_code()?;
+    let states = code.states;
+    let target_state = match goal {
+        Goal::State(t) if t >= states => {
+            return Err(Error::BadInput(format!(
+                "target state {t} is not a state of this puzzle: its cells have {states} states, 0 to {}",
+                states - 1
+            )));
+        }
+        Goal::State(t) => t,
+        Goal::Any => 0,
+    };
+    // Boards per coset of the code weighed: one for a fixed target; for
+    // any, the code gains a press set reaching a uniform state, and each
+    // coset holds the K boards that differ by a uniform state.
+    let per_coset = match goal {
+        Goal::State(_) => 1,
+        Goal::Any => {
+            if let Some(generator) = uniform_reacher(game, states)? {
+                code.generators.push(generator);
+            }
+            u32::from(states)
+        }
+    };
+    Ok(Prepared { classes: Classes::new(&code), per_coset, target_state })
 }
 
 /// What the searches settled: the bounds, how, and the tally or the
