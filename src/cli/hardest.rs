@@ -3,12 +3,13 @@
 //! both kinds of game (the library's `analysis::hardest`).
 
 use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::long::interrupt_flag;
 use super::solve::create;
-use super::{Failure, HardestArgs, Kind, Streams, StudyFormat, smaller_or_more_memory};
-use crate::analysis::{HardestOptions, hardest as weigh};
+use super::{Failure, HardestArgs, Kind, Streams, StudyFormat, smaller_or_more_memory, terminal_bar};
+use crate::analysis::{HardestOptions, hardest as weigh, hardest_cost};
 use crate::present::{Shown, hardest_json, hardest_text};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits};
 use crate::{Answer, Error, Method};
@@ -23,10 +24,17 @@ where
     let mut solvers =
         G::solvers(&args.puzzle, Method::Auto, DEFAULT_MAX_NULLITY, max_memory, &smaller_or_more_memory);
     let game = solvers.for_shape(rows, cols)?;
-    let options = HardestOptions { distribution: args.distribution, ..HardestOptions::default() };
+    let spent = AtomicU64::new(0);
+    let options = HardestOptions {
+        distribution: args.distribution,
+        progress: Some(&spent),
+        ..HardestOptions::default()
+    };
     let interrupted = interrupt_flag();
     let limits = Limits { stop: Some(interrupted), time_limit: args.time_limit.map(Duration::from_secs_f64) };
-    let found = weigh(game, args.target, &options, &limits).map_err(|e| distribution_hint(e, &args))?;
+    let total = hardest_cost(game, args.target, &options).map_err(|e| distribution_hint(e, &args))?;
+    let found = watched(&spent, total, || weigh(game, args.target, &options, &limits))
+        .map_err(|e| distribution_hint(e, &args))?;
     if let Some(path) = &args.output {
         let Some(board) = &found.board else {
             return Err(Error::Limit(format!(
@@ -46,11 +54,38 @@ where
     };
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;
-    if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+    if interrupted.load(Ordering::Relaxed) {
         let _ = writeln!(io.stderr, "lightsout: interrupted: the bounds above are the ones reached");
         return Ok(130);
     }
     Ok(0)
+}
+
+/// Work of at least this many weighings (about half a second) shows a
+/// progress bar on a terminal.
+const SHOWN_WORK: f64 = (1u64 << 28) as f64;
+
+/// Runs `work` while a bar on the terminal shows `spent` of `total`
+/// weighings (in millions; two-state searches often end well before).
+fn watched<T>(spent: &AtomicU64, total: f64, work: impl FnOnce() -> T) -> T {
+    if total < SHOWN_WORK {
+        return work();
+    }
+    let bar = terminal_bar((total / 1e6) as u64, "million weighings at most");
+    let done = AtomicBool::new(false);
+    let answer = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                bar.set_position(spent.load(Ordering::Relaxed) / 1_000_000);
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let answer = work();
+        done.store(true, Ordering::Relaxed);
+        answer
+    });
+    bar.finish_and_clear();
+    answer
 }
 
 /// A distribution past the work budget: what to do instead.
