@@ -46,6 +46,26 @@ fn board_text(board: &Value) -> String {
 }
 
 #[test]
+fn regression_k_state_bounds_come_from_a_climb_and_its_board_needs_them() {
+    // Past the tally, K states had only a balanced board: 5x5 over Z_3
+    // gave 8 to 26, 9x9 over Z_5 180 to 196. A climb over the class counts
+    // reaches 22 and settles 196.
+    let cases: &[(&[&str], u64)] = &[
+        (&["-r", "5", "-c", "5", "--states", "3"], 22),
+        (&["-r", "9", "-c", "9", "--states", "5"], 196),
+        (&["-r", "4", "-c", "4", "--states", "4"], 19),
+    ];
+    for &(args, at_least) in cases {
+        let found = hardest(args);
+        let most = &found["most_presses"];
+        let lower = most["lower"].as_u64().unwrap();
+        assert!(lower >= at_least && lower <= most["upper"].as_u64().unwrap(), "{args:?}: {most}");
+        assert_needs(args, "0", most, lower);
+    }
+    assert_eq!(hardest(&["-r", "9", "-c", "9", "--states", "5"])["most_presses"]["exact"], true);
+}
+
+#[test]
 fn every_hardest_board_needs_exactly_the_presses_claimed() {
     let cases: &[(&[&str], &str)] = &[
         (&["-r", "4", "-c", "4"], "0"),
@@ -68,18 +88,28 @@ fn every_hardest_board_needs_exactly_the_presses_claimed() {
         assert_eq!(most["exact"], true, "{args:?} -t {target}: {most}");
         let lower = most["lower"].as_u64().unwrap();
         assert_eq!(most["upper"].as_u64(), Some(lower));
-        // Solve's "any" is the same goal: the nearest uniform state.
-        let out = lightsout()
-            .args(puzzle_flags(args))
-            .args(["-t", target, "--format", "json"])
-            .write_stdin(board_text(&most["board"]))
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let solved: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let best = &solved["best"];
-        assert_eq!(best["presses"].as_u64(), Some(lower), "{args:?} -t {target}: {solved}");
+        assert_needs(args, target, most, lower);
     }
+}
+
+/// Solves `most`'s board with `lightsout` (puzzle flags of `args`, to
+/// `target`): it must take exactly `lower` presses.
+fn assert_needs(args: &[&str], target: &str, most: &Value, lower: u64) {
+    // Solve's "any" is the same goal: the nearest uniform state.
+    let out = lightsout()
+        .args(puzzle_flags(args))
+        .args(["-t", target, "--format", "json"])
+        .write_stdin(board_text(&most["board"]))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let solved: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let best = &solved["best"];
+    assert_eq!(best["presses"].as_u64(), Some(lower), "{args:?} -t {target}: {solved}");
+    assert_eq!(
+        solved["targets"].as_array().map_or(Some(true), |t| t[0]["proven_minimal"].as_bool()),
+        Some(true)
+    );
 }
 
 /// `k count` lines of a table in tests/data, without its comments.
@@ -124,8 +154,10 @@ fn limits_and_bad_goals_are_one_line_errors() {
         assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty() && stderr.lines().count() == 1 && stderr.contains(needle), "{stderr}");
     };
-    refuse(&["-r", "4", "-c", "4", "-t", "grey"], 2, "expected white, black, any or a state number");
-    refuse(&["-r", "4", "-c", "4", "-t", "3", "--states", "3"], 2, "its cells have 3 states, 0 to 2");
+    refuse(&["-r", "4", "-c", "4", "-t", "grey"], 2, "expected 0 or white, 1 or black, or any");
+    refuse(&["-r", "4", "-c", "4", "-t", "3", "--states", "3"], 2, "give a state 0 to 2 or any");
+    // As solve: colour words are for two states.
+    refuse(&["-r", "4", "-c", "4", "-t", "black", "--states", "3"], 2, "'black' is a two-state word");
     refuse(&["-r", "9", "-c", "9", "--distribution"], 3, "without --distribution the most presses");
 }
 

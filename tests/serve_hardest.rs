@@ -65,9 +65,13 @@ async fn bad_requests_and_limits_are_refused_with_their_reason() {
         (
             json!({"rows": 4, "cols": 4, "target": "grey"}),
             StatusCode::BAD_REQUEST,
-            "expected white, black, any",
+            "expected 0 or white, 1 or black, or any",
         ),
-        (json!({"rows": 4, "cols": 4, "target": 2}), StatusCode::BAD_REQUEST, "its cells have 2 states"),
+        (
+            json!({"rows": 4, "cols": 4, "target": 2}),
+            StatusCode::BAD_REQUEST,
+            "state 2 is not a state of this puzzle",
+        ),
         (json!({"rows": 4, "cols": 4, "target": [1]}), StatusCode::BAD_REQUEST, "a state number"),
         (json!({"rows": 4}), StatusCode::BAD_REQUEST, "rows and cols"),
         (

@@ -242,10 +242,11 @@ pub(super) struct HardestArgs {
     pub(super) size: SizeArgs,
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
-    /// What every board is weighed to: white (state 0), black (state 1), a
-    /// state number, or any (each board to the uniform state nearest it).
-    #[arg(short, long, default_value = "0", value_parser = crate::present::parse_goal, value_name = "TARGET")]
-    pub(super) target: crate::analysis::Goal,
+    /// What every board is weighed to: a state number (default 0, white),
+    /// any (each board to the uniform state nearest it), or for two states
+    /// white, black or either.
+    #[arg(short, long, default_value = "0", value_name = "TARGET")]
+    pub(super) target: String,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
     pub(super) format: StudyFormat,

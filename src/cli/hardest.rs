@@ -19,6 +19,8 @@ where
     G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
 {
     args.puzzle.refuse_unused(None, None)?;
+    let goal = crate::present::parse_goal(&args.target, args.puzzle.states)
+        .map_err(|e| Error::BadInput(format!("--target {}: {e}", args.target)))?;
     let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
     let max_memory = args.memory.max_memory;
     let mut solvers =
@@ -32,8 +34,8 @@ where
     };
     let interrupted = interrupt_flag();
     let limits = Limits { stop: Some(interrupted), time_limit: args.time_limit.map(Duration::from_secs_f64) };
-    let total = hardest_cost(game, args.target, &options).map_err(|e| distribution_hint(e, &args))?;
-    let found = watched(&spent, total, || weigh(game, args.target, &options, &limits))
+    let total = hardest_cost(game, goal, &options).map_err(|e| distribution_hint(e, &args))?;
+    let found = watched(&spent, total, || weigh(game, goal, &options, &limits))
         .map_err(|e| distribution_hint(e, &args))?;
     if let Some(path) = &args.output {
         let Some(board) = &found.board else {
@@ -49,8 +51,8 @@ where
             .map_err(|e| Error::BadInput(format!("cannot write {}: {e}", path.display())))?;
     }
     let text = match args.format {
-        StudyFormat::Text => hardest_text(game, args.target, &found),
-        StudyFormat::Json => hardest_json(game, args.target, &found).to_string() + "\n",
+        StudyFormat::Text => hardest_text(game, goal, &found),
+        StudyFormat::Json => hardest_json(game, goal, &found).to_string() + "\n",
     };
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;

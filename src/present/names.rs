@@ -30,34 +30,45 @@ pub fn colour_targets(word: &str) -> Option<&'static [Target]> {
 /// The words [`colour_targets`] knows, for messages.
 pub const TARGET_WORDS: &str = "white, black, either";
 
-/// What the hardest boards are weighed to, as every front names it:
-/// `white` (state 0), `black` (state 1), a state number, or `any` (also
-/// `either`): each board to the uniform state nearest it.
+/// What the hardest boards are weighed to, as every front names it for a
+/// puzzle of `states` states: a state number, `any`, and for two states
+/// also `white` (0), `black` (1) and `either` (any).
 ///
 /// # Example
 /// ```
 /// use lightsout::analysis::Goal;
 /// use lightsout::present::parse_goal;
 ///
-/// assert_eq!(parse_goal("white"), Ok(Goal::State(0)));
-/// assert_eq!(parse_goal("7"), Ok(Goal::State(7)));
-/// assert_eq!(parse_goal("either"), Ok(Goal::Any));
-/// assert!(parse_goal("grey").is_err());
+/// assert_eq!(parse_goal("white", 2), Ok(Goal::State(0)));
+/// assert_eq!(parse_goal("7", 9), Ok(Goal::State(7)));
+/// assert_eq!(parse_goal("either", 2), Ok(Goal::Any));
+/// assert!(parse_goal("grey", 2).is_err());
+/// assert!(parse_goal("black", 3).is_err() && parse_goal("3", 3).is_err());
 /// ```
 ///
 /// # Errors
 /// A message naming what is expected, for any other word.
-pub fn parse_goal(word: &str) -> Result<Goal, String> {
+pub fn parse_goal(word: &str, states: u8) -> Result<Goal, String> {
+    let top = states.saturating_sub(1);
+    let expected = if states == 2 {
+        "0 or white, 1 or black, or any".to_string()
+    } else {
+        format!("a state 0 to {top} or any")
+    };
     match word {
+        "any" => Ok(Goal::Any),
+        "white" | "black" | "either" if states > 2 => {
+            Err(format!("'{word}' is a two-state word; with {states} states give {expected}"))
+        }
         "white" => Ok(Goal::State(0)),
         "black" => Ok(Goal::State(1)),
-        "any" | "either" => Ok(Goal::Any),
-        _ if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) => {
-            word.parse().map(Goal::State).map_err(|_| format!("state {word} is not below 256"))
-        }
+        "either" => Ok(Goal::Any),
+        _ if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) => match word.parse::<u8>() {
+            Ok(t) if t < states => Ok(Goal::State(t)),
+            _ => Err(format!("state {word} is not a state of this puzzle: give {expected}")),
+        },
         _ => Err(format!(
-            "expected white, black, any or a state number, not '{word}' (the hardest boards are weighed to a \
-             uniform state)"
+            "expected {expected}, not '{word}' (the hardest boards are weighed to a uniform state)"
         )),
     }
 }

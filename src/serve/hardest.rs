@@ -53,19 +53,14 @@ fn most_presses(req: &HardestRequest, job: &Job) -> Result<String, ApiError> {
     let limits = &*job.limits;
     let puzzle =
         sized_puzzle(req.rows, req.cols, req.graph.as_deref(), req.rule.as_deref(), req.torus, limits)?;
+    let states = request::states(req.states)?;
     let goal = match &req.target {
-        None => Goal::State(0),
-        Some(Value::Number(n)) => match n.as_u64().and_then(|n| u8::try_from(n).ok()) {
-            Some(t) => Goal::State(t),
-            None => return Err(ApiError::bad(format!("target: state {n} is not below 256"))),
-        },
-        Some(Value::String(word)) => parse_goal(word).map_err(|e| ApiError::bad(format!("target: {e}")))?,
-        Some(other) => {
-            return Err(ApiError::bad(format!(
-                "target: expected white, black, any or a state number, got {other}"
-            )));
-        }
-    };
+        None => Ok(Goal::State(0)),
+        Some(Value::Number(n)) => parse_goal(&n.to_string(), states.get()),
+        Some(Value::String(word)) => parse_goal(word, states.get()),
+        Some(other) => Err(format!("expected a state number or any, got {other}")),
+    }
+    .map_err(|e| ApiError::bad(format!("target: {e}")))?;
     struct Weigh<'a> {
         puzzle: Puzzle,
         states: Modulus,
@@ -85,6 +80,5 @@ fn most_presses(req: &HardestRequest, job: &Job) -> Result<String, ApiError> {
             Ok(hardest_json(&game, self.goal, &found).to_string())
         }
     }
-    let states = request::states(req.states)?;
     for_states(states, Weigh { puzzle, states, goal, distribution: req.distribution, job })
 }

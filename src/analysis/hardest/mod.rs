@@ -20,6 +20,7 @@
 //! which must prove its minimum equal to the one claimed.
 
 mod classes;
+mod climb;
 mod spectrum;
 mod spread;
 mod work;
@@ -281,6 +282,9 @@ pub fn hardest<G: Weighed>(
     if spectrum && found.lower.is_none() {
         found.settle_by_spectrum(&classes, &mut work);
     }
+    if found.lower.is_none() {
+        found.climb(&classes, &mut work);
+    }
     work.report();
     let presses = found.presses(&classes);
     let cut_short = stopped();
@@ -401,6 +405,7 @@ struct Found {
 enum Source {
     Tally(spread::Tally),
     Signed(Vec<i64>),
+    Climbed(climb::Climbed),
 }
 
 impl Found {
@@ -409,6 +414,16 @@ impl Found {
             let most = tally.heaviest + classes.untouched.len() as u64 * (u64::from(classes.states) - 1);
             (self.upper, self.lower, self.how) = (most, Some(most), How::Search);
             self.source = Some(Source::Tally(tally));
+        }
+    }
+
+    /// A lower bound past the exact methods: the board a climb reaches
+    /// (K states, and kernels the signed counts do not take).
+    fn climb(&mut self, classes: &Classes, work: &mut Work) {
+        if let Some(climbed) = climb::climb(classes, work) {
+            self.lower =
+                Some(climbed.weight + classes.untouched.len() as u64 * (u64::from(classes.states) - 1));
+            self.source = Some(Source::Climbed(climbed));
         }
     }
 
@@ -458,6 +473,7 @@ impl Found {
         for (k, class) in classes.classes.iter().enumerate() {
             let counts: Vec<u32> = match &self.source {
                 Some(Source::Tally(tally)) => tally.counts[k].clone(),
+                Some(Source::Climbed(climbed)) => climbed.counts[k].clone(),
                 Some(Source::Signed(signed)) => {
                     let pressed = ((class.cells.len() as i64 + signed[k]) / 2) as u32;
                     vec![class.cells.len() as u32 - pressed, pressed]

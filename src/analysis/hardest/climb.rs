@@ -1,0 +1,207 @@
+//! A hard board found by climbing, for any K, where the tally cannot go:
+//! a press set held as how many cells of each class it presses how often,
+//! moved one cell at a time to raise its coset's lightest member. What it
+//! reaches is a lower bound (the board is certified after), not a proof.
+
+use super::classes::Classes;
+use super::work::Work;
+
+/// Most kernel members the climb weighs at every step: each move is
+/// weighed against all of them.
+const MAX_CLIMB_MEMBERS: usize = 1 << 16;
+
+/// Most moves a climb makes.
+const MAX_MOVES: usize = 1 << 14;
+
+/// A press set's class counts and the weight of its coset's lightest
+/// member on the classes (the untouched cells not counted).
+pub(crate) struct Climbed {
+    pub weight: u64,
+    /// Per class, how many of its cells each residue has.
+    pub counts: Vec<Vec<u32>>,
+}
+
+/// The lightest weight of a coset and how many members have it.
+type Height = (u64, usize);
+
+/// One cell of a class moved from one residue to another.
+type Move = (usize, usize, usize);
+
+/// The weights of every member against class counts.
+struct Weights {
+    states: usize,
+    classes: usize,
+    /// `values[s · classes + k]`: what member `s` adds to class `k`.
+    values: Vec<u8>,
+    /// Member `s`'s weight on the classes.
+    weight: Vec<u64>,
+}
+
+impl Weights {
+    fn new(classes: &Classes, members: usize, counts: &[Vec<u32>]) -> Weights {
+        let (states, count) = (usize::from(classes.states), classes.classes.len());
+        let values = classes.member_values(members);
+        let weight = (0..members)
+            .map(|s| {
+                (0..count)
+                    .map(|k| {
+                        let v = usize::from(values[s * count + k]);
+                        let residues = counts[k].iter().enumerate();
+                        residues.map(|(r, &n)| u64::from(n) * ((r + v) % states) as u64).sum::<u64>()
+                    })
+                    .sum()
+            })
+            .collect();
+        Weights { states, classes: count, values, weight }
+    }
+
+    /// The lightest weight and how many members have it, were one cell of
+    /// class `k` moved from residue `from` to `to`.
+    fn after_move(&self, k: usize, from: usize, to: usize) -> Height {
+        let mut best = (u64::MAX, 0);
+        for (s, &w) in self.weight.iter().enumerate() {
+            let v = usize::from(self.values[s * self.classes + k]);
+            let w = w + ((to + v) % self.states) as u64 - ((from + v) % self.states) as u64;
+            if w < best.0 {
+                best = (w, 1);
+            } else if w == best.0 {
+                best.1 += 1;
+            }
+        }
+        best
+    }
+
+    fn apply(&mut self, k: usize, from: usize, to: usize) {
+        for (s, w) in self.weight.iter_mut().enumerate() {
+            let v = usize::from(self.values[s * self.classes + k]);
+            *w = *w + ((to + v) % self.states) as u64 - ((from + v) % self.states) as u64;
+        }
+    }
+
+    fn lightest(&self) -> Height {
+        let min = self.weight.iter().copied().min().unwrap_or(0);
+        (min, self.weight.iter().filter(|&&w| w == min).count())
+    }
+}
+
+/// Climbs from every class spread evenly over the residues: each step
+/// takes the move that raises the lightest member most, or that leaves
+/// it and has fewer members at it, until none does, the moves run out or
+/// `work` does. `None` when the kernel has too many members to weigh.
+pub(crate) fn climb(classes: &Classes, work: &mut Work) -> Option<Climbed> {
+    let members = usize::try_from(classes.members()?).ok().filter(|&m| m <= MAX_CLIMB_MEMBERS)?;
+    let k = usize::from(classes.states);
+    let mut counts: Vec<Vec<u32>> = classes
+        .classes
+        .iter()
+        .map(|class| {
+            let n = class.cells.len();
+            (0..k).map(|r| ((n + k - 1 - r) / k) as u32).collect()
+        })
+        .collect();
+    let mut weights = Weights::new(classes, members, &counts);
+    let mut now = weights.lightest();
+    for _ in 0..MAX_MOVES {
+        let mut best: Option<(Height, Move)> = None;
+        for class in 0..counts.len() {
+            for from in (0..k).filter(|&r| counts[class][r] > 0) {
+                for to in (0..k).filter(|&r| r != from) {
+                    if !work.spend(members as u64) {
+                        return Some(Climbed { weight: now.0, counts });
+                    }
+                    let after = weights.after_move(class, from, to);
+                    // Higher is better; at the same height, fewer members there.
+                    let better =
+                        |than: (u64, usize)| after.0 > than.0 || (after.0 == than.0 && after.1 < than.1);
+                    if better(best.map_or(now, |b| b.0)) {
+                        best = Some((after, (class, from, to)));
+                    }
+                }
+            }
+        }
+        let Some((after, (class, from, to))) = best else { break };
+        counts[class][from] -= 1;
+        counts[class][to] += 1;
+        weights.apply(class, from, to);
+        now = after;
+    }
+    Some(Climbed { weight: now.0, counts })
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::analysis::hardest::QuietCode;
+
+    /// The lightest member's weight of the coset of `presses`, by brute
+    /// force over the kernel's members.
+    fn lightest(code: &QuietCode, presses: &[u8]) -> u64 {
+        let k = u32::from(code.states);
+        let members: u32 = code.generators.iter().map(|g| g.1).product();
+        (0..members)
+            .map(|mut s| {
+                let mut cells: Vec<u32> = presses.iter().map(|&p| u32::from(p)).collect();
+                for (values, order) in &code.generators {
+                    let times = s % order;
+                    s /= order;
+                    for (cell, &v) in cells.iter_mut().zip(values) {
+                        *cell = (*cell + times * u32::from(v)) % k;
+                    }
+                }
+                cells.iter().map(|&c| u64::from(c)).sum()
+            })
+            .min()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_climb_claims_what_its_board_weighs_and_never_more_than_the_most() {
+        let never = || false;
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..200 {
+            let states = rng.random_range(3..=5u8);
+            let cells = rng.random_range(2..=7usize);
+            // A generator of order K (a random vector; its multiples are
+            // the kernel), and for K = 4 sometimes one of order 2.
+            let mut generators =
+                vec![((0..cells).map(|_| rng.random_range(0..states)).collect::<Vec<u8>>(), 0)];
+            generators[0].1 = u32::from(states);
+            if states == 4 && rng.random::<bool>() {
+                generators.push(((0..cells).map(|_| 2 * rng.random_range(0..2u8)).collect(), 2));
+            }
+            let code = QuietCode { states, cells, generators };
+            let classes = Classes::new(&code);
+            let mut work = Work::new(u64::MAX, &never);
+            let Some(climbed) = climb(&classes, &mut work) else { continue };
+            // The board its counts spread over the cells, the untouched
+            // ones left out (as the claim leaves them).
+            let mut presses = vec![0u8; cells];
+            for (class, counts) in classes.classes.iter().zip(&climbed.counts) {
+                let residues =
+                    counts.iter().enumerate().flat_map(|(r, &n)| std::iter::repeat_n(r as u8, n as usize));
+                for (&cell, r) in class.cells.iter().zip(residues) {
+                    presses[cell] = r;
+                }
+            }
+            assert_eq!(lightest(&code, &presses), climbed.weight);
+            let most = (0..u32::from(states).pow(cells as u32))
+                .map(|mut x| {
+                    let p: Vec<u8> = (0..cells)
+                        .map(|_| {
+                            let d = (x % u32::from(states)) as u8;
+                            x /= u32::from(states);
+                            d
+                        })
+                        .collect();
+                    let untouched: u64 = classes.untouched.iter().map(|&c| u64::from(p[c])).sum();
+                    lightest(&code, &p) - untouched
+                })
+                .max()
+                .unwrap();
+            assert!(climbed.weight <= most, "{} > {most}", climbed.weight);
+        }
+    }
+}
