@@ -261,10 +261,10 @@ pub fn hardest<G: Weighed>(
     let states = classes.states;
     let upper = average_bound(&classes);
     let mut found = Found { upper, lower: None, how: How::Bounds, source: None };
-    let cost = spread::tally_cost(&classes);
+    let cost = spread::tally_cost(&classes) + spread::untouched_cost(&classes);
     if options.distribution && cost > options.work as f64 {
         return Err(Error::Limit(format!(
-            "the distribution weighs {cost:.3e} class counts by members, past the work budget of {:.3e}",
+            "the distribution needs about {cost:.3e} steps (class counts weighed by members, and the counts of the untouched cells), past the work budget of {:.3e}",
             options.work as f64
         )));
     }

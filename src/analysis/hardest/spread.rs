@@ -45,15 +45,20 @@ pub(crate) fn tally_cost(classes: &Classes) -> f64 {
         nodes *= compositions(n, k);
         total += nodes;
     }
-    // Then the untouched cells' weights and their convolution with the
-    // tally: additions and products of numbers of up to n_0 log2(K) bits,
-    // counted in 64-bit words (a 300x300 of nullity 0 would spend hours).
-    let (untouched, k) = (classes.untouched.len() as f64, k as f64);
+    total * members
+}
+
+/// The work after the tally: the untouched cells' weights and their
+/// convolution with it, additions and products of numbers of up to
+/// n_0 log2(K) bits, counted in 64-bit words (a 300x300 of nullity 0
+/// would spend hours there).
+pub(crate) fn untouched_cost(classes: &Classes) -> f64 {
+    let (untouched, k) = (classes.untouched.len() as f64, f64::from(classes.states));
     let words = (untouched * k.log2() / 64.0).max(1.0);
     let spread = untouched * untouched * (k - 1.0) * k / 2.0 * words;
     let touched: f64 = classes.sizes().iter().map(|&n| n as f64 * (k - 1.0)).sum();
     let convolution = (touched + 1.0) * (untouched * (k - 1.0) + 1.0) * words * words;
-    total * members + spread + convolution
+    spread + convolution
 }
 
 /// `C(n + K − 1, K − 1)`: the ways to spread `n` cells over K residues.
