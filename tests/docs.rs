@@ -17,8 +17,10 @@
 //! from the repository root and written files stay out of the work tree.
 //! `lightsout` is the binary under test. A command whose `localhost:PORT`
 //! is a server's (`curl`) is sent to a `lightsout serve --port 0` this test
-//! starts. A block that is long, random or machine-dependent (timings,
-//! shards on a cluster, estimates) is marked just before its fence:
+//! starts. A picture a block writes under `docs/img/` must be byte for byte
+//! the one in the repository. A block that is long, random or
+//! machine-dependent (timings, shards on a cluster, estimates) is marked
+//! just before its fence:
 //!
 //! ```text
 //! <!-- docs-test: skip (why) -->
@@ -44,6 +46,7 @@ const SKIP: &str = "<!-- docs-test: skip";
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// One `$ command` and the output pasted under it.
+#[derive(Debug)]
 struct Example {
     /// 1-based line of the `$` in its file.
     line: usize,
@@ -55,6 +58,7 @@ struct Example {
 }
 
 /// A fenced block holding at least one example.
+#[derive(Debug)]
 struct Block {
     file: String,
     /// 1-based line of the opening fence.
@@ -281,12 +285,12 @@ fn diff(expected: &str, actual: &str) -> String {
             lines.push((' ', e[i]));
             i += 1;
             j += 1;
-        } else if j < a.len() && (i == e.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            lines.push(('+', a[j]));
-            j += 1;
-        } else {
+        } else if i < e.len() && (j == a.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
             lines.push(('-', e[i]));
             i += 1;
+        } else {
+            lines.push(('+', a[j]));
+            j += 1;
         }
     }
     let near_change =
@@ -509,4 +513,68 @@ fn docs_examples_print_what_the_docs_say() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+// The reader of the convention, on small pages: a regression here would
+// silently test less.
+
+#[test]
+fn parse_reads_commands_outputs_exit_codes_and_skip_markers() {
+    let page = "\
+text
+```text
+$ lightsout a \\
+  --b
+out 1
+
+out 2
+
+$ lightsout c
+exit 2
+```
+
+<!-- docs-test: skip (too long) -->
+```
+$ lightsout d
+```
+
+```sh
+lightsout e    # a listing, not a transcript: no `$`
+```
+";
+    let blocks = parse("page.md", page).unwrap();
+    assert_eq!(blocks.len(), 2);
+    let first = &blocks[0];
+    assert_eq!((first.line, first.skip.as_deref()), (2, None));
+    let [a, c] = &first.examples[..] else { panic!("two examples") };
+    assert_eq!((a.line, a.command.as_str()), (3, "lightsout a \\\n  --b"));
+    assert_eq!((a.expected.as_str(), a.exit, a.output_lines.clone()), ("out 1\n\nout 2", 0, 4..7));
+    assert_eq!((c.line, c.expected.as_str(), c.exit, c.output_lines.clone()), (9, "", 2, 9..10));
+    assert_eq!(blocks[1].skip.as_deref(), Some("(too long)"));
+}
+
+#[test]
+fn parse_refuses_what_would_go_untested() {
+    let loose = "Run it:\n\n    $ lightsout x\n    4\n";
+    assert!(parse("p.md", loose).unwrap_err().contains("p.md:3: a `$ ` command outside a fenced block"));
+    let open = "```\n$ lightsout x\n";
+    assert!(parse("p.md", open).unwrap_err().contains("p.md:1: a fence that is never closed"));
+    let stray = "<!-- docs-test: skip (why) -->\n```\nno command\n```\n";
+    assert!(parse("p.md", stray).unwrap_err().contains("p.md:2: a skip marker before a block"));
+}
+
+#[test]
+fn commands_to_a_server_go_to_the_tests_port() {
+    let command = "curl localhost:8080/api/solve -H 'Host: localhost:8391' && echo localhost:";
+    assert_eq!(
+        to_server(command, "4242"),
+        "curl localhost:4242/api/solve -H 'Host: localhost:4242' && echo localhost:"
+    );
+}
+
+#[test]
+fn diff_shows_the_changed_lines_with_context() {
+    let expected = "a\nb\nc\nd\ne\nf\ng\nh";
+    let actual = "a\nb\nc\nd\ne\nF\ng\nh";
+    assert_eq!(diff(expected, actual), "     d\n     e\n  -  f\n  +  F\n     g\n     h\n");
 }
