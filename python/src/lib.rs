@@ -16,6 +16,7 @@
 mod convert;
 mod engine;
 mod game;
+mod hardest;
 mod solve;
 mod study;
 
@@ -47,10 +48,12 @@ fn lightsout_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solve::Solution>()?;
     m.add_class::<solve::Check>()?;
     m.add_class::<study::Analysis>()?;
+    m.add_class::<hardest::Hardest>()?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(solve::check, m)?)?;
     m.add_function(wrap_pyfunction!(study::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(study::nullity_table, m)?)?;
+    m.add_function(wrap_pyfunction!(hardest::hardest, m)?)?;
     Ok(())
 }
