@@ -34,8 +34,8 @@ use crate::study::study_puzzle;
 /// ``boards_at_most`` how many of them need ``upper`` presses (``None``
 /// where the boards were not all counted), and ``distribution`` (when
 /// asked) a dict from each number of presses to the boards that need
-/// exactly that many, ascending. Counts are exact ``int``\ s. Results
-/// compare equal when all of that is, and pickle.
+/// exactly that many, ascending. Counts are exact Python integers.
+/// Results compare equal when all of that is, and pickle.
 ///
 /// >>> h = lightsout.hardest(4, 4)
 /// >>> h

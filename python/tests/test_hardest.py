@@ -123,6 +123,7 @@ def test_pickles_and_compares_equal():
         lightsout.hardest(3, 3, states=3),
         lightsout.hardest(graph=nx.relabel_nodes(nx.cycle_graph(4), {0: "a", 1: "b", 2: "c", 3: "d"})),
         lightsout.hardest(9, 9, time_limit=0.05),
+        lightsout.hardest(41, 41),  # closed form
     ]
     for h in cases:
         back = roundtrip(h)
@@ -130,6 +131,7 @@ def test_pickles_and_compares_equal():
         assert back.distribution == h.distribution and back.vertices == h.vertices
         assert (back.board == h.board).all() and (back.presses == h.presses).all()
         assert (back.how, back.stopped, back.solvable_boards) == (h.how, h.stopped, h.solvable_boards)
+    assert cases[-1].how == "closed form" and cases[-1].lower == 1191  # wmboyles' table
     assert cases[0] != cases[1] and cases[0] != "a result"
     assert repr(cases[0]) == "Hardest(lower=15, upper=15, exact=True, how='search')"
     with pytest.raises(TypeError):
@@ -197,6 +199,8 @@ def test_a_distribution_past_the_work_budget_is_a_limit_error():
     (["-r", "6", "-c", "5", "--torus", "-t", "black"], {"rows": 6, "cols": 5, "torus": True, "target": "black"}),
     (["-r", "3", "-c", "3", "--states", "3", "-t", "2"], {"rows": 3, "cols": 3, "states": 3, "target": 2}),
     (["--graph", "petersen"], {"graph": "petersen"}),
+    (["-r", "41", "-c", "41"], {"rows": 41, "cols": 41}),
+    (["-r", "64", "-c", "64"], {"rows": 64, "cols": 64}),
     (["-r", "17", "-c", "17", "--distribution"], {"rows": 17, "cols": 17, "distribution": True}),
 ])
 def test_agrees_with_the_cli(cli, args, kwargs):
