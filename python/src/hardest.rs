@@ -247,7 +247,7 @@ struct HardestOf {
     puzzle: Puzzle,
     states: Modulus,
     goal: Goal,
-    options: HardestOptions,
+    distribution: bool,
     time_limit: Option<Duration>,
     max_memory: u64,
 }
@@ -256,15 +256,16 @@ impl Play for HardestOf {
     type Output = Hardness;
 
     fn play<G: PyGame>(self) -> PyResult<Hardness> {
-        let HardestOf { puzzle, states, goal, options, time_limit, max_memory } = self;
+        let HardestOf { puzzle, states, goal, distribution, time_limit, max_memory } = self;
         run_interruptible(move |stop| {
             // The board is certified by the exhaustive engine `solve` uses by
             // default, so the same factored puzzle serves both.
             let factored = engine::<G>(&puzzle, states, DEFAULT_MAX_NULLITY, max_memory)?;
             let limits = Limits { stop: Some(stop.flag()), time_limit };
+            let options = HardestOptions { distribution, ..HardestOptions::default() };
             match analysis::hardest(&factored.game, goal, &options, &limits) {
                 Ok(found) => Ok(Hardness::of::<G>(found)),
-                Err(Error::Limit(why)) if options.distribution && why.starts_with("the distribution") => {
+                Err(Error::Limit(why)) if distribution && why.starts_with("the distribution") => {
                     Err(LimitError::new_err(format!(
                         "{why}; without distribution=True the most presses is still answered"
                     )))
@@ -325,9 +326,8 @@ pub fn hardest(
     let goal = read_goal(target, spec.states)?;
     let time_limit = seconds(time_limit)?;
     let max_memory = memory(&max_memory)?;
-    let options = HardestOptions { distribution, ..HardestOptions::default() };
     let layout = spec.layout(py, puzzle.rows(), puzzle.cols());
-    let work = HardestOf { puzzle, states: spec.states, goal, options, time_limit, max_memory };
+    let work = HardestOf { puzzle, states: spec.states, goal, distribution, time_limit, max_memory };
     let found = py.detach(|| with_game(spec.states, work))?;
     Ok(Hardest { found, layout })
 }
