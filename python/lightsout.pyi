@@ -85,6 +85,33 @@ class Analysis:
     def vertices(self) -> Optional[list[Any]]: ...
     def __eq__(self, other: object) -> bool: ...
 
+class Hardest:
+    """The most presses a solvable board of a size needs, proven or bounded, and a board that needs them (compares equal, pickles)."""
+
+    @property
+    def lower(self) -> Optional[int]: ...
+    @property
+    def upper(self) -> int: ...
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def how(self) -> str: ...
+    @property
+    def board(self) -> Optional[npt.NDArray[np.uint8]]: ...
+    @property
+    def presses(self) -> Optional[npt.NDArray[np.uint8]]: ...
+    @property
+    def boards_at_most(self) -> Optional[int]: ...
+    @property
+    def solvable_boards(self) -> int: ...
+    @property
+    def distribution(self) -> Optional[dict[int, int]]: ...
+    @property
+    def stopped(self) -> bool: ...
+    @property
+    def vertices(self) -> Optional[list[Any]]: ...
+    def __eq__(self, other: object) -> bool: ...
+
 def solve(
     board: Board,
     *,
@@ -153,3 +180,20 @@ def nullity_table(
 ) -> Union[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """Entry [i, j]: the nullity of rows[i] x cols[j] (log2 of the kernel size for states > 2,
     unless nullity=True with a prime number of states)."""
+
+def hardest(
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    *,
+    target: Union[str, int] = 0,
+    torus: bool = False,
+    rule: str = "plus",
+    states: int = 2,
+    graph: Optional[GraphLike] = None,
+    distribution: bool = False,
+    time_limit: Optional[float] = None,
+    max_memory: int = 1 << 30,
+) -> Hardest:
+    """The most presses a solvable board of a size (or graph) needs to reach `target`
+    (0/"white", 1/"black", a state, "any"), a board that needs them, and with
+    distribution=True the boards by their fewest presses."""

@@ -34,6 +34,12 @@ pub fn bad(message: impl Into<String>) -> PyErr {
     PyValueError::new_err(message.into())
 }
 
+/// A count the library gives in decimal (it may pass 2^64) as an exact
+/// Python `int`.
+pub fn exact_int<'py>(py: Python<'py>, decimal: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("builtins")?.getattr("int")?.call1((decimal,))
+}
+
 /// Everything about a puzzle but its size: the keyword arguments that every
 /// function shares.
 pub struct Spec {

@@ -5,6 +5,7 @@
 //! Python (how a board is built, which targets a word names, what an
 //! analysis holds) is [`PyGame`], implemented once for each.
 
+use lightsout::analysis::Weighed;
 use lightsout::solve::{Game, TargetOf};
 use lightsout::zk::Modulus;
 use lightsout::{Error, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
@@ -16,6 +17,7 @@ use crate::engine::{Reached, Stop};
 /// A library game as Python plays it.
 pub trait PyGame:
     Game<Board: Send + Sync + 'static + lightsout::solve::Board<Target: Send + Sync + 'static>>
+    + Weighed
     + Send
     + Sync
     + Sized

@@ -16,6 +16,7 @@
 mod convert;
 mod engine;
 mod game;
+mod hardest;
 mod solve;
 mod study;
 
@@ -32,14 +33,16 @@ pyo3::create_exception!(
 
 /// Lights Out and the Flip Game solved by linear algebra: any board size, K
 /// states per cell (Z_K, 2 ≤ K ≤ 255), grids (plane or torus, any press
-/// rule) and graphs; the fewest presses, proven; quiet patterns and nullity
-/// tables as numpy arrays.
+/// rule) and graphs; the fewest presses, proven; the hardest boards of a
+/// size; quiet patterns and nullity tables as numpy arrays.
 ///
 /// >>> import lightsout
 /// >>> lightsout.solve(["bwwb", "bbwb", "bwwb", "bwww"]).presses
 /// 4
 /// >>> lightsout.analyze(5, 5).nullity
 /// 2
+/// >>> lightsout.hardest(5, 5).upper
+/// 15
 #[pymodule(name = "lightsout")]
 fn lightsout_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -47,10 +50,12 @@ fn lightsout_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solve::Solution>()?;
     m.add_class::<solve::Check>()?;
     m.add_class::<study::Analysis>()?;
+    m.add_class::<hardest::Hardest>()?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(solve::check, m)?)?;
     m.add_function(wrap_pyfunction!(study::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(study::nullity_table, m)?)?;
+    m.add_function(wrap_pyfunction!(hardest::hardest, m)?)?;
     Ok(())
 }

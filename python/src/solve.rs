@@ -211,7 +211,7 @@ pub fn memory(max_memory: &Int) -> PyResult<u64> {
 
 /// `time_limit`: a positive, finite number of seconds that a `Duration`
 /// holds (up to about 1.8e19).
-fn seconds(time_limit: Option<f64>) -> PyResult<Option<Duration>> {
+pub fn seconds(time_limit: Option<f64>) -> PyResult<Option<Duration>> {
     let Some(t) = time_limit else {
         return Ok(None);
     };

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
 
-use crate::convert::{Int, Layout, Spec, bad, to_py};
+use crate::convert::{Int, Layout, Spec, bad, exact_int, to_py};
 use crate::engine::run_interruptible;
 use crate::game::{KernelSize, Play, PyGame, Study, Table, with_game};
 use crate::solve::{DEFAULT_MEMORY, memory};
@@ -45,7 +45,7 @@ impl Analysis {
     fn kernel_size<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match &self.study.kernel {
             KernelSize::PowerOfTwo(d) => 1u8.into_pyobject(py)?.call_method1("__lshift__", (*d,)),
-            KernelSize::Decimal(s) => py.import("builtins")?.getattr("int")?.call1((s.as_str(),)),
+            KernelSize::Decimal(s) => exact_int(py, s),
         }
     }
 
@@ -187,7 +187,7 @@ impl Analysis {
 }
 
 /// The puzzle of `rows × cols` (or of the graph) for a study.
-fn study_puzzle(spec: &Spec, rows: Option<Int>, cols: Option<Int>) -> PyResult<Puzzle> {
+pub fn study_puzzle(spec: &Spec, rows: Option<Int>, cols: Option<Int>) -> PyResult<Puzzle> {
     let side = |value: &Int, name: &str| {
         value.within(1, MAX_SIDE, |v| format!("a board of {v} {name} is outside 1..={MAX_SIDE}"))
     };

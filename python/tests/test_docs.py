@@ -6,7 +6,7 @@ import pytest
 
 import lightsout
 
-PUBLIC = ["solve", "solve_many", "check", "analyze", "nullity_table", "Solution", "Check", "Analysis"]
+PUBLIC = ["solve", "solve_many", "check", "analyze", "nullity_table", "hardest", "Solution", "Check", "Analysis", "Hardest"]
 
 
 @pytest.mark.parametrize("name", ["lightsout"] + PUBLIC)

@@ -149,3 +149,24 @@ def test_regression_an_interrupted_k_state_search_ends_its_threads_promptly():
     print(f"threads {before} -> {during[0]} during the search, back to {threads()} {ended:.3f} s after Ctrl-C")
     assert during[0] > before, (before, during)
     assert threads() <= before and ended < 5, (before, threads(), ended)
+
+
+def test_ctrl_c_stops_hardest():
+    # 9x9 has nullity 8: its bounds do not meet, and the searches run on
+    # to the work budget (some 20 s here). On Ctrl-C the call raises at
+    # once, and the abandoned searches see the stop flag (the same one a
+    # time limit sets) and end their threads within moments.
+    lightsout.hardest(4, 4)  # start the global pool, so only the work's threads come and go
+    before = threads()
+    timer = interrupt_after(0.3)
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        lightsout.hardest(9, 9)
+    interrupted = time.perf_counter()
+    timer.join()
+    assert interrupted - started < 2
+    while threads() > before and time.perf_counter() - interrupted < 30:
+        time.sleep(0.01)
+    ended = time.perf_counter() - interrupted
+    print(f"threads back to {threads()} {ended:.3f} s after Ctrl-C")
+    assert threads() <= before and ended < 5, (before, threads(), ended)

@@ -1,0 +1,333 @@
+//! `hardest`: the most presses a solvable board of a puzzle needs, a board
+//! that needs them, and the boards by their fewest presses.
+
+use std::time::Duration;
+
+use lightsout::analysis::{self, Goal, HardestOptions, How};
+use lightsout::present::parse_goal;
+use lightsout::solve::{DEFAULT_MAX_NULLITY, Limits};
+use lightsout::zk::Modulus;
+use lightsout::{Error, Puzzle};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple, PyType};
+
+use crate::LimitError;
+use crate::convert::{Int, Layout, Spec, bad, exact_int, to_py};
+use crate::engine::{engine, run_interruptible};
+use crate::game::{Play, PyGame, with_game};
+use crate::solve::{DEFAULT_MEMORY, memory, seconds};
+use crate::study::study_puzzle;
+
+/// The hardest boards of one size (or graph) and rule, for one target.
+///
+/// ``upper`` is a number of presses no solvable board needs more than, and
+/// ``lower`` one that ``board`` needs exactly (proven by the exhaustive
+/// engine before it is returned; ``None`` when no board could be
+/// certified): ``exact`` when they meet. ``how`` says how the value was
+/// settled: ``"closed form"`` (a bound from the quiet patterns' classes,
+/// met by a board built to meet it), ``"search"`` (every board counted, or
+/// a search proving that none needs more) or ``"bounds"`` (not settled:
+/// the work ran out, or ``stopped`` by the time limit, between the
+/// bounds). ``board`` and its lightest press set ``presses`` are numpy
+/// ``uint8`` arrays, rows × cols (on a graph vectors over ``vertices``).
+/// ``solvable_boards`` is the number of boards that reach the target,
+/// ``boards_at_most`` how many of them need ``upper`` presses (``None``
+/// where the boards were not all counted), and ``distribution`` (when
+/// asked) a dict from each number of presses to the boards that need
+/// exactly that many, ascending. Counts are exact Python integers.
+/// Results compare equal when all of that is, and pickle.
+///
+/// >>> h = lightsout.hardest(4, 4)
+/// >>> h
+/// Hardest(lower=7, upper=7, exact=True, how='search')
+/// >>> lightsout.solve(h.board, target="white").presses, int(h.presses.sum())
+/// (7, 7)
+/// >>> h.solvable_boards, h.boards_at_most
+/// (4096, 32)
+#[pyclass(frozen, module = "lightsout")]
+pub struct Hardest {
+    found: Hardness,
+    layout: Layout,
+}
+
+/// What `hardest` found, held without Python objects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Hardness {
+    lower: Option<u64>,
+    upper: u64,
+    how: How,
+    /// The certified board and its lightest press set, row by row.
+    board: Option<Vec<u8>>,
+    presses: Option<Vec<u8>>,
+    boards_at_most: Option<String>,
+    solvable_boards: String,
+    distribution: Option<Vec<(u64, String)>>,
+    stopped: bool,
+}
+
+impl Hardness {
+    fn of<G: PyGame>(h: analysis::Hardest<G::Board>) -> Hardness {
+        Hardness {
+            lower: h.lower,
+            upper: h.upper,
+            how: h.how,
+            board: h.board.as_ref().map(G::cells),
+            presses: h.presses.as_ref().map(G::cells),
+            boards_at_most: h.boards_at_most,
+            solvable_boards: h.boards,
+            distribution: h.distribution,
+            stopped: h.stopped,
+        }
+    }
+}
+
+/// The three ways a value is settled, for reading a pickle back by name.
+const HOWS: [How; 3] = [How::ClosedForm, How::Search, How::Bounds];
+
+#[pymethods]
+impl Hardest {
+    /// A board needing exactly this many presses exists (``None``: no board
+    /// was certified).
+    #[getter]
+    fn lower(&self) -> Option<u64> {
+        self.found.lower
+    }
+
+    /// No solvable board needs more presses than this.
+    #[getter]
+    fn upper(&self) -> u64 {
+        self.found.upper
+    }
+
+    /// Whether the most presses is proven: ``lower == upper``.
+    #[getter]
+    fn exact(&self) -> bool {
+        self.found.lower == Some(self.found.upper)
+    }
+
+    /// ``"closed form"``, ``"search"`` or ``"bounds"``.
+    #[getter]
+    fn how(&self) -> &'static str {
+        self.found.how.name()
+    }
+
+    /// A board whose fewest presses to the target are exactly ``lower``:
+    /// ``uint8``, rows × cols, or over the vertices on a graph; ``None``
+    /// when none was certified.
+    #[getter]
+    fn board<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.found.board.as_ref().map(|cells| self.layout.array(py, cells)).transpose()
+    }
+
+    /// The lightest press set of ``board`` (``lower`` presses), same layout.
+    #[getter]
+    fn presses<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.found.presses.as_ref().map(|cells| self.layout.array(py, cells)).transpose()
+    }
+
+    /// How many boards need ``upper`` presses, where every board was
+    /// counted; else ``None``.
+    #[getter]
+    fn boards_at_most<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.found.boards_at_most.as_deref().map(|n| exact_int(py, n)).transpose()
+    }
+
+    /// How many boards reach the target at all.
+    #[getter]
+    fn solvable_boards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        exact_int(py, &self.found.solvable_boards)
+    }
+
+    /// ``{presses: boards}``, ascending, the numbers of presses no board
+    /// needs left out; ``None`` unless asked (``distribution=True``).
+    #[getter]
+    fn distribution<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(distribution) = &self.found.distribution else {
+            return Ok(None);
+        };
+        let dict = PyDict::new(py);
+        for (presses, boards) in distribution {
+            dict.set_item(presses, exact_int(py, boards)?)?;
+        }
+        Ok(Some(dict))
+    }
+
+    /// Whether the time limit (or Ctrl-C) cut the work short.
+    #[getter]
+    fn stopped(&self) -> bool {
+        self.found.stopped
+    }
+
+    /// On a graph, its vertices in the order of ``board`` (a networkx
+    /// graph's own labels, else 0 to n − 1); ``None`` on a grid.
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        self.layout.vertices(py)
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<bool> {
+        let other = other.get();
+        Ok(self.found == other.found && self.layout.same(py, &other.layout)?)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
+        let (py, f) = (slf.py(), &slf.get().found);
+        let state = (
+            slf.get().layout.state(py)?,
+            (f.lower, f.upper, f.how.name(), f.board.clone(), f.presses.clone()),
+            (f.boards_at_most.clone(), f.solvable_boards.clone(), f.distribution.clone(), f.stopped),
+        )
+            .into_pyobject(py)?;
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// The result a pickle holds (`__reduce__`'s state).
+    #[classmethod]
+    fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyAny>) -> PyResult<Hardest> {
+        type Bounds = (Option<u64>, u64, String, Option<Vec<u8>>, Option<Vec<u8>>);
+        type Counts = (Option<String>, String, Option<Vec<(u64, String)>>, bool);
+        let (layout, bounds, counts): (Bound<'_, PyAny>, Bounds, Counts) = state.extract()?;
+        let (lower, upper, how, board, presses) = bounds;
+        let how = HOWS
+            .into_iter()
+            .find(|h| h.name() == how)
+            .ok_or_else(|| bad(format!("not a pickled lightsout result: how '{how}'")))?;
+        let (boards_at_most, solvable_boards, distribution, stopped) = counts;
+        let found = Hardness {
+            lower,
+            upper,
+            how,
+            board,
+            presses,
+            boards_at_most,
+            solvable_boards,
+            distribution,
+            stopped,
+        };
+        Ok(Hardest { found, layout: Layout::from_state(&layout)? })
+    }
+
+    fn __repr__(&self) -> String {
+        let f = &self.found;
+        let lower = f.lower.map_or("None".to_string(), |l| l.to_string());
+        let exact = if f.lower == Some(f.upper) { "True" } else { "False" };
+        let stopped = if f.stopped { ", stopped=True" } else { "" };
+        format!("Hardest(lower={lower}, upper={}, exact={exact}, how='{}'{stopped})", f.upper, f.how.name())
+    }
+}
+
+/// Reads `target`: a state number, or a word as every front of `hardest`
+/// reads it (`parse_goal`: `"white"` = 0, `"black"` = 1, `"any"` or
+/// `"either"`, digits), below K.
+fn read_goal(target: Option<&Bound<'_, PyAny>>, states: Modulus) -> PyResult<Goal> {
+    let Some(target) = target else {
+        return Ok(Goal::State(0));
+    };
+    let top = states.get() - 1;
+    let below = |s: String| format!("the target state is 0 to {top}, got {s}");
+    if let Ok(word) = target.cast::<PyString>() {
+        return match parse_goal(&word.to_cow()?).map_err(|e| bad(format!("target: {e}")))? {
+            Goal::State(s) if s > top => Err(bad(below(s.to_string()))),
+            goal => Ok(goal),
+        };
+    }
+    if !target.is_instance_of::<PyBool>()
+        && let Ok(s) = target.extract::<Int>()
+    {
+        return Ok(Goal::State(s.within(0, top, below)?));
+    }
+    Err(bad(format!(
+        "target: expected white, black, any or a state number, not {}",
+        target.get_type().name()?
+    )))
+}
+
+/// `hardest`'s work, in whichever game.
+struct HardestOf {
+    puzzle: Puzzle,
+    states: Modulus,
+    goal: Goal,
+    distribution: bool,
+    time_limit: Option<Duration>,
+    max_memory: u64,
+}
+
+impl Play for HardestOf {
+    type Output = Hardness;
+
+    fn play<G: PyGame>(self) -> PyResult<Hardness> {
+        let HardestOf { puzzle, states, goal, distribution, time_limit, max_memory } = self;
+        run_interruptible(move |stop| {
+            // The board is certified by the exhaustive engine `solve` uses by
+            // default, so the same factored puzzle serves both.
+            let factored = engine::<G>(&puzzle, states, DEFAULT_MAX_NULLITY, max_memory)?;
+            let limits = Limits { stop: Some(stop.flag()), time_limit };
+            let options = HardestOptions { distribution, ..HardestOptions::default() };
+            match analysis::hardest(&factored.game, goal, &options, &limits) {
+                Ok(found) => Ok(Hardness::of::<G>(found)),
+                Err(Error::Limit(why)) if distribution && why.starts_with("the distribution") => {
+                    Err(LimitError::new_err(format!(
+                        "{why}; without distribution=True the most presses is still answered"
+                    )))
+                }
+                Err(e) => Err(to_py(e)),
+            }
+        })?
+    }
+}
+
+/// The most presses any solvable board of ``rows × cols`` (or of
+/// ``graph``) needs to reach ``target``, and a board that needs them: a
+/// :class:`Hardest`. ``target`` is ``0`` / ``"white"`` (the default),
+/// ``1`` / ``"black"``, any state number below ``states``, or ``"any"``
+/// (``"either"``: each board to the uniform state that takes it the fewest
+/// presses, POJ 1753's either colour). ``distribution=True`` also counts
+/// the boards by their fewest presses (refused with ``LimitError`` past
+/// the library's work budget; the most presses alone is then still
+/// answered). Where the exact methods do not finish (large nullity), or
+/// ``time_limit`` seconds pass, the answer is bounds, reported as bounds
+/// (``exact`` false). The rest as :func:`analyze`. Releases the GIL;
+/// Ctrl-C stops the work.
+///
+/// >>> lightsout.hardest(4, 4, target="any").lower
+/// 6
+/// >>> d = lightsout.hardest(5, 5, distribution=True).distribution
+/// >>> d[7], d[15], sum(d.values()) == 2**23
+/// (467104, 7350, True)
+/// >>> h = lightsout.hardest(3, 3, states=3, target=1)
+/// >>> h.upper, lightsout.solve(h.board, states=3, target=1).presses
+/// (18, 18)
+/// >>> lightsout.hardest(graph="petersen").board.shape
+/// (10,)
+#[pyfunction]
+#[pyo3(signature = (rows = None, cols = None, *, target = None, torus = false, rule = "plus",
+    states = Int::new(2), graph = None, distribution = false, time_limit = None,
+    max_memory = Int::new(DEFAULT_MEMORY as i128)))]
+#[pyo3(
+    text_signature = "(rows=None, cols=None, *, target=0, torus=False, rule='plus', states=2, graph=None, \
+    distribution=False, time_limit=None, max_memory=1073741824)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub fn hardest(
+    py: Python<'_>,
+    rows: Option<Int>,
+    cols: Option<Int>,
+    target: Option<&Bound<'_, PyAny>>,
+    torus: bool,
+    rule: &str,
+    states: Int,
+    graph: Option<&Bound<'_, PyAny>>,
+    distribution: bool,
+    time_limit: Option<f64>,
+    max_memory: Int,
+) -> PyResult<Hardest> {
+    let spec = Spec::new(rule, torus, &states, graph)?;
+    let puzzle = study_puzzle(&spec, rows, cols)?;
+    let goal = read_goal(target, spec.states)?;
+    let time_limit = seconds(time_limit)?;
+    let max_memory = memory(&max_memory)?;
+    let layout = spec.layout(py, puzzle.rows(), puzzle.cols());
+    let work = HardestOf { puzzle, states: spec.states, goal, distribution, time_limit, max_memory };
+    let found = py.detach(|| with_game(spec.states, work))?;
+    Ok(Hardest { found, layout })
+}
