@@ -216,30 +216,23 @@ impl Hardest {
     }
 }
 
-/// Reads `target`: a state number, or a word as every front of `hardest`
-/// reads it (`parse_goal`: `"white"` = 0, `"black"` = 1, `"any"` or
-/// `"either"`, digits), below K.
+/// Reads `target`: a state number below K, or a word as every front of
+/// `hardest` reads it (`parse_goal`: `"any"`, digits, and for two states
+/// `"white"` = 0, `"black"` = 1 and `"either"`).
 fn read_goal(target: Option<&Bound<'_, PyAny>>, states: Modulus) -> PyResult<Goal> {
     let Some(target) = target else {
         return Ok(Goal::State(0));
     };
     let top = states.get() - 1;
-    let below = |s: String| format!("the target state is 0 to {top}, got {s}");
     if let Ok(word) = target.cast::<PyString>() {
-        return match parse_goal(&word.to_cow()?).map_err(|e| bad(format!("target: {e}")))? {
-            Goal::State(s) if s > top => Err(bad(below(s.to_string()))),
-            goal => Ok(goal),
-        };
+        return parse_goal(&word.to_cow()?, states.get()).map_err(|e| bad(format!("target: {e}")));
     }
     if !target.is_instance_of::<PyBool>()
         && let Ok(s) = target.extract::<Int>()
     {
-        return Ok(Goal::State(s.within(0, top, below)?));
+        return Ok(Goal::State(s.within(0, top, |s| format!("the target state is 0 to {top}, got {s}"))?));
     }
-    Err(bad(format!(
-        "target: expected white, black, any or a state number, not {}",
-        target.get_type().name()?
-    )))
+    Err(bad(format!("target: expected a state number or any, not {}", target.get_type().name()?)))
 }
 
 /// `hardest`'s work, in whichever game.

@@ -93,9 +93,10 @@ def test_k_states():
     assert (h.lower, h.upper, h.exact) == (18, 18, True)
     assert h.board.max() <= 2 and h.presses.max() <= 2
     certified(h, 0, states=3)
-    # The words of every front of `hardest`: white is state 0, black state 1.
-    assert lightsout.hardest(3, 3, states=3, target="white") == h
-    assert lightsout.hardest(3, 3, states=3, target="black") == lightsout.hardest(3, 3, states=3, target=1)
+    # As solve and every front of `hardest`: colour words are for two states.
+    with pytest.raises(ValueError, match=r"'white' is a two-state word; with 3 states give a state 0 to 2 or any"):
+        lightsout.hardest(3, 3, states=3, target="white")
+    assert lightsout.hardest(3, 3, states=3, target="1") == lightsout.hardest(3, 3, states=3, target=1)
 
 
 def test_graphs_keep_their_vertices():
@@ -166,15 +167,15 @@ def refused(match, **kwargs):
 
 
 def test_bad_arguments_are_value_errors_that_name_them():
-    refused(r"target: expected white, black, any or a state number, not 'grey'", rows=4, cols=4, target="grey")
+    refused(r"target: expected 0 or white, 1 or black, or any, not 'grey'", rows=4, cols=4, target="grey")
     refused(r"the target state is 0 to 1, got 2", rows=4, cols=4, target=2)
-    refused(r"the target state is 0 to 1, got 2", rows=4, cols=4, target="2")
+    refused(r"target: state 2 is not a state of this puzzle: give 0 or white, 1 or black, or any", rows=4, cols=4, target="2")
     refused(r"the target state is 0 to 2, got -1", rows=3, cols=3, states=3, target=-1)
     refused(r"the target state is 0 to 2, got 3", rows=3, cols=3, states=3, target=3)
     refused(r"the target state is 0 to 1, got 100000000000000000000000", rows=4, cols=4, target=10**23)
-    refused(r"target: state 300 is not below 256", rows=4, cols=4, target="300")
-    refused(r"target: expected white, black, any or a state number, not bool", rows=4, cols=4, target=True)
-    refused(r"target: expected white, black, any or a state number, not list", rows=4, cols=4, target=["bw"])
+    refused(r"target: state 300 is not a state of this puzzle", rows=4, cols=4, target="300")
+    refused(r"target: expected a state number or any, not bool", rows=4, cols=4, target=True)
+    refused(r"target: expected a state number or any, not list", rows=4, cols=4, target=["bw"])
     refused(r"time_limit is a positive number of seconds, got -1", rows=4, cols=4, time_limit=-1)
     refused(r"time_limit is at most 1.8e19 seconds, got 1e300", rows=4, cols=4, time_limit=1e300)
     refused(r"time_limit is a positive number of seconds, got NaN", rows=4, cols=4, time_limit=float("nan"))
