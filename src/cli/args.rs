@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::cli::{
     BoardArgs, BoardKind, Format, MemoryArgs, MergeFormat, MethodArg, PbmArg, PictureArgs, PuzzleArgs,
     RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, parse_duration, parse_fraction,
-    parse_max_nullity, parse_seconds, parse_target,
+    parse_max_nullity, parse_seconds, parse_target, parse_work,
 };
 use crate::present::parse_range;
 use crate::solve::DEFAULT_MAX_NULLITY;
@@ -255,8 +255,13 @@ pub(super) struct HardestArgs {
     #[arg(long)]
     pub(super) distribution: bool,
     /// Stop after this many seconds and report the bounds reached.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub(super) time_limit: Option<f64>,
+    /// Most member weighings (one member weighed against one class of
+    /// cells) the searches and the count may make: 2^32 (a few seconds)
+    /// unless given, e.g. 1e12 for a larger distribution or tighter bounds.
+    #[arg(long, value_name = "N", value_parser = parse_work)]
+    pub(super) max_work: Option<u64>,
     /// Write the hardest board to FILE as a PBM image (two states) or PGM
     /// (more), to solve later: `lightsout -t TARGET FILE`.
     #[arg(short, long, value_name = "FILE")]
@@ -281,7 +286,7 @@ pub(super) struct SearchArgs {
     pub(super) checkpoint_every: Option<f64>,
     /// Stop searching after this many seconds and report the best found,
     /// marked not proven minimal unless it is.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub(super) time_limit: Option<f64>,
     /// Look only for press sets of at most W presses (branch and bound:
     /// a known upper bound prunes far more than a local search's); the

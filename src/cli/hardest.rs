@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::long::interrupt_flag;
 use super::solve::create;
 use super::{Failure, HardestArgs, Kind, Streams, StudyFormat, smaller_or_more_memory, terminal_bar};
-use crate::analysis::{HardestOptions, hardest as weigh, hardest_cost};
+use crate::analysis::{DEFAULT_HARDEST_WORK, HardestOptions, hardest as weigh, hardest_cost};
 use crate::present::{Shown, hardest_json, hardest_text};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits};
 use crate::{Answer, Error, Method};
@@ -27,11 +27,8 @@ where
         G::solvers(&args.puzzle, Method::Auto, DEFAULT_MAX_NULLITY, max_memory, &smaller_or_more_memory);
     let game = solvers.for_shape(rows, cols)?;
     let spent = AtomicU64::new(0);
-    let options = HardestOptions {
-        distribution: args.distribution,
-        progress: Some(&spent),
-        ..HardestOptions::default()
-    };
+    let work = args.max_work.unwrap_or(DEFAULT_HARDEST_WORK);
+    let options = HardestOptions { distribution: args.distribution, work, progress: Some(&spent) };
     let interrupted = interrupt_flag();
     let limits = Limits { stop: Some(interrupted), time_limit: args.time_limit.map(Duration::from_secs_f64) };
     let total = hardest_cost(game, goal, &options).map_err(|e| distribution_hint(e, &args))?;
@@ -93,9 +90,10 @@ fn watched<T>(spent: &AtomicU64, total: f64, work: impl FnOnce() -> T) -> T {
 /// A distribution past the work budget: what to do instead.
 fn distribution_hint(error: Error, args: &HardestArgs) -> Failure {
     match error {
-        Error::Limit(ref why) if args.distribution && why.starts_with("the distribution") => {
-            Failure::hinted(error, "without --distribution the most presses is still answered")
-        }
+        Error::Limit(ref why) if args.distribution && why.starts_with("the distribution") => Failure::hinted(
+            error,
+            "--max-work raises the budget; without --distribution the most presses is still answered",
+        ),
         e => e.into(),
     }
 }
