@@ -43,14 +43,15 @@ impl<'a> Limits<'a> {
     /// Runs `work` with one flag that turns true when the stop flag is set
     /// or the time limit passes, for engines that watch a flag only.
     pub fn as_flag<T>(&self, work: impl FnOnce(&AtomicBool) -> T) -> T {
-        let flag = AtomicBool::new(self.stop.is_some_and(|s| s.load(Ordering::Relaxed)));
         if self.time_limit.is_none() {
-            return match self.stop {
-                Some(stop) => work(stop),
-                None => work(&flag),
-            };
+            let flag = AtomicBool::new(false);
+            return work(self.stop.unwrap_or(&flag));
         }
         let stopped = self.stopped(Instant::now());
+        // Set already when the time is up (a limit of zero, what is left
+        // to the last of many targets): the work sees it at once, not
+        // after the watcher's first look.
+        let flag = AtomicBool::new(stopped());
         let done = AtomicBool::new(false);
         std::thread::scope(|scope| {
             let watcher = scope.spawn(|| {
