@@ -56,10 +56,12 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
     let limits = &*job.limits;
     let states = request::states(asked.states)?;
     let k = states.get();
-    let board = request::state_board(asked.board, "board", k, asked.graph.is_some(), limits)?;
-    let puzzle = match asked.graph {
-        Some(graph6) => {
-            let graph = request::graph(graph6, limits)?;
+    // The graph first: its vertex count is the board's width.
+    let graph = asked.graph.map(|g| request::graph(g, limits)).transpose()?;
+    let vertices = graph.as_ref().map(crate::Graph::vertex_count);
+    let board = request::state_board(asked.board, "board", k, vertices, limits)?;
+    let puzzle = match graph {
+        Some(graph) => {
             if (board.nrows(), board.ncols()) != (1, graph.vertex_count()) {
                 return Err(ApiError::bad(format!(
                     "board: a board on a graph is one row of its {} vertices' states, got {}x{}",
@@ -75,6 +77,7 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
     struct ReadBoard<'a, T: OnBoard> {
         board: StateGrid,
         puzzle: Puzzle,
+        vertices: Option<usize>,
         asked: &'a Asked<'a>,
         states: Modulus,
         job: &'a Job,
@@ -85,12 +88,12 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
         where
             G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
         {
-            let ReadBoard { board, puzzle, asked, states, job, then } = self;
-            let targets = G::targets(asked.target, asked.graph.is_some(), states, &job.limits)?;
+            let ReadBoard { board, puzzle, vertices, asked, states, job, then } = self;
+            let targets = G::targets(asked.target, vertices, states, &job.limits)?;
             then.on(Play::<G> { board: G::board(board), puzzle, targets, states }, job)
         }
     }
-    for_states(states, ReadBoard { board, puzzle, asked, states, job, then })
+    for_states(states, ReadBoard { board, puzzle, vertices, asked, states, job, then })
 }
 
 /// `/api/solve`'s work: the fewest presses, up to `max_nullity`, found

@@ -31,10 +31,10 @@ where
     fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error>;
     /// The board of this kind that `cells` (read as states) is.
     fn board(cells: StateGrid) -> Self::Board;
-    /// The targets `asked` names.
+    /// The targets `asked` names, on a board of `graph` vertices if any.
     fn targets(
         asked: Option<&Value>,
-        graph: bool,
+        graph: Option<usize>,
         states: Modulus,
         limits: &Limits,
     ) -> Result<Vec<TargetOf<Self>>, ApiError>;
@@ -69,7 +69,7 @@ impl Served for Solver {
 
     fn targets(
         asked: Option<&Value>,
-        graph: bool,
+        graph: Option<usize>,
         _: Modulus,
         limits: &Limits,
     ) -> Result<Vec<Target>, ApiError> {
@@ -128,11 +128,11 @@ impl Served for StateSolver {
 
     fn targets(
         asked: Option<&Value>,
-        _: bool,
+        graph: Option<usize>,
         states: Modulus,
         limits: &Limits,
     ) -> Result<Vec<StateTarget>, ApiError> {
-        request::state_target(asked, states, limits)
+        request::state_target(asked, graph, states, limits)
     }
 
     fn analysis(
