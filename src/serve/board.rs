@@ -63,12 +63,11 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
     let puzzle = match graph {
         Some(graph) => {
             if (board.nrows(), board.ncols()) != (1, graph.vertex_count()) {
-                return Err(ApiError::bad(format!(
-                    "board: a board on a graph is one row of its {} vertices' states, got {}x{}",
+                return Err(request::not_on_graph(
+                    "board",
                     graph.vertex_count(),
-                    board.nrows(),
-                    board.ncols()
-                )));
+                    (board.nrows(), board.ncols()),
+                ));
             }
             request::graph_puzzle(graph, asked.rule, asked.torus)?
         }

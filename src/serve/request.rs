@@ -201,6 +201,13 @@ fn check_rows(rows: &[String], what: &str, k: u8, wide: bool, limits: &Limits) -
     Ok(())
 }
 
+/// The refusal of a board of `shape` on a graph of `vertices` vertices.
+pub(super) fn not_on_graph(what: &str, vertices: usize, (rows, cols): (usize, usize)) -> ApiError {
+    ApiError::bad(format!(
+        "{what}: a board on a graph is one row of its {vertices} vertices' states, got {rows}x{cols}"
+    ))
+}
+
 /// The cells of a row of text: its numbers when they are written apart
 /// (always for more than 10 states), else its characters (one a cell).
 fn row_cells(row: &str, k: u8) -> usize {
@@ -237,6 +244,12 @@ pub(super) fn state_board(
     match rows(value, what)? {
         Rows::Text(rows) => {
             check_rows(&rows, what, k, wide, limits)?;
+            if let Some(vertices) = graph {
+                let width = row_cells(&rows[0], k);
+                if (rows.len(), width) != (1, vertices) {
+                    return Err(not_on_graph(what, vertices, (rows.len(), width)));
+                }
+            }
             let text = rows.join("\n");
             // Every row is non-blank, so with the height given the rows are
             // one board. A graph's width is its vertex count; rows of one
