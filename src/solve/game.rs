@@ -206,3 +206,51 @@ pub trait Game {
         self.solve_within(board, targets, &Limits::NONE)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::StateGrid;
+    use crate::solve::FoundBy;
+    use crate::solve::states::{StateSolver, StateTarget};
+    use crate::zk::Modulus;
+
+    /// Regression: the flag was set by a watcher thread on its first look,
+    /// so work given no time left (the last of many targets, on the
+    /// server) started its search before seeing it.
+    #[test]
+    fn regression_a_flag_for_no_time_left_is_set_from_the_start() {
+        let none_left = Limits { stop: None, time_limit: Some(Duration::ZERO) };
+        assert!(none_left.as_flag(|flag| flag.load(Ordering::Relaxed)));
+        let stop = AtomicBool::new(true);
+        assert!(Limits { stop: Some(&stop), time_limit: None }.as_flag(|flag| flag.load(Ordering::Relaxed)));
+        let plenty = Limits { stop: None, time_limit: Some(Duration::from_secs(3600)) };
+        assert!(!plenty.as_flag(|flag| flag.load(Ordering::Relaxed)));
+    }
+
+    /// Targets whose turn comes after the time is up answer the algebra's
+    /// press set, re-checked and marked not searched; the unreachable stay
+    /// unreachable.
+    #[test]
+    fn targets_after_the_time_is_up_answer_unsearched() {
+        let puzzle = Puzzle::new(4, 4).unwrap();
+        let k = Modulus::new(4).unwrap();
+        let solver = StateSolver::new(&puzzle, k, crate::Method::Auto, 20, u64::MAX).unwrap();
+        let board = StateGrid::from_fn(4, 4, |r, c| ((r * 3 + c) % 4) as u8);
+        let limits = Limits { stop: None, time_limit: Some(Duration::ZERO) };
+        let stopped = solver.solve_within(&board, &StateTarget::any(k), &limits).unwrap();
+        let whole = solver.solve(&board, &StateTarget::any(k)).unwrap();
+        assert!(
+            stopped.outcomes.iter().any(|o| o.solution.is_some()),
+            "no target is reachable: test another board"
+        );
+        for (cut, full) in stopped.outcomes.iter().zip(&whole.outcomes) {
+            assert_eq!(cut.solution.is_some(), full.solution.is_some());
+            if let (Some(presses), Some(fewest)) = (&cut.solution, &full.solution) {
+                assert_eq!(presses.found_by, FoundBy::NotSearched);
+                assert!(presses.presses.total() >= fewest.presses.total());
+                solver.check(&board, &presses.presses, &cut.target).unwrap();
+            }
+        }
+    }
+}
