@@ -233,10 +233,11 @@ mod tests {
     /// unreachable.
     #[test]
     fn targets_after_the_time_is_up_answer_unsearched() {
-        let puzzle = Puzzle::new(4, 4).unwrap();
-        let k = Modulus::new(4).unwrap();
+        // 3x3 over Z_3 reaches every uniform state from every board.
+        let puzzle = Puzzle::new(3, 3).unwrap();
+        let k = Modulus::new(3).unwrap();
         let solver = StateSolver::new(&puzzle, k, crate::Method::Auto, 20, u64::MAX).unwrap();
-        let board = StateGrid::from_fn(4, 4, |r, c| ((r * 3 + c) % 4) as u8);
+        let board = StateGrid::from_fn(3, 3, |r, c| ((r * 2 + c) % 3) as u8);
         let limits = Limits { stop: None, time_limit: Some(Duration::ZERO) };
         let stopped = solver.solve_within(&board, &StateTarget::any(k), &limits).unwrap();
         let whole = solver.solve(&board, &StateTarget::any(k)).unwrap();
