@@ -48,5 +48,8 @@ pub(crate) fn found_by_words(found: &FoundBy, lower_bound: u64) -> Option<String
             "found by an exhaustive search stopped after {members_searched} members and a local search; \
              lower bound {lower_bound}{GROUP_BOUND}"
         )),
+        FoundBy::NotSearched => {
+            Some("not searched for fewer presses: the time ran out before this target's turn".into())
+        }
     }
 }

@@ -5,9 +5,9 @@ use axum::response::Response;
 
 use super::error::ApiError;
 use super::game::{OnGame, Served, for_states};
+use super::json_response;
 use super::request::{self, ApiJson, CheckRequest, SolveRequest};
-use super::work::App;
-use super::{Limits, json_response};
+use super::work::{App, Job};
 use crate::present::{Report, Shown};
 use crate::solve::TargetOf;
 use crate::zk::Modulus;
@@ -19,7 +19,7 @@ pub(super) async fn solve(
     State(app): State<App>,
     ApiJson(req): ApiJson<SolveRequest>,
 ) -> Result<Response, ApiError> {
-    app.run(move |job| solve_json(&req, &job.limits)).await.map(json_response)
+    app.run("a smaller board or fewer states", move |job| solve_json(&req, job)).await.map(json_response)
 }
 
 /// What a request that takes a board asks about.
@@ -45,27 +45,29 @@ where
 
 /// What a handler does with a request's board, whatever its kind.
 trait OnBoard {
-    fn on<G: Served>(self, play: Play<G>, limits: &Limits) -> Result<String, ApiError>
+    fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>
     where
         G::Board: Shown<Solver = G, Answer = Answer<G::Board>>;
 }
 
 /// Reads the board of a request, its puzzle and its targets, checked, and
 /// hands them to `then` as the kind of game its states make.
-fn read(asked: &Asked, limits: &Limits, then: impl OnBoard) -> Result<String, ApiError> {
+fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError> {
+    let limits = &*job.limits;
     let states = request::states(asked.states)?;
     let k = states.get();
-    let board = request::state_board(asked.board, "board", k, asked.graph.is_some(), limits)?;
-    let puzzle = match asked.graph {
-        Some(graph6) => {
-            let graph = request::graph(graph6, limits)?;
+    // The graph first: its vertex count is the board's width.
+    let graph = asked.graph.map(|g| request::graph(g, limits)).transpose()?;
+    let vertices = graph.as_ref().map(crate::Graph::vertex_count);
+    let board = request::state_board(asked.board, "board", k, vertices, limits)?;
+    let puzzle = match graph {
+        Some(graph) => {
             if (board.nrows(), board.ncols()) != (1, graph.vertex_count()) {
-                return Err(ApiError::bad(format!(
-                    "board: a board on a graph is one row of its {} vertices' states, got {}x{}",
+                return Err(request::not_on_graph(
+                    "board",
                     graph.vertex_count(),
-                    board.nrows(),
-                    board.ncols()
-                )));
+                    (board.nrows(), board.ncols()),
+                ));
             }
             request::graph_puzzle(graph, asked.rule, asked.torus)?
         }
@@ -74,9 +76,10 @@ fn read(asked: &Asked, limits: &Limits, then: impl OnBoard) -> Result<String, Ap
     struct ReadBoard<'a, T: OnBoard> {
         board: StateGrid,
         puzzle: Puzzle,
+        vertices: Option<usize>,
         asked: &'a Asked<'a>,
         states: Modulus,
-        limits: &'a Limits,
+        job: &'a Job,
         then: T,
     }
     impl<T: OnBoard> OnGame for ReadBoard<'_, T> {
@@ -84,26 +87,32 @@ fn read(asked: &Asked, limits: &Limits, then: impl OnBoard) -> Result<String, Ap
         where
             G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
         {
-            let ReadBoard { board, puzzle, asked, states, limits, then } = self;
-            let targets = G::targets(asked.target, asked.graph.is_some(), states, limits)?;
-            then.on(Play::<G> { board: G::board(board), puzzle, targets, states }, limits)
+            let ReadBoard { board, puzzle, vertices, asked, states, job, then } = self;
+            let targets = G::targets(asked.target, vertices, states, &job.limits)?;
+            then.on(Play::<G> { board: G::board(board), puzzle, targets, states }, job)
         }
     }
-    for_states(states, ReadBoard { board, puzzle, asked, states, limits, then })
+    for_states(states, ReadBoard { board, puzzle, vertices, asked, states, job, then })
 }
 
-/// `/api/solve`'s work: the fewest presses, up to `max_nullity`.
+/// `/api/solve`'s work: the fewest presses, up to `max_nullity`, found
+/// before the deadline (a search stopped by it answers the best it found,
+/// not proven minimal).
 struct SolveBoard {
     max_nullity: usize,
 }
 
 impl OnBoard for SolveBoard {
-    fn on<G: Served>(self, play: Play<G>, limits: &Limits) -> Result<String, ApiError>
+    fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>
     where
         G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
     {
-        let solver = G::make(&play.puzzle, play.states, self.max_nullity, limits.max_memory)?;
-        let answer = solver.solve(&play.board, &play.targets)?;
+        let solver = G::make(&play.puzzle, play.states, self.max_nullity, job.limits.max_memory)?;
+        // Every target reached answers a press set of the board's cells.
+        let written = play.targets.len().saturating_mul(play.puzzle.cells());
+        let answer = job.with_search_limits_for(written, |limits| {
+            solver.solve_within(&play.board, &play.targets, limits)
+        })?;
         Ok(Report { index: 1, board: &play.board, solver: &solver, answer: &answer }.json())
     }
 }
@@ -112,11 +121,11 @@ impl OnBoard for SolveBoard {
 struct CheckBoard;
 
 impl OnBoard for CheckBoard {
-    fn on<G: Served>(self, play: Play<G>, limits: &Limits) -> Result<String, ApiError>
+    fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>
     where
         G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
     {
-        let solver = G::make(&play.puzzle, play.states, 0, limits.max_memory)?;
+        let solver = G::make(&play.puzzle, play.states, 0, job.limits.max_memory)?;
         let verdicts = play
             .targets
             .iter()
@@ -126,7 +135,7 @@ impl OnBoard for CheckBoard {
     }
 }
 
-fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
+fn solve_json(req: &SolveRequest, job: &Job) -> Result<String, ApiError> {
     let asked = Asked {
         board: &req.board,
         target: req.target.as_ref(),
@@ -135,8 +144,8 @@ fn solve_json(req: &SolveRequest, limits: &Limits) -> Result<String, ApiError> {
         states: req.states,
         graph: req.graph.as_deref(),
     };
-    let max_nullity = request::max_nullity(req.max_nullity, limits)?;
-    read(&asked, limits, SolveBoard { max_nullity })
+    let max_nullity = request::max_nullity(req.max_nullity, &job.limits)?;
+    read(&asked, job, SolveBoard { max_nullity })
 }
 
 /// `POST /api/check`: the object `lightsout check --format json` prints.
@@ -144,10 +153,10 @@ pub(super) async fn check(
     State(app): State<App>,
     ApiJson(req): ApiJson<CheckRequest>,
 ) -> Result<Response, ApiError> {
-    app.run(move |job| check_answer(&req, &job.limits)).await.map(json_response)
+    app.run("a smaller board or fewer states", move |job| check_answer(&req, job)).await.map(json_response)
 }
 
-fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError> {
+fn check_answer(req: &CheckRequest, job: &Job) -> Result<String, ApiError> {
     let asked = Asked {
         board: &req.board,
         target: req.target.as_ref(),
@@ -156,5 +165,5 @@ fn check_answer(req: &CheckRequest, limits: &Limits) -> Result<String, ApiError>
         states: req.states,
         graph: req.graph.as_deref(),
     };
-    read(&asked, limits, CheckBoard)
+    read(&asked, job, CheckBoard)
 }

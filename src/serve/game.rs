@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::Limits;
 use super::error::ApiError;
 use super::request;
-use super::work::{Job, time_limit};
+use super::work::Job;
 use crate::analysis::Weighed;
 use crate::present::{Shown, analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
 use crate::solve::TargetOf;
@@ -31,20 +31,21 @@ where
     fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error>;
     /// The board of this kind that `cells` (read as states) is.
     fn board(cells: StateGrid) -> Self::Board;
-    /// The targets `asked` names.
+    /// The targets `asked` names, on a board of `graph` vertices if any.
     fn targets(
         asked: Option<&Value>,
-        graph: bool,
+        graph: Option<usize>,
         states: Modulus,
         limits: &Limits,
     ) -> Result<Vec<TargetOf<Self>>, ApiError>;
     /// `/api/analyze`'s object for `puzzle`, searching the lightest quiet
-    /// pattern up to `max_nullity` (asked, or this kind's default).
+    /// pattern up to `max_nullity` (asked, or this kind's default) within
+    /// `job`'s time.
     fn analysis(
         puzzle: &Puzzle,
         states: Modulus,
         max_nullity: Option<usize>,
-        limits: &Limits,
+        job: &Job,
     ) -> Result<String, ApiError>;
     /// `/api/table`'s entries for the sizes `rows` × `cols`, the largest
     /// being `template` (its sides checked), stopping when `job` must.
@@ -68,19 +69,23 @@ impl Served for Solver {
 
     fn targets(
         asked: Option<&Value>,
-        graph: bool,
+        graph: Option<usize>,
         _: Modulus,
         limits: &Limits,
     ) -> Result<Vec<Target>, ApiError> {
         request::target(asked, graph, limits)
     }
 
+    /// Searched exhaustively only up to the server's `max_nullity` (2^24
+    /// patterns by default, milliseconds), by a bounded local search past
+    /// it: short without a stop check.
     fn analysis(
         puzzle: &Puzzle,
         _: Modulus,
         max_nullity: Option<usize>,
-        limits: &Limits,
+        job: &Job,
     ) -> Result<String, ApiError> {
+        let limits = &*job.limits;
         let max_nullity = request::max_nullity(max_nullity, limits)?;
         Ok(analysis_json(&analyse(puzzle, max_nullity, limits.max_memory)?))
     }
@@ -97,7 +102,7 @@ impl Served for Solver {
         let mut table = Vec::with_capacity(r1 - r0 + 1);
         for first in (r0..=r1).step_by(ROWS_PER_PART) {
             if job.should_stop() {
-                return Err(time_limit(limits.time));
+                return Err(job.timed_out());
             }
             let last = (first + ROWS_PER_PART - 1).min(r1);
             table.extend(nullity_table(first..=last, c0..=c1, template, limits.max_memory, &|| {})?);
@@ -123,25 +128,26 @@ impl Served for StateSolver {
 
     fn targets(
         asked: Option<&Value>,
-        _: bool,
+        graph: Option<usize>,
         states: Modulus,
         limits: &Limits,
     ) -> Result<Vec<StateTarget>, ApiError> {
-        request::state_target(asked, states, limits)
+        request::state_target(asked, graph, states, limits)
     }
 
     fn analysis(
         puzzle: &Puzzle,
         states: Modulus,
         max_nullity: Option<usize>,
-        limits: &Limits,
+        job: &Job,
     ) -> Result<String, ApiError> {
+        let limits = &*job.limits;
         // The command line's default member budget (2^24): the server's
         // own max_nullity would let one request search for seconds.
         let budget = crate::solve::limits::ANALYZE_MAX_MEMBERS_LOG2 as usize;
         let max_nullity = request::max_nullity(max_nullity.or(Some(budget.min(limits.max_nullity))), limits)?;
         let solver = StateSolver::new(puzzle, states, Method::Auto, max_nullity as u32, limits.max_memory)?;
-        let lightest = solver.lightest_quiet_pattern();
+        let lightest = job.with_search_limits(|stop| solver.lightest_quiet_pattern_within(stop));
         Ok(state_analysis_json(&solver, lightest.as_ref().map(|(q, proven)| (q, *proven))))
     }
 
@@ -160,7 +166,7 @@ impl Served for StateSolver {
         let mut entries = Vec::new();
         for r in r0..=r1 {
             if job.should_stop() {
-                return Err(time_limit(limits.time));
+                return Err(job.timed_out());
             }
             let Some(row) = table.next() else { break };
             entries.extend(

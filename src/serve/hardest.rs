@@ -46,7 +46,7 @@ pub(super) async fn hardest(
     State(app): State<App>,
     ApiJson(req): ApiJson<HardestRequest>,
 ) -> Result<Response, ApiError> {
-    app.run(move |job| most_presses(&req, job)).await.map(json_response)
+    app.run("a smaller size or fewer states", move |job| most_presses(&req, job)).await.map(json_response)
 }
 
 fn most_presses(req: &HardestRequest, job: &Job) -> Result<String, ApiError> {

@@ -179,15 +179,15 @@ pub(super) fn rows(value: &Value, what: &str) -> Result<Rows, ApiError> {
 }
 
 /// Checks the rows' count and lengths against the limits, before parsing.
-fn check_rows(rows: &[String], what: &str, wide: bool, limits: &Limits) -> Result<(), ApiError> {
+fn check_rows(rows: &[String], what: &str, k: u8, wide: bool, limits: &Limits) -> Result<(), ApiError> {
     if rows.is_empty() {
         return Err(ApiError::bad(format!("{what} has no rows")));
     }
     check_side(&format!("the height of {what}"), rows.len(), limits)?;
     for (i, row) in rows.iter().enumerate() {
-        // Counted in characters, and before parsing: a huge row is refused
+        // Counted in cells, and before parsing: a huge row is refused
         // without being looked at twice.
-        check_width(&format!("the width of {what} row {}", i + 1), row.chars().count(), wide, limits)?;
+        check_width(&format!("the width of {what} row {}", i + 1), row_cells(row, k), wide, limits)?;
         if row.trim().is_empty() {
             return Err(ApiError::bad(format!("{what} row {} is empty", i + 1)));
         }
@@ -199,6 +199,19 @@ fn check_rows(rows: &[String], what: &str, wide: bool, limits: &Limits) -> Resul
         }
     }
     Ok(())
+}
+
+/// The refusal of a board of `shape` on a graph of `vertices` vertices.
+pub(super) fn not_on_graph(what: &str, vertices: usize, (rows, cols): (usize, usize)) -> ApiError {
+    ApiError::bad(format!(
+        "{what}: a board on a graph is one row of its {vertices} vertices' states, got {rows}x{cols}"
+    ))
+}
+
+/// The cells of a row of text: its numbers when they are written apart
+/// (always for more than 10 states), else its characters (one a cell).
+fn row_cells(row: &str, k: u8) -> usize {
+    if k > 10 || row.contains([' ', '\t']) { row.split_whitespace().count() } else { row.chars().count() }
 }
 
 /// A row is at most `max_side` wide, or on a graph (one row of its
@@ -218,20 +231,35 @@ fn check_width(name: &str, value: usize, wide: bool, limits: &Limits) -> Result<
 }
 
 /// The board of `k` states given as rows, named `what` in messages.
-/// `wide` for a graph's board (one row of its vertices).
+/// `graph`: the vertex count of the graph it is on (one row of its
+/// vertices' states, read as the command line reads `--graph`'s).
 pub(super) fn state_board(
     value: &Value,
     what: &str,
     k: u8,
-    wide: bool,
+    graph: Option<usize>,
     limits: &Limits,
 ) -> Result<StateGrid, ApiError> {
+    let wide = graph.is_some();
     match rows(value, what)? {
         Rows::Text(rows) => {
-            check_rows(&rows, what, wide, limits)?;
+            check_rows(&rows, what, k, wide, limits)?;
+            if let Some(vertices) = graph {
+                let width = row_cells(&rows[0], k);
+                if (rows.len(), width) != (1, vertices) {
+                    return Err(not_on_graph(what, vertices, (rows.len(), width)));
+                }
+            }
             let text = rows.join("\n");
-            // Every row is non-blank, so with the height given the rows are one board.
-            let mut boards = StateBoards::new(text.as_bytes(), what, k, Some(rows.len()), None);
+            // Every row is non-blank, so with the height given the rows are
+            // one board. A graph's width is its vertex count; rows of one
+            // number each (more than 10 states) are one cell wide.
+            let one_wide = k > 10 && rows.iter().all(|r| row_cells(r, k) == 1);
+            let cols = graph.or(one_wide.then_some(1));
+            let mut boards = match graph {
+                Some(vertices) => StateBoards::on_graph(text.as_bytes(), what, k, vertices),
+                None => StateBoards::new(text.as_bytes(), what, k, Some(rows.len()), cols),
+            };
             match boards.next() {
                 Some(board) => Ok(board?),
                 None => Err(ApiError::bad(format!("{what} has no rows"))),
@@ -279,7 +307,29 @@ pub(super) fn states(asked: Option<u32>) -> Result<Modulus, ApiError> {
 /// takes them (`petersen`, `cycle:N`, …); refused over the server's cells.
 pub(super) fn graph(graph6: &str, limits: &Limits) -> Result<Graph, ApiError> {
     let graph = match crate::present::is_graph_name(graph6) {
-        true => Graph::named(graph6)?,
+        true => {
+            // A name is a few bytes for any size: sized before it is built.
+            if let Some((vertices, edges)) = named_graph_size(graph6) {
+                check_width(
+                    "the graph's vertex count",
+                    usize::try_from(vertices).unwrap_or(usize::MAX),
+                    true,
+                    limits,
+                )?;
+                let most = graph_edges(limits);
+                if edges > most {
+                    return Err(ApiError::limit(
+                        "graph_edges",
+                        format!(
+                            "graph: {graph6} has {edges} edges; this server takes at most {most} (what a graph6 \
+                             body of {} holds)",
+                            crate::present::format_bytes(limits.body_bytes as u64)
+                        ),
+                    ));
+                }
+            }
+            Graph::named(graph6)?
+        }
         false => Graph::parse(graph6.as_bytes(), "graph")?,
     };
     if graph.vertex_count() == 0 {
@@ -287,6 +337,30 @@ pub(super) fn graph(graph6: &str, limits: &Limits) -> Result<Graph, ApiError> {
     }
     check_width("the graph's vertex count", graph.vertex_count(), true, limits)?;
     Ok(graph)
+}
+
+/// The vertices and edges of the built-in graph `name` (`petersen`,
+/// `cycle:N`, …), from the name alone; `None` when it names none (then
+/// [`Graph::named`] says what is wrong).
+fn named_graph_size(name: &str) -> Option<(u64, u64)> {
+    let (kind, size) = name.split_once(':').map_or((name, None), |(kind, size)| (kind, Some(size)));
+    let n: Option<u64> = size.and_then(|s| s.parse().ok());
+    match (kind, n) {
+        ("petersen", None) => Some((10, 15)),
+        ("cube", None) => Some((54, 108)),
+        ("cycle", Some(n)) => Some((n, n)),
+        ("path", Some(n)) => Some((n, n.saturating_sub(1))),
+        ("complete", Some(n)) => Some((n, n.saturating_mul(n.saturating_sub(1)) / 2)),
+        ("hypercube", Some(d)) if d < 63 => Some((1 << d, d << d.saturating_sub(1))),
+        ("hypercube", Some(_)) => Some((u64::MAX, u64::MAX)),
+        _ => None,
+    }
+}
+
+/// Most edges of a graph a request may name: as many as a graph6 body
+/// within [`Limits::body_bytes`] can give (six of its bits a character).
+fn graph_edges(limits: &Limits) -> u64 {
+    6 * limits.body_bytes as u64
 }
 
 /// The puzzle on `graph` with `rule` (plus or neighbours).
@@ -317,9 +391,13 @@ pub(super) fn puzzle(
 
 /// The target: `"white"`, `"black"`, `"either"` (also when absent) or a
 /// board of rows (of the board's shape: the solver checks).
-/// `wide` for a graph's board (one row of its vertices). As on the command
+/// `graph`: the vertex count of a graph's board. As on the command
 /// line, `"any"` is either colour and 0 and 1 are white and black.
-pub(super) fn target(value: Option<&Value>, wide: bool, limits: &Limits) -> Result<Vec<Target>, ApiError> {
+pub(super) fn target(
+    value: Option<&Value>,
+    graph: Option<usize>,
+    limits: &Limits,
+) -> Result<Vec<Target>, ApiError> {
     let rows = match value {
         None => return Ok(Target::EITHER.to_vec()),
         Some(Value::String(s)) if s == "any" => return Ok(Target::EITHER.to_vec()),
@@ -353,7 +431,7 @@ pub(super) fn target(value: Option<&Value>, wide: bool, limits: &Limits) -> Resu
         }
     };
     // Its shape is checked against the board's by the solver.
-    let goal = state_board(&Value::Array(rows.clone()), "target", 2, wide, limits)?;
+    let goal = state_board(&Value::Array(rows.clone()), "target", 2, graph, limits)?;
     Ok(vec![Target::Board(Grid::from_fn(goal.nrows(), goal.ncols(), |r, c| goal.get(r, c) == 1))])
 }
 
@@ -398,6 +476,7 @@ pub(super) fn range(name: &str, value: &Value) -> Result<(usize, usize), ApiErro
 /// board (rows, as the board is given).
 pub(super) fn state_target(
     value: Option<&Value>,
+    graph: Option<usize>,
     states: Modulus,
     limits: &Limits,
 ) -> Result<Vec<StateTarget>, ApiError> {
@@ -415,7 +494,7 @@ pub(super) fn state_target(
             _ => Err(ApiError::bad(format!("target: state {s} is not below {k}"))),
         },
         Some(rows @ Value::Array(_)) => {
-            Ok(vec![StateTarget::Board(state_board(rows, "target", k, true, limits)?)])
+            Ok(vec![StateTarget::Board(state_board(rows, "target", k, graph, limits)?)])
         }
         Some(other) => Err(ApiError::bad(format!(
             "target: expected any, a state number below {k} or a board, got {other}"

@@ -19,7 +19,7 @@ pub(super) async fn analyze(
     State(app): State<App>,
     ApiJson(req): ApiJson<AnalyzeRequest>,
 ) -> Result<Response, ApiError> {
-    app.run(move |job| analysis(&req, &job.limits)).await.map(json_response)
+    app.run("a smaller size or fewer states", move |job| analysis(&req, job)).await.map(json_response)
 }
 
 /// The puzzle a study request describes: a size, or a graph.
@@ -39,25 +39,26 @@ pub(super) fn sized_puzzle(
     }
 }
 
-fn analysis(req: &AnalyzeRequest, limits: &Limits) -> Result<String, ApiError> {
+fn analysis(req: &AnalyzeRequest, job: &Job) -> Result<String, ApiError> {
+    let limits = &*job.limits;
     let puzzle =
         sized_puzzle(req.rows, req.cols, req.graph.as_deref(), req.rule.as_deref(), req.torus, limits)?;
     struct Analysis<'a> {
         puzzle: Puzzle,
         states: Modulus,
         max_nullity: Option<usize>,
-        limits: &'a Limits,
+        job: &'a Job,
     }
     impl OnGame for Analysis<'_> {
         fn on<G: Served>(self) -> Result<String, ApiError>
         where
             G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
         {
-            G::analysis(&self.puzzle, self.states, self.max_nullity, self.limits)
+            G::analysis(&self.puzzle, self.states, self.max_nullity, self.job)
         }
     }
     let states = request::states(req.states)?;
-    for_states(states, Analysis { puzzle, states, max_nullity: req.max_nullity, limits })
+    for_states(states, Analysis { puzzle, states, max_nullity: req.max_nullity, job })
 }
 
 /// `POST /api/table`: the objects `lightsout table --format json` prints,
@@ -66,7 +67,7 @@ pub(super) async fn table(
     State(app): State<App>,
     ApiJson(req): ApiJson<TableRequest>,
 ) -> Result<Response, ApiError> {
-    app.run(move |job| nullity_rows(&req, job)).await.map(json_response)
+    app.run("narrower ranges of rows and cols", move |job| nullity_rows(&req, job)).await.map(json_response)
 }
 
 fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {

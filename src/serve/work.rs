@@ -23,6 +23,8 @@ pub(super) struct Job {
     pub(super) limits: Arc<Limits>,
     deadline: std::time::Instant,
     abandoned: Arc<AtomicBool>,
+    /// What a request past the time limit could ask for instead.
+    advice: &'static str,
 }
 
 impl Job {
@@ -32,6 +34,11 @@ impl Job {
     pub(super) fn should_stop(&self) -> bool {
         self.abandoned.load(Ordering::Relaxed) || std::time::Instant::now() >= self.deadline
     }
+
+    /// The answer to this job when it stops at the time limit.
+    pub(super) fn timed_out(&self) -> ApiError {
+        time_limit(self.limits.time, self.advice)
+    }
 }
 
 impl Job {
@@ -39,14 +46,31 @@ impl Job {
     /// the request is abandoned, and timed to end a little before the
     /// deadline so that what it found (bounds, say) is still answered.
     pub(super) fn with_search_limits<T>(&self, work: impl FnOnce(&crate::solve::Limits) -> T) -> T {
+        self.with_search_limits_for(0, work)
+    }
+
+    /// [`with_search_limits`](Self::with_search_limits) for work whose
+    /// answer writes `cells` cells (press sets, boards): the time to write
+    /// them is kept back too.
+    pub(super) fn with_search_limits_for<T>(
+        &self,
+        cells: usize,
+        work: impl FnOnce(&crate::solve::Limits) -> T,
+    ) -> T {
         let left = self.deadline.saturating_duration_since(std::time::Instant::now());
-        let time_limit = Some(left.saturating_sub(ANSWER_MARGIN));
+        let writing = RENDER_TIME_PER_CELL.saturating_mul(u32::try_from(cells).unwrap_or(u32::MAX));
+        let time_limit = Some(left.saturating_sub(ANSWER_MARGIN + writing));
         work(&crate::solve::Limits { stop: Some(&self.abandoned), time_limit })
     }
 }
 
 /// Time kept back from a stoppable search to build and send its answer.
 const ANSWER_MARGIN: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Time kept back per cell of the answer's press sets: the JSON of 116
+/// press sets of 256x256 cells (7.6 million numbers) took 2.1 s to write
+/// at load 9 on 2 cores (280 ns a cell).
+const RENDER_TIME_PER_CELL: std::time::Duration = std::time::Duration::from_nanos(400);
 
 /// Marks the job abandoned when the request's future ends, whether it was
 /// answered, timed out or dropped with its connection.
@@ -69,11 +93,15 @@ impl App {
     ///
     /// The request is answered within the time limit: if no slot frees up
     /// in time, with 503; if the job is still running then, with a 422
-    /// naming the `time` limit. The job keeps its slot until it returns,
-    /// so abandoned work never makes more than `jobs` run at once: long
-    /// work (tables) stops at its next check of [`Job::should_stop`], the
-    /// rest is short by the limits checked before it started.
-    pub(super) async fn run<T, F>(&self, job: F) -> Result<T, ApiError>
+    /// naming the `time` limit and `advice`, what the request could ask for
+    /// instead. The job keeps its slot until it returns, so abandoned work
+    /// never makes more than `jobs` run at once: every search stops by the
+    /// library's [`Limits`](crate::solve::Limits) that
+    /// [`Job::with_search_limits`] gives it, a little before the deadline,
+    /// and answers what it found; tables stop at their next check of
+    /// [`Job::should_stop`]; the rest (factoring) is short by the limits
+    /// checked before it started.
+    pub(super) async fn run<T, F>(&self, advice: &'static str, job: F) -> Result<T, ApiError>
     where
         F: FnOnce(&Job) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
@@ -95,6 +123,7 @@ impl App {
             limits: self.limits.clone(),
             deadline: deadline.into_std(),
             abandoned: abandoned.0.clone(),
+            advice,
         };
         let handle = tokio::task::spawn_blocking(move || {
             let _slot = slot;
@@ -103,17 +132,18 @@ impl App {
         match timeout_at(deadline, handle).await {
             Ok(Ok(answer)) => answer,
             Ok(Err(e)) => Err(ApiError::Internal(format!("the work failed: {e}"))),
-            Err(_) => Err(time_limit(time)),
+            Err(_) => Err(time_limit(time, advice)),
         }
     }
 }
 
-/// The answer to work that ran past the time limit.
-pub(super) fn time_limit(time: std::time::Duration) -> ApiError {
+/// The answer to work that ran past the time limit, with what the request
+/// could ask for instead (in the words of the page and the API).
+fn time_limit(time: std::time::Duration, advice: &str) -> ApiError {
     ApiError::limit(
         "time",
         format!(
-            "the work took longer than the server's time limit of {} s; ask for a smaller size or a lower max_nullity",
+            "the work took longer than the server's time limit of {} s; ask for {advice}",
             time.as_secs_f64()
         ),
     )

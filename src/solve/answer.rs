@@ -132,6 +132,10 @@ pub enum FoundBy {
         /// search counts each orbit's members).
         members_searched: u128,
     },
+    /// Not searched at all: the stop flag or time limit had ended the
+    /// search before it began (a target after others that took the
+    /// time); the press set the algebra gives, re-checked.
+    NotSearched,
 }
 
 /// Where a search over the symmetric solutions started, and what beat it.

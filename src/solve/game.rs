@@ -43,14 +43,15 @@ impl<'a> Limits<'a> {
     /// Runs `work` with one flag that turns true when the stop flag is set
     /// or the time limit passes, for engines that watch a flag only.
     pub fn as_flag<T>(&self, work: impl FnOnce(&AtomicBool) -> T) -> T {
-        let flag = AtomicBool::new(self.stop.is_some_and(|s| s.load(Ordering::Relaxed)));
         if self.time_limit.is_none() {
-            return match self.stop {
-                Some(stop) => work(stop),
-                None => work(&flag),
-            };
+            let flag = AtomicBool::new(false);
+            return work(self.stop.unwrap_or(&flag));
         }
         let stopped = self.stopped(Instant::now());
+        // Set already when the time is up (a limit of zero, what is left
+        // to the last of many targets): the work sees it at once, not
+        // after the watcher's first look.
+        let flag = AtomicBool::new(stopped());
         let done = AtomicBool::new(false);
         std::thread::scope(|scope| {
             let watcher = scope.spawn(|| {
@@ -203,5 +204,54 @@ pub trait Game {
     /// As [`solve_for_within`](Self::solve_for_within).
     fn solve(&self, board: &Self::Board, targets: &[TargetOf<Self>]) -> Result<Answer<Self::Board>, Error> {
         self.solve_within(board, targets, &Limits::NONE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::StateGrid;
+    use crate::solve::FoundBy;
+    use crate::solve::states::{StateSolver, StateTarget};
+    use crate::zk::Modulus;
+
+    /// Regression: the flag was set by a watcher thread on its first look,
+    /// so work given no time left (the last of many targets, on the
+    /// server) started its search before seeing it.
+    #[test]
+    fn regression_a_flag_for_no_time_left_is_set_from_the_start() {
+        let none_left = Limits { stop: None, time_limit: Some(Duration::ZERO) };
+        assert!(none_left.as_flag(|flag| flag.load(Ordering::Relaxed)));
+        let stop = AtomicBool::new(true);
+        assert!(Limits { stop: Some(&stop), time_limit: None }.as_flag(|flag| flag.load(Ordering::Relaxed)));
+        let plenty = Limits { stop: None, time_limit: Some(Duration::from_secs(3600)) };
+        assert!(!plenty.as_flag(|flag| flag.load(Ordering::Relaxed)));
+    }
+
+    /// Targets whose turn comes after the time is up answer the algebra's
+    /// press set, re-checked and marked not searched; the unreachable stay
+    /// unreachable.
+    #[test]
+    fn targets_after_the_time_is_up_answer_unsearched() {
+        // 3x3 over Z_3 reaches every uniform state from every board.
+        let puzzle = Puzzle::new(3, 3).unwrap();
+        let k = Modulus::new(3).unwrap();
+        let solver = StateSolver::new(&puzzle, k, crate::Method::Auto, 20, u64::MAX).unwrap();
+        let board = StateGrid::from_fn(3, 3, |r, c| ((r * 2 + c) % 3) as u8);
+        let limits = Limits { stop: None, time_limit: Some(Duration::ZERO) };
+        let stopped = solver.solve_within(&board, &StateTarget::any(k), &limits).unwrap();
+        let whole = solver.solve(&board, &StateTarget::any(k)).unwrap();
+        assert!(
+            stopped.outcomes.iter().any(|o| o.solution.is_some()),
+            "no target is reachable: test another board"
+        );
+        for (cut, full) in stopped.outcomes.iter().zip(&whole.outcomes) {
+            assert_eq!(cut.solution.is_some(), full.solution.is_some());
+            if let (Some(presses), Some(fewest)) = (&cut.solution, &full.solution) {
+                assert_eq!(presses.found_by, FoundBy::NotSearched);
+                assert!(presses.presses.total() >= fewest.presses.total());
+                solver.check(&board, &presses.presses, &cut.target).unwrap();
+            }
+        }
     }
 }

@@ -294,14 +294,28 @@ pub fn lightest_nonzero(k: u8, generators: &[(&[u8], u32)], max_members_log2: u3
 /// # Complexity
 /// One local search (budget 2^0: no exhaustive part) per generator.
 pub fn light_nonzero(k: u8, generators: &[(&[u8], u32)]) -> Option<(Vec<u8>, bool)> {
+    light_nonzero_with_stop(k, generators, &AtomicBool::new(false))
+}
+
+/// [`light_nonzero`] that gives up once `stop` is set: the lightest of the
+/// generators' cosets searched by then (the first is always searched, so
+/// a nonzero span always has an answer), proven as there.
+pub fn light_nonzero_with_stop(
+    k: u8,
+    generators: &[(&[u8], u32)],
+    stop: &AtomicBool,
+) -> Option<(Vec<u8>, bool)> {
     let mut best: Option<Minimum> = None;
     for (i, (g, order)) in generators.iter().enumerate() {
         if *order < 2 {
             continue;
         }
+        if best.is_some() && stop.load(Ordering::Relaxed) {
+            break;
+        }
         let others: Vec<(&[u8], u32)> =
             generators.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &pair)| pair).collect();
-        let found = minimize(k, g, &others, 0);
+        let found = minimize_with_stop(k, g, &others, 0, stop);
         if found.total > 0 && best.as_ref().is_none_or(|b| found.total < b.total) {
             best = Some(found);
         }

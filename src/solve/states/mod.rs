@@ -19,7 +19,7 @@ pub use answer::StateTarget;
 pub use chase::StateChase;
 pub use dense::StateDense;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{Game, KernelSize, Limits, Method, Solution};
 use crate::error::Error;
@@ -210,11 +210,19 @@ impl StateSolver {
     /// there are at most 2^`max_members_log2` to look through, by a local
     /// search beyond (see [`minimum::light_nonzero`]).
     pub fn lightest_quiet_pattern(&self) -> Option<(StateGrid, bool)> {
+        self.lightest_quiet_pattern_within(&Limits::NONE)
+    }
+
+    /// [`lightest_quiet_pattern`](Self::lightest_quiet_pattern), the local
+    /// search past the budget cut short by `limits` (one local search per
+    /// generator, checked between them: a kernel of hundreds of generators
+    /// takes minutes); the pattern is then not proven lightest.
+    pub fn lightest_quiet_pattern_within(&self, limits: &Limits) -> Option<(StateGrid, bool)> {
         let gens: Vec<(&[u8], u32)> = self.quiet.iter().map(|(g, o)| (g.cells(), *o)).collect();
         let k = self.states.get();
         let (cells, proven) = match minimum::lightest_nonzero(k, &gens, self.max_members_log2) {
             Some(cells) => (cells, true),
-            None => minimum::light_nonzero(k, &gens)?,
+            None => limits.as_flag(|stop| minimum::light_nonzero_with_stop(k, &gens, stop))?,
         };
         Some((StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), cells)?, proven))
     }
@@ -228,6 +236,11 @@ impl StateSolver {
         let Some(particular) = self.particular_to(board, target)? else {
             return Ok(None);
         };
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            // Stopped before this target's search began (the targets
+            // before it took the time): the press set found, unsearched.
+            return Ok(Some(Solution::bounded(particular, 0, super::FoundBy::NotSearched)));
+        }
         let gens: Vec<(&[u8], u32)> = self.quiet.iter().map(|(g, o)| (g.cells(), *o)).collect();
         let k = self.states.get();
         let members = self.quiet.iter().try_fold(1u64, |m, (_, o)| m.checked_mul(u64::from(*o)));
