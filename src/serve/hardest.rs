@@ -1,6 +1,8 @@
 //! `POST /api/hardest`: the hardest boards of a size, as `lightsout
 //! hardest --format json` prints them.
 
+use std::time::Duration;
+
 use axum::extract::State;
 use axum::response::Response;
 use serde::Deserialize;
@@ -14,6 +16,7 @@ use super::study::sized_puzzle;
 use super::work::{App, Job};
 use crate::analysis::{Goal, HardestOptions, hardest as weigh};
 use crate::present::{Shown, hardest_json, parse_goal};
+use crate::solve::Limits;
 use crate::zk::Modulus;
 use crate::{Answer, Puzzle};
 
@@ -40,6 +43,9 @@ pub(super) struct HardestRequest {
     /// Also count the boards of every fewest-presses value.
     #[serde(default)]
     distribution: bool,
+    /// Seconds to spend at most (the server's own time limit caps it).
+    #[serde(default)]
+    time_limit: Option<f64>,
 }
 
 pub(super) async fn hardest(
@@ -61,11 +67,21 @@ fn most_presses(req: &HardestRequest, job: &Job) -> Result<String, ApiError> {
         Some(other) => Err(format!("expected a state number or any, got {other}")),
     }
     .map_err(|e| ApiError::bad(format!("target: {e}")))?;
+    let time_limit = match req.time_limit {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 => {
+            Some(Duration::from_secs_f64(t.min(limits.time.as_secs_f64())))
+        }
+        Some(t) => {
+            return Err(ApiError::bad(format!("time_limit: expected a number of seconds above 0, got {t}")));
+        }
+    };
     struct Weigh<'a> {
         puzzle: Puzzle,
         states: Modulus,
         goal: Goal,
         distribution: bool,
+        time_limit: Option<Duration>,
         job: &'a Job,
     }
     impl OnGame for Weigh<'_> {
@@ -76,9 +92,16 @@ fn most_presses(req: &HardestRequest, job: &Job) -> Result<String, ApiError> {
             let limits = &*self.job.limits;
             let game = G::make(&self.puzzle, self.states, limits.max_nullity, limits.max_memory)?;
             let options = HardestOptions { distribution: self.distribution, ..HardestOptions::default() };
-            let found = self.job.with_search_limits(|stop| weigh(&game, self.goal, &options, stop))?;
+            let found = self.job.with_search_limits(|limits| {
+                // The request's own time, where it is the shorter.
+                let time_limit = match (limits.time_limit, self.time_limit) {
+                    (Some(job), Some(asked)) => Some(job.min(asked)),
+                    (job, asked) => job.or(asked),
+                };
+                weigh(&game, self.goal, &options, &Limits { time_limit, ..*limits })
+            })?;
             Ok(hardest_json(&game, self.goal, &found).to_string())
         }
     }
-    for_states(states, Weigh { puzzle, states, goal, distribution: req.distribution, job })
+    for_states(states, Weigh { puzzle, states, goal, distribution: req.distribution, time_limit, job })
 }
