@@ -32,6 +32,9 @@ COMMANDS = {
     "K=5 24x24": "--states 5 -r 24 -c 24 -g all-black -t 0",
     "K=5 24x24 slice 1/16": "--states 5 -r 24 -c 24 -g all-black -t 0 --shard 1/16 --format json",
     "analyze K=3 12x12 torus": "analyze --states 3 -r 12 -c 12 --torus --max-nullity 28",
+    # The smallest orders walked inner (issue 25 items 2 and 6): a kernel of many small orders.
+    "analyze K=128 9x9": "analyze --states 128 -r 9 -c 9",
+    "K=255 17x19 to 0": "--states 255 -r 17 -c 19 -g all-black -t 0",
     # Graphs: two states (nullity 0, 8192 vertices) and K = 3.
     "graph hypercube:13": "--graph hypercube:13 -g all-black -t white",
     "graph hypercube:11 K=3": "--graph hypercube:11 --states 3 -g all-black -t 0",

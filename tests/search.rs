@@ -883,3 +883,40 @@ fn merge_refuses_a_branch_and_bound_bound_its_own_local_search_refutes() {
     assert!(err.contains("no press set weighs 384 or less, but a local search finds one of 376"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// Issue 22 item 6: a time-limited search answered from the part it had
+/// searched and a local search (61x61 to white, --max-nullity 40, one
+/// second: 1663 presses), heavier than the same board past --max-nullity
+/// without a limit (1637, from the solutions the half turn fixes). It now
+/// begins from that answer, so it never answers heavier.
+#[test]
+fn a_time_limited_search_answers_no_heavier_than_past_the_budget() {
+    let dir = folder("no-heavier");
+    let problem = ["-g", "all-black", "-r", "61", "-c", "61", "-t", "white"];
+    let presses = |out: &str| out.trim().parse::<u64>().unwrap();
+    let (out, _, code) = run(&dir, &problem);
+    assert_eq!(code, 0);
+    let past_budget = presses(&out);
+    let (out, err, code) =
+        run(&dir, &[&problem[..], &["--max-nullity", "40", "--time-limit", "0.5"]].concat());
+    assert_eq!(code, 0);
+    assert!(presses(&out) <= past_budget, "{out} presses against {past_budget}: {err}");
+    assert!(err.contains("not proven minimal; the exhaustive search covered"), "{err}");
+}
+
+/// The same through the library (the server's and Python's time limit):
+/// `solve_for_within` with a time limit begins from the answer past the
+/// budget.
+#[test]
+fn a_time_limited_solve_answers_no_heavier_than_past_the_budget() {
+    use lightsout::{Game, Grid, Limits, Method, Puzzle, Solver, Target};
+    let puzzle = Puzzle::new(61, 61).unwrap();
+    let board = Grid::ones(61, 61);
+    let past_budget = Solver::new(&puzzle, Method::Auto, 36).unwrap();
+    let past_budget = past_budget.solve_for(&board, &Target::White).unwrap().unwrap();
+    let limited = Solver::new(&puzzle, Method::Auto, 40).unwrap();
+    let limits = Limits { stop: None, time_limit: Some(Duration::from_millis(500)) };
+    let limited = limited.solve_for_within(&board, &Target::White, &limits).unwrap().unwrap();
+    assert!(!past_budget.proven_minimal);
+    assert!(limited.presses.count_ones() <= past_budget.presses.count_ones());
+}

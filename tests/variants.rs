@@ -320,3 +320,25 @@ fn graph_shards_record_their_graph() {
     assert_eq!(run(&merge, ""), whole);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 25 item 10: a graph file past the fixed 256 MiB cap said "larger
+/// than --max-memory 256.0 MiB", even with `--max-memory 4G`: the cap is
+/// the graph reader's own, and the message now names it.
+#[test]
+fn a_graph_file_past_its_cap_names_the_real_limit() {
+    use std::io::Write as _;
+    let dir = folder("big-graph");
+    let path = dir.join("big.txt");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let line = "0 1\n".repeat(1 << 14);
+    for _ in 0..(257 << 20) / line.len() {
+        file.write_all(line.as_bytes()).unwrap();
+    }
+    drop(file);
+    let graph = path.to_str().unwrap();
+    let (_, err, code) = run(&["--graph", graph, "--max-memory", "4G", "-g", "all-black"], "");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is larger than 256.0 MiB, the most a graph file may hold"), "{err}");
+    assert!(!err.contains("--max-memory"), "{err}");
+}

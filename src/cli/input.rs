@@ -191,6 +191,17 @@ pub(super) const MAX_LINE: usize = MAX_SIDE + 4096;
 /// text, any line longer than [`MAX_LINE`], as soon as either is seen (a
 /// 2 GB line is not read to its end).
 pub(super) fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<Vec<u8>, Error> {
+    read_capped(reader, source, max_bytes, &format!("--max-memory {}", format_bytes(max_bytes)))
+}
+
+/// [`read_limited`] with the limit named as `limit` says ("--max-memory
+/// 1.0 GiB", or a fixed cap in words) when it is hit.
+pub(super) fn read_capped(
+    reader: &mut dyn Read,
+    source: &str,
+    max_bytes: u64,
+    limit: &str,
+) -> Result<Vec<u8>, Error> {
     let mut data = Vec::new();
     let mut chunk = vec![0u8; 1 << 16];
     let mut line_length = 0usize;
@@ -202,10 +213,7 @@ pub(super) fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) 
             Err(e) => return Err(Error::BadInput(format!("cannot read {source}: {e}"))),
         };
         if (data.len() + n) as u64 > max_bytes {
-            return Err(Error::Limit(format!(
-                "{source} is larger than --max-memory {}",
-                format_bytes(max_bytes)
-            )));
+            return Err(Error::Limit(format!("{source} is larger than {limit}")));
         }
         data.extend_from_slice(&chunk[..n]);
         // PBM and PGM pixels are binary: only text has lines to bound.

@@ -276,11 +276,16 @@ impl Kind for StateSolver {
     }
 
     fn not_proven_why(&self, solution: &Solution<Self::Board>, max_nullity: usize) -> String {
-        format!(
-            "{}; a local search found it; at least {}",
-            beyond_budget(self, max_nullity),
-            solution.lower_bound
-        )
+        // The budget counts over all targets: a kernel within it can still
+        // be past what the targets searched before this one left.
+        let why = match self.kernel_size_log2() <= max_nullity as f64 {
+            true => format!(
+                "the 2^{max_nullity} members that --max-nullity {max_nullity} allows count over all targets, \
+                 and the targets searched before this one took them"
+            ),
+            false => beyond_budget(self, max_nullity),
+        };
+        format!("{why}; a local search found it; at least {}", solution.lower_bound)
     }
 }
 

@@ -202,6 +202,7 @@ fn merge_two_states(
         branch: Some(branch.is_some()),
         incumbent: Some(branch.map_or(0, |plan| plan.bound + 1)),
         leaf_bits: branch.map(|plan| plan.leaf_bits),
+        from_past_budget: false,
     };
     let search = Search::new(
         first.problem.question(first_source)?,

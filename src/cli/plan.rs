@@ -229,7 +229,7 @@ impl<'a> Solvers<'a, Solver> {
             let mut solver = Solver::with_memory_limit(p, method, max_nullity, max_memory)
                 .map_err(|e| solver_failure(e, p, method, hint))?;
             if solver.nullity() > 30 && solver.nullity() <= max_nullity {
-                solver.set_progress(minimisation_bar(solver.nullity()));
+                solver.set_progress(minimisation_bar());
             }
             Ok(solver)
         };

@@ -149,13 +149,13 @@ fn short_duration(d: Duration) -> String {
     out
 }
 
-/// Reports a long minimisation on a terminal progress bar, one per board.
-pub(super) fn minimisation_bar(nullity: usize) -> Box<crate::solve::Progress> {
+/// Reports a long minimisation on a terminal progress bar, one per board,
+/// counted in blocks as a long search's bar (`--checkpoint`) counts them.
+pub(super) fn minimisation_bar() -> Box<crate::solve::Progress> {
     let bar = std::sync::Mutex::new(None::<ProgressBar>);
     Box::new(move |done, total| {
         let Ok(mut bar) = bar.lock() else { return };
-        let current =
-            bar.get_or_insert_with(|| terminal_bar(total, &format!("parts of 2^{nullity} solutions")));
+        let current = bar.get_or_insert_with(|| terminal_bar(total, "blocks"));
         current.set_position(done);
         if done == total {
             current.finish_and_clear();

@@ -13,11 +13,12 @@ use crate::cli::{
     TargetSearch, TwoStates, boards, read_input, solver_failure,
 };
 use crate::present::format_bytes;
-use crate::solve::minimal::{BRANCH_FROM, Branching, MAX_TRANSFORM_NULLITY};
+use crate::solve::minimal::{BRANCH_FROM, Branching, Found, MAX_TRANSFORM_NULLITY, past_budget};
 use crate::solve::{Budget, Coset, MAX_EXHAUSTIVE_NULLITY, SearchState, Shard, improve};
-use crate::{Error, Grid, Puzzle, Solver, Target};
+use crate::{Error, Game, Grid, Puzzle, Solver, Target};
 
 use super::args::EngineArg;
+use std::time::{Duration, Instant};
 
 mod answers;
 mod estimate;
@@ -32,6 +33,12 @@ pub(super) struct Search {
     pub(super) solver: Solver,
     /// Per target: the target and, when reachable, its coset.
     pub(super) goals: Vec<(Target, Option<Reachable>)>,
+    /// Per target, for a time-limited exhaustive search: the answer past
+    /// the budget that it begins from (the symmetric solutions, searched
+    /// as the default path does), so that it never answers heavier.
+    pub(super) starts: Vec<Option<Found>>,
+    /// How long finding those starts took.
+    pub(super) starts_took: Duration,
 }
 
 /// A reachable target's particular solution and the coset around it.
@@ -48,6 +55,9 @@ pub(super) struct Engine {
     pub(super) incumbent: Option<u64>,
     /// Free bits for the transform at the leaves (else [`LEAF_BITS`](crate::solve::minimal::LEAF_BITS)).
     pub(super) leaf_bits: Option<usize>,
+    /// Whether the search begins from the answer past the budget (a
+    /// time-limited one does, so that it never answers heavier).
+    pub(super) from_past_budget: bool,
 }
 
 impl Engine {
@@ -57,7 +67,12 @@ impl Engine {
             Some(EngineArg::Transform) => Some(false),
             Some(EngineArg::Branch) => Some(true),
         };
-        Engine { branch, incumbent: args.incumbent, leaf_bits: args.leaf_bits.map(usize::from) }
+        Engine {
+            branch,
+            incumbent: args.incumbent,
+            leaf_bits: args.leaf_bits.map(usize::from),
+            from_past_budget: args.time_limit.is_some() && !args.estimate,
+        }
     }
 
     /// Whether a null space of dimension `d` is searched by branch and bound
@@ -110,6 +125,8 @@ impl Search {
         refuse_limits(&solver, &puzzle, max_nullity, max_memory, exhaustive_only, engine)?;
         let mut goals = Vec::new();
         let mut searches = Vec::new();
+        let mut starts = Vec::new();
+        let mut starts_took = Duration::ZERO;
         let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
         for target in targets {
             // Branch and bound reads its masks in the cross basis.
@@ -118,14 +135,26 @@ impl Search {
             } else {
                 solver.coset(&board, &target)?
             };
+            let began = Instant::now();
+            let start = match &coset {
+                Some((particular, _)) if exhaustive && engine.from_past_budget && nullity > 0 => {
+                    Some(start_past_budget(&solver, &board, &target, particular)?)
+                }
+                _ => None,
+            };
+            starts_took += began.elapsed();
             let state = coset.as_ref().filter(|_| exhaustive).map(|(particular, c)| {
                 if engine.branches(nullity) {
-                    let symmetric = || symmetric_incumbent(&solver, &board, &target, particular);
+                    let symmetric = || match &start {
+                        Some(start) => Some(start.presses.count_ones() as u64),
+                        None => symmetric_incumbent(&solver, &board, &target, particular),
+                    };
                     SearchState::new_branch(c, shard, engine.plan(c, shard.count, symmetric))
                 } else {
                     SearchState::new(c, shard)
                 }
             });
+            starts.push(start);
             searches.push(TargetSearch {
                 target: target.name().into(),
                 nullity,
@@ -135,8 +164,23 @@ impl Search {
             goals.push((target, coset));
         }
         let record = Record::new(problem, shard, searches);
-        Ok(Search { record, board, solver, goals })
+        Ok(Search { record, board, solver, goals, starts, starts_took })
     }
+}
+
+/// The answer past the exhaustive budget (as `solve` without a time
+/// limit gives it past --max-nullity), re-checked: where a time-limited
+/// search begins.
+fn start_past_budget(
+    solver: &Solver,
+    board: &Grid,
+    target: &Target,
+    particular: &Grid,
+) -> Result<Found, Error> {
+    let rhs = target.right_hand_side(board);
+    let found = past_budget(solver.puzzle(), &rhs, particular, solver.quiet_patterns(), None);
+    solver.check(board, &found.presses, target)?;
+    Ok(found)
 }
 
 /// Refuses a search that the limits do not allow: past the exhaustive
@@ -234,6 +278,12 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     }
     note_long_branch(&search, io);
     let cosets = cosets(&search.goals);
+    // The starts' search counts against the time limit.
+    let took = search.starts_took.as_secs_f64();
+    let search_args = &SearchArgs {
+        time_limit: search_args.time_limit.map(|t| (t - took).max(0.0)),
+        ..search_args.clone()
+    };
     if let Some(code) = super::long::search(&mut search.record, &cosets, search_args, io)? {
         return Ok(code);
     }

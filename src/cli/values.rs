@@ -202,6 +202,9 @@ pub(super) enum MergeFormat {
     Csv,
 }
 
+/// Largest graph file `--graph` reads (whatever `--max-memory` says).
+const MAX_GRAPH_BYTES: u64 = 256 << 20;
+
 /// `--graph FILE|NAME`: a built-in name (petersen, cycle:N, path:N,
 /// complete:N, hypercube:D, cube) when it is one, else a file of graph6 or
 /// an edge list (a file named like a built-in is written ./cube).
@@ -213,9 +216,13 @@ pub(super) fn parse_graph(s: &str) -> Result<Arc<Graph>, String> {
     let mut file = std::fs::File::open(path).map_err(|e| {
         format!("no built-in graph '{s}' (petersen, cycle:N, path:N, complete:N, hypercube:D, cube) and no readable file: {e}")
     })?;
-    // A graph file is small next to what its boards' work needs: 256 MiB
-    // holds graph6 of 45,000 vertices or an edge list of 20 million edges.
-    let data = super::read_limited(&mut file, s, 256 << 20).map_err(|e| e.to_string())?;
+    // A graph file is small next to what its boards' work needs, and is
+    // read before --max-memory is known: a fixed cap, named as such.
+    let limit = format!(
+        "{}, the most a graph file may hold (graph6 of 45,000 vertices, an edge list of 20 million edges)",
+        crate::present::format_bytes(MAX_GRAPH_BYTES)
+    );
+    let data = super::read_capped(&mut file, s, MAX_GRAPH_BYTES, &limit).map_err(|e| e.to_string())?;
     let graph = Graph::parse(&data, s).map_err(|e| e.to_string())?;
     if graph.vertex_count() == 0 {
         return Err(format!("{s}: a graph needs at least one vertex, this one has none"));

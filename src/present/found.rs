@@ -1,6 +1,8 @@
 //! How a press set was found, in words: the notes on answers not proven
 //! minimal that the fronts print.
 
+use std::time::Duration;
+
 use crate::FoundBy;
 use crate::solve::{Start, SymmetricSearch};
 
@@ -44,12 +46,31 @@ pub(crate) fn found_by_words(found: &FoundBy, lower_bound: u64) -> Option<String
         FoundBy::Symmetric(s) => {
             Some(format!("found by {}; lower bound {lower_bound}{GROUP_BOUND}", symmetric_words(s)))
         }
-        FoundBy::Stopped { members_searched } => Some(format!(
-            "found by an exhaustive search stopped after {members_searched} members and a local search; \
-             lower bound {lower_bound}{GROUP_BOUND}"
-        )),
+        FoundBy::Stopped { members_searched, start, start_overran } => {
+            let how = match start {
+                Some(s) => format!(
+                    "found by {} before an exhaustive search, which stopped after {members_searched} members",
+                    symmetric_words(s)
+                ),
+                None => format!(
+                    "found by an exhaustive search stopped after {members_searched} members and a local search"
+                ),
+            };
+            Some(format!("{how}{}; lower bound {lower_bound}{GROUP_BOUND}", overran_words(*start_overran)))
+        }
         FoundBy::NotSearched => {
             Some("not searched for fewer presses: the time ran out before this target's turn".into())
         }
     }
+}
+
+/// Said when a time limit was shorter than the search of the symmetric
+/// solutions that a time-limited search begins with (which ran whole).
+pub(crate) fn overran_words(overran: Option<Duration>) -> String {
+    overran.map_or_else(String::new, |took| {
+        format!(
+            "; the time limit was shorter than the search of the symmetric solutions it began with ({:.1} s)",
+            took.as_secs_f64()
+        )
+    })
 }

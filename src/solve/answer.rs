@@ -3,6 +3,8 @@
 //! gathered in an [`Answer`]: one generic answer for both kinds of
 //! [`Board`] (two states and K states).
 
+use std::time::Duration;
+
 use super::states::StateTarget;
 use crate::error::Error;
 use crate::model::{Grid, Puzzle, StateGrid};
@@ -131,6 +133,13 @@ pub enum FoundBy {
         /// Members of the coset weighed before it stopped (a folded
         /// search counts each orbit's members).
         members_searched: u128,
+        /// The symmetric solutions' search the stopped search began from
+        /// (the answer past the budget), when its press set is the answer.
+        start: Option<SymmetricSearch>,
+        /// How long finding that start took, when it took longer than the
+        /// time limit (the exhaustive search then stopped after its first
+        /// batch).
+        start_overran: Option<Duration>,
     },
     /// Not searched at all: the stop flag or time limit had ended the
     /// search before it began (a target after others that took the

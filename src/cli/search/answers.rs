@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use crate::cli::search::Search;
 use crate::cli::{Failure, Format, Streams};
-use crate::present::{GROUP_BOUND, Report, Shown, Tally, answers, symmetric_words};
-use crate::solve::minimal::settle_stopped;
+use crate::present::{GROUP_BOUND, Report, Shown, Tally, answers, overran_words, symmetric_words};
+use crate::solve::minimal::{Found, settle_stopped};
 use crate::solve::{Budget, Coset, Mask, SearchState, Start, improve};
 use crate::{Answer, FoundBy, Game, Grid, Outcome, Solution, Solver, Target};
 
@@ -20,7 +20,8 @@ pub(super) fn answer(
 ) -> Result<u8, Failure> {
     let mut answer = Answer::default();
     let mut notes = Vec::new();
-    for (entry, (target, coset)) in search.record.searches.iter().zip(&search.goals) {
+    let goals = search.goals.iter().zip(&search.starts);
+    for (entry, ((target, coset), start)) in search.record.searches.iter().zip(goals) {
         let Some((particular, coset)) = coset else {
             answer.outcomes.push(Outcome { target: target.clone(), solution: None });
             continue;
@@ -37,9 +38,11 @@ pub(super) fn answer(
             answer.outcomes.push(Outcome { target: target.clone(), solution: Some(solution) });
             continue;
         }
-        let (mask, proven, bound, note) = match &entry.state {
+        let member = |mask| search.solver.member(&search.board, target, particular, coset, mask);
+        let (presses, proven, bound, note) = match &entry.state {
             Some(state) if state.is_complete() && state.found_nothing_within().is_none() => {
-                (state.best.map_or(Mask::ZERO, |b| b.mask), true, state.best.map_or(0, |b| b.weight), None)
+                let best = state.best.map_or(Mask::ZERO, |b| b.mask);
+                (member(best)?, true, state.best.map_or(0, |b| b.weight), None)
             }
             Some(state) if state.is_complete() => {
                 // Every member weighs more than the incumbent: proven, but
@@ -57,11 +60,15 @@ pub(super) fn answer(
                     );
                     (name, note)
                 });
-                (local.best.mask, proven, above + 1, note)
+                (member(local.best.mask)?, proven, above + 1, note)
             }
-            state => stopped(coset, state.as_ref(), entry.nullity, name, time_limit),
+            state => {
+                let (mask, proven, bound, how) = stopped(coset, state.as_ref(), entry.nullity, time_limit);
+                let limit = time_limit.map(Duration::from_secs_f64);
+                let overran = limit.filter(|&t| search.starts_took > t).map(|_| search.starts_took);
+                or_start(name, (member(mask)?, proven, bound, how), start.as_ref(), overran)
+            }
         };
-        let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
         notes.extend(note);
         let solution = Some(solution(presses, proven, bound));
         answer.outcomes.push(Outcome { target: target.clone(), solution });
@@ -76,20 +83,17 @@ pub(super) fn answer(
 }
 
 /// A search stopped early, or beyond exhaustive reach (`state` absent):
-/// the best of the searched part and of a local search, with a lower
-/// bound, and the note on a press set not proven minimal.
-fn stopped<'n>(
+/// the best of the searched part and of a local search (a mask of
+/// `coset`), whether it is proven, a lower bound, and how it was found.
+fn stopped(
     coset: &Coset,
     state: Option<&SearchState>,
     nullity: usize,
-    name: &'n str,
     time_limit: Option<f64>,
-) -> (Mask, bool, u64, Option<(&'n str, String)>) {
-    // Stopped early, or beyond exhaustive reach: the best of the
-    // searched part and of a local search, with a lower bound.
-    // Beyond exhaustive reach the whole --time-limit goes to the
-    // local search; after a stopped exhaustive search, its usual
-    // fraction of a second.
+) -> (Mask, bool, u64, String) {
+    // Beyond exhaustive reach the whole --time-limit goes to the local
+    // search; after a stopped exhaustive search, its usual fraction of a
+    // second.
     let budget = match (state, time_limit) {
         (None, Some(t)) => Budget {
             descents: u64::MAX,
@@ -100,29 +104,51 @@ fn stopped<'n>(
         _ => Budget::default(),
     };
     let local = settle_stopped(coset, state.and_then(|s| s.best), &budget);
-    let (best, proven) = (local.best, local.proven());
-    let searched = state.map_or(0, |s| s.members_searched());
     let how = match state {
-        Some(_) => format!(
-            "the exhaustive search covered {searched} of 2^{} members (orbits included) before \
-                 its time limit",
+        Some(s) => format!(
+            "the exhaustive search covered {} of 2^{} members (orbits included) before its time limit",
+            s.members_searched(),
             coset.nullity()
         ),
-        None => format!(
-            "nullity {} is above --max-nullity: {} descents of a local search",
-            nullity, local.descents
-        ),
+        None => {
+            format!("nullity {nullity} is above --max-nullity: {} descents of a local search", local.descents)
+        }
     };
-    // A press set that meets the lower bound needs no note: the
-    // answer says "minimal".
+    (local.best.mask, local.proven(), local.lower_bound, how)
+}
+
+/// A stopped search's answer (`presses`, `proven` against `bound`, found
+/// as `how` says), or `start`, the answer past the budget that the search
+/// began from (which took `overran` when that was longer than the time
+/// limit), where that is lighter; with the note on a press set not proven
+/// minimal.
+fn or_start<'n>(
+    name: &'n str,
+    (presses, proven, bound, how): (Grid, bool, u64, String),
+    start: Option<&Found>,
+    overran: Option<Duration>,
+) -> (Grid, bool, u64, Option<(&'n str, String)>) {
+    let (presses, bound, how) = match start {
+        Some(start) if start.presses.count_ones() < presses.count_ones() => {
+            let found_by = match &start.found_by {
+                FoundBy::Symmetric(s) => symmetric_words(s),
+                _ => "a local search".to_string(),
+            };
+            let how = format!("{how}; found before it by {found_by}");
+            (start.presses.clone(), bound.max(start.lower_bound), how)
+        }
+        Some(start) => (presses, bound.max(start.lower_bound), how),
+        None => (presses, bound, how),
+    };
+    let weight = presses.count_ones() as u64;
+    // A press set that meets the lower bound needs no note: the answer
+    // says "minimal".
+    let proven = proven || weight <= bound;
     let note = (!proven).then(|| {
-        let (weight, bound) = (best.weight, local.lower_bound);
-        (
-            name,
-            format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}{GROUP_BOUND}"),
-        )
+        let overran = overran_words(overran);
+        (name, format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}{GROUP_BOUND}{overran}"))
     });
-    (best.mask, proven, local.lower_bound, note)
+    (presses, proven, bound, note)
 }
 
 /// The solution a long search (or a merge) answers: the one place the CLI

@@ -25,6 +25,8 @@ pub use prefix_fold::Fold;
 pub use search::SearchState;
 
 use super::answer::{FoundBy, Start};
+use std::time::{Duration, Instant};
+
 use crate::model::{Grid, Puzzle};
 
 /// The minimum-weight member of `x + span(quiet)`, and whether it is proven
@@ -91,6 +93,7 @@ pub(crate) struct Search<'a> {
 
 /// A member found, whether it is proven minimal, a lower bound on every
 /// member, and how it was found.
+#[derive(Clone)]
 pub(crate) struct Found {
     pub presses: Grid,
     pub proven: bool,
@@ -102,10 +105,11 @@ pub(crate) struct Found {
 /// right-hand side `rhs` (board plus target): the same minimum, found
 /// faster when the problem is symmetric (see [`Coset::for_problem`]).
 ///
-/// Beyond the exhaustive budget the answer is the best of the local search
-/// and of searches over the solutions each symmetry of the problem fixes
-/// (see `fixed.rs`), still proven only when it meets a lower bound; its
-/// [`FoundBy`] then says how it was found.
+/// Beyond the exhaustive budget the answer is [`past_budget`]'s, still
+/// proven only when it meets a lower bound; its [`FoundBy`] then says how
+/// it was found. A search with a time limit starts from that answer too,
+/// so that a search stopped short never answers heavier than the same
+/// problem past the budget.
 pub(crate) fn minimize_problem(
     puzzle: &Puzzle,
     rhs: &Grid,
@@ -113,20 +117,52 @@ pub(crate) fn minimize_problem(
     quiet: &[Grid],
     search: &Search,
 ) -> Found {
+    let d = quiet.len();
+    if d > search.max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
+        return past_budget(puzzle, rhs, x, quiet, search.time_limit);
+    }
     let coset = || Coset::for_problem(puzzle, rhs, x, quiet);
     let cross = || cross_coset_for_problem(puzzle, rhs, x, quiet);
+    let began = Instant::now();
+    let start = (search.time_limit.is_some() && d >= TRANSFORM_FROM)
+        .then(|| past_budget(puzzle, rhs, x, quiet, None));
+    if let Some(start) = start.as_ref().filter(|start| start.proven) {
+        return start.clone();
+    }
+    let overran = search.time_limit.filter(|&limit| began.elapsed() > limit).map(|_| began.elapsed());
     // Branch and bound looks below the lightest symmetric solution.
-    let incumbent = || {
-        fixed::improve_with_symmetry(puzzle, rhs, quiet, x.clone(), Start::Particular)
-            .map(|found| found.presses.count_ones() as u64)
+    let incumbent = || match &start {
+        Some(start) => Some(start.presses.count_ones() as u64),
+        None => fixed::improve_with_symmetry(puzzle, rhs, quiet, x.clone(), Start::Particular)
+            .map(|found| found.presses.count_ones() as u64),
     };
     let found = minimize_with(x, quiet, search, coset, cross, incumbent);
-    if found.proven || quiet.len() <= search.max_nullity.min(MAX_EXHAUSTIVE_NULLITY) {
+    match start {
+        Some(start) if !found.proven => found.or_start(start, overran),
+        _ => found,
+    }
+}
+
+/// The answer past the exhaustive budget: a local search (given all of
+/// `time_limit`, or its default budget), or a descent over whole patterns
+/// past a key's width; then the solutions each symmetry of the problem
+/// fixes, searched from it (see `fixed.rs`): the local search's answer
+/// stays unless one is lighter.
+pub(crate) fn past_budget(
+    puzzle: &Puzzle,
+    rhs: &Grid,
+    x: &Grid,
+    quiet: &[Grid],
+    time_limit: Option<Duration>,
+) -> Found {
+    let (found, start) = if quiet.len() > MAX_KEY_BITS {
+        (descent(x, quiet), Start::Descent)
+    } else {
+        (local_search(x, quiet, &Coset::for_problem(puzzle, rhs, x, quiet), time_limit), Start::LocalSearch)
+    };
+    if found.proven {
         return found;
     }
-    // Beyond exhaustive reach: the symmetric solutions, searched as
-    // incumbents; the local search's answer stays unless one is lighter.
-    let start = if quiet.len() > MAX_KEY_BITS { Start::Descent } else { Start::LocalSearch };
     let Some(better) = fixed::improve_with_symmetry(puzzle, rhs, quiet, found.presses.clone(), start) else {
         return found;
     };
@@ -151,11 +187,7 @@ fn minimize_with(
         return Found::minimal(combine(x, quiet, gray_walk(x, quiet)));
     }
     if d > MAX_KEY_BITS {
-        // Keys of more than 128 bits: a plain descent over whole patterns.
-        let best = greedy(x, quiet);
-        let lower_bound = fixed::lower_bound(x, quiet);
-        let proven = best.count_ones() as u64 <= lower_bound;
-        return Found { presses: best, proven, lower_bound, found_by: FoundBy::Search };
+        return descent(x, quiet);
     }
     let cross = (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&d).then(cross);
     if let Some(Some(cross)) = cross {
@@ -180,8 +212,26 @@ impl Found {
             presses: coset.member(x, quiet, settled.best.mask),
             proven: settled.proven(),
             lower_bound: settled.lower_bound,
-            found_by: FoundBy::Stopped { members_searched: searched },
+            found_by: FoundBy::Stopped { members_searched: searched, start: None, start_overran: None },
         }
+    }
+
+    /// This answer of a stopped search, or `start` (the answer past the
+    /// budget it began from, which took `overran` when that was longer
+    /// than the time limit) where that is lighter.
+    fn or_start(self, start: Found, overran: Option<Duration>) -> Found {
+        let FoundBy::Stopped { members_searched, .. } = self.found_by else {
+            return self;
+        };
+        let lower_bound = self.lower_bound.max(start.lower_bound);
+        let (presses, symmetric) = match start.found_by {
+            _ if start.presses.count_ones() >= self.presses.count_ones() => (self.presses, None),
+            FoundBy::Symmetric(symmetric) => (start.presses, Some(symmetric)),
+            _ => (start.presses, None),
+        };
+        let proven = presses.count_ones() as u64 <= lower_bound;
+        let found_by = FoundBy::Stopped { members_searched, start: symmetric, start_overran: overran };
+        Found { presses, proven, lower_bound, found_by }
     }
 }
 
@@ -189,16 +239,7 @@ impl Found {
 /// to the budget, a local search beyond.
 fn minimize_coset(x: &Grid, quiet: &[Grid], coset: &Coset, search: &Search) -> Found {
     if quiet.len() > search.max_nullity.min(MAX_TRANSFORM_NULLITY) {
-        let budget = match search.time_limit {
-            Some(limit) => {
-                Budget { descents: u64::MAX, work: u64::MAX, time_limit: Some(limit), ..Budget::default() }
-            }
-            None => Budget::default(),
-        };
-        let local = improve(coset, &budget);
-        let presses = coset.member(x, quiet, local.best.mask);
-        let (proven, lower_bound) = (local.proven(), local.lower_bound);
-        return Found { presses, proven, lower_bound, found_by: FoundBy::Search };
+        return local_search(x, quiet, coset, search.time_limit);
     }
     let blocks = coset.layout().blocks();
     let mut best = None;
@@ -211,6 +252,29 @@ fn minimize_coset(x: &Grid, quiet: &[Grid], coset: &Coset, search: &Search) -> F
         }
     }
     Found::minimal(coset.member(x, quiet, best.map_or(Mask::ZERO, |b| b.mask)))
+}
+
+/// A local search of `coset` (over the basis `quiet`), given all of
+/// `time_limit` or its default budget.
+fn local_search(x: &Grid, quiet: &[Grid], coset: &Coset, time_limit: Option<Duration>) -> Found {
+    let budget = match time_limit {
+        Some(limit) => {
+            Budget { descents: u64::MAX, work: u64::MAX, time_limit: Some(limit), ..Budget::default() }
+        }
+        None => Budget::default(),
+    };
+    let local = improve(coset, &budget);
+    let presses = coset.member(x, quiet, local.best.mask);
+    let (proven, lower_bound) = (local.proven(), local.lower_bound);
+    Found { presses, proven, lower_bound, found_by: FoundBy::Search }
+}
+
+/// Keys of more than 128 bits: a plain descent over whole patterns.
+fn descent(x: &Grid, quiet: &[Grid]) -> Found {
+    let presses = greedy(x, quiet);
+    let lower_bound = fixed::lower_bound(x, quiet);
+    let proven = presses.count_ones() as u64 <= lower_bound;
+    Found { presses, proven, lower_bound, found_by: FoundBy::Search }
 }
 
 /// The lightest member of `cross` (a coset in the cross basis, over

@@ -10,6 +10,7 @@
 
 mod answer;
 pub mod bfs;
+mod budget;
 mod chase;
 mod check;
 mod dense;
@@ -20,8 +21,11 @@ pub use chase::StateChase;
 pub use dense::StateDense;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
-use super::{Game, KernelSize, Limits, Method, Solution};
+use budget::{Need, target_budgets};
+
+use super::{Answer, Game, KernelSize, Limits, Method, Outcome, Solution};
 use crate::error::Error;
 use crate::model::{Puzzle, StateGrid};
 use crate::zk::{Modulus, ZkFactors};
@@ -227,12 +231,22 @@ impl StateSolver {
         Some((StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), cells)?, proven))
     }
 
+    /// The lightest member for `target` within a budget of
+    /// 2^`budget_log2` members (the solver's own, or its share of it when
+    /// a board is solved for several targets).
     fn solve_for_stoppable(
         &self,
         board: &StateGrid,
         target: &StateTarget,
         stop: Option<&AtomicBool>,
+        budget_log2: u32,
     ) -> Result<Option<Solution<StateGrid>>, Error> {
+        if self.rhs(board, target)?.total() == 0 {
+            // At the target already: no presses, and none can be fewer.
+            let presses = StateGrid::zeros(self.puzzle.rows(), self.puzzle.cols());
+            self.recheck(board, &presses, target)?;
+            return Ok(Some(Solution::minimal(presses)));
+        }
         let Some(particular) = self.particular_to(board, target)? else {
             return Ok(None);
         };
@@ -249,15 +263,13 @@ impl StateSolver {
             // the rule (those that do not fix target − board are left out).
             Some(m) if m >= minimum::MIN_FOLDED_MEMBERS && self.states.is_prime() => {
                 let symmetries = super::minimal::grid_symmetries(&self.puzzle);
-                let (cells, max) = (particular.cells(), self.max_members_log2);
+                let (cells, max) = (particular.cells(), budget_log2);
                 let min = minimum::MIN_FOLDED_MEMBERS;
                 minimum::minimize_symmetric_stoppable(k, cells, &gens, max, &symmetries, min, stop)
             }
             _ => match stop {
-                Some(stop) => {
-                    minimum::minimize_with_stop(k, particular.cells(), &gens, self.max_members_log2, stop)
-                }
-                None => minimum::minimize(k, particular.cells(), &gens, self.max_members_log2),
+                Some(stop) => minimum::minimize_with_stop(k, particular.cells(), &gens, budget_log2, stop),
+                None => minimum::minimize(k, particular.cells(), &gens, budget_log2),
             },
         };
         let presses = StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), found.presses)
@@ -270,6 +282,22 @@ impl StateSolver {
             lower_bound: found.lower_bound,
             found_by: super::FoundBy::Search,
         }))
+    }
+}
+
+impl StateSolver {
+    /// [`solve_for_stoppable`](Self::solve_for_stoppable) within `limits`.
+    fn solve_for_budget(
+        &self,
+        board: &StateGrid,
+        target: &StateTarget,
+        limits: &Limits,
+        budget_log2: u32,
+    ) -> Result<Option<Solution<StateGrid>>, Error> {
+        if limits.stop.is_none() && limits.time_limit.is_none() {
+            return self.solve_for_stoppable(board, target, None, budget_log2);
+        }
+        limits.as_flag(|stop| self.solve_for_stoppable(board, target, Some(stop), budget_log2))
     }
 }
 
@@ -294,10 +322,45 @@ impl Game for StateSolver {
         target: &StateTarget,
         limits: &Limits,
     ) -> Result<Option<Solution<StateGrid>>, Error> {
-        if limits.stop.is_none() && limits.time_limit.is_none() {
-            return self.solve_for_stoppable(board, target, None);
-        }
-        limits.as_flag(|stop| self.solve_for_stoppable(board, target, Some(stop)))
+        self.solve_for_budget(board, target, limits, self.max_members_log2)
+    }
+
+    /// Each target as [`solve_for_within`](Self::solve_for_within) solves
+    /// it, with the member budget counted over all of them: a board
+    /// already at one target answers 0 presses there and gets a local
+    /// search elsewhere (nothing can beat 0); otherwise the targets are
+    /// searched exhaustively, in order, while their cosets fit in what is
+    /// left of the budget. The time limit is for the whole call.
+    fn solve_within(
+        &self,
+        board: &StateGrid,
+        targets: &[StateTarget],
+        limits: &Limits,
+    ) -> Result<Answer<StateGrid>, Error> {
+        let needs = targets
+            .iter()
+            .map(|target| {
+                Ok(match self.rhs(board, target)?.total() {
+                    0 => Need::Reached,
+                    _ if self.obstruction(board, target)?.is_some() => Need::Unreachable,
+                    _ => Need::Search,
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        let members = self.quiet.iter().try_fold(1u64, |m, (_, o)| m.checked_mul(u64::from(*o)));
+        let budgets = target_budgets(members, &needs, self.max_members_log2);
+        let started = Instant::now();
+        let outcomes = targets
+            .iter()
+            .zip(budgets)
+            .map(|(target, budget)| {
+                let left = limits.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+                let limits = Limits { time_limit: left, ..*limits };
+                let solution = self.solve_for_budget(board, target, &limits, budget)?;
+                Ok(Outcome { target: target.clone(), solution })
+            })
+            .collect::<Result<_, Error>>()?;
+        Ok(Answer { outcomes })
     }
 
     fn check(&self, board: &StateGrid, presses: &StateGrid, target: &StateTarget) -> Result<(), Error> {
