@@ -189,7 +189,7 @@ pub(super) fn parse_seconds(s: &str) -> Result<f64, String> {
 /// `--max-work`: a count of weighings, digits or a float such as `1e12`.
 pub(super) fn parse_work(s: &str) -> Result<u64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 1.0 && v < 1.8e19 => Ok(v as u64),
+        Ok(v) if (1.0..1.8e19).contains(&v) => Ok(v as u64),
         _ => Err(format!("expected a number of weighings from 1 to 1.8e19 (such as 1e12), got '{s}'")),
     }
 }
