@@ -306,11 +306,8 @@ pub fn hardest<G: Weighed>(
     let (lower, board, lightest) = report;
     let how =
         if lower == Some(found.upper) && found.how == How::Bounds { How::ClosedForm } else { found.how };
-    let members = classes.members().map(BigUint::from);
-    let distribution = match (&found.source, &members) {
-        (Some(Source::Tally(tally)), Some(members)) => {
-            Some(boards_by_weight(tally, &classes, members, per_coset))
-        }
+    let distribution = match &found.source {
+        Some(Source::Tally(tally)) => Some(boards_by_weight(tally, &classes, per_coset)),
         _ => None,
     };
     let boards_at_most = distribution.as_ref().and_then(|d| d.last()).map(|(_, n)| n.to_string());
@@ -554,26 +551,20 @@ fn certify<G: Weighed>(
     Ok(best)
 }
 
-/// Boards by their minimum: the tally of the touched classes convolved
-/// with the untouched cells, each press set's coset counted once
-/// (`/ members`), times the boards per coset.
-fn boards_by_weight(
-    tally: &spread::Tally,
-    classes: &Classes,
-    members: &BigUint,
-    per_coset: u32,
-) -> Vec<(u64, BigUint)> {
+/// Boards by their minimum: the tally of the touched classes' cosets
+/// convolved with the untouched cells, times the boards per coset.
+fn boards_by_weight(tally: &spread::Tally, classes: &Classes, per_coset: u32) -> Vec<(u64, BigUint)> {
     let untouched = spread::untouched_weights(classes.untouched.len(), usize::from(classes.states));
     let mut out = Vec::new();
     for w in 0..tally.by_weight.len() + untouched.len() - 1 {
-        let mut press_sets = BigUint::zero();
+        let mut cosets = BigUint::zero();
         for (w1, count) in tally.by_weight.iter().enumerate().take(w + 1) {
             if let Some(ways) = untouched.get(w - w1) {
-                press_sets += count * ways;
+                cosets += count * ways;
             }
         }
-        if !press_sets.is_zero() {
-            out.push((w as u64, press_sets * per_coset / members));
+        if !cosets.is_zero() {
+            out.push((w as u64, cosets * per_coset));
         }
     }
     out

@@ -5,10 +5,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A budget of member weighings (one member's weight updated by one
 /// class), with a stop check read every so often, and a counter a caller
-/// may watch, written at the same moments.
+/// may watch, added to at the same moments. Shares of it
+/// ([`Work::share`]) go to other threads and come back
+/// ([`Work::absorb`]).
 pub(crate) struct Work<'a> {
-    budget: u64,
     left: u64,
+    spent: u64,
+    /// Of `spent`, how much the counter has been told.
+    reported: u64,
     since_check: u64,
     stop: &'a (dyn Fn() -> bool + Sync),
     progress: Option<&'a AtomicU64>,
@@ -20,14 +24,16 @@ const CHECK_EVERY: u64 = 1 << 20;
 
 impl<'a> Work<'a> {
     pub fn new(budget: u64, stop: &'a (dyn Fn() -> bool + Sync)) -> Work<'a> {
-        Work { budget, left: budget, since_check: 0, stop, progress: None, stopped: false }
+        Work { left: budget, spent: 0, reported: 0, since_check: 0, stop, progress: None, stopped: false }
     }
 
-    /// The same, writing the weighings spent so far to `progress` at every
-    /// stop check (never in the hot loop).
+    /// The same, adding the weighings spent to `progress` (set to 0 here)
+    /// at every stop check, never in the hot loop.
     pub fn watched(mut self, progress: Option<&'a AtomicU64>) -> Work<'a> {
+        if let Some(progress) = progress {
+            progress.store(0, Ordering::Relaxed);
+        }
         self.progress = progress;
-        self.report();
         self
     }
 
@@ -48,7 +54,7 @@ impl<'a> Work<'a> {
         }
         match self.left.checked_sub(n) {
             Some(left) => {
-                self.left = left;
+                (self.left, self.spent) = (left, self.spent + n);
                 true
             }
             None => {
@@ -64,14 +70,34 @@ impl<'a> Work<'a> {
     }
 
     /// Weighings spent so far.
+    #[cfg(test)]
     pub fn spent(&self) -> u64 {
-        self.budget - self.left
+        self.spent
     }
 
-    /// Writes the weighings spent to the watched counter, if any.
-    pub fn report(&self) {
+    /// Adds the weighings spent since the last report to the counter.
+    pub fn report(&mut self) {
         if let Some(progress) = self.progress {
-            progress.store(self.spent(), Ordering::Relaxed);
+            progress.fetch_add(self.spent - self.reported, Ordering::Relaxed);
         }
+        self.reported = self.spent;
+    }
+
+    /// A share for another thread: the same stop check and counter, and
+    /// what is left of the budget (the parts of one search together stay
+    /// within it when its cost was checked against it first).
+    pub fn share(&self) -> Work<'a> {
+        Work { left: self.left, spent: 0, reported: 0, ..*self }
+    }
+
+    /// Takes back a share once its thread is done: whether the work may
+    /// still go on.
+    pub fn absorb(&mut self, part: &mut Work) -> bool {
+        part.report();
+        self.spent += part.spent;
+        self.reported += part.spent;
+        self.stopped |= part.stopped || self.left < part.spent;
+        self.left = self.left.saturating_sub(part.spent);
+        !self.stopped
     }
 }
