@@ -32,7 +32,7 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use self::classes::Classes;
-use self::spectrum::{Level, MAX_SPECTRUM_BITS, Spectrum};
+use self::spectrum::{Level, MAX_SPECTRUM_BITS, SPAN_BITS, Spectrum};
 use self::work::Work;
 use crate::error::Error;
 use crate::model::{Grid, Puzzle, StateGrid};
@@ -417,6 +417,17 @@ impl Found {
         let mut ceiling = spectrum.parity_ceiling();
         self.upper = most(ceiling);
         let (climbed, signed) = spectrum.climb(ceiling, work);
+        // Sub-spans of the keys lower the ceiling where the parity alone
+        // is not met, on a quarter of the work left.
+        if climbed < ceiling {
+            let mut part = work.share_of(4);
+            let spanned = spectrum.span_ceiling(ceiling, climbed, SPAN_BITS, &mut part);
+            work.absorb(&mut part);
+            if spanned < ceiling {
+                (ceiling, self.how) = (spanned, How::Search);
+                self.upper = most(ceiling);
+            }
+        }
         let mut best = (climbed, signed);
         // Lower the ceiling level by level until a level is reached.
         while best.0 < ceiling {

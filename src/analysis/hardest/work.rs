@@ -17,6 +17,8 @@ pub(crate) struct Work<'a> {
     stop: &'a (dyn Fn() -> bool + Sync),
     progress: Option<&'a AtomicU64>,
     stopped: bool,
+    /// Whether the stop check (not the budget) stopped it.
+    interrupted: bool,
 }
 
 /// Weighings between two reads of the stop check: about a millisecond.
@@ -24,7 +26,16 @@ const CHECK_EVERY: u64 = 1 << 20;
 
 impl<'a> Work<'a> {
     pub fn new(budget: u64, stop: &'a (dyn Fn() -> bool + Sync)) -> Work<'a> {
-        Work { left: budget, spent: 0, reported: 0, since_check: 0, stop, progress: None, stopped: false }
+        Work {
+            left: budget,
+            spent: 0,
+            reported: 0,
+            since_check: 0,
+            stop,
+            progress: None,
+            stopped: false,
+            interrupted: false,
+        }
     }
 
     /// The same, adding the weighings spent to `progress` (set to 0 here)
@@ -48,7 +59,7 @@ impl<'a> Work<'a> {
             self.since_check = 0;
             self.report();
             if (self.stop)() {
-                self.stopped = true;
+                (self.stopped, self.interrupted) = (true, true);
                 return false;
             }
         }
@@ -90,13 +101,21 @@ impl<'a> Work<'a> {
         Work { left: self.left, spent: 0, reported: 0, ..*self }
     }
 
-    /// Takes back a share once its thread is done: whether the work may
-    /// still go on.
+    /// A share of `1/parts` of what is left, for one step of a search,
+    /// taken back with [`Work::absorb`].
+    pub fn share_of(&self, parts: u64) -> Work<'a> {
+        Work { left: self.left / parts, ..self.share() }
+    }
+
+    /// Takes back a share once its thread or step is done: whether the
+    /// work may still go on (a share that spent its own smaller budget
+    /// stops only itself).
     pub fn absorb(&mut self, part: &mut Work) -> bool {
         part.report();
         self.spent += part.spent;
         self.reported += part.spent;
-        self.stopped |= part.stopped || self.left < part.spent;
+        self.interrupted |= part.interrupted;
+        self.stopped |= part.interrupted || self.left < part.spent;
         self.left = self.left.saturating_sub(part.spent);
         !self.stopped
     }
