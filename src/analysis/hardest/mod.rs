@@ -306,11 +306,15 @@ pub fn hardest<G: Weighed>(
     let (lower, board, lightest) = report;
     let how =
         if lower == Some(found.upper) && found.how == How::Bounds { How::ClosedForm } else { found.how };
-    let distribution = match &found.source {
-        Some(Source::Tally(tally)) => Some(boards_by_weight(tally, &classes, per_coset)),
+    let tally = match &found.source {
+        Some(Source::Tally(tally)) => Some(tally),
         _ => None,
     };
-    let boards_at_most = distribution.as_ref().and_then(|d| d.last()).map(|(_, n)| n.to_string());
+    // The boards at the most need only the top of the convolution: the
+    // untouched cells all pressed K − 1 times, one way.
+    let boards_at_most = tally.map(|t| (&t.by_weight[t.heaviest as usize] * per_coset).to_string());
+    let distribution =
+        tally.filter(|_| options.distribution).map(|t| boards_by_weight(t, &classes, per_coset));
     let boards = solvable_boards(&classes, per_coset);
     Ok(Hardest {
         lower,
@@ -319,7 +323,7 @@ pub fn hardest<G: Weighed>(
         presses: lightest,
         how,
         boards_at_most,
-        distribution: options.distribution.then(|| distribution.map(to_decimal)).flatten(),
+        distribution: distribution.map(to_decimal),
         boards,
         stopped: cut_short,
     })

@@ -226,8 +226,10 @@ impl Spectrum {
 /// Most dimension of the sub-spans [`Spectrum::span_ceiling`] solves.
 pub(crate) const SPAN_BITS: usize = 8;
 
-/// Classes tried as the next key of a growing sub-span (the smallest).
+/// Classes tried as the next key of a growing sub-span (the smallest),
+/// and odd classes a span is grown from.
 const SPAN_CANDIDATES: usize = 48;
+const SPAN_STARTS: usize = 16;
 
 impl Spectrum {
     /// A ceiling at most `ceiling` on the level any signed counts reach,
@@ -249,7 +251,7 @@ impl Spectrum {
         let mut by_size: Vec<usize> = (0..self.keys.len()).collect();
         by_size.sort_by_key(|&k| (self.sizes[k], k));
         let starts: Vec<usize> = by_size.iter().copied().filter(|&k| self.sizes[k] % 2 == 1).collect();
-        for &start in &starts {
+        for &start in starts.iter().take(SPAN_STARTS) {
             if ceiling <= reached || !work.going() {
                 break;
             }
@@ -287,6 +289,10 @@ impl Spectrum {
     /// `ceiling` or more, else a bound below `ceiling` (`None` when the work
     /// runs out).
     fn sub_level(&self, span: &Span, ceiling: i64, work: &mut Work) -> Option<i64> {
+        // Reading the classes into the span's coordinates is work too.
+        if !work.spend(self.keys.len() as u64 * span.basis.len() as u64) {
+            return None;
+        }
         let (keys, sizes): (Vec<u64>, Vec<u64>) =
             self.keys.iter().zip(&self.sizes).filter_map(|(&k, &n)| span.coords(k).map(|c| (c, n))).unzip();
         let sub = Spectrum::new(span.basis.len(), keys, sizes);
