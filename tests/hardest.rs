@@ -201,3 +201,24 @@ fn progress_ends_at_the_announced_cost() {
     check(&five, "5x5");
     check(&three, "3x4 torus K=3");
 }
+
+/// OEIS A079875 (Lights Out 2000: 5x5 with 3 states, to all 0, a cell
+/// pressed twice counted twice), the terms summing to 3^22 as they must.
+/// About a minute on two cores: run with `--ignored` (docs/study.md).
+#[test]
+#[ignore]
+fn lights_out_2000_is_a079875() {
+    let a079875: Vec<u64> = vec![
+        1, 25, 325, 2900, 19850, 110630, 520948, 2125078, 7644164, 24561916, 71147752, 186876765, 446015084,
+        964537892, 1872111656, 3203446007, 4709112417, 5767439109, 5710406148, 4433675458, 2590026921,
+        1073252214, 279734731, 36143633, 2147985,
+    ];
+    let solver =
+        StateSolver::new(&Puzzle::new(5, 5).unwrap(), Modulus::new(3).unwrap(), Method::Auto, 30, 1 << 30)
+            .unwrap();
+    let report = hardest(&solver, Goal::State(0), &EVERYTHING, &Default::default()).unwrap();
+    let found: Vec<u64> = report.distribution.unwrap().iter().map(|(_, n)| n.parse().unwrap()).collect();
+    assert_eq!(found, a079875);
+    assert_eq!((report.lower, report.upper), (Some(24), 24));
+    assert_eq!(report.boards_at_most.as_deref(), Some("2147985"));
+}

@@ -184,3 +184,17 @@ fn regression_nullity_0_answers_n_squared_without_counting_every_board() {
     let out = lightsout().args(["hardest", "-r", "300", "-c", "300", "--distribution"]).output().unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn regression_past_the_exact_methods_the_lower_bound_is_a_random_boards() {
+    // 39x39 (nullity 32): a board spread over its classes in cell order
+    // needed 105 presses; a seeded random one needs 642 (of at most 760).
+    let most = &hardest(&["-r", "39", "-c", "39"])["most_presses"];
+    let lower = most["lower"].as_u64().unwrap();
+    assert!((600..=760).contains(&lower), "{most}");
+    assert_needs(&["-r", "39", "-c", "39"], "0", most, lower);
+    // 79x79 (nullity 64): the random board is past the exhaustive engine,
+    // the one in cell order is not.
+    let most = &hardest(&["-r", "79", "-c", "79"])["most_presses"];
+    assert!(most["lower"].as_u64().is_some() && most["board"].is_array(), "{most}");
+}

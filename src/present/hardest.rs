@@ -42,14 +42,27 @@ fn puzzle_words<G: Weighed>(game: &G, states: u8) -> String {
     format!("{shape}, rule {}{states}", p.rule())
 }
 
-/// Why bounds were left apart.
-fn unsettled_words<B: crate::Board>(h: &Hardest<B>) -> &'static str {
+/// Why bounds were left apart, and what would settle them.
+fn unsettled_words<B: crate::Board>(h: &Hardest<B>) -> String {
     if h.stopped {
-        "stopped before the bounds met"
-    } else {
-        "the exact methods do not finish within the work budget"
+        return "stopped before the bounds met".into();
+    }
+    let why = "the exact methods do not finish within the work budget";
+    match h.settle_work {
+        // Within reach of a patient user: say how to ask for it.
+        Some(work) if work <= SUGGESTED_WORK => {
+            format!(
+                "{why}; counting every board takes about {work:.1e} weighings: --max-work {:.1e}",
+                work * 1.1
+            )
+        }
+        Some(work) => format!("{why}; counting every board would take about {work:.1e} weighings"),
+        None => why.into(),
     }
 }
+
+/// The most work the text suggests asking for: about an hour here.
+const SUGGESTED_WORK: f64 = 1e13;
 
 /// The hardest boards in a few lines: the puzzle and how many boards were
 /// weighed, the most presses (proven or bounded) and how many boards need

@@ -31,9 +31,11 @@ use std::sync::atomic::AtomicU64;
 
 use num_bigint::BigUint;
 use num_traits::Zero;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use self::classes::Classes;
-use self::spectrum::{Level, MAX_SPECTRUM_BITS, Spectrum};
+use self::spectrum::{Level, MAX_SPECTRUM_BITS, SPAN_BITS, Spectrum};
 use self::work::Work;
 use crate::error::Error;
 use crate::model::{Grid, Puzzle, StateGrid};
@@ -125,6 +127,9 @@ pub struct Hardest<B: Board> {
     pub boards: String,
     /// Whether the time limit or the stop flag cut the work short.
     pub stopped: bool,
+    /// Where the bounds are left apart by the budget: the work (member
+    /// weighings) that counting every board would take, which settles it.
+    pub settle_work: Option<f64>,
 }
 
 impl<B: Board> Hardest<B> {
@@ -289,9 +294,16 @@ pub fn hardest<G: Weighed>(
     let presses = found.presses(&classes);
     let cut_short = stopped();
     let puzzle = game.puzzle();
-    let board = game.board_of(board_for(puzzle, &presses, states, target_state));
     let targets = game.goal_targets(goal);
-    let certified = certify(game, &board, &targets)?;
+    let mut board = game.board_of(board_for(puzzle, &presses, states, target_state));
+    let mut certified = certify(game, &board, &targets)?;
+    if certified.is_none() && found.lower.is_none() {
+        // A random board's minimum can be past the exhaustive engine's
+        // reach where a structured one's is not (79x79: a board needing
+        // 165 presses, proven by branch and bound): a weaker bound, but one.
+        board = game.board_of(board_for(puzzle, &in_cell_order(&classes), states, target_state));
+        certified = certify(game, &board, &targets)?;
+    }
     let report = match (found.lower, certified) {
         (Some(claimed), Some((weight, lightest))) if weight == claimed => {
             (Some(weight), Some(board), Some(lightest))
@@ -310,14 +322,15 @@ pub fn hardest<G: Weighed>(
     let (lower, board, lightest) = report;
     let how =
         if lower == Some(found.upper) && found.how == How::Bounds { How::ClosedForm } else { found.how };
-    let members = classes.members().map(BigUint::from);
-    let distribution = match (&found.source, &members) {
-        (Some(Source::Tally(tally)), Some(members)) => {
-            Some(boards_by_weight(tally, &classes, members, per_coset))
-        }
+    let tally = match &found.source {
+        Some(Source::Tally(tally)) => Some(tally),
         _ => None,
     };
-    let boards_at_most = distribution.as_ref().and_then(|d| d.last()).map(|(_, n)| n.to_string());
+    // The boards at the most need only the top of the convolution: the
+    // untouched cells all pressed K − 1 times, one way.
+    let boards_at_most = tally.map(|t| (&t.by_weight[t.heaviest as usize] * per_coset).to_string());
+    let distribution =
+        tally.filter(|_| options.distribution).map(|t| boards_by_weight(t, &classes, per_coset));
     let boards = solvable_boards(&classes, per_coset);
     Ok(Hardest {
         lower,
@@ -326,9 +339,10 @@ pub fn hardest<G: Weighed>(
         presses: lightest,
         how,
         boards_at_most,
-        distribution: options.distribution.then(|| distribution.map(to_decimal)).flatten(),
+        distribution: distribution.map(to_decimal),
         boards,
         stopped: cut_short,
+        settle_work: (how == How::Bounds && !cut_short && cost.is_finite()).then_some(cost),
     })
 }
 
@@ -420,7 +434,11 @@ impl Found {
     /// A lower bound past the exact methods: the board a climb reaches
     /// (K states, and kernels the signed counts do not take).
     fn climb(&mut self, classes: &Classes, work: &mut Work) {
-        if let Some(climbed) = climb::climb(classes, work) {
+        // A quarter of the work left: a lower bound, not a proof.
+        let mut share = work.share_of(4);
+        let climbed = climb::climb(classes, &mut share);
+        work.absorb(&mut share);
+        if let Some(climbed) = climbed {
             self.lower =
                 Some(climbed.weight + classes.untouched.len() as u64 * (u64::from(classes.states) - 1));
             self.source = Some(Source::Climbed(climbed));
@@ -435,6 +453,17 @@ impl Found {
         let mut ceiling = spectrum.parity_ceiling();
         self.upper = most(ceiling);
         let (climbed, signed) = spectrum.climb(ceiling, work);
+        // Sub-spans of the keys lower the ceiling where the parity alone
+        // is not met, on a quarter of the work left.
+        if climbed < ceiling {
+            let mut part = work.share_of(4);
+            let spanned = spectrum.span_ceiling(ceiling, climbed, SPAN_BITS, &mut part);
+            work.absorb(&mut part);
+            if spanned < ceiling {
+                (ceiling, self.how) = (spanned, How::Search);
+                self.upper = most(ceiling);
+            }
+        }
         let mut best = (climbed, signed);
         // Lower the ceiling level by level until a level is reached.
         while best.0 < ceiling {
@@ -462,23 +491,31 @@ impl Found {
     }
 
     /// A press set of the claimed weight (class by class, the untouched
-    /// cells pressed K − 1 times), or a balanced one when nothing was
-    /// claimed.
+    /// cells pressed K − 1 times), or when nothing was claimed one of
+    /// seeded random presses: the quiet patterns have structure, and a
+    /// press set without any is far from all of them (39x39: a board
+    /// needing 618 presses, where one spread in cell order needed 105).
     fn presses(&self, classes: &Classes) -> Vec<u8> {
         let top = classes.states - 1;
         let mut presses = vec![0u8; classes.cells()];
         for &cell in &classes.untouched {
             presses[cell] = top;
         }
+        let Some(source) = &self.source else {
+            let mut rng = ChaCha8Rng::seed_from_u64(RANDOM_SEED);
+            for cell in classes.classes.iter().flat_map(|class| &class.cells) {
+                presses[*cell] = rng.random_range(0..classes.states);
+            }
+            return presses;
+        };
         for (k, class) in classes.classes.iter().enumerate() {
-            let counts: Vec<u32> = match &self.source {
-                Some(Source::Tally(tally)) => tally.counts[k].clone(),
-                Some(Source::Climbed(climbed)) => climbed.counts[k].clone(),
-                Some(Source::Signed(signed)) => {
+            let counts: Vec<u32> = match source {
+                Source::Tally(tally) => tally.counts[k].clone(),
+                Source::Climbed(climbed) => climbed.counts[k].clone(),
+                Source::Signed(signed) => {
                     let pressed = ((class.cells.len() as i64 + signed[k]) / 2) as u32;
                     vec![class.cells.len() as u32 - pressed, pressed]
                 }
-                None => balanced(class.cells.len() as u32, classes.states),
             };
             let residues =
                 counts.iter().enumerate().flat_map(|(r, &c)| std::iter::repeat_n(r as u8, c as usize));
@@ -490,11 +527,23 @@ impl Found {
     }
 }
 
-/// `n` cells spread evenly over the K residues.
-fn balanced(n: u32, states: u8) -> Vec<u32> {
-    let k = u32::from(states);
-    (0..k).map(|r| n / k + u32::from(r < n % k)).collect()
+/// A press set whose classes are spread evenly over the residues in
+/// cell order (the untouched cells pressed K − 1 times).
+fn in_cell_order(classes: &Classes) -> Vec<u8> {
+    let k = usize::from(classes.states);
+    let mut presses = vec![classes.states - 1; classes.cells()];
+    for class in &classes.classes {
+        let n = class.cells.len();
+        for (i, &cell) in class.cells.iter().enumerate() {
+            presses[cell] = (i * k / n) as u8;
+        }
+    }
+    presses
 }
+
+/// The seed of the press set drawn when no method claims one: fixed, so
+/// that an answer is the same run after run.
+const RANDOM_SEED: u64 = 1;
 
 /// The averaging bound: over the members, the mean weight of a press set
 /// is at most `n_0·(K − 1) + Σ_k n_k·(K + g_k − 2)/2`, where class `k`'s
@@ -570,26 +619,20 @@ fn certify<G: Weighed>(
     Ok(best)
 }
 
-/// Boards by their minimum: the tally of the touched classes convolved
-/// with the untouched cells, each press set's coset counted once
-/// (`/ members`), times the boards per coset.
-fn boards_by_weight(
-    tally: &spread::Tally,
-    classes: &Classes,
-    members: &BigUint,
-    per_coset: u32,
-) -> Vec<(u64, BigUint)> {
+/// Boards by their minimum: the tally of the touched classes' cosets
+/// convolved with the untouched cells, times the boards per coset.
+fn boards_by_weight(tally: &spread::Tally, classes: &Classes, per_coset: u32) -> Vec<(u64, BigUint)> {
     let untouched = spread::untouched_weights(classes.untouched.len(), usize::from(classes.states));
     let mut out = Vec::new();
     for w in 0..tally.by_weight.len() + untouched.len() - 1 {
-        let mut press_sets = BigUint::zero();
+        let mut cosets = BigUint::zero();
         for (w1, count) in tally.by_weight.iter().enumerate().take(w + 1) {
             if let Some(ways) = untouched.get(w - w1) {
-                press_sets += count * ways;
+                cosets += count * ways;
             }
         }
-        if !press_sets.is_zero() {
-            out.push((w as u64, press_sets * per_coset / members));
+        if !cosets.is_zero() {
+            out.push((w as u64, cosets * per_coset));
         }
     }
     out

@@ -223,6 +223,124 @@ impl Spectrum {
     }
 }
 
+/// Most dimension of the sub-spans [`Spectrum::span_ceiling`] solves.
+pub(crate) const SPAN_BITS: usize = 8;
+
+/// Classes tried as the next key of a growing sub-span (the smallest),
+/// and odd classes a span is grown from.
+const SPAN_CANDIDATES: usize = 48;
+const SPAN_STARTS: usize = 16;
+
+impl Spectrum {
+    /// A ceiling at most `ceiling` on the level any signed counts reach,
+    /// from sub-spans of the keys of at most `span_bits` dimensions
+    /// (stopping once it meets `reached`).
+    ///
+    /// For a subspace `W` of the keys, average `F` over the members `s`
+    /// with given values `b = (⟨w_i, s⟩)` on a basis of `W`: the classes
+    /// whose key is outside `W` cancel, and what is left is the same
+    /// problem on the classes inside `W`, `G(b) = Σ_{k∈W} χ_b(k)·e_k`. So
+    /// `min F ≤ min G` for every `e`, and the level `F*` is at most the
+    /// sub-problem's, which [`Spectrum::decide`] settles exactly when
+    /// `W` is small. (Independent odd keys whose span holds no other
+    /// present key give `−j` for `j` keys.) Spans are grown greedily from
+    /// each small odd class, adding the key that lowers the sub-problem's
+    /// level most; `F*` then takes the parity of all the odd classes.
+    pub fn span_ceiling(&self, mut ceiling: i64, reached: i64, span_bits: usize, work: &mut Work) -> i64 {
+        let parity = ceiling.rem_euclid(2);
+        let mut by_size: Vec<usize> = (0..self.keys.len()).collect();
+        by_size.sort_by_key(|&k| (self.sizes[k], k));
+        let starts: Vec<usize> = by_size.iter().copied().filter(|&k| self.sizes[k] % 2 == 1).collect();
+        for &start in starts.iter().take(SPAN_STARTS) {
+            if ceiling <= reached || !work.going() {
+                break;
+            }
+            let mut span = Span::default();
+            span.add(self.keys[start]);
+            let mut level = self.sub_level(&span, ceiling, work);
+            while span.basis.len() < span_bits.min(self.bits) && work.going() {
+                let mut best: Option<(i64, u64)> = None;
+                for &k in
+                    by_size.iter().filter(|&&k| span.coords(self.keys[k]).is_none()).take(SPAN_CANDIDATES)
+                {
+                    let mut grown = span.clone();
+                    grown.add(self.keys[k]);
+                    let Some(sub) = self.sub_level(&grown, ceiling, work) else { continue };
+                    if best.is_none_or(|(b, _)| sub < b) {
+                        best = Some((sub, self.keys[k]));
+                    }
+                }
+                let Some((sub, key)) = best else { break };
+                span.add(key);
+                level = Some(sub);
+                if sub < ceiling {
+                    break;
+                }
+            }
+            if let Some(sub) = level.filter(|&sub| sub < ceiling) {
+                // The largest level of the whole parity at most `sub`.
+                ceiling = sub - (sub - parity).rem_euclid(2);
+            }
+        }
+        ceiling.max(reached)
+    }
+
+    /// The level of the classes inside `span` alone: exactly when it is
+    /// `ceiling` or more, else a bound below `ceiling` (`None` when the work
+    /// runs out).
+    fn sub_level(&self, span: &Span, ceiling: i64, work: &mut Work) -> Option<i64> {
+        // Reading the classes into the span's coordinates is work too.
+        if !work.spend(self.keys.len() as u64 * span.basis.len() as u64) {
+            return None;
+        }
+        let (keys, sizes): (Vec<u64>, Vec<u64>) =
+            self.keys.iter().zip(&self.sizes).filter_map(|(&k, &n)| span.coords(k).map(|c| (c, n))).unzip();
+        let sub = Spectrum::new(span.basis.len(), keys, sizes);
+        let mut level = sub.parity_ceiling();
+        while level >= ceiling {
+            match sub.decide(level, work) {
+                Level::Reached(_) => return Some(level),
+                Level::Refuted => level -= 2,
+                Level::Unknown => return None,
+            }
+        }
+        Some(level)
+    }
+}
+
+/// A subspace of keys: its basis reduced (distinct leading bits), each
+/// row with the combination of the added keys it is.
+#[derive(Clone, Default)]
+struct Span {
+    basis: Vec<(u64, u64)>,
+}
+
+impl Span {
+    /// Adds an independent key.
+    fn add(&mut self, key: u64) {
+        let (mut v, mut c) = (key, 1u64 << self.basis.len());
+        for &(row, comb) in &self.basis {
+            if v ^ row < v {
+                (v, c) = (v ^ row, c ^ comb);
+            }
+        }
+        debug_assert!(v != 0, "the key is independent");
+        self.basis.push((v, c));
+        self.basis.sort_by_key(|row| std::cmp::Reverse(row.0));
+    }
+
+    /// The key in the added keys' coordinates, if it is in the span.
+    fn coords(&self, key: u64) -> Option<u64> {
+        let (mut v, mut c) = (key, 0u64);
+        for &(row, comb) in &self.basis {
+            if v ^ row < v {
+                (v, c) = (v ^ row, c ^ comb);
+            }
+        }
+        (v == 0).then_some(c)
+    }
+}
+
 /// The highest level the parity of classes of `sizes` cells allows: 0,
 /// −1 or −2.
 pub(crate) fn parity_ceiling(sizes: &[u64]) -> i64 {
@@ -290,11 +408,13 @@ mod tests {
     fn decide_and_climb_agree_with_brute_force() {
         let never = || false;
         let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut sharper, mut exact) = (0, 0);
         for _ in 0..300 {
-            let bits = rng.random_range(1..=4usize);
+            let bits = rng.random_range(1..=5usize);
             let mut keys: Vec<u64> = (1..1u64 << bits).filter(|_| rng.random::<bool>()).collect();
-            keys.truncate(6);
-            let sizes: Vec<u64> = keys.iter().map(|_| rng.random_range(1..=4)).collect();
+            keys.truncate(if bits == 5 { 9 } else { 6 });
+            let sizes: Vec<u64> =
+                keys.iter().map(|_| rng.random_range(1..=if bits == 5 { 2 } else { 4 })).collect();
             let spectrum = Spectrum::new(bits, keys, sizes);
             let truth = brute_max_min(&spectrum);
             assert!(truth <= spectrum.parity_ceiling());
@@ -311,7 +431,24 @@ mod tests {
                 }
             };
             assert_eq!(found.0, truth, "{:?} {:?}", spectrum.keys, spectrum.sizes);
+            // Sub-spans smaller than the whole space too: never below the truth.
+            for span_bits in [1, 2, 3, SPAN_BITS] {
+                let spanned =
+                    spectrum.span_ceiling(spectrum.parity_ceiling(), i64::MIN, span_bits, &mut work);
+                let what = format!(
+                    "{span_bits} bits: {spanned} below {truth}: {:?} {:?}",
+                    spectrum.keys, spectrum.sizes
+                );
+                assert!(truth <= spanned, "{what}");
+                if span_bits < bits {
+                    sharper += usize::from(spanned < spectrum.parity_ceiling());
+                    exact += usize::from(spanned == truth);
+                }
+            }
             assert!(*spectrum.transform(&found.1).iter().min().unwrap() >= truth);
         }
+        // The sub-spans do sharpen the parity bound, and often settle it.
+        assert!(sharper > 20, "sharper {sharper}, exact {exact}");
+        eprintln!("sub-spans: sharper {sharper}, exact {exact}");
     }
 }

@@ -1,25 +1,40 @@
-//! Every press set at once, by how many cells of each class it presses how
+//! Every coset at once, by how many cells of each class it presses how
 //! often: the exact distribution of minimum presses, for any K.
 //!
 //! A press set presses `c_k[r]` cells of class `k` `r` times. Member `s`
 //! adds `v_k(s)` to every cell of class `k`, which then weighs
 //! `Σ_r c_k[r]·((r + v_k(s)) mod K)`; the press set's coset weighs the
 //! least of these sums over the members. `Π_k multinomial(n_k; c_k)` press
-//! sets share the counts `c`; the cells no quiet pattern touches add their
+//! sets share the counts `c`. The cells no quiet pattern touches add their
 //! own presses whatever the member, a convolution at the end.
+//!
+//! Each coset is counted once, not once per member: a few *pivot* cells
+//! are taken out of their classes, chosen so that no member but 0 leaves
+//! them all unchanged. Then every coset has exactly one press set whose
+//! pivot values lie in a fixed transversal `R` of the pivot values the
+//! members add, and the walk runs over `R` times the counts of the other
+//! cells: `|kernel|` times fewer press sets than all of them (for 5×5 with
+//! 3 states, 27 times fewer).
+//!
+//! The walk is a product of *blocks* of options (the transversal, then one
+//! block per class), each option a weight per member. The last blocks are
+//! merged into one inner block laid out member by member, so the innermost
+//! loop is a plain vector `min(acc[o], W[s] + inner[s][o])`; the outer
+//! blocks are split over the threads.
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
+use rayon::prelude::*;
 
 use super::classes::Classes;
 use super::work::Work;
 
-/// The press sets of the touched classes by the weight of their lightest
-/// member, and the first counts (in the search's order) reaching the
+/// The cosets of the touched classes by the weight of their lightest
+/// member, and the first counts (in the walk's order) reaching the
 /// heaviest such weight.
 pub(crate) struct Tally {
-    /// `by_weight[w]`: press sets of the touched cells whose coset's lightest
-    /// member weighs `w` there.
+    /// `by_weight[w]`: cosets of the code on the touched cells whose
+    /// lightest member weighs `w` there.
     pub by_weight: Vec<BigUint>,
     /// The heaviest lightest weight.
     pub heaviest: u64,
@@ -27,25 +42,99 @@ pub(crate) struct Tally {
     pub counts: Vec<Vec<u32>>,
 }
 
-/// One way to spread a class's cells over the residues.
-struct Spread {
-    counts: Vec<u32>,
-    /// `weight[v]`: the class's presses when a member adds `v`.
-    weight: Vec<u32>,
-    ways: BigUint,
+/// Most options of the inner block, and most of its weights (members ×
+/// options, `u16` each: 2 MiB), so it stays in cache.
+const INNER_OPTIONS: usize = 1 << 12;
+const INNER_WEIGHTS: usize = 1 << 20;
+
+/// Most `members × classes` looked at to choose the pivots; past it the
+/// kernel is too large for any walk within a budget anyway.
+const MAX_PIVOT_SCAN: u64 = 1 << 26;
+
+/// Outer prefixes to spread over the threads (a few per thread, so that
+/// uneven ones even out).
+const TASKS: u64 = 256;
+
+/// One choice of an option: `(class, residue, cells)`.
+type Part = (u32, u8, u32);
+
+/// A set of options, each a weight per member, a count of the press sets
+/// it stands for, and the cells it presses how often (to rebuild the
+/// heaviest).
+struct Block {
+    /// `weights[o · members + s]`.
+    weights: Vec<u16>,
+    ways: Vec<BigUint>,
+    parts: Vec<Vec<Part>>,
 }
 
-/// Member weighings a full [`tally`] makes, as a float (it passes `u64`).
+impl Block {
+    fn len(&self) -> usize {
+        self.ways.len()
+    }
+}
+
+/// The walk's plan: its pivots, and its blocks' sizes.
+struct Plan {
+    /// `pivot[k]`: whether one cell of class `k` is a pivot.
+    pivot: Vec<bool>,
+    /// How many pivot values a member's shift leaves distinct (`|kernel|`
+    /// once the pivots are chosen).
+    pivot_values: u64,
+}
+
+/// Member weighings a full [`tally`] makes, as a float (it passes `u64`):
+/// infinite when the kernel is too large to plan a walk.
 pub(crate) fn tally_cost(classes: &Classes) -> f64 {
-    let members = classes.members().map_or(f64::INFINITY, |m| m as f64);
-    let k = u64::from(classes.states);
-    let mut nodes = 1.0;
-    let mut total = 0.0;
-    for n in classes.sizes() {
-        nodes *= compositions(n, k);
+    let Some((plan, members)) = plan(classes) else { return f64::INFINITY };
+    let shape = shape(classes, &plan);
+    let sizes: Vec<f64> = shape.iter().map(|b| b.0).collect();
+    let inner = inner_start(&shape, members);
+    let (mut nodes, mut total) = (1.0, 0.0);
+    for &size in &sizes[..inner] {
+        nodes *= size;
         total += nodes;
     }
-    total * members
+    let inner_options: f64 = sizes[inner..].iter().product();
+    (total + nodes * inner_options) * members as f64
+}
+
+/// Per block, in the walk's order, its options and a bound on the bits of
+/// its counts of press sets: the transversal, then each class's
+/// compositions of the cells left to it, largest first (the outer blocks
+/// split over the threads, the small ones merge into the inner block).
+fn shape(classes: &Classes, plan: &Plan) -> Vec<(f64, u32)> {
+    let k = u64::from(classes.states);
+    let pivots = plan.pivot.iter().filter(|&&p| p).count() as i32;
+    let mut shape = vec![((k as f64).powi(pivots) / plan.pivot_values as f64, 0)];
+    let mut rest: Vec<(f64, u32)> = Vec::new();
+    for (n, &pivot) in classes.sizes().iter().zip(&plan.pivot) {
+        let left = n - u64::from(pivot);
+        if left > 0 {
+            // multinomial(left; c) ≤ K^left.
+            rest.push((compositions(left, k), left as u32 * (64 - (k - 1).leading_zeros())));
+        }
+    }
+    rest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    shape.extend(rest);
+    shape
+}
+
+/// Where the inner block starts: as many trailing blocks as fit it, their
+/// press sets counted in a `u64`.
+fn inner_start(shape: &[(f64, u32)], members: u64) -> usize {
+    let mut start = shape.len();
+    let (mut options, mut bits) = (1.0, 0);
+    while start > 0 {
+        let (size, more) = shape[start - 1];
+        let next = options * size;
+        if next > INNER_OPTIONS as f64 || next * members as f64 > INNER_WEIGHTS as f64 || bits + more > 64 {
+            break;
+        }
+        (options, bits) = (next, bits + more);
+        start -= 1;
+    }
+    start
 }
 
 /// The work after the tally: the untouched cells' weights and their
@@ -66,86 +155,128 @@ fn compositions(n: u64, k: u64) -> f64 {
     (1..k).map(|i| (n + i) as f64 / i as f64).product()
 }
 
-/// Tallies every press set of the touched classes, or `None` when `work`
-/// runs out first.
-pub(crate) fn tally(classes: &Classes, work: &mut Work) -> Option<Tally> {
-    let k = classes.states as usize;
-    let members = classes.members()? as usize;
-    let values = classes.member_values(members);
-    let count = classes.classes.len();
-    let spreads: Vec<Vec<Spread>> = classes.sizes().iter().map(|&n| spreads(n as u32, k)).collect();
-    let most: u64 = classes.sizes().iter().map(|n| n * (k as u64 - 1)).sum();
-    let mut search = Search {
-        members,
-        count,
-        values: &values,
-        spreads: &spreads,
-        by_weight: vec![BigUint::zero(); most as usize + 1],
-        heaviest: None,
-        path: vec![0; count],
-    };
-    let mut partial = vec![0u32; members];
-    if !search.descend(0, &mut partial, &BigUint::one(), work) {
+/// Chooses the pivots: classes, smallest first, whose values leave fewer
+/// members unchanged, until only member 0 is. `None` when the kernel is
+/// too large to look at or the weights pass `u16`.
+fn plan(classes: &Classes) -> Option<(Plan, u64)> {
+    let members = classes.members()?;
+    let count = classes.classes.len() as u64;
+    let most = classes.sizes().iter().sum::<u64>() * (u64::from(classes.states) - 1);
+    if members.saturating_mul(count.max(1)) > MAX_PIVOT_SCAN || most > u64::from(u16::MAX) {
         return None;
     }
-    let (heaviest, path) = search.heaviest.unwrap_or((0, Vec::new()));
-    let counts = path.iter().zip(&spreads).map(|(&i, class)| class[i].counts.clone()).collect();
-    Some(Tally { by_weight: search.by_weight, heaviest, counts })
-}
-
-struct Search<'a> {
-    members: usize,
-    count: usize,
-    values: &'a [u8],
-    spreads: &'a [Vec<Spread>],
-    by_weight: Vec<BigUint>,
-    heaviest: Option<(u64, Vec<usize>)>,
-    path: Vec<usize>,
-}
-
-impl Search<'_> {
-    fn descend(&mut self, depth: usize, partial: &mut [u32], ways: &BigUint, work: &mut Work) -> bool {
-        if depth == self.count {
-            let lightest = partial.iter().copied().min().unwrap_or(0) as u64;
-            self.by_weight[lightest as usize] += ways;
-            if self.heaviest.as_ref().is_none_or(|(w, _)| lightest > *w) {
-                self.heaviest = Some((lightest, self.path.clone()));
-            }
-            return true;
+    let values = classes.member_values(members as usize);
+    let mut fixed: Vec<usize> = (0..members as usize).collect();
+    let mut pivot = vec![false; classes.classes.len()];
+    let mut by_size: Vec<usize> = (0..classes.classes.len()).collect();
+    by_size.sort_by_key(|&k| (classes.classes[k].cells.len(), k));
+    for k in by_size {
+        if fixed.len() == 1 {
+            break;
         }
-        let mut next = vec![0u32; self.members];
-        for (i, spread) in self.spreads[depth].iter().enumerate() {
-            if !work.spend(self.members as u64) {
-                return false;
-            }
-            for (s, (out, &before)) in next.iter_mut().zip(partial.iter()).enumerate() {
-                *out = before + spread.weight[self.values[s * self.count + depth] as usize];
-            }
-            self.path[depth] = i;
-            if !self.descend(depth + 1, &mut next, &(ways * &spread.ways), work) {
-                return false;
-            }
+        let kept: Vec<usize> =
+            fixed.iter().copied().filter(|&s| values[s * count as usize + k] == 0).collect();
+        if kept.len() < fixed.len() {
+            (fixed, pivot[k]) = (kept, true);
         }
-        true
     }
+    // The members are a group and a cell's value a homomorphism: the
+    // members left unchanged are the kernel of the pivots' projection.
+    let pivot_values = members / fixed.len() as u64;
+    debug_assert_eq!(fixed.len(), 1, "only member 0 fixes every cell's value");
+    // The transversal's values are all listed once.
+    let pivots = pivot.iter().filter(|&&p| p).count() as u32;
+    if u64::from(classes.states).checked_pow(pivots).is_none_or(|all| all > MAX_PIVOT_SCAN) {
+        return None;
+    }
+    Some((Plan { pivot, pivot_values }, members))
 }
 
-/// Every way to spread `n` cells over `k` residues, with its weights and
-/// its number of cell choices.
-fn spreads(n: u32, k: usize) -> Vec<Spread> {
-    let mut out = Vec::new();
-    let mut counts = vec![0u32; k];
-    fill(n, 0, &mut counts, &mut out);
-    out
+/// Tallies every coset of the touched classes, or `None` when `work`
+/// runs out first (or the kernel is too large to plan the walk).
+pub(crate) fn tally(classes: &Classes, work: &mut Work) -> Option<Tally> {
+    let (plan, members) = plan(classes)?;
+    let members = members as usize;
+    let k = classes.states;
+    let values = classes.member_values(members);
+    let count = classes.classes.len();
+    let value = |s: usize, class: usize| values[s * count + class];
+    let mut blocks = vec![transversal(classes, &plan, members, &value)];
+    for (class, (&n, &pivot)) in classes.sizes().iter().zip(&plan.pivot).enumerate() {
+        let left = n as u32 - u32::from(pivot);
+        if left > 0 {
+            blocks.push(class_block(class, left, k, members, &value));
+        }
+    }
+    // In the order of `shape` (a stable sort on the same sizes).
+    blocks[1..].sort_by_key(|b| std::cmp::Reverse(b.len()));
+    let start = inner_start(&shape(classes, &plan), members as u64);
+    let inner = Inner::merge(blocks.split_off(start), members);
+    let most: u64 = classes.sizes().iter().sum::<u64>() * (u64::from(k) - 1);
+    let walk = Walk { members, outer: &blocks, inner: &inner, most: most as usize };
+    let found = walk.run(work)?;
+    let mut counts = vec![vec![0u32; usize::from(k)]; count];
+    for &(class, residue, cells) in &found.parts {
+        counts[class as usize][usize::from(residue)] += cells;
+    }
+    Some(Tally { by_weight: found.by_weight, heaviest: found.heaviest, counts })
 }
 
-fn fill(left: u32, residue: usize, counts: &mut Vec<u32>, out: &mut Vec<Spread>) {
-    let k = counts.len();
-    if residue == k - 1 {
+/// The pivots' values, one per coset of the members' shifts of them: the
+/// lexicographically first of each.
+fn transversal(classes: &Classes, plan: &Plan, members: usize, value: &impl Fn(usize, usize) -> u8) -> Block {
+    let k = usize::from(classes.states);
+    let pivots: Vec<usize> = (0..plan.pivot.len()).filter(|&c| plan.pivot[c]).collect();
+    let all = k.pow(pivots.len() as u32);
+    let index = |digits: &[u8]| digits.iter().rev().fold(0usize, |i, &d| i * k + usize::from(d));
+    let mut seen = vec![false; all];
+    let mut block = Block { weights: Vec::new(), ways: Vec::new(), parts: Vec::new() };
+    let mut digits = vec![0u8; pivots.len()];
+    for y in 0..all {
+        let mut rest = y;
+        for d in &mut digits {
+            *d = (rest % k) as u8;
+            rest /= k;
+        }
+        if seen[y] {
+            continue;
+        }
+        for s in 0..members {
+            let shifted: Vec<u8> = digits
+                .iter()
+                .zip(&pivots)
+                .map(|(&d, &c)| ((usize::from(d) + usize::from(value(s, c))) % k) as u8)
+                .collect();
+            seen[index(&shifted)] = true;
+            block.weights.push(shifted.iter().map(|&d| u16::from(d)).sum());
+        }
+        block.ways.push(BigUint::one());
+        block.parts.push(pivots.iter().zip(&digits).map(|(&c, &d)| (c as u32, d, 1)).collect());
+    }
+    block
+}
+
+/// Every way to spread `n` cells of class `class` over the K residues.
+fn class_block(class: usize, n: u32, k: u8, members: usize, value: &impl Fn(usize, usize) -> u8) -> Block {
+    let mut block = Block { weights: Vec::new(), ways: Vec::new(), parts: Vec::new() };
+    let mut counts = vec![0u32; usize::from(k)];
+    fill(n, 0, &mut counts, &mut |counts| {
+        for s in 0..members {
+            let v = usize::from(value(s, class));
+            let w: u32 = counts.iter().enumerate().map(|(r, &c)| c * ((r + v) % usize::from(k)) as u32).sum();
+            block.weights.push(w as u16);
+        }
+        block.ways.push(multinomial(counts));
+        let parts = counts.iter().enumerate().filter(|(_, c)| **c > 0);
+        block.parts.push(parts.map(|(r, &c)| (class as u32, r as u8, c)).collect());
+    });
+    block
+}
+
+fn fill(left: u32, residue: usize, counts: &mut Vec<u32>, out: &mut impl FnMut(&[u32])) {
+    if residue == counts.len() - 1 {
         counts[residue] = left;
-        let weight =
-            (0..k).map(|v| counts.iter().enumerate().map(|(r, &c)| c * ((r + v) % k) as u32).sum()).collect();
-        out.push(Spread { counts: counts.clone(), weight, ways: multinomial(counts) });
+        out(counts);
         return;
     }
     for c in 0..=left {
@@ -166,6 +297,282 @@ fn multinomial(counts: &[u32]) -> BigUint {
         }
     }
     ways
+}
+
+/// The trailing blocks as one, its weights member by member
+/// (`weights[s · options + o]`), each option's press sets as a `u64`.
+struct Inner {
+    options: usize,
+    weights: Vec<u16>,
+    ways: Vec<u64>,
+    parts: Vec<Vec<Part>>,
+}
+
+impl Inner {
+    fn merge(blocks: Vec<Block>, members: usize) -> Inner {
+        // Option by option first: start from the one empty option.
+        let mut weights = vec![0u16; members];
+        let mut ways = vec![1u64];
+        let mut parts: Vec<Vec<Part>> = vec![Vec::new()];
+        for block in blocks {
+            let (mut w2, mut ways2, mut parts2) = (Vec::new(), Vec::new(), Vec::new());
+            for o in 0..ways.len() {
+                for b in 0..block.len() {
+                    let (mine, theirs) =
+                        (&weights[o * members..][..members], &block.weights[b * members..][..members]);
+                    w2.extend(mine.iter().zip(theirs).map(|(x, y)| x + y));
+                    // `inner_start` bounds the product below 2^64.
+                    debug_assert!(block.ways[b].bits() <= 64);
+                    ways2.push(ways[o] * block.ways[b].iter_u64_digits().next().unwrap_or(0));
+                    parts2.push([parts[o].as_slice(), &block.parts[b]].concat());
+                }
+            }
+            (weights, ways, parts) = (w2, ways2, parts2);
+        }
+        let options = ways.len();
+        let mut by_member = vec![0u16; members * options];
+        for o in 0..options {
+            for s in 0..members {
+                by_member[s * options + o] = weights[o * members + s];
+            }
+        }
+        Inner { options, weights: by_member, ways, parts }
+    }
+}
+
+/// The walk over the outer blocks, each leaf finished by the inner block.
+struct Walk<'a> {
+    members: usize,
+    outer: &'a [Block],
+    inner: &'a Inner,
+    most: usize,
+}
+
+/// What one part of the walk found.
+struct Found {
+    by_weight: Vec<BigUint>,
+    heaviest: u64,
+    /// The heaviest's options, outer then inner.
+    parts: Vec<Part>,
+}
+
+/// One part of the walk, under a prefix of outer options.
+struct Task<'a> {
+    walk: &'a Walk<'a>,
+    by_weight: Vec<BigUint>,
+    /// Leaf counts under the current outer path, before its ways.
+    local: Vec<u128>,
+    /// Counts under the current node above the last outer block, before
+    /// the ways above it.
+    near: Vec<BigUint>,
+    /// Per outer depth, the members' weights below it (kept, not
+    /// allocated per node).
+    below: Vec<Vec<u16>>,
+    acc: Vec<u16>,
+    path: Vec<usize>,
+    /// The prefix walked now, by its number.
+    prefix: u64,
+    heaviest: Option<Heaviest>,
+}
+
+impl Walk<'_> {
+    fn run(&self, work: &mut Work) -> Option<Found> {
+        // The shortest prefix of outer blocks with enough options to share.
+        let mut split = 0;
+        let mut prefixes = 1u64;
+        while split < self.outer.len() && prefixes < TASKS {
+            prefixes *= self.outer[split].len() as u64;
+            split += 1;
+            // The prefixes' nodes are weighed here, once.
+            if !work.spend(prefixes * self.members as u64) {
+                return None;
+            }
+        }
+        // One task per thread's run of prefixes (rayon's fold), each
+        // prefix walked whole; the tasks merge in prefix order.
+        let shared = &*work;
+        let tasks: Vec<(Task, Work, bool)> = (0..prefixes)
+            .into_par_iter()
+            .fold(
+                || (self.task(), shared.share(), true),
+                |(mut task, mut part, done), p| {
+                    let done = done && task.prefix(p, split, &mut part);
+                    (task, part, done)
+                },
+            )
+            .collect();
+        let mut found =
+            Found { by_weight: vec![BigUint::zero(); self.most + 1], heaviest: 0, parts: Vec::new() };
+        let mut best: Option<Heaviest> = None;
+        let mut complete = true;
+        for (task, mut part, done) in tasks {
+            complete &= work.absorb(&mut part) && done;
+            for (total, w) in found.by_weight.iter_mut().zip(task.by_weight) {
+                *total += w;
+            }
+            if let Some(h) = task.heaviest
+                && best.as_ref().is_none_or(|b| {
+                    (h.weight, std::cmp::Reverse(h.prefix)) > (b.weight, std::cmp::Reverse(b.prefix))
+                })
+            {
+                best = Some(h);
+            }
+        }
+        if !complete {
+            return None;
+        }
+        // Some coset is always walked: the empty press set's, at least.
+        let best = best?;
+        found.heaviest = u64::from(best.weight);
+        for (block, &o) in self.outer.iter().zip(&best.path) {
+            found.parts.extend(&block.parts[o]);
+        }
+        found.parts.extend(&self.inner.parts[best.inner]);
+        Some(found)
+    }
+
+    fn task(&self) -> Task<'_> {
+        Task {
+            walk: self,
+            by_weight: vec![BigUint::zero(); self.most + 1],
+            local: vec![0; self.most + 1],
+            near: vec![BigUint::zero(); self.most + 1],
+            below: vec![vec![0; self.members]; self.outer.len()],
+            acc: vec![0; self.inner.options],
+            path: vec![0; self.outer.len()],
+            prefix: 0,
+            heaviest: None,
+        }
+    }
+}
+
+/// The heaviest lightest weight a task met first, and where.
+struct Heaviest {
+    weight: u16,
+    prefix: u64,
+    path: Vec<usize>,
+    inner: usize,
+}
+
+impl Task<'_> {
+    /// Walks every outer path under prefix number `p` of `split` blocks.
+    fn prefix(&mut self, mut p: u64, split: usize, work: &mut Work) -> bool {
+        let walk = self.walk;
+        let m = walk.members;
+        self.prefix = p;
+        for d in (0..split).rev() {
+            let n = walk.outer[d].len() as u64;
+            self.path[d] = (p % n) as usize;
+            p /= n;
+        }
+        let mut weights = vec![0u16; m];
+        let mut ways = BigUint::one();
+        for (block, &o) in walk.outer.iter().zip(&self.path[..split]) {
+            for (w, x) in weights.iter_mut().zip(&block.weights[o * m..][..m]) {
+                *w += x;
+            }
+            ways *= &block.ways[o];
+        }
+        self.descend(split, &weights, &ways, work)
+    }
+
+    /// Walks the outer blocks from `depth` on, `ways` press sets above.
+    fn descend(&mut self, depth: usize, weights: &[u16], ways: &BigUint, work: &mut Work) -> bool {
+        let walk = self.walk;
+        let m = walk.members;
+        let last = walk.outer.len();
+        if depth == last {
+            // A whole outer path in a task's prefix (or no outer block).
+            if !work.spend((m * walk.inner.options) as u64) {
+                return false;
+            }
+            let range = self.leaves(weights);
+            fold(&mut self.local, range, &mut self.by_weight, ways);
+            return true;
+        }
+        let block = &walk.outer[depth];
+        let mut next = std::mem::take(&mut self.below[depth]);
+        // Under the last outer block, the counts gather in `near` with
+        // that block's ways (an addition per leaf where the inner ways are
+        // 1), and take the ways above once per node.
+        let (mut near, mut range) = (Vec::new(), (usize::MAX, 0));
+        if depth + 1 == last {
+            near = std::mem::take(&mut self.near);
+        }
+        for o in 0..block.len() {
+            if !work.spend(m as u64) {
+                return false;
+            }
+            for ((out, &before), &x) in next.iter_mut().zip(weights).zip(&block.weights[o * m..][..m]) {
+                *out = before + x;
+            }
+            self.path[depth] = o;
+            if depth + 1 < last {
+                if !self.descend(depth + 1, &next, &(ways * &block.ways[o]), work) {
+                    return false;
+                }
+                continue;
+            }
+            if !work.spend((m * walk.inner.options) as u64) {
+                return false;
+            }
+            let (low, high) = self.leaves(&next);
+            fold(&mut self.local, (low, high), &mut near, &block.ways[o]);
+            range = (range.0.min(low), range.1.max(high));
+        }
+        if depth + 1 == last {
+            for w in range.0..=range.1.min(near.len() - 1) {
+                if !near[w].is_zero() {
+                    self.by_weight[w] += ways * &near[w];
+                    // Zero, keeping its digits' room for the next node.
+                    near[w].set_zero();
+                }
+            }
+            self.near = near;
+        }
+        self.below[depth] = next;
+        true
+    }
+
+    /// Every inner option under one outer path: the lightest member of
+    /// each, its press sets added to `local`; returns the weights touched.
+    fn leaves(&mut self, weights: &[u16]) -> (usize, usize) {
+        let inner = self.walk.inner;
+        let options = inner.options;
+        self.acc.fill(u16::MAX);
+        for (s, &w) in weights.iter().enumerate() {
+            let row = &inner.weights[s * options..][..options];
+            for (a, &x) in self.acc.iter_mut().zip(row) {
+                *a = (*a).min(w + x);
+            }
+        }
+        let (mut low, mut high) = (usize::MAX, 0);
+        for (o, (&lightest, &n)) in self.acc.iter().zip(&inner.ways).enumerate() {
+            let w = usize::from(lightest);
+            self.local[w] += u128::from(n);
+            (low, high) = (low.min(w), high.max(w));
+            if self.heaviest.as_ref().is_none_or(|h| lightest > h.weight) {
+                self.heaviest = Some(Heaviest {
+                    weight: lightest,
+                    prefix: self.prefix,
+                    path: self.path.clone(),
+                    inner: o,
+                });
+            }
+        }
+        (low, high)
+    }
+}
+
+/// Moves the counts of `local` in `low..=high` into `into`, times `ways`.
+fn fold(local: &mut [u128], (low, high): (usize, usize), into: &mut [BigUint], ways: &BigUint) {
+    for w in low..=high {
+        match std::mem::take(&mut local[w]) {
+            0 => {}
+            1 => into[w] += ways,
+            n => into[w] += ways * n,
+        }
+    }
 }
 
 /// `untouched[j]`: the ways `n` cells, each pressed `0..K` times, press `j`
@@ -195,7 +602,107 @@ mod tests {
         let w = untouched_weights(3, 3);
         let w: Vec<u32> = w.iter().map(|c| c.try_into().unwrap()).collect();
         assert_eq!(w, [1, 3, 6, 7, 6, 3, 1]);
-        assert_eq!(spreads(3, 2).len(), 4);
-        assert_eq!(spreads(4, 3).len(), 15);
+        let value = |_: usize, _: usize| 0u8;
+        assert_eq!(class_block(0, 3, 2, 1, &value).len(), 4);
+        assert_eq!(class_block(0, 4, 3, 1, &value).len(), 15);
+    }
+
+    use super::super::classes::QuietCode;
+    use num_traits::ToPrimitive;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Every press set of the cells, its coset's lightest member.
+    fn brute_force(code: &QuietCode) -> Vec<u64> {
+        let (k, cells) = (usize::from(code.states), code.cells);
+        let mut members = vec![vec![0u8; cells]];
+        for (generator, order) in &code.generators {
+            let mut more = Vec::new();
+            for member in &members {
+                for c in 0..*order as usize {
+                    more.push(
+                        (0..cells)
+                            .map(|i| ((member[i] as usize + c * generator[i] as usize) % k) as u8)
+                            .collect(),
+                    );
+                }
+            }
+            members = more;
+        }
+        let mut by_weight = vec![0u64; cells * (k - 1) + 1];
+        for x in 0..k.pow(cells as u32) {
+            let digits: Vec<usize> = (0..cells).map(|i| x / k.pow(i as u32) % k).collect();
+            let lightest = members
+                .iter()
+                .map(|m| digits.iter().zip(m).map(|(&d, &v)| (d + v as usize) % k).sum::<usize>())
+                .min()
+                .unwrap();
+            by_weight[lightest] += 1;
+        }
+        by_weight.iter().map(|n| n / members.len() as u64).collect()
+    }
+
+    /// Random codes over Z_K, free or not (generators of order K/t take
+    /// multiples of t), against brute force: the cosets by weight, the
+    /// heaviest and the counts that reach it.
+    #[test]
+    fn walk_agrees_with_brute_force() {
+        let never = || false;
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let mut tried = 0;
+        while tried < 200 {
+            let k: u8 = [2, 3, 4, 6][rng.random_range(0..4)];
+            let cells = rng.random_range(1..=if k == 2 { 12 } else { 7 });
+            let mut generators = Vec::new();
+            for _ in 0..rng.random_range(1..=3) {
+                let divisors: Vec<u8> = (1..k).filter(|t| k.is_multiple_of(*t)).collect();
+                let t = divisors[rng.random_range(0..divisors.len())];
+                let values = (0..cells).map(|_| t * rng.random_range(0..k / t)).collect();
+                generators.push((values, u32::from(k / t)));
+            }
+            let code = QuietCode { states: k, cells, generators };
+            let expected = brute_force(&code);
+            // Members not all distinct: not a code as QuietCode states it.
+            let members = code.members().unwrap() as u64;
+            if expected.iter().sum::<u64>() * members != u64::from(k).pow(cells as u32) {
+                continue;
+            }
+            tried += 1;
+            let classes = Classes::new(&code);
+            let mut work = Work::new(u64::MAX, &never);
+            let tally = tally(&classes, &mut work).unwrap();
+            let untouched = untouched_weights(classes.untouched.len(), usize::from(k));
+            let mut found = vec![0u64; expected.len()];
+            for (w1, n) in tally.by_weight.iter().enumerate() {
+                for (w2, ways) in untouched.iter().enumerate() {
+                    found[w1 + w2] += (n * ways).to_u64().unwrap();
+                }
+            }
+            assert_eq!(found, expected, "K={k} {code:?}");
+            let most = tally.heaviest + classes.untouched.len() as u64 * u64::from(k - 1);
+            assert_eq!(most as usize, expected.iter().rposition(|&n| n > 0).unwrap(), "K={k} {code:?}");
+            // The heaviest counts: each class's cells, weighing the heaviest.
+            for (class, counts) in classes.classes.iter().zip(&tally.counts) {
+                assert_eq!(counts.iter().sum::<u32>() as usize, class.cells.len());
+            }
+            let values = classes.member_values(members as usize);
+            let n = classes.classes.len();
+            let lightest = (0..members as usize)
+                .map(|s| {
+                    let weigh = |(c, counts): (usize, &Vec<u32>)| -> u64 {
+                        let v = usize::from(values[s * n + c]);
+                        counts
+                            .iter()
+                            .enumerate()
+                            .map(|(r, &x)| u64::from(x) * ((r + v) % usize::from(k)) as u64)
+                            .sum()
+                    };
+                    tally.counts.iter().enumerate().map(weigh).sum::<u64>()
+                })
+                .min()
+                .unwrap();
+            assert_eq!(lightest, tally.heaviest, "K={k} {code:?}");
+            assert_eq!(work.spent(), tally_cost(&classes) as u64, "K={k} {code:?}");
+        }
     }
 }

@@ -5,14 +5,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A budget of member weighings (one member's weight updated by one
 /// class), with a stop check read every so often, and a counter a caller
-/// may watch, written at the same moments.
+/// may watch, added to at the same moments. Shares of it
+/// ([`Work::share`]) go to other threads and come back
+/// ([`Work::absorb`]).
 pub(crate) struct Work<'a> {
-    budget: u64,
     left: u64,
+    spent: u64,
+    /// Of `spent`, how much the counter has been told.
+    reported: u64,
     since_check: u64,
     stop: &'a (dyn Fn() -> bool + Sync),
     progress: Option<&'a AtomicU64>,
     stopped: bool,
+    /// Whether the stop check (not the budget) stopped it.
+    interrupted: bool,
 }
 
 /// Weighings between two reads of the stop check: about a millisecond.
@@ -20,14 +26,25 @@ const CHECK_EVERY: u64 = 1 << 20;
 
 impl<'a> Work<'a> {
     pub fn new(budget: u64, stop: &'a (dyn Fn() -> bool + Sync)) -> Work<'a> {
-        Work { budget, left: budget, since_check: 0, stop, progress: None, stopped: false }
+        Work {
+            left: budget,
+            spent: 0,
+            reported: 0,
+            since_check: 0,
+            stop,
+            progress: None,
+            stopped: false,
+            interrupted: false,
+        }
     }
 
-    /// The same, writing the weighings spent so far to `progress` at every
-    /// stop check (never in the hot loop).
+    /// The same, adding the weighings spent to `progress` (set to 0 here)
+    /// at every stop check, never in the hot loop.
     pub fn watched(mut self, progress: Option<&'a AtomicU64>) -> Work<'a> {
+        if let Some(progress) = progress {
+            progress.store(0, Ordering::Relaxed);
+        }
         self.progress = progress;
-        self.report();
         self
     }
 
@@ -42,13 +59,13 @@ impl<'a> Work<'a> {
             self.since_check = 0;
             self.report();
             if (self.stop)() {
-                self.stopped = true;
+                (self.stopped, self.interrupted) = (true, true);
                 return false;
             }
         }
         match self.left.checked_sub(n) {
             Some(left) => {
-                self.left = left;
+                (self.left, self.spent) = (left, self.spent + n);
                 true
             }
             None => {
@@ -64,14 +81,42 @@ impl<'a> Work<'a> {
     }
 
     /// Weighings spent so far.
+    #[cfg(test)]
     pub fn spent(&self) -> u64 {
-        self.budget - self.left
+        self.spent
     }
 
-    /// Writes the weighings spent to the watched counter, if any.
-    pub fn report(&self) {
+    /// Adds the weighings spent since the last report to the counter.
+    pub fn report(&mut self) {
         if let Some(progress) = self.progress {
-            progress.store(self.spent(), Ordering::Relaxed);
+            progress.fetch_add(self.spent - self.reported, Ordering::Relaxed);
         }
+        self.reported = self.spent;
+    }
+
+    /// A share for another thread: the same stop check and counter, and
+    /// what is left of the budget (the parts of one search together stay
+    /// within it when its cost was checked against it first).
+    pub fn share(&self) -> Work<'a> {
+        Work { left: self.left, spent: 0, reported: 0, ..*self }
+    }
+
+    /// A share of `1/parts` of what is left, for one step of a search,
+    /// taken back with [`Work::absorb`].
+    pub fn share_of(&self, parts: u64) -> Work<'a> {
+        Work { left: self.left / parts, ..self.share() }
+    }
+
+    /// Takes back a share once its thread or step is done: whether the
+    /// work may still go on (a share that spent its own smaller budget
+    /// stops only itself).
+    pub fn absorb(&mut self, part: &mut Work) -> bool {
+        part.report();
+        self.spent += part.spent;
+        self.reported += part.spent;
+        self.interrupted |= part.interrupted;
+        self.stopped |= part.interrupted || self.left < part.spent;
+        self.left = self.left.saturating_sub(part.spent);
+        !self.stopped
     }
 }
