@@ -276,13 +276,14 @@ impl Kind for StateSolver {
     }
 
     fn not_proven_why(&self, solution: &Solution<Self::Board>, max_nullity: usize) -> String {
-        // The budget counts over all targets: a kernel within it can still
-        // be past what the targets searched before this one left.
+        // A kernel within the budget is searched in full unless the board
+        // is at another target already (then only cheap searches run).
         let why = match self.kernel_size_log2() <= max_nullity as f64 {
-            true => format!(
-                "the 2^{max_nullity} members that --max-nullity {max_nullity} allows count over all targets, \
-                 and the targets searched before this one took them"
-            ),
+            true => {
+                "the board is at another target already (0 presses), so this one was searched only as far as \
+                     is cheap"
+                    .to_string()
+            }
             false => beyond_budget(self, max_nullity),
         };
         format!("{why}; a local search found it; at least {}", solution.lower_bound)

@@ -347,8 +347,7 @@ impl Game for StateSolver {
                 })
             })
             .collect::<Result<Vec<_>, Error>>()?;
-        let members = self.quiet.iter().try_fold(1u64, |m, (_, o)| m.checked_mul(u64::from(*o)));
-        let budgets = target_budgets(members, &needs, self.max_members_log2);
+        let budgets = target_budgets(&needs, self.max_members_log2);
         let started = Instant::now();
         let outcomes = targets
             .iter()
