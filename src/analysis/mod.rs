@@ -13,6 +13,7 @@ pub(crate) use table::table_cost;
 
 pub use hardest::{
     DEFAULT_HARDEST_WORK, Goal, Hardest, HardestOptions, How, QuietCode, Weighed, hardest, hardest_cost,
+    is_distribution_refusal,
 };
 pub use table::{KernelEntry, kernel_table, nullity_table, plane_nullity};
 

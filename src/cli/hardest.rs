@@ -9,7 +9,9 @@ use std::time::Duration;
 use super::long::interrupt_flag;
 use super::solve::create;
 use super::{Failure, HardestArgs, Kind, Streams, StudyFormat, smaller_or_more_memory, terminal_bar};
-use crate::analysis::{DEFAULT_HARDEST_WORK, HardestOptions, hardest as weigh, hardest_cost};
+use crate::analysis::{
+    DEFAULT_HARDEST_WORK, HardestOptions, hardest as weigh, hardest_cost, is_distribution_refusal,
+};
 use crate::present::{Shown, hardest_json, hardest_text};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits};
 use crate::{Answer, Error, Method};
@@ -90,7 +92,7 @@ fn watched<T>(spent: &AtomicU64, total: f64, work: impl FnOnce() -> T) -> T {
 /// A distribution past the work budget: what to do instead.
 fn distribution_hint(error: Error, args: &HardestArgs) -> Failure {
     match error {
-        Error::Limit(ref why) if args.distribution && why.starts_with("the distribution") => Failure::hinted(
+        Error::Limit(ref why) if args.distribution && is_distribution_refusal(why) => Failure::hinted(
             error,
             "--max-work raises the budget; without --distribution the most presses is still answered",
         ),

@@ -269,7 +269,7 @@ pub fn hardest<G: Weighed>(
     let cost = spread::tally_cost(&classes) + spread::untouched_cost(&classes);
     if options.distribution && cost > options.work as f64 {
         return Err(Error::Limit(format!(
-            "the distribution needs about {cost:.3e} steps (class counts weighed by members, and the counts of the untouched cells), past the work budget of {:.3e}",
+            "{DISTRIBUTION_REFUSAL} {cost:.3e} steps (class counts weighed by members, and the counts of the untouched cells), past the work budget of {:.3e}",
             options.work as f64
         )));
     }
@@ -344,6 +344,16 @@ pub fn hardest<G: Weighed>(
         stopped: cut_short,
         settle_work: (how == How::Bounds && !cut_short && cost.is_finite()).then_some(cost),
     })
+}
+
+/// How [`hardest`]'s refusal of a distribution past the work budget opens.
+const DISTRIBUTION_REFUSAL: &str = "the distribution needs about";
+
+/// Whether the message of an [`Error::Limit`] is [`hardest`]'s refusal of
+/// a distribution past the work budget, which a front may follow with its
+/// own way round (a larger budget, or no distribution).
+pub fn is_distribution_refusal(why: &str) -> bool {
+    why.starts_with(DISTRIBUTION_REFUSAL)
 }
 
 /// The most member weighings [`hardest`] makes with these options: the
