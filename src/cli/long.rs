@@ -13,12 +13,12 @@ use indicatif::ProgressBar;
 
 use super::args::SearchArgs;
 use super::input::read_record;
-use super::progress::terminal_bar;
+use super::progress::{SharedWork, terminal_bar_with_work};
 use super::record::{Entry, Record, RecordKind, save};
 use super::search::human;
 use super::{Failure, Sealed, Streams};
 use crate::Error;
-use crate::solve::{SliceKind, Sliced};
+use crate::solve::{SliceKind, Sliced, WorkCurve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
@@ -98,7 +98,52 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     let states = || record.searches.iter().filter_map(|s| s.state());
     let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
     let unit = format!("{}s", K::Slices::UNIT);
-    let bar = if total > 0 { terminal_bar(total, &unit) } else { indicatif::ProgressBar::hidden() };
+    let work = SharedWork::default();
+    let bar = if total > 0 {
+        terminal_bar_with_work(total, &unit, Some(work.clone()))
+    } else {
+        ProgressBar::hidden()
+    };
+    // The expected work of each target's slice, where every one has a
+    // model of it (weighed only for a bar that is drawn).
+    let curves: Option<Vec<Option<WorkCurve>>> = (!bar.is_hidden())
+        .then(|| {
+            cosets
+                .iter()
+                .zip(&record.searches)
+                .map(|(coset, entry)| match (coset, entry.state()) {
+                    (Some(coset), Some(s)) => coset.work_curve(&s.plan, s.shard, s.units).map(Some),
+                    _ => Some(None),
+                })
+                .collect()
+        })
+        .flatten();
+    // The work done with `done` units of target `index` and all before it
+    // as the record holds them, and the work in all.
+    let work_at = |searches: &[K::Entry], index: usize, done: u64| -> Option<(f64, f64)> {
+        let curves = curves.as_ref()?;
+        let mut sums = (0.0, 0.0);
+        for (j, (curve, entry)) in curves.iter().zip(searches).enumerate() {
+            let (Some(curve), Some(s)) = (curve, entry.state()) else { continue };
+            let units = match j.cmp(&index) {
+                std::cmp::Ordering::Less => s.done,
+                std::cmp::Ordering::Equal => done,
+                std::cmp::Ordering::Greater => 0,
+            };
+            sums = (sums.0 + curve.done(units), sums.1 + curve.total());
+        }
+        Some(sums)
+    };
+    let set_work = |value: Option<(f64, f64)>| {
+        if let Ok(mut shared) = work.lock() {
+            *shared = value;
+        }
+    };
+    set_work(work_at(
+        &record.searches,
+        0,
+        record.searches.first().and_then(|e| e.state()).map_or(0, |s| s.done),
+    ));
     bar.set_position(done);
     let mut last_save = Instant::now();
     let mut stop = Stop::Done;
@@ -112,6 +157,7 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         // An interrupt drops the batch in flight (branch and bound's blocks
         // may take minutes): it is searched again on resume.
         state.search_on_until(*coset, false, interrupted, &mut |s| {
+            set_work(work_at(&record.searches, index, s.done));
             bar.set_position(done_before + s.done);
             if interrupted.load(Ordering::SeqCst) {
                 stop = Stop::Interrupted;

@@ -24,11 +24,11 @@ pub use dense::Dense;
 pub use game::{Game, KernelSize, Limits, TargetOf};
 pub use minimal::Incumbent;
 pub use minimal::{
-    Anytime, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Progress, SearchState, improve, minimize,
+    Anytime, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Progress, SearchState, Step, improve, minimize,
     minimize_with_progress, search_blocks,
 };
 use minimal::{BRANCH_FROM, Search, cross_coset_for_problem, improve_with_symmetry};
-pub use slices::{Best, Mask, MergeError, Shard, Slice, SliceKind, Sliced, check_coverage, merge};
+pub use slices::{Best, Mask, MergeError, Shard, Slice, SliceKind, Sliced, WorkCurve, check_coverage, merge};
 
 use std::borrow::Cow;
 use std::time::Instant;
@@ -142,7 +142,8 @@ impl Solver {
     }
 
     /// Reports the progress of long minimisations (null spaces of dimension
-    /// of 12 and more, searched by blocks) to `progress`, as `(done, total)`.
+    /// of 12 and more, searched by blocks) to `progress`, as a [`Step`]:
+    /// blocks done of blocks, and the expected work of both.
     pub fn set_progress(&mut self, progress: Box<Progress>) {
         self.progress = Some(progress);
     }
@@ -403,7 +404,7 @@ impl Game for Solver {
             return Ok(None);
         };
         let solution = if self.holds_quiet_patterns() {
-            let progress: &Progress = self.progress.as_deref().unwrap_or(&|_, _| {});
+            let progress: &Progress = self.progress.as_deref().unwrap_or(&|_| {});
             let stopped = limits.stopped(Instant::now());
             let max_nullity = self.max_nullity;
             let search = Search { max_nullity, progress, stopped: &stopped, time_limit: limits.time_limit };

@@ -53,6 +53,7 @@ mod merge;
 use merge::{Children, Merger};
 
 pub use cross::{cross_coset, cross_coset_for_problem, cross_order};
+pub(super) use estimate::slice_work;
 pub use estimate::{Estimate, estimate};
 
 /// How a branch-and-bound search is cut and where it hands over to the

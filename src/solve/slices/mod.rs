@@ -339,6 +339,102 @@ pub trait Sliced: Sync {
     /// Whether the search weighs unit `unit` (a symmetric search weighs
     /// one block per orbit).
     fn weighs_unit(&self, unit: u64) -> bool;
+    /// The expected work of the `units` units of slice `shard` searched by
+    /// `plan`, unit by unit in the order they are searched, where the
+    /// coset has a model of it: what a progress bar measures its share
+    /// done and its time left by, as units are far from equal in cost (a
+    /// symmetric transform weighs one block per orbit, and the first
+    /// blocks hold most orbits; branch and bound's blocks differ a
+    /// hundredfold). `None` by default: every unit is taken to cost the
+    /// same, as the K-state walk's tasks (of equal member counts) do.
+    fn work_curve(
+        &self,
+        plan: &<Self::Kind as SliceKind>::Plan,
+        shard: Shard,
+        units: u64,
+    ) -> Option<WorkCurve> {
+        let _ = (plan, shard, units);
+        None
+    }
+}
+
+/// The expected work of a slice's first units, for every count of units
+/// done: the units cut into at most [`WorkCurve::STEPS`] runs of equal
+/// length, each run's expected work known, and the work within a run taken
+/// to be spread evenly. The unit of work is the coset's own (weighed blocks
+/// for the transform, group passes for branch and bound): only shares of
+/// it mean anything.
+///
+/// # Example
+/// ```
+/// use lightsout::solve::WorkCurve;
+///
+/// // Ten units, the first two holding most of the work.
+/// let curve = WorkCurve::from_units(10, |units| units.map(|u| if u < 2 { 40.0 } else { 2.5 }).sum());
+/// assert_eq!(curve.total(), 100.0);
+/// assert_eq!((curve.done(0), curve.done(2), curve.done(10)), (0.0, 80.0, 100.0));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkCurve {
+    /// Units in a run (the last run may be shorter).
+    step: u64,
+    units: u64,
+    /// `cumulative[k]`: the work of the first `min(k · step, units)` units.
+    cumulative: Vec<f64>,
+}
+
+impl WorkCurve {
+    /// Most runs a curve holds: a share done to a few parts in 10^4.
+    pub const STEPS: u64 = 4096;
+
+    /// The curve of `units` units whose runs of units cost `work(run)`
+    /// (called once for each run, on all threads; a negative or non-finite
+    /// work counts as none).
+    pub fn from_units(units: u64, work: impl Fn(Range<u64>) -> f64 + Sync) -> WorkCurve {
+        use rayon::prelude::*;
+        let step = units.div_ceil(Self::STEPS).max(1);
+        let runs = units.div_ceil(step);
+        let each: Vec<f64> = (0..runs)
+            .into_par_iter()
+            .map(|k| work(k * step..((k + 1) * step).min(units)))
+            .map(|w| if w.is_finite() { w.max(0.0) } else { 0.0 })
+            .collect();
+        Self::from_runs(step, units, &each)
+    }
+
+    /// The curve of `units` units cut into runs of `step` units (the last
+    /// one shorter), of work `runs[k]` each.
+    pub(crate) fn from_runs(step: u64, units: u64, runs: &[f64]) -> WorkCurve {
+        let mut cumulative = Vec::with_capacity(runs.len() + 1);
+        cumulative.push(0.0);
+        let mut sum = 0.0;
+        for w in runs {
+            sum += w;
+            cumulative.push(sum);
+        }
+        WorkCurve { step: step.max(1), units, cumulative }
+    }
+
+    /// The expected work of the whole slice.
+    pub fn total(&self) -> f64 {
+        self.cumulative.last().copied().unwrap_or(0.0)
+    }
+
+    /// The expected work of the first `done` units (all of it from
+    /// `units` on).
+    pub fn done(&self, done: u64) -> f64 {
+        let done = done.min(self.units);
+        let k = (done / self.step) as usize;
+        let Some(&below) = self.cumulative.get(k) else { return self.total() };
+        let Some(&above) = self.cumulative.get(k + 1) else { return below };
+        let run = (self.step).min(self.units - k as u64 * self.step);
+        below + (above - below) * (done % self.step) as f64 / run as f64
+    }
+
+    /// Units the curve covers.
+    pub fn units(&self) -> u64 {
+        self.units
+    }
 }
 
 /// How far an exhaustive search of one slice of a coset has got. The same
