@@ -262,6 +262,11 @@ pub(super) struct HardestArgs {
     /// unless given, e.g. 1e12 for a larger distribution or tighter bounds.
     #[arg(long, value_name = "N", value_parser = parse_work)]
     pub(super) max_work: Option<u64>,
+    /// With --distribution: count only slice K of N of the boards (1 <= K
+    /// <= N; --max-work then bounds one slice) and print its record as one
+    /// JSON line, for `lightsout merge`.
+    #[arg(long, value_name = "K/N", value_parser = crate::solve::Shard::parse)]
+    pub(super) shard: Option<crate::solve::Shard>,
     /// Write the hardest board to FILE as a PBM image (two states) or PGM
     /// (more), to solve later: `lightsout -t TARGET FILE`.
     #[arg(short, long, value_name = "FILE")]
