@@ -297,6 +297,15 @@ fn a_slice_is_refused_what_it_cannot_do_and_told_how_many_slices_fit() {
     let (code, _, err) = with(&["--shard", "1/4", "--max-work", "1e9"]);
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("in slice 1/4") && err.contains("or shard it finer: --shard 1/25"), "{err}");
+    // Regression: a nullity-0 100x100 (10^4 untouched cells) passed its
+    // slices in milliseconds and left the merge minutes of convolution with
+    // no budget; the slices now hold it to theirs, and no split is offered.
+    let big = ["hardest", "-r", "100", "-c", "100", "--distribution"];
+    let (code, _, whole) = run(&big);
+    assert!(code == 3 && !whole.contains("--shard"), "{whole}");
+    let (code, _, err) = run(&[&big[..], &["--shard", "1/2"]].concat());
+    assert!(code == 3 && err.contains("untouched cells when the slices merge"), "{err}");
+    assert!(!err.contains("shard it"), "{err}");
     let (code, _, err) = run(&["hardest", "-r", "4", "-c", "4", "--shard", "1/2"]);
     assert!(
         code == 2 && err.contains("--shard slices the distribution's count: give --distribution"),

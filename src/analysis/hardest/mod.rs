@@ -421,6 +421,16 @@ pub fn hardest_slice<G: Weighed>(
             options.work as f64
         )));
     }
+    // The merge convolves the untouched cells in, with no budget of its
+    // own: every slice holds it to its own (a nullity-0 100x100 would
+    // pass its slices in milliseconds and hold the merge for minutes).
+    let finish = spread::untouched_cost(&classes);
+    if finish > options.work as f64 {
+        return Err(Error::Limit(format!(
+            "{DISTRIBUTION_REFUSAL} {finish:.3e} steps to count the untouched cells when the slices merge, past the work budget of {:.3e}",
+            options.work as f64
+        )));
+    }
     let mut work = Work::new(options.work, &stopped).watched(options.progress);
     let tallied = spread::tally_slice(&classes, shard, &mut work);
     work.report();
@@ -501,6 +511,10 @@ pub fn distribution_cost<G: Weighed>(game: &G, goal: Goal, shard: Shard) -> Resu
 /// As [`hardest`] for the game and goal.
 pub fn distribution_shards<G: Weighed>(game: &G, goal: Goal, work: u64) -> Result<Option<u64>, Error> {
     let Prepared { classes, .. } = prepare(game, goal)?;
+    // Slices do not share the merge's convolution of the untouched cells.
+    if spread::untouched_cost(&classes) > work as f64 {
+        return Ok(None);
+    }
     let fits = |count: u64| spread::slice_cost(&classes, Shard { index: 1, count }) <= work as f64;
     // Doubling to a count that fits, then halving back to the first one:
     // a slice's work falls as the count grows (its share of one more
