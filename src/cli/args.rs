@@ -53,7 +53,8 @@ pub(super) enum Command {
     /// --distribution how the boards spread over their fewest presses.
     Hardest(HardestArgs),
     /// Combine the partial results of `--shard K/N` runs into the proven
-    /// minimum (every slice of one problem exactly once).
+    /// minimum, the whole table or the whole hardest-boards distribution
+    /// (every slice of one problem exactly once).
     Merge(MergeArgs),
     /// Print a shell completion script, e.g. `lightsout completions bash >
     /// ~/.local/share/bash-completion/completions/lightsout`.
@@ -348,7 +349,8 @@ pub(super) struct MergeArgs {
     #[arg(required = true, value_name = "FILE")]
     pub(super) files: Vec<PathBuf>,
     /// Output format: as solve's (poj, text, json) for searches, as
-    /// table's (text, csv, json) for tables.
+    /// table's (text, csv, json) for tables, as hardest's (text, json) for
+    /// distributions.
     #[arg(short, long, value_enum)]
     pub(super) format: Option<MergeFormat>,
     /// Also print the press grid and the board reached.
