@@ -8,9 +8,13 @@ use assert_cmd::Command;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use lightsout::analysis::{Goal, Hardest, HardestOptions, Weighed, hardest, hardest_merged, hardest_slice};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use lightsout::analysis::{
+    DistributionSlice, Goal, Hardest, HardestOptions, Weighed, hardest, hardest_merged, hardest_slice,
+};
 use lightsout::model::Graph;
-use lightsout::solve::Shard;
+use lightsout::solve::{Limits, MergeError, Shard};
 use lightsout::zk::Modulus;
 use lightsout::{Method, Puzzle, Rule, Solver, StateSolver, Topology};
 
@@ -44,9 +48,8 @@ where
     for count in [1, 2, 3, 7] {
         let slices: Vec<_> = (1..=count)
             .map(|index| {
-                hardest_slice(game, goal, &EVERYTHING, &Default::default(), Shard { index, count })
-                    .unwrap()
-                    .expect("not stopped")
+                let shard = Shard { index, count };
+                hardest_slice(game, goal, &EVERYTHING, &Default::default(), shard, None, &mut |_| {}).unwrap()
             })
             .collect();
         most = most.max(slices[0].prefixes);
@@ -93,6 +96,77 @@ fn merged_slices_are_the_whole_distribution_in_the_library() {
     // prefixes (the others are one prefix, whose slices past the first are
     // empty and still merge).
     assert!(split.iter().filter(|&&p| p >= 7).count() >= 5, "{split:?}");
+}
+
+/// A slice stopped after its first batch and resumed from what it had is
+/// the slice walked in one go.
+#[test]
+fn a_stopped_slice_resumes_to_the_same_slice() {
+    let game = states(Puzzle::new(4, 4).unwrap(), 4);
+    let shard = Shard { index: 2, count: 3 };
+    let whole =
+        hardest_slice(&game, Goal::State(0), &EVERYTHING, &Default::default(), shard, None, &mut |_| {})
+            .unwrap();
+    let stop = AtomicBool::new(false);
+    let limits = Limits { stop: Some(&stop), time_limit: None };
+    let mut saves = 0;
+    let mut first = |_: &DistributionSlice| {
+        saves += 1;
+        stop.store(true, Ordering::Relaxed);
+    };
+    let part = hardest_slice(&game, Goal::State(0), &EVERYTHING, &limits, shard, None, &mut first).unwrap();
+    let len = shard.len(part.prefixes);
+    assert!(saves >= 1 && part.done > 0 && part.done < len, "{} of {len}", part.done);
+    let mut told = Vec::new();
+    let mut watch = |s: &DistributionSlice| told.push(s.done);
+    let resumed = hardest_slice(
+        &game,
+        Goal::State(0),
+        &EVERYTHING,
+        &Default::default(),
+        shard,
+        Some(&part),
+        &mut watch,
+    )
+    .unwrap();
+    assert_eq!(resumed, whole);
+    assert!(told.first().is_some_and(|&d| d > part.done) && told.last() == Some(&len), "{told:?}");
+    // A stopped slice does not merge; another slice's walk does not resume.
+    let others: Vec<_> = [1, 3]
+        .iter()
+        .map(|&index| {
+            let shard = Shard { index, count: 3 };
+            hardest_slice(&game, Goal::State(0), &EVERYTHING, &Default::default(), shard, None, &mut |_| {})
+                .unwrap()
+        })
+        .collect();
+    let slices = [others[0].clone(), part.clone(), others[1].clone()];
+    let merged = hardest_merged(&game, Goal::State(0), &slices).unwrap();
+    assert!(matches!(merged, Err(MergeError::Incomplete(2))));
+    let other = Shard { index: 3, count: 3 };
+    let refused = hardest_slice(
+        &game,
+        Goal::State(0),
+        &EVERYTHING,
+        &Default::default(),
+        other,
+        Some(&part),
+        &mut |_| {},
+    );
+    assert!(matches!(refused, Err(lightsout::Error::BadInput(_))));
+    // Edited to claim more walked than it holds: it does not hold up.
+    let mut edited = part.clone();
+    edited.done += 1;
+    let refused = hardest_slice(
+        &game,
+        Goal::State(0),
+        &EVERYTHING,
+        &Default::default(),
+        shard,
+        Some(&edited),
+        &mut |_| {},
+    );
+    assert!(matches!(refused, Err(lightsout::Error::BadInput(why)) if why.contains("add up to")));
 }
 
 fn lightsout() -> Command {
@@ -343,5 +417,51 @@ fn a079875_in_four_slices() {
         .collect();
     assert_eq!(found, a079875);
     assert_eq!(merged["most_presses"]["lower"], 24);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `--checkpoint`: a slice stopped at its time limit saves what it has,
+/// which merge refuses as unfinished and the same command finishes into
+/// the record a run in one go prints.
+#[test]
+fn a_checkpointed_slice_goes_on_from_where_it_stopped() {
+    let dir = folder("checkpoint");
+    let cp = dir.join("cp.json").display().to_string();
+    let slice = ["hardest", "-r", "5", "-c", "5", "--states", "3", "--distribution", "--max-work", "3e10"];
+    let with = |more: &[&str]| run(&[&slice[..], more].concat());
+    let (code, _, err) = with(&["--shard", "2/2", "--checkpoint", &cp, "--time-limit", "0.4"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("slice 2/2 stopped at --time-limit after") && err.contains("the same command goes on"),
+        "{err}"
+    );
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&cp).unwrap()).unwrap();
+    let done = saved["done"].as_u64().unwrap();
+    assert!(done < 2592 / 2, "{saved}");
+    let (code, _, err) = run(&["merge", &cp]);
+    assert!(
+        code == 2
+            && err.contains("cp.json: slice 2/2 is unfinished (")
+            && err.contains("--checkpoint that saved it"),
+        "{err}"
+    );
+    // Another slice, or the whole count, does not take it.
+    let (code, _, err) = with(&["--shard", "1/2", "--checkpoint", &cp]);
+    assert!(code == 2 && err.contains("cp.json: checkpoint of slice 2/2, not 1/2"), "{err}");
+    let (code, _, err) = with(&["--checkpoint", &cp]);
+    assert!(code == 2 && err.contains("--checkpoint saves a slice of the distribution"), "{err}");
+    let (code, resumed, err) = with(&["--shard", "2/2", "--checkpoint", &cp]);
+    assert_eq!(code, 0, "{err}");
+    let (code, fresh, err) = with(&["--shard", "2/2"]);
+    assert_eq!(code, 0, "{err}");
+    let fields = |line: &str| {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        for f in ["milliseconds", "checksum"] {
+            v.as_object_mut().unwrap().remove(f);
+        }
+        v
+    };
+    assert_eq!(fields(&resumed), fields(&fresh));
+    assert_eq!(std::fs::read_to_string(&cp).unwrap(), resumed, "the checkpoint is the finished record");
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -268,6 +268,14 @@ pub(super) struct HardestArgs {
     /// JSON line, for `lightsout merge`.
     #[arg(long, value_name = "K/N", value_parser = crate::solve::Shard::parse)]
     pub(super) shard: Option<crate::solve::Shard>,
+    /// With --shard: save the slice's count so far to FILE at least every
+    /// --checkpoint-every seconds, at --time-limit and on Ctrl-C or
+    /// SIGTERM; the same command goes on from it.
+    #[arg(long, value_name = "FILE")]
+    pub(super) checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints (default 60; needs --checkpoint).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub(super) checkpoint_every: Option<f64>,
     /// Write the hardest board to FILE as a PBM image (two states) or PGM
     /// (more), to solve later: `lightsout -t TARGET FILE`.
     #[arg(short, long, value_name = "FILE")]

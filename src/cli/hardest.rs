@@ -6,14 +6,15 @@ use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::hardest_record::HardestRecord;
+use super::hardest_record::{HardestProblem, HardestRecord};
 use super::long::interrupt_flag;
-use super::record::Sealed;
+use super::read_record;
+use super::record::{Sealed, save};
 use super::solve::create;
 use super::{Failure, HardestArgs, Kind, Streams, StudyFormat, smaller_or_more_memory, terminal_bar};
 use crate::analysis::{
-    DEFAULT_HARDEST_WORK, Goal, Hardest, HardestOptions, Weighed, distribution_cost, distribution_shards,
-    hardest as weigh, hardest_cost, hardest_slice, is_distribution_refusal,
+    DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, Weighed, distribution_cost,
+    distribution_shards, hardest as weigh, hardest_cost, hardest_slice, is_distribution_refusal,
 };
 use crate::present::{Shown, hardest_json, hardest_text};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
@@ -38,6 +39,13 @@ where
     let limits = Limits { stop: Some(interrupted), time_limit: args.time_limit.map(Duration::from_secs_f64) };
     if let Some(shard) = args.shard {
         return slice(game, goal, &args, shard, &options, &limits, io);
+    }
+    if args.checkpoint.is_some() || args.checkpoint_every.is_some() {
+        return Err(Error::BadInput(
+            "--checkpoint saves a slice of the distribution: give --distribution --shard K/N (1/1 for the whole count)"
+                .into(),
+        )
+        .into());
     }
     let total = hardest_cost(game, goal, &options).map_err(|e| distribution_hint(e, game, goal, &args))?;
     let found = watched(&spent, total, || weigh(game, goal, &options, &limits))
@@ -105,6 +113,9 @@ where
         )
         .into());
     }
+    if args.checkpoint_every.is_some() && args.checkpoint.is_none() {
+        return Err(Error::BadInput("--checkpoint-every needs --checkpoint FILE".into()).into());
+    }
     if let Some(path) = &args.output {
         return Err(Error::BadInput(format!(
             "--output {} is for a whole run: a slice has no board; merge the slices and run hardest again for the file",
@@ -113,28 +124,94 @@ where
         .into());
     }
     let started = std::time::Instant::now();
+    let resume = match &args.checkpoint {
+        Some(path) => resumed(path, game, goal, shard)?,
+        None => None,
+    };
+    let before = resume.as_ref().map_or(0, |r| r.milliseconds);
+    let record = |slice: &DistributionSlice| {
+        HardestRecord::new(game, goal, slice, before + started.elapsed().as_millis() as u64)
+    };
+    let every = Duration::from_secs_f64(args.checkpoint_every.unwrap_or(60.0));
+    let (mut saved_at, mut unsaved) = (std::time::Instant::now(), None);
+    let mut progress = |slice: &DistributionSlice| {
+        if let Some(path) = &args.checkpoint
+            && saved_at.elapsed() >= every
+        {
+            if let Err(e) = save(&record(slice), path) {
+                unsaved.get_or_insert(e);
+            }
+            saved_at = std::time::Instant::now();
+        }
+    };
     let total = distribution_cost(game, goal, shard)?;
     let spent = options.progress.unwrap_or(&NO_PROGRESS);
-    let walked = watched(spent, total, || hardest_slice(game, goal, options, limits, shard))
-        .map_err(|e| distribution_hint(e, game, goal, args))?;
-    let Some(walked) = walked else {
+    let from = resume.as_ref().map(HardestRecord::slice);
+    let walked = watched(spent, total, || {
+        hardest_slice(game, goal, options, limits, shard, from.as_ref(), &mut progress)
+    })
+    .map_err(|e| match (e, &args.checkpoint) {
+        (Error::BadInput(why), Some(path)) => Error::BadInput(format!(
+            "{}: checkpoint: {why}; remove it to count this slice afresh",
+            path.display()
+        ))
+        .into(),
+        (e, _) => distribution_hint(e, game, goal, args),
+    })?;
+    if let Some(e) = unsaved {
+        return Err(e.into());
+    }
+    let line = record(&walked);
+    if let Some(path) = &args.checkpoint {
+        save(&line, path)?;
+    }
+    let len = shard.len(walked.prefixes);
+    if walked.done < len {
+        let kept = match &args.checkpoint {
+            Some(path) => format!("saved in {}; the same command goes on from it", path.display()),
+            None => "nothing recorded: add --checkpoint FILE to be able to resume".into(),
+        };
+        let how_far = format!("after {} of its {len} prefixes", walked.done);
         if interrupt_flag().load(Ordering::Relaxed) {
-            let _ = writeln!(
-                io.stderr,
-                "lightsout: interrupted: slice {shard} was not finished; nothing recorded"
-            );
+            let _ = writeln!(io.stderr, "lightsout: interrupted: slice {shard} stopped {how_far}; {kept}");
             return Ok(130);
         }
-        return Err(Error::Limit(format!(
-            "slice {shard} stopped at --time-limit before its end: nothing recorded (a slice is counted whole)"
-        ))
-        .into());
-    };
-    let milliseconds = started.elapsed().as_millis() as u64;
-    let record = HardestRecord::new(game, goal, &walked, milliseconds);
-    writeln!(io.stdout, "{}", record.to_line())?;
+        return Err(Error::Limit(format!("slice {shard} stopped at --time-limit {how_far}; {kept}")).into());
+    }
+    writeln!(io.stdout, "{}", line.to_line())?;
     io.stdout.flush()?;
     Ok(0)
+}
+
+/// The checkpoint at `path` of this slice, if there is one (an empty file
+/// is none: a run killed before its first save).
+fn resumed<G: Weighed>(
+    path: &std::path::Path,
+    game: &G,
+    goal: Goal,
+    shard: Shard,
+) -> Result<Option<HardestRecord>, Failure> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let source = path.display().to_string();
+    let text = read_record(path)?;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let saved = HardestRecord::parse(&text, &source)?;
+    if saved.hash != HardestProblem::of(game, goal).hash() {
+        return Err(Error::BadInput(format!(
+            "{source}: checkpoint of another problem (states, size, topology, rule, target or graph differ)"
+        ))
+        .into());
+    }
+    if saved.shard != shard {
+        return Err(
+            Error::BadInput(format!("{source}: checkpoint of slice {}, not {shard}", saved.shard)).into()
+        );
+    }
+    Ok(Some(saved))
 }
 
 /// A counter nobody reads.

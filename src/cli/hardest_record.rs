@@ -79,6 +79,9 @@ pub(super) struct HardestRecord {
     pub(super) shard: Shard,
     /// The prefixes of the walk cut into this many slices.
     pub(super) prefixes: u64,
+    /// How many of the slice's prefixes are walked (all, once finished; a
+    /// checkpoint on the way holds fewer).
+    pub(super) done: u64,
     /// Cosets by weight, ascending, none zero.
     pub(super) cosets: Vec<CosetCount>,
     /// None when the slice holds no prefix.
@@ -95,7 +98,7 @@ impl Sealed for HardestRecord {
 }
 
 impl HardestProblem {
-    fn of<G: Weighed>(game: &G, goal: Goal) -> HardestProblem {
+    pub(super) fn of<G: Weighed>(game: &G, goal: Goal) -> HardestProblem {
         let puzzle = game.puzzle();
         HardestProblem {
             states: game.cell_states(),
@@ -111,7 +114,7 @@ impl HardestProblem {
         }
     }
 
-    fn hash(&self) -> String {
+    pub(super) fn hash(&self) -> String {
         problem_hash("hardest", HARDEST_RECORD_VERSION, self)
     }
 
@@ -156,6 +159,7 @@ impl HardestRecord {
             problem,
             shard: slice.shard,
             prefixes: slice.prefixes,
+            done: slice.done,
             cosets: slice.cosets.iter().map(|(w, n)| CosetCount { weight: *w, count: n.clone() }).collect(),
             heaviest: slice.heaviest.as_ref().map(|h| HeaviestCoset {
                 weight: h.weight,
@@ -181,10 +185,11 @@ impl HardestRecord {
     }
 
     /// The slice as the library joins it.
-    fn slice(&self) -> DistributionSlice {
+    pub(super) fn slice(&self) -> DistributionSlice {
         DistributionSlice {
             shard: self.shard,
             prefixes: self.prefixes,
+            done: self.done,
             cosets: self.cosets.iter().map(|c| (c.weight, c.count.clone())).collect(),
             heaviest: self.heaviest.as_ref().map(|h| SliceHeaviest {
                 weight: h.weight,
@@ -223,6 +228,19 @@ pub(super) fn merge_hardest(
     let mut records = Vec::new();
     for (source, text) in texts {
         records.push((source.clone(), HardestRecord::parse(text, source)?));
+    }
+    // An unfinished slice first: it is the file to act on (in a folder,
+    // the checkpoint of a slice still running).
+    for (source, record) in &records {
+        let len = record.shard.len(record.prefixes);
+        if record.done < len {
+            return Err(Error::BadInput(format!(
+                "{source}: slice {} is unfinished ({} of its {len} prefixes walked), stopped before its end; \
+                 resume it: run its command again with the --checkpoint that saved it",
+                record.shard, record.done
+            ))
+            .into());
+        }
     }
     let parts: Vec<(&str, &str, Shard)> =
         records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
@@ -278,7 +296,8 @@ mod tests {
         let solver = Solver::new(&Puzzle::new(17, 17).unwrap(), Method::Auto, 32).unwrap();
         let shard = Shard { index: 2, count: 3 };
         let slice =
-            hardest_slice(&solver, Goal::State(0), &COUNT, &Default::default(), shard).unwrap().unwrap();
+            hardest_slice(&solver, Goal::State(0), &COUNT, &Default::default(), shard, None, &mut |_| {})
+                .unwrap();
         assert!(slice.cosets.iter().any(|(_, n)| n.len() > 20), "{:?}", slice.cosets);
         let record = HardestRecord::new(&solver, Goal::State(0), &slice, 5);
         let line = record.to_line();

@@ -376,6 +376,10 @@ pub struct DistributionSlice {
     /// How many prefixes the walk cut into this many slices has (the
     /// slice holds every `count`-th from `index − 1`).
     pub prefixes: u64,
+    /// How many of the slice's prefixes are walked, its first ones: all
+    /// of them (`shard.len(prefixes)`) once it is finished; fewer in a
+    /// slice stopped on the way, which [`hardest_slice`] resumes.
+    pub done: u64,
     /// `(weight, cosets)`, ascending, none zero; counts in decimal (they
     /// pass 2^64).
     pub cosets: Vec<(u64, String)>,
@@ -397,20 +401,25 @@ pub struct SliceHeaviest {
 
 /// Walks slice `shard` of the exact distribution's walk (its prefixes cut
 /// as [`Shard`] cuts blocks, the same whatever the threads), for
-/// [`hardest_merged`] to join with the others; `Ok(None)` when the time
-/// limit or stop flag cut it short (nothing of it is kept). `options.work`
-/// bounds this slice's work alone.
+/// [`hardest_merged`] to join with the others: from `resume`, the same
+/// slice stopped part way, if given, telling `progress` the slice so far
+/// after each batch of prefixes (to save it). The time limit or stop flag
+/// ends it after the last whole batch, `done` short of the slice.
+/// `options.work` bounds this slice's work alone.
 ///
 /// # Errors
 /// As [`hardest`] with the distribution asked, the refusal naming this
-/// slice's work.
+/// slice's work; [`Error::BadInput`] for a `resume` of another slice or
+/// that does not hold up against the walk planned again.
 pub fn hardest_slice<G: Weighed>(
     game: &G,
     goal: Goal,
     options: &HardestOptions,
     limits: &Limits,
     shard: Shard,
-) -> Result<Option<DistributionSlice>, Error> {
+    resume: Option<&DistributionSlice>,
+    progress: &mut dyn FnMut(&DistributionSlice),
+) -> Result<DistributionSlice, Error> {
     let started = std::time::Instant::now();
     let stopped = limits.stopped(started);
     let Prepared { classes, .. } = prepare(game, goal)?;
@@ -431,17 +440,57 @@ pub fn hardest_slice<G: Weighed>(
             options.work as f64
         )));
     }
+    let resume = match resume {
+        None => None,
+        Some(saved) if saved.shard != shard => {
+            return Err(Error::BadInput(format!("a walk of slice {} resumed as slice {shard}", saved.shard)));
+        }
+        Some(saved) => {
+            let tally = slice_tally(saved, &classes).map_err(Error::BadInput)?;
+            spread::check_slice(&classes, shard, &tally)
+                .map_err(|why| Error::BadInput(format!("slice {shard} does not hold up: {why}")))?;
+            Some(tally)
+        }
+    };
     let mut work = Work::new(options.work, &stopped).watched(options.progress);
-    let tallied = spread::tally_slice(&classes, shard, &mut work);
+    let mut told = |tally: &spread::SliceTally| progress(&distribution_slice(shard, tally));
+    let walked = spread::tally_slice(&classes, shard, resume, &mut work, &mut told);
     work.report();
-    let Some(slice) = tallied else { return Ok(None) };
+    let walked = walked.ok_or_else(|| Error::Limit("the kernel is too large to walk".into()))?;
+    Ok(distribution_slice(shard, &walked))
+}
+
+fn distribution_slice(shard: Shard, slice: &spread::SliceTally) -> DistributionSlice {
     let cosets = slice.by_weight.iter().enumerate().filter(|(_, n)| !n.is_zero());
-    Ok(Some(DistributionSlice {
+    DistributionSlice {
         shard,
         prefixes: slice.prefixes,
+        done: slice.done,
         cosets: cosets.map(|(w, n)| (w as u64, n.to_string())).collect(),
-        heaviest: slice.heaviest.map(|(weight, prefix, counts)| SliceHeaviest { weight, prefix, counts }),
-    }))
+        heaviest: slice.heaviest.as_ref().map(|(weight, prefix, counts)| SliceHeaviest {
+            weight: *weight,
+            prefix: *prefix,
+            counts: counts.clone(),
+        }),
+    }
+}
+
+/// A slice read back, its counts parsed (`Err` says what is wrong).
+fn slice_tally(slice: &DistributionSlice, classes: &Classes) -> Result<spread::SliceTally, String> {
+    let most = classes.cells() as u64 * (u64::from(classes.states) - 1);
+    let mut by_weight = Vec::new();
+    for (w, n) in &slice.cosets {
+        let Some(n) = BigUint::parse_bytes(n.as_bytes(), 10).filter(|n| !n.is_zero()) else {
+            return Err("a count of cosets is not a positive decimal number".into());
+        };
+        if *w > most || by_weight.len() as u64 > *w {
+            return Err("its weights are not ascending within the puzzle's cells".into());
+        }
+        by_weight.resize(*w as usize, BigUint::zero());
+        by_weight.push(n);
+    }
+    let heaviest = slice.heaviest.as_ref().map(|h| (h.weight, h.prefix, h.counts.clone()));
+    Ok(spread::SliceTally { prefixes: slice.prefixes, done: slice.done, by_weight, heaviest })
 }
 
 /// What [`hardest`] answers with the distribution asked, from slices
@@ -460,23 +509,12 @@ pub fn hardest_merged<G: Weighed>(
 ) -> Result<Result<Hardest<G::Board>, MergeError>, Error> {
     let prepared = prepare(game, goal)?;
     let classes = &prepared.classes;
-    let most = classes.cells() as u64 * (u64::from(classes.states) - 1);
     let mut parts = Vec::new();
     for slice in slices {
-        let bad = |why: &str| Err(MergeError::Inconsistent(slice.shard.index, why.into()));
-        let mut by_weight = Vec::new();
-        for (w, n) in &slice.cosets {
-            let Some(n) = BigUint::parse_bytes(n.as_bytes(), 10).filter(|n| !n.is_zero()) else {
-                return Ok(bad("a count of cosets is not a positive decimal number"));
-            };
-            if *w > most || by_weight.len() as u64 > *w {
-                return Ok(bad("its weights are not ascending within the puzzle's cells"));
-            }
-            by_weight.resize(*w as usize, BigUint::zero());
-            by_weight.push(n);
+        match slice_tally(slice, classes) {
+            Ok(tally) => parts.push((slice.shard, tally)),
+            Err(why) => return Ok(Err(MergeError::Inconsistent(slice.shard.index, why))),
         }
-        let heaviest = slice.heaviest.as_ref().map(|h| (h.weight, h.prefix, h.counts.clone()));
-        parts.push((slice.shard, spread::SliceTally { prefixes: slice.prefixes, by_weight, heaviest }));
     }
     let tally = match spread::join(classes, &parts) {
         Ok(tally) => tally,

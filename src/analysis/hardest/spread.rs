@@ -231,7 +231,7 @@ fn plan(classes: &Classes) -> Option<(Plan, u64)> {
 pub(crate) fn tally(classes: &Classes, work: &mut Work) -> Option<Tally> {
     let setup = Setup::new(classes)?;
     let walk = setup.walk();
-    let found = walk.run(work, Shard::WHOLE)?;
+    let found = walk.run(work, Shard::WHOLE, 0..walk.split(1).1)?;
     // Some coset is always walked: the empty press set's, at least.
     let best = found.best?;
     let counts = walk.counts(&best, classes);
@@ -243,6 +243,9 @@ pub(crate) fn tally(classes: &Classes, work: &mut Work) -> Option<Tally> {
 pub(crate) struct SliceTally {
     /// How many prefixes the walk cut into this slice's split has.
     pub prefixes: u64,
+    /// How many of the slice's prefixes were walked (its first ones): all
+    /// of them ([`Shard::len`]) once it is finished.
+    pub done: u64,
     /// `by_weight[w]`, as in [`Tally`], over this slice's prefixes.
     pub by_weight: Vec<BigUint>,
     /// The heaviest: its weight, its prefix, its counts per class and
@@ -251,16 +254,54 @@ pub(crate) struct SliceTally {
 }
 
 /// Walks slice `shard` of the walk's prefixes (every `count`-th from
-/// `index − 1`, as [`Shard`] cuts blocks), or `None` when `work` runs out
-/// first or the kernel is too large to plan it.
-pub(crate) fn tally_slice(classes: &Classes, shard: Shard, work: &mut Work) -> Option<SliceTally> {
+/// `index − 1`, as [`Shard`] cuts blocks), from `resume` (the same slice
+/// walked part way) if given, in batches: `batch` is told the slice so
+/// far after each. Stopped by `work`, it returns what the batches before
+/// finished (`done` short of the slice); `None` when the kernel is too
+/// large to plan the walk.
+pub(crate) fn tally_slice(
+    classes: &Classes,
+    shard: Shard,
+    resume: Option<SliceTally>,
+    work: &mut Work,
+    batch: &mut dyn FnMut(&SliceTally),
+) -> Option<SliceTally> {
     let setup = Setup::new(classes)?;
     let walk = setup.walk();
     let prefixes = walk.split(shard.count).1;
-    let found = walk.run(work, shard)?;
-    let heaviest = found.best.map(|best| (u64::from(best.weight), best.prefix, walk.counts(&best, classes)));
-    let by_weight = found.by_weight;
-    Some(SliceTally { prefixes, by_weight, heaviest })
+    let fresh =
+        || SliceTally { prefixes, done: 0, by_weight: vec![BigUint::zero(); walk.most + 1], heaviest: None };
+    let mut slice = resume.unwrap_or_else(fresh);
+    slice.by_weight.resize(walk.most + 1, BigUint::zero());
+    let len = shard.len(prefixes);
+    // A few prefixes per thread: a batch lost to a stop is short.
+    let step = (rayon::current_num_threads() as u64 * 16).max(1);
+    while slice.done < len {
+        let end = (slice.done + step).min(len);
+        let Some(found) = walk.run(work, shard, slice.done..end) else { break };
+        for (total, w) in slice.by_weight.iter_mut().zip(found.by_weight) {
+            *total += w;
+        }
+        if let Some(best) = found.best {
+            let weight = u64::from(best.weight);
+            // Batches come in prefix order: a later one wins only heavier.
+            if slice.heaviest.as_ref().is_none_or(|h| weight > h.0) {
+                slice.heaviest = Some((weight, best.prefix, walk.counts(&best, classes)));
+            }
+        }
+        slice.done = end;
+        batch(&slice);
+    }
+    Some(slice)
+}
+
+/// Checks a slice (finished or not) against the walk planned again: `Err`
+/// says why it does not hold up.
+pub(crate) fn check_slice(classes: &Classes, shard: Shard, slice: &SliceTally) -> Result<(), String> {
+    let setup = Setup::new(classes).ok_or("the kernel is too large to walk")?;
+    let walk = setup.walk();
+    let values = classes.member_values(setup.members);
+    walk.check(classes, shard, slice, &values, setup.members)
 }
 
 /// Joins slices that cover the walk once each into the whole tally,
@@ -278,59 +319,20 @@ pub(crate) fn join(classes: &Classes, slices: &[(Shard, SliceTally)]) -> Result<
         return Err(MergeError::Inconsistent(shards[0].index, "the kernel is too large to walk".into()));
     };
     let walk = setup.walk();
-    let (split, prefixes) = walk.split(shards[0].count);
-    let k = usize::from(classes.states);
     let members = setup.members;
     let values = classes.member_values(members);
     let mut by_weight = vec![BigUint::zero(); walk.most + 1];
     let mut best: Option<(u64, u64, &Vec<Vec<u32>>)> = None;
     for (shard, slice) in slices {
-        let bad = |why: String| MergeError::Inconsistent(shard.index, why);
-        if slice.prefixes != prefixes {
-            return Err(bad(format!(
-                "it cuts the walk into {} prefixes, where this problem's walk has {prefixes}",
-                slice.prefixes
-            )));
+        walk.check(classes, *shard, slice, &values, members)
+            .map_err(|why| MergeError::Inconsistent(shard.index, why))?;
+        if slice.done < shard.len(slice.prefixes) {
+            return Err(MergeError::Incomplete(shard.index));
         }
-        if slice.by_weight.len() > walk.most + 1 {
-            return Err(bad(format!("it counts cosets past the most weight, {}", walk.most)));
-        }
-        let held: BigUint = slice.by_weight.iter().sum();
-        let expected = walk.slice_press_sets(*shard, split, prefixes);
-        if held != expected {
-            return Err(bad(format!("its cosets add up to {held}, where its prefixes hold {expected}")));
-        }
-        let top = slice.by_weight.iter().rposition(|n| !n.is_zero());
-        match (&slice.heaviest, top) {
-            (None, None) => {}
-            (Some((weight, prefix, counts)), Some(top)) => {
-                if *weight != top as u64 {
-                    return Err(bad(format!("its heaviest weighs {weight}, but it counts cosets of {top}")));
-                }
-                if *prefix >= prefixes || *prefix % shard.count != shard.index - 1 {
-                    return Err(bad(format!("its heaviest is at prefix {prefix}, outside the slice")));
-                }
-                let shaped = counts.len() == classes.classes.len()
-                    && counts.iter().zip(&classes.classes).all(|(c, class)| {
-                        c.len() == k
-                            && c.iter().map(|&n| u64::from(n)).sum::<u64>() == class.cells.len() as u64
-                    });
-                if !shaped {
-                    return Err(bad("its heaviest's counts do not fit the classes of cells".into()));
-                }
-                let lightest = lightest_weight(counts, &values, members, k);
-                if lightest != *weight {
-                    return Err(bad(format!(
-                        "its heaviest claims {weight}, but its lightest member weighs {lightest}"
-                    )));
-                }
-                if best
-                    .is_none_or(|(w, p, _)| (*weight, std::cmp::Reverse(*prefix)) > (w, std::cmp::Reverse(p)))
-                {
-                    best = Some((*weight, *prefix, counts));
-                }
-            }
-            _ => return Err(bad("its heaviest does not match its counts".into())),
+        if let Some((weight, prefix, counts)) = &slice.heaviest
+            && best.is_none_or(|(w, p, _)| (*weight, std::cmp::Reverse(*prefix)) > (w, std::cmp::Reverse(p)))
+        {
+            best = Some((*weight, *prefix, counts));
         }
         for (total, n) in by_weight.iter_mut().zip(&slice.by_weight) {
             *total += n;
@@ -555,14 +557,15 @@ impl Walk<'_> {
         split(&sizes, count)
     }
 
-    /// Walks the prefixes of `shard`: one task per thread's run of them
+    /// Walks prefixes `slice` of `shard` (by their place in it): one task
+    /// per thread's run of them
     /// (rayon's fold), each prefix walked whole, the tasks merged in
     /// prefix order, so the heaviest found is the first in walk order
     /// whatever the threads.
-    fn run(&self, work: &mut Work, shard: Shard) -> Option<Found> {
-        let (split, prefixes) = self.split(shard.count);
+    fn run(&self, work: &mut Work, shard: Shard, slice: std::ops::Range<u64>) -> Option<Found> {
+        let split = self.split(shard.count).0;
         let shared = &*work;
-        let tasks: Vec<(Task, Work, bool)> = (0..shard.len(prefixes))
+        let tasks: Vec<(Task, Work, bool)> = slice
             .into_par_iter()
             .fold(
                 || (self.task(), shared.share(), true),
@@ -603,12 +606,12 @@ impl Walk<'_> {
     /// The press sets a slice's prefixes stand for (each counted once per
     /// coset: the walk's press sets are one per coset): per prefix the
     /// ways of its options, times every way below a prefix.
-    fn slice_press_sets(&self, shard: Shard, split: usize, prefixes: u64) -> BigUint {
+    fn slice_press_sets(&self, shard: Shard, split: usize, done: u64) -> BigUint {
         let sum = |ways: &[BigUint]| ways.iter().sum::<BigUint>();
         let below: BigUint = self.outer[split..].iter().map(|b| sum(&b.ways)).product::<BigUint>()
             * self.inner.ways.iter().map(|&w| BigUint::from(w)).sum::<BigUint>();
         let mut total = BigUint::zero();
-        for i in 0..shard.len(prefixes) {
+        for i in 0..done {
             let mut p = shard.block(i);
             let mut ways = BigUint::one();
             for block in self.outer[..split].iter().rev() {
@@ -619,6 +622,71 @@ impl Walk<'_> {
             total += ways;
         }
         total * below
+    }
+
+    /// Whether `slice` (its first `done` prefixes walked) holds up: its
+    /// cut, the press sets its cosets add up to, and its heaviest (at the
+    /// top weight, in the slice, fitting the classes, and weighing what it
+    /// claims against every member).
+    fn check(
+        &self,
+        classes: &Classes,
+        shard: Shard,
+        slice: &SliceTally,
+        values: &[u8],
+        members: usize,
+    ) -> Result<(), String> {
+        let k = usize::from(classes.states);
+        let (split, prefixes) = self.split(shard.count);
+        if slice.prefixes != prefixes {
+            return Err(format!(
+                "it cuts the walk into {} prefixes, where this problem's walk has {prefixes}",
+                slice.prefixes
+            ));
+        }
+        let len = shard.len(prefixes);
+        if slice.done > len {
+            return Err(format!("it claims {} prefixes walked of the {len} it holds", slice.done));
+        }
+        if slice.by_weight.len() > self.most + 1 {
+            return Err(format!("it counts cosets past the most weight, {}", self.most));
+        }
+        let held: BigUint = slice.by_weight.iter().sum();
+        let expected = self.slice_press_sets(shard, split, slice.done);
+        if held != expected {
+            return Err(format!("its cosets add up to {held}, where its prefixes hold {expected}"));
+        }
+        let top = slice.by_weight.iter().rposition(|n| !n.is_zero());
+        match (&slice.heaviest, top) {
+            (None, None) => Ok(()),
+            (Some((weight, prefix, counts)), Some(top)) => {
+                if *weight != top as u64 {
+                    return Err(format!("its heaviest weighs {weight}, but it counts cosets of {top}"));
+                }
+                let walked = *prefix < prefixes
+                    && *prefix % shard.count == shard.index - 1
+                    && *prefix / shard.count < slice.done;
+                if !walked {
+                    return Err(format!("its heaviest is at prefix {prefix}, outside the slice"));
+                }
+                let shaped = counts.len() == classes.classes.len()
+                    && counts.iter().zip(&classes.classes).all(|(c, class)| {
+                        c.len() == k
+                            && c.iter().map(|&n| u64::from(n)).sum::<u64>() == class.cells.len() as u64
+                    });
+                if !shaped {
+                    return Err("its heaviest's counts do not fit the classes of cells".into());
+                }
+                let lightest = lightest_weight(counts, values, members, k);
+                if lightest != *weight {
+                    return Err(format!(
+                        "its heaviest claims {weight}, but its lightest member weighs {lightest}"
+                    ));
+                }
+                Ok(())
+            }
+            _ => Err("its heaviest does not match its counts".into()),
+        }
     }
 
     fn task(&self) -> Task<'_> {
@@ -904,7 +972,7 @@ mod tests {
                 for index in 1..=count {
                     let shard = Shard { index, count };
                     let mut work = Work::new(u64::MAX, &never);
-                    slices.push((shard, tally_slice(&classes, shard, &mut work).unwrap()));
+                    slices.push((shard, tally_slice(&classes, shard, None, &mut work, &mut |_| {}).unwrap()));
                     assert_eq!(work.spent(), slice_cost(&classes, shard) as u64, "{shard} K={k} {code:?}");
                 }
                 let joined = join(&classes, &slices).unwrap();
@@ -920,7 +988,12 @@ mod tests {
     }
 
     fn clone_slice(t: &SliceTally) -> SliceTally {
-        SliceTally { prefixes: t.prefixes, by_weight: t.by_weight.clone(), heaviest: t.heaviest.clone() }
+        SliceTally {
+            prefixes: t.prefixes,
+            done: t.done,
+            by_weight: t.by_weight.clone(),
+            heaviest: t.heaviest.clone(),
+        }
     }
 
     /// A slice edited to claim other cosets, another heaviest or another
@@ -934,7 +1007,8 @@ mod tests {
             (1..=count)
                 .map(|index| {
                     let shard = Shard { index, count };
-                    (shard, tally_slice(&classes, shard, &mut Work::new(u64::MAX, &never)).unwrap())
+                    let mut work = Work::new(u64::MAX, &never);
+                    (shard, tally_slice(&classes, shard, None, &mut work, &mut |_| {}).unwrap())
                 })
                 .collect()
         };
