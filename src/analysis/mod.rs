@@ -12,7 +12,8 @@ mod table;
 pub(crate) use table::table_cost;
 
 pub use hardest::{
-    DEFAULT_HARDEST_WORK, Goal, Hardest, HardestOptions, How, QuietCode, Weighed, hardest, hardest_cost,
+    DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, How, QuietCode, SliceHeaviest,
+    Weighed, distribution_cost, distribution_shards, hardest, hardest_cost, hardest_merged, hardest_slice,
     is_distribution_refusal,
 };
 pub use table::{KernelEntry, kernel_table, nullity_table, plane_nullity};

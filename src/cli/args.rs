@@ -53,7 +53,8 @@ pub(super) enum Command {
     /// --distribution how the boards spread over their fewest presses.
     Hardest(HardestArgs),
     /// Combine the partial results of `--shard K/N` runs into the proven
-    /// minimum (every slice of one problem exactly once).
+    /// minimum, the whole table or the whole hardest-boards distribution
+    /// (every slice of one problem exactly once).
     Merge(MergeArgs),
     /// Print a shell completion script, e.g. `lightsout completions bash >
     /// ~/.local/share/bash-completion/completions/lightsout`.
@@ -262,6 +263,19 @@ pub(super) struct HardestArgs {
     /// unless given, e.g. 1e12 for a larger distribution or tighter bounds.
     #[arg(long, value_name = "N", value_parser = parse_work)]
     pub(super) max_work: Option<u64>,
+    /// With --distribution: count only slice K of N of the boards (1 <= K
+    /// <= N; --max-work then bounds one slice) and print its record as one
+    /// JSON line, for `lightsout merge`.
+    #[arg(long, value_name = "K/N", value_parser = crate::solve::Shard::parse)]
+    pub(super) shard: Option<crate::solve::Shard>,
+    /// With --shard: save the slice's count so far to FILE at least every
+    /// --checkpoint-every seconds, at --time-limit and on Ctrl-C or
+    /// SIGTERM; the same command goes on from it.
+    #[arg(long, value_name = "FILE")]
+    pub(super) checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints (default 60; needs --checkpoint).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub(super) checkpoint_every: Option<f64>,
     /// Write the hardest board to FILE as a PBM image (two states) or PGM
     /// (more), to solve later: `lightsout -t TARGET FILE`.
     #[arg(short, long, value_name = "FILE")]
@@ -343,7 +357,8 @@ pub(super) struct MergeArgs {
     #[arg(required = true, value_name = "FILE")]
     pub(super) files: Vec<PathBuf>,
     /// Output format: as solve's (poj, text, json) for searches, as
-    /// table's (text, csv, json) for tables.
+    /// table's (text, csv, json) for tables, as hardest's (text, json) for
+    /// distributions.
     #[arg(short, long, value_enum)]
     pub(super) format: Option<MergeFormat>,
     /// Also print the press grid and the board reached.

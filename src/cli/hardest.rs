@@ -6,14 +6,18 @@ use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use super::hardest_record::{HardestProblem, HardestRecord};
 use super::long::interrupt_flag;
+use super::read_record;
+use super::record::{Sealed, save};
 use super::solve::create;
 use super::{Failure, HardestArgs, Kind, Streams, StudyFormat, smaller_or_more_memory, terminal_bar};
 use crate::analysis::{
-    DEFAULT_HARDEST_WORK, HardestOptions, hardest as weigh, hardest_cost, is_distribution_refusal,
+    DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, Weighed, distribution_cost,
+    distribution_shards, hardest as weigh, hardest_cost, hardest_slice, is_distribution_refusal,
 };
 use crate::present::{Shown, hardest_json, hardest_text};
-use crate::solve::{DEFAULT_MAX_NULLITY, Limits};
+use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
 use crate::{Answer, Error, Method};
 
 pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure>
@@ -33,9 +37,19 @@ where
     let options = HardestOptions { distribution: args.distribution, work, progress: Some(&spent) };
     let interrupted = interrupt_flag();
     let limits = Limits { stop: Some(interrupted), time_limit: args.time_limit.map(Duration::from_secs_f64) };
-    let total = hardest_cost(game, goal, &options).map_err(|e| distribution_hint(e, &args))?;
+    if let Some(shard) = args.shard {
+        return slice(game, goal, &args, shard, &options, &limits, io);
+    }
+    if args.checkpoint.is_some() || args.checkpoint_every.is_some() {
+        return Err(Error::BadInput(
+            "--checkpoint saves a slice of the distribution: give --distribution --shard K/N (1/1 for the whole count)"
+                .into(),
+        )
+        .into());
+    }
+    let total = hardest_cost(game, goal, &options).map_err(|e| distribution_hint(e, game, goal, &args))?;
     let found = watched(&spent, total, || weigh(game, goal, &options, &limits))
-        .map_err(|e| distribution_hint(e, &args))?;
+        .map_err(|e| distribution_hint(e, game, goal, &args))?;
     if let Some(path) = &args.output {
         let Some(board) = &found.board else {
             return Err(Error::Limit(format!(
@@ -49,18 +63,159 @@ where
             .and_then(|()| file.flush())
             .map_err(|e| Error::BadInput(format!("cannot write {}: {e}", path.display())))?;
     }
-    let text = match args.format {
-        StudyFormat::Text => hardest_text(game, goal, &found),
-        StudyFormat::Json => hardest_json(game, goal, &found).to_string() + "\n",
-    };
-    io.stdout.write_all(text.as_bytes())?;
-    io.stdout.flush()?;
+    print_hardest(game, goal, &found, args.format, io)?;
     if interrupted.load(Ordering::Relaxed) {
         let _ = writeln!(io.stderr, "lightsout: interrupted: the bounds above are the ones reached");
         return Ok(130);
     }
     Ok(0)
 }
+
+/// The hardest boards as text or one JSON line: what `hardest` prints,
+/// and `merge` of its slices.
+pub(super) fn print_hardest<G: Weighed>(
+    game: &G,
+    goal: Goal,
+    found: &Hardest<G::Board>,
+    format: StudyFormat,
+    io: &mut Streams,
+) -> Result<(), Failure>
+where
+    G::Board: Shown<Solver = G>,
+{
+    let text = match format {
+        StudyFormat::Text => hardest_text(game, goal, found),
+        StudyFormat::Json => hardest_json(game, goal, found).to_string() + "\n",
+    };
+    io.stdout.write_all(text.as_bytes())?;
+    io.stdout.flush()?;
+    Ok(())
+}
+
+/// `--shard K/N`: walks one slice of the distribution and prints its
+/// record, for `lightsout merge`.
+fn slice<G: Kind>(
+    game: &G,
+    goal: Goal,
+    args: &HardestArgs,
+    shard: Shard,
+    options: &HardestOptions,
+    limits: &Limits,
+    io: &mut Streams,
+) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    if !args.distribution {
+        return Err(Error::BadInput(
+            "--shard slices the distribution's count: give --distribution too (the most presses alone is one run)"
+                .into(),
+        )
+        .into());
+    }
+    if args.checkpoint_every.is_some() && args.checkpoint.is_none() {
+        return Err(Error::BadInput("--checkpoint-every needs --checkpoint FILE".into()).into());
+    }
+    if let Some(path) = &args.output {
+        return Err(Error::BadInput(format!(
+            "--output {} is for a whole run: a slice has no board; merge the slices and run hardest again for the file",
+            path.display()
+        ))
+        .into());
+    }
+    let started = std::time::Instant::now();
+    let resume = match &args.checkpoint {
+        Some(path) => resumed(path, game, goal, shard)?,
+        None => None,
+    };
+    let before = resume.as_ref().map_or(0, |r| r.milliseconds);
+    let record = |slice: &DistributionSlice| {
+        HardestRecord::new(game, goal, slice, before + started.elapsed().as_millis() as u64)
+    };
+    let every = Duration::from_secs_f64(args.checkpoint_every.unwrap_or(60.0));
+    let (mut saved_at, mut unsaved) = (std::time::Instant::now(), None);
+    let mut progress = |slice: &DistributionSlice| {
+        if let Some(path) = &args.checkpoint
+            && saved_at.elapsed() >= every
+        {
+            if let Err(e) = save(&record(slice), path) {
+                unsaved.get_or_insert(e);
+            }
+            saved_at = std::time::Instant::now();
+        }
+    };
+    let total = distribution_cost(game, goal, shard)?;
+    let spent = options.progress.unwrap_or(&NO_PROGRESS);
+    let from = resume.as_ref().map(HardestRecord::slice);
+    let walked = watched(spent, total, || {
+        hardest_slice(game, goal, options, limits, shard, from.as_ref(), &mut progress)
+    })
+    .map_err(|e| match (e, &args.checkpoint) {
+        (Error::BadInput(why), Some(path)) => Error::BadInput(format!(
+            "{}: checkpoint: {why}; remove it to count this slice afresh",
+            path.display()
+        ))
+        .into(),
+        (e, _) => distribution_hint(e, game, goal, args),
+    })?;
+    if let Some(e) = unsaved {
+        return Err(e.into());
+    }
+    let line = record(&walked);
+    if let Some(path) = &args.checkpoint {
+        save(&line, path)?;
+    }
+    let len = shard.len(walked.prefixes);
+    if walked.done < len {
+        let kept = match &args.checkpoint {
+            Some(path) => format!("saved in {}; the same command goes on from it", path.display()),
+            None => "nothing recorded: add --checkpoint FILE to be able to resume".into(),
+        };
+        let how_far = format!("after {} of its {len} prefixes", walked.done);
+        if interrupt_flag().load(Ordering::Relaxed) {
+            let _ = writeln!(io.stderr, "lightsout: interrupted: slice {shard} stopped {how_far}; {kept}");
+            return Ok(130);
+        }
+        return Err(Error::Limit(format!("slice {shard} stopped at --time-limit {how_far}; {kept}")).into());
+    }
+    writeln!(io.stdout, "{}", line.to_line())?;
+    io.stdout.flush()?;
+    Ok(0)
+}
+
+/// The checkpoint at `path` of this slice, if there is one (an empty file
+/// is none: a run killed before its first save).
+fn resumed<G: Weighed>(
+    path: &std::path::Path,
+    game: &G,
+    goal: Goal,
+    shard: Shard,
+) -> Result<Option<HardestRecord>, Failure> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let source = path.display().to_string();
+    let text = read_record(path)?;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let saved = HardestRecord::parse(&text, &source)?;
+    if saved.hash != HardestProblem::of(game, goal).hash() {
+        return Err(Error::BadInput(format!(
+            "{source}: checkpoint of another problem (states, size, topology, rule, target or graph differ)"
+        ))
+        .into());
+    }
+    if saved.shard != shard {
+        return Err(
+            Error::BadInput(format!("{source}: checkpoint of slice {}, not {shard}", saved.shard)).into()
+        );
+    }
+    Ok(Some(saved))
+}
+
+/// A counter nobody reads.
+static NO_PROGRESS: AtomicU64 = AtomicU64::new(0);
 
 /// Work of at least this many weighings (about half a second) shows a
 /// progress bar on a terminal.
@@ -89,13 +244,25 @@ fn watched<T>(spent: &AtomicU64, total: f64, work: impl FnOnce() -> T) -> T {
     answer
 }
 
-/// A distribution past the work budget: what to do instead.
-fn distribution_hint(error: Error, args: &HardestArgs) -> Failure {
+/// A distribution past the work budget: what to do instead (with the
+/// fewest slices that each fit it, if some do).
+fn distribution_hint<G: Weighed>(error: Error, game: &G, goal: Goal, args: &HardestArgs) -> Failure {
     match error {
-        Error::Limit(ref why) if args.distribution && is_distribution_refusal(why) => Failure::hinted(
-            error,
-            "--max-work raises the budget; without --distribution the most presses is still answered",
-        ),
+        Error::Limit(ref why) if args.distribution && is_distribution_refusal(why) => {
+            let work = args.max_work.unwrap_or(DEFAULT_HARDEST_WORK);
+            let shards = distribution_shards(game, goal, work).ok().flatten();
+            let shard = match (shards, args.shard) {
+                (Some(n), Some(_)) => format!(", or shard it finer: --shard 1/{n}"),
+                (Some(n), None) => format!(", or shard it: --shard 1/{n} (and merge the {n} records)"),
+                (None, _) => String::new(),
+            };
+            let whole = if args.shard.is_some() {
+                String::new()
+            } else {
+                "; without --distribution the most presses is still answered".into()
+            };
+            Failure::hinted(error, format!("--max-work raises the budget{shard}{whole}"))
+        }
         e => e.into(),
     }
 }

@@ -38,6 +38,9 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
     let kind = serde_json::from_str::<serde_json::Value>(texts[0].1.trim())
         .ok()
         .and_then(|v| v["lightsout"].as_str().map(str::to_string));
+    if kind.as_deref() == Some("hardest") {
+        return super::hardest_record::merge_hardest(&texts, &args, io);
+    }
     if kind.as_deref() == Some("table") {
         if args.show {
             return Err(Error::BadInput("--show is for searches; a table has no press grid".into()).into());
@@ -425,7 +428,7 @@ fn merge_tables(
 /// Refuses parts (source, problem hash, slice) of another problem than the
 /// first (`differs` says how) or that are not every slice of one split
 /// exactly once.
-fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), Error> {
+pub(super) fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), Error> {
     let Some(&(first_source, first_hash, _)) = parts.first() else {
         return Err(Error::BadInput("no shards to merge".into()));
     };

@@ -15,6 +15,7 @@ mod args;
 mod generate;
 mod groups;
 mod hardest;
+mod hardest_record;
 mod input;
 mod kind;
 mod long;

@@ -357,6 +357,7 @@ fn record_words(kind: &str, version: u64) -> String {
         ("search", 2) => "a K-state search record (version 2)".into(),
         ("search", 3) => "a two-state branch-and-bound search record (version 3)".into(),
         ("table", 1) => "a table record (version 1)".into(),
+        ("hardest", 1) => "a hardest-boards distribution record (version 1)".into(),
         (kind, version) => {
             format!("a '{kind}' record of version {version}, which this lightsout does not read")
         }

@@ -39,8 +39,9 @@ use self::spectrum::{Level, MAX_SPECTRUM_BITS, SPAN_BITS, Spectrum};
 use self::work::Work;
 use crate::error::Error;
 use crate::model::{Grid, Puzzle, StateGrid};
+use crate::solve::slices::MAX_SHARDS;
 use crate::solve::states::{StateSolver, StateTarget};
-use crate::solve::{Board, Game, Limits, Solver, Target, TargetOf};
+use crate::solve::{Board, Game, Limits, MergeError, Shard, Solver, Target, TargetOf};
 
 /// Which boards are weighed: the ones solvable to one uniform state
 /// (0 is all white for two states), or to any (each board to the state
@@ -291,8 +292,27 @@ pub fn hardest<G: Weighed>(
         found.climb(&classes, &mut work);
     }
     work.report();
-    let presses = found.presses(&classes);
-    let cut_short = stopped();
+    let prepared = Prepared { classes, per_coset, target_state };
+    finish(game, goal, found, &prepared, options.distribution, stopped(), cost)
+}
+
+/// The answer from what the searches settled: the board built and
+/// certified, the hardest boards counted, and the distribution when asked
+/// (`cut_short`: the time limit or stop flag cut the work; `cost`: the
+/// tally's, which would settle bounds left apart).
+fn finish<G: Weighed>(
+    game: &G,
+    goal: Goal,
+    found: Found,
+    prepared: &Prepared,
+    distribution: bool,
+    cut_short: bool,
+    cost: f64,
+) -> Result<Hardest<G::Board>, Error> {
+    let Prepared { classes, per_coset, target_state } = prepared;
+    let (classes, per_coset, target_state) = (classes, *per_coset, *target_state);
+    let states = classes.states;
+    let presses = found.presses(classes);
     let puzzle = game.puzzle();
     let targets = game.goal_targets(goal);
     let mut board = game.board_of(board_for(puzzle, &presses, states, target_state));
@@ -301,7 +321,7 @@ pub fn hardest<G: Weighed>(
         // A random board's minimum can be past the exhaustive engine's
         // reach where a structured one's is not (79x79: a board needing
         // 165 presses, proven by branch and bound): a weaker bound, but one.
-        board = game.board_of(board_for(puzzle, &in_cell_order(&classes), states, target_state));
+        board = game.board_of(board_for(puzzle, &in_cell_order(classes), states, target_state));
         certified = certify(game, &board, &targets)?;
     }
     let report = match (found.lower, certified) {
@@ -329,9 +349,8 @@ pub fn hardest<G: Weighed>(
     // The boards at the most need only the top of the convolution: the
     // untouched cells all pressed K − 1 times, one way.
     let boards_at_most = tally.map(|t| (&t.by_weight[t.heaviest as usize] * per_coset).to_string());
-    let distribution =
-        tally.filter(|_| options.distribution).map(|t| boards_by_weight(t, &classes, per_coset));
-    let boards = solvable_boards(&classes, per_coset);
+    let distribution = tally.filter(|_| distribution).map(|t| boards_by_weight(t, classes, per_coset));
+    let boards = solvable_boards(classes, per_coset);
     Ok(Hardest {
         lower,
         upper: found.upper,
@@ -344,6 +363,213 @@ pub fn hardest<G: Weighed>(
         stopped: cut_short,
         settle_work: (how == How::Bounds && !cut_short && cost.is_finite()).then_some(cost),
     })
+}
+
+/// One slice of the distribution's walk, as [`hardest_slice`] gives it
+/// and [`hardest_merged`] joins it: the cosets of the classes the quiet
+/// patterns touch, by the weight of their lightest member there, over the
+/// slice's prefixes of the walk, and its first heaviest in walk order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DistributionSlice {
+    /// Which slice of how many.
+    pub shard: Shard,
+    /// How many prefixes the walk cut into this many slices has (the
+    /// slice holds every `count`-th from `index − 1`).
+    pub prefixes: u64,
+    /// How many of the slice's prefixes are walked, its first ones: all
+    /// of them (`shard.len(prefixes)`) once it is finished; fewer in a
+    /// slice stopped on the way, which [`hardest_slice`] resumes.
+    pub done: u64,
+    /// `(weight, cosets)`, ascending, none zero; counts in decimal (they
+    /// pass 2^64).
+    pub cosets: Vec<(u64, String)>,
+    /// The slice's first heaviest coset (none when it holds no prefix).
+    pub heaviest: Option<SliceHeaviest>,
+}
+
+/// The first heaviest coset of a slice, in walk order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SliceHeaviest {
+    /// Its lightest member's weight on the touched classes.
+    pub weight: u64,
+    /// The prefix it is under.
+    pub prefix: u64,
+    /// Per class of cells (in key order), how many of its cells a press
+    /// set of the coset presses 0, 1, …, K − 1 times.
+    pub counts: Vec<Vec<u32>>,
+}
+
+/// Walks slice `shard` of the exact distribution's walk (its prefixes cut
+/// as [`Shard`] cuts blocks, the same whatever the threads), for
+/// [`hardest_merged`] to join with the others: from `resume`, the same
+/// slice stopped part way, if given, telling `progress` the slice so far
+/// after each batch of prefixes (to save it). The time limit or stop flag
+/// ends it after the last whole batch, `done` short of the slice.
+/// `options.work` bounds this slice's work alone.
+///
+/// # Errors
+/// As [`hardest`] with the distribution asked, the refusal naming this
+/// slice's work; [`Error::BadInput`] for a `resume` of another slice or
+/// that does not hold up against the walk planned again.
+pub fn hardest_slice<G: Weighed>(
+    game: &G,
+    goal: Goal,
+    options: &HardestOptions,
+    limits: &Limits,
+    shard: Shard,
+    resume: Option<&DistributionSlice>,
+    progress: &mut dyn FnMut(&DistributionSlice),
+) -> Result<DistributionSlice, Error> {
+    let started = std::time::Instant::now();
+    let stopped = limits.stopped(started);
+    let Prepared { classes, .. } = prepare(game, goal)?;
+    let cost = spread::slice_cost(&classes, shard);
+    if cost > options.work as f64 {
+        return Err(Error::Limit(format!(
+            "{DISTRIBUTION_REFUSAL} {cost:.3e} steps in slice {shard} (class counts weighed by members), past the work budget of {:.3e}",
+            options.work as f64
+        )));
+    }
+    // The merge convolves the untouched cells in, with no budget of its
+    // own: every slice holds it to its own (a nullity-0 100x100 would
+    // pass its slices in milliseconds and hold the merge for minutes).
+    let finish = spread::untouched_cost(&classes);
+    if finish > options.work as f64 {
+        return Err(Error::Limit(format!(
+            "{DISTRIBUTION_REFUSAL} {finish:.3e} steps to count the untouched cells when the slices merge, past the work budget of {:.3e}",
+            options.work as f64
+        )));
+    }
+    let resume = match resume {
+        None => None,
+        Some(saved) if saved.shard != shard => {
+            return Err(Error::BadInput(format!("a walk of slice {} resumed as slice {shard}", saved.shard)));
+        }
+        Some(saved) => {
+            let tally = slice_tally(saved, &classes).map_err(Error::BadInput)?;
+            spread::check_slice(&classes, shard, &tally)
+                .map_err(|why| Error::BadInput(format!("slice {shard} does not hold up: {why}")))?;
+            Some(tally)
+        }
+    };
+    let mut work = Work::new(options.work, &stopped).watched(options.progress);
+    let mut told = |tally: &spread::SliceTally| progress(&distribution_slice(shard, tally));
+    let walked = spread::tally_slice(&classes, shard, resume, &mut work, &mut told);
+    work.report();
+    let walked = walked.ok_or_else(|| Error::Limit("the kernel is too large to walk".into()))?;
+    Ok(distribution_slice(shard, &walked))
+}
+
+fn distribution_slice(shard: Shard, slice: &spread::SliceTally) -> DistributionSlice {
+    let cosets = slice.by_weight.iter().enumerate().filter(|(_, n)| !n.is_zero());
+    DistributionSlice {
+        shard,
+        prefixes: slice.prefixes,
+        done: slice.done,
+        cosets: cosets.map(|(w, n)| (w as u64, n.to_string())).collect(),
+        heaviest: slice.heaviest.as_ref().map(|(weight, prefix, counts)| SliceHeaviest {
+            weight: *weight,
+            prefix: *prefix,
+            counts: counts.clone(),
+        }),
+    }
+}
+
+/// A slice read back, its counts parsed (`Err` says what is wrong).
+fn slice_tally(slice: &DistributionSlice, classes: &Classes) -> Result<spread::SliceTally, String> {
+    let most = classes.cells() as u64 * (u64::from(classes.states) - 1);
+    let mut by_weight = Vec::new();
+    for (w, n) in &slice.cosets {
+        let Some(n) = BigUint::parse_bytes(n.as_bytes(), 10).filter(|n| !n.is_zero()) else {
+            return Err("a count of cosets is not a positive decimal number".into());
+        };
+        if *w > most || by_weight.len() as u64 > *w {
+            return Err("its weights are not ascending within the puzzle's cells".into());
+        }
+        by_weight.resize(*w as usize, BigUint::zero());
+        by_weight.push(n);
+    }
+    let heaviest = slice.heaviest.as_ref().map(|h| (h.weight, h.prefix, h.counts.clone()));
+    Ok(spread::SliceTally { prefixes: slice.prefixes, done: slice.done, by_weight, heaviest })
+}
+
+/// What [`hardest`] answers with the distribution asked, from slices
+/// that cover its walk once each ([`hardest_slice`]): the same answer,
+/// board and certification included, whatever the split.
+///
+/// # Errors
+/// The outer error as [`hardest`]'s; the inner, a [`MergeError`] naming
+/// the slices missing, given twice, of other splits, or not holding up
+/// against the walk planned again here (their prefixes, the press sets
+/// their counts add up to, their heaviest).
+pub fn hardest_merged<G: Weighed>(
+    game: &G,
+    goal: Goal,
+    slices: &[DistributionSlice],
+) -> Result<Result<Hardest<G::Board>, MergeError>, Error> {
+    let prepared = prepare(game, goal)?;
+    let classes = &prepared.classes;
+    let mut parts = Vec::new();
+    for slice in slices {
+        match slice_tally(slice, classes) {
+            Ok(tally) => parts.push((slice.shard, tally)),
+            Err(why) => return Ok(Err(MergeError::Inconsistent(slice.shard.index, why))),
+        }
+    }
+    let tally = match spread::join(classes, &parts) {
+        Ok(tally) => tally,
+        Err(e) => return Ok(Err(e)),
+    };
+    let most = tally.heaviest + classes.untouched.len() as u64 * (u64::from(classes.states) - 1);
+    let found =
+        Found { upper: most, lower: Some(most), how: How::Search, source: Some(Source::Tally(tally)) };
+    let cost = spread::tally_cost(classes) + spread::untouched_cost(classes);
+    finish(game, goal, found, &prepared, true, false, cost).map(Ok)
+}
+
+/// The work of slice `shard` of the distribution (member weighings), as
+/// [`hardest_slice`] holds it to its budget; for the whole (`Shard::WHOLE`),
+/// as [`hardest`] does, with the untouched cells' convolution.
+///
+/// # Errors
+/// As [`hardest`] for the game and goal.
+pub fn distribution_cost<G: Weighed>(game: &G, goal: Goal, shard: Shard) -> Result<f64, Error> {
+    let Prepared { classes, .. } = prepare(game, goal)?;
+    Ok(if shard == Shard::WHOLE {
+        spread::tally_cost(&classes) + spread::untouched_cost(&classes)
+    } else {
+        spread::slice_cost(&classes, shard)
+    })
+}
+
+/// The fewest slices (at least 2) whose largest, the first, fits `work`,
+/// if some count up to [`MAX_SHARDS`] does.
+///
+/// # Errors
+/// As [`hardest`] for the game and goal.
+pub fn distribution_shards<G: Weighed>(game: &G, goal: Goal, work: u64) -> Result<Option<u64>, Error> {
+    let Prepared { classes, .. } = prepare(game, goal)?;
+    // Slices do not share the merge's convolution of the untouched cells.
+    if spread::untouched_cost(&classes) > work as f64 {
+        return Ok(None);
+    }
+    let fits = |count: u64| spread::slice_cost(&classes, Shard { index: 1, count }) <= work as f64;
+    // Doubling to a count that fits, then halving back to the first one:
+    // a slice's work falls as the count grows (its share of one more
+    // prefix level aside).
+    let mut high = 2;
+    while !fits(high) {
+        if high >= MAX_SHARDS {
+            return Ok(None);
+        }
+        high = (high * 2).min(MAX_SHARDS);
+    }
+    let mut low = high / 2;
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if fits(mid) { high = mid } else { low = mid }
+    }
+    Ok(Some(high.max(2)))
 }
 
 /// How [`hardest`]'s refusal of a distribution past the work budget opens.

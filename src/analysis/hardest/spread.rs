@@ -28,6 +28,7 @@ use rayon::prelude::*;
 
 use super::classes::Classes;
 use super::work::Work;
+use crate::solve::{MergeError, Shard, check_coverage};
 
 /// The cosets of the touched classes by the weight of their lightest
 /// member, and the first counts (in the walk's order) reaching the
@@ -86,17 +87,50 @@ struct Plan {
 /// Member weighings a full [`tally`] makes, as a float (it passes `u64`):
 /// infinite when the kernel is too large to plan a walk.
 pub(crate) fn tally_cost(classes: &Classes) -> f64 {
-    let Some((plan, members)) = plan(classes) else { return f64::INFINITY };
+    walk_cost(classes, 1).map_or(f64::INFINITY, |c| c.prefixes as f64 * c.per_prefix)
+}
+
+/// Member weighings [`tally_slice`] makes for `shard`, as a float:
+/// infinite when the kernel is too large to plan a walk.
+pub(crate) fn slice_cost(classes: &Classes, shard: Shard) -> f64 {
+    walk_cost(classes, shard.count).map_or(f64::INFINITY, |c| shard.len(c.prefixes) as f64 * c.per_prefix)
+}
+
+/// How a walk cut into `count` slices splits: its prefixes, and what one
+/// prefix costs (every prefix has the same blocks below it).
+struct WalkCost {
+    prefixes: u64,
+    per_prefix: f64,
+}
+
+fn walk_cost(classes: &Classes, count: u64) -> Option<WalkCost> {
+    let (plan, members) = plan(classes)?;
     let shape = shape(classes, &plan);
-    let sizes: Vec<f64> = shape.iter().map(|b| b.0).collect();
+    let sizes: Vec<u64> = shape.iter().map(|b| b.0 as u64).collect();
     let inner = inner_start(&shape, members);
-    let (mut nodes, mut total) = (1.0, 0.0);
-    for &size in &sizes[..inner] {
-        nodes *= size;
+    let (split, prefixes) = split(&sizes[..inner], count);
+    // Per prefix: its weights summed over the `split` blocks, every node
+    // below it, and the inner block at each leaf.
+    let (mut nodes, mut total) = (1.0, split as f64);
+    for &size in &sizes[split..inner] {
+        nodes *= size as f64;
         total += nodes;
     }
-    let inner_options: f64 = sizes[inner..].iter().product();
-    (total + nodes * inner_options) * members as f64
+    let inner_options: f64 = sizes[inner..].iter().map(|&s| s as f64).product();
+    Some(WalkCost { prefixes, per_prefix: (total + nodes * inner_options) * members as f64 })
+}
+
+/// The shortest run of outer blocks (of these sizes) with at least
+/// `TASKS · count` prefixes, or all of them: how many, and the prefixes.
+/// It depends on the slices asked for, never on the threads.
+fn split(sizes: &[u64], count: u64) -> (usize, u64) {
+    let want = TASKS.saturating_mul(count);
+    let (mut split, mut prefixes) = (0, 1u64);
+    while split < sizes.len() && prefixes < want {
+        prefixes = prefixes.saturating_mul(sizes[split]);
+        split += 1;
+    }
+    (split, prefixes)
 }
 
 /// Per block, in the walk's order, its options and a bound on the bits of
@@ -195,31 +229,172 @@ fn plan(classes: &Classes) -> Option<(Plan, u64)> {
 /// Tallies every coset of the touched classes, or `None` when `work`
 /// runs out first (or the kernel is too large to plan the walk).
 pub(crate) fn tally(classes: &Classes, work: &mut Work) -> Option<Tally> {
-    let (plan, members) = plan(classes)?;
-    let members = members as usize;
-    let k = classes.states;
+    let setup = Setup::new(classes)?;
+    let walk = setup.walk();
+    let found = walk.run(work, Shard::WHOLE, 0..walk.split(1).1)?;
+    // Some coset is always walked: the empty press set's, at least.
+    let best = found.best?;
+    let counts = walk.counts(&best, classes);
+    Some(Tally { by_weight: found.by_weight, heaviest: u64::from(best.weight), counts })
+}
+
+/// What one slice of the walk found: the cosets it holds by the weight of
+/// their lightest member, and the first heaviest among them, where.
+pub(crate) struct SliceTally {
+    /// How many prefixes the walk cut into this slice's split has.
+    pub prefixes: u64,
+    /// How many of the slice's prefixes were walked (its first ones): all
+    /// of them ([`Shard::len`]) once it is finished.
+    pub done: u64,
+    /// `by_weight[w]`, as in [`Tally`], over this slice's prefixes.
+    pub by_weight: Vec<BigUint>,
+    /// The heaviest: its weight, its prefix, its counts per class and
+    /// residue (none when the slice holds no prefix).
+    pub heaviest: Option<(u64, u64, Vec<Vec<u32>>)>,
+}
+
+/// Walks slice `shard` of the walk's prefixes (every `count`-th from
+/// `index − 1`, as [`Shard`] cuts blocks), from `resume` (the same slice
+/// walked part way) if given, in batches: `batch` is told the slice so
+/// far after each. Stopped by `work`, it returns what the batches before
+/// finished (`done` short of the slice); `None` when the kernel is too
+/// large to plan the walk.
+pub(crate) fn tally_slice(
+    classes: &Classes,
+    shard: Shard,
+    resume: Option<SliceTally>,
+    work: &mut Work,
+    batch: &mut dyn FnMut(&SliceTally),
+) -> Option<SliceTally> {
+    let setup = Setup::new(classes)?;
+    let walk = setup.walk();
+    let prefixes = walk.split(shard.count).1;
+    let fresh =
+        || SliceTally { prefixes, done: 0, by_weight: vec![BigUint::zero(); walk.most + 1], heaviest: None };
+    let mut slice = resume.unwrap_or_else(fresh);
+    slice.by_weight.resize(walk.most + 1, BigUint::zero());
+    let len = shard.len(prefixes);
+    // A few prefixes per thread: a batch lost to a stop is short.
+    let step = (rayon::current_num_threads() as u64 * 16).max(1);
+    while slice.done < len {
+        let end = (slice.done + step).min(len);
+        let Some(found) = walk.run(work, shard, slice.done..end) else { break };
+        for (total, w) in slice.by_weight.iter_mut().zip(found.by_weight) {
+            *total += w;
+        }
+        if let Some(best) = found.best {
+            let weight = u64::from(best.weight);
+            // Batches come in prefix order: a later one wins only heavier.
+            if slice.heaviest.as_ref().is_none_or(|h| weight > h.0) {
+                slice.heaviest = Some((weight, best.prefix, walk.counts(&best, classes)));
+            }
+        }
+        slice.done = end;
+        batch(&slice);
+    }
+    Some(slice)
+}
+
+/// Checks a slice (finished or not) against the walk planned again: `Err`
+/// says why it does not hold up.
+pub(crate) fn check_slice(classes: &Classes, shard: Shard, slice: &SliceTally) -> Result<(), String> {
+    let setup = Setup::new(classes).ok_or("the kernel is too large to walk")?;
+    let walk = setup.walk();
+    let values = classes.member_values(setup.members);
+    walk.check(classes, shard, slice, &values, setup.members)
+}
+
+/// Joins slices that cover the walk once each into the whole tally,
+/// checking each against the walk planned again here: its prefixes, the
+/// press sets its counts stand for, and its heaviest (in the slice, and
+/// weighing what it claims against every member).
+///
+/// # Errors
+/// [`MergeError`]: slices missing, given twice, of other splits, or not
+/// holding up (the slice's number and why).
+pub(crate) fn join(classes: &Classes, slices: &[(Shard, SliceTally)]) -> Result<Tally, MergeError> {
+    let shards: Vec<Shard> = slices.iter().map(|(shard, _)| *shard).collect();
+    check_coverage(&shards)?;
+    let Some(setup) = Setup::new(classes) else {
+        return Err(MergeError::Inconsistent(shards[0].index, "the kernel is too large to walk".into()));
+    };
+    let walk = setup.walk();
+    let members = setup.members;
     let values = classes.member_values(members);
-    let count = classes.classes.len();
-    let value = |s: usize, class: usize| values[s * count + class];
-    let mut blocks = vec![transversal(classes, &plan, members, &value)];
-    for (class, (&n, &pivot)) in classes.sizes().iter().zip(&plan.pivot).enumerate() {
-        let left = n as u32 - u32::from(pivot);
-        if left > 0 {
-            blocks.push(class_block(class, left, k, members, &value));
+    let mut by_weight = vec![BigUint::zero(); walk.most + 1];
+    let mut best: Option<(u64, u64, &Vec<Vec<u32>>)> = None;
+    for (shard, slice) in slices {
+        walk.check(classes, *shard, slice, &values, members)
+            .map_err(|why| MergeError::Inconsistent(shard.index, why))?;
+        if slice.done < shard.len(slice.prefixes) {
+            return Err(MergeError::Incomplete(shard.index));
+        }
+        if let Some((weight, prefix, counts)) = &slice.heaviest
+            && best.is_none_or(|(w, p, _)| (*weight, std::cmp::Reverse(*prefix)) > (w, std::cmp::Reverse(p)))
+        {
+            best = Some((*weight, *prefix, counts));
+        }
+        for (total, n) in by_weight.iter_mut().zip(&slice.by_weight) {
+            *total += n;
         }
     }
-    // In the order of `shape` (a stable sort on the same sizes).
-    blocks[1..].sort_by_key(|b| std::cmp::Reverse(b.len()));
-    let start = inner_start(&shape(classes, &plan), members as u64);
-    let inner = Inner::merge(blocks.split_off(start), members);
-    let most: u64 = classes.sizes().iter().sum::<u64>() * (u64::from(k) - 1);
-    let walk = Walk { members, outer: &blocks, inner: &inner, most: most as usize };
-    let found = walk.run(work)?;
-    let mut counts = vec![vec![0u32; usize::from(k)]; count];
-    for &(class, residue, cells) in &found.parts {
-        counts[class as usize][usize::from(residue)] += cells;
+    let Some((heaviest, _, counts)) = best else {
+        return Err(MergeError::Inconsistent(shards[0].index, "no slice holds a coset".into()));
+    };
+    Ok(Tally { by_weight, heaviest, counts: counts.clone() })
+}
+
+/// The weight of the lightest member of a press set with these counts
+/// (per class, per residue): `Σ_k Σ_r c_k[r]·((r + v_k(s)) mod K)`, least
+/// over the members `s`.
+fn lightest_weight(counts: &[Vec<u32>], values: &[u8], members: usize, k: usize) -> u64 {
+    let n = counts.len();
+    (0..members)
+        .map(|s| {
+            let weigh = |(class, counts): (usize, &Vec<u32>)| -> u64 {
+                let v = usize::from(values[s * n + class]);
+                counts.iter().enumerate().map(|(r, &x)| u64::from(x) * ((r + v) % k) as u64).sum()
+            };
+            counts.iter().enumerate().map(weigh).sum::<u64>()
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+/// The blocks of a walk, built once: the outer ones and the inner one.
+struct Setup {
+    members: usize,
+    outer: Vec<Block>,
+    inner: Inner,
+    most: usize,
+}
+
+impl Setup {
+    fn new(classes: &Classes) -> Option<Setup> {
+        let (plan, members) = plan(classes)?;
+        let members = members as usize;
+        let k = classes.states;
+        let values = classes.member_values(members);
+        let count = classes.classes.len();
+        let value = |s: usize, class: usize| values[s * count + class];
+        let mut blocks = vec![transversal(classes, &plan, members, &value)];
+        for (class, (&n, &pivot)) in classes.sizes().iter().zip(&plan.pivot).enumerate() {
+            let left = n as u32 - u32::from(pivot);
+            if left > 0 {
+                blocks.push(class_block(class, left, k, members, &value));
+            }
+        }
+        // In the order of `shape` (a stable sort on the same sizes).
+        blocks[1..].sort_by_key(|b| std::cmp::Reverse(b.len()));
+        let start = inner_start(&shape(classes, &plan), members as u64);
+        let inner = Inner::merge(blocks.split_off(start), members);
+        let most: u64 = classes.sizes().iter().sum::<u64>() * (u64::from(k) - 1);
+        Some(Setup { members, outer: blocks, inner, most: most as usize })
     }
-    Some(Tally { by_weight: found.by_weight, heaviest: found.heaviest, counts })
+
+    fn walk(&self) -> Walk<'_> {
+        Walk { members: self.members, outer: &self.outer, inner: &self.inner, most: self.most }
+    }
 }
 
 /// The pivots' values, one per coset of the members' shifts of them: the
@@ -351,9 +526,8 @@ struct Walk<'a> {
 /// What one part of the walk found.
 struct Found {
     by_weight: Vec<BigUint>,
-    heaviest: u64,
-    /// The heaviest's options, outer then inner.
-    parts: Vec<Part>,
+    /// The first heaviest lightest weight in walk order, and where.
+    best: Option<Heaviest>,
 }
 
 /// One part of the walk, under a prefix of outer options.
@@ -376,34 +550,32 @@ struct Task<'a> {
 }
 
 impl Walk<'_> {
-    fn run(&self, work: &mut Work) -> Option<Found> {
-        // The shortest prefix of outer blocks with enough options to share.
-        let mut split = 0;
-        let mut prefixes = 1u64;
-        while split < self.outer.len() && prefixes < TASKS {
-            prefixes *= self.outer[split].len() as u64;
-            split += 1;
-            // The prefixes' nodes are weighed here, once.
-            if !work.spend(prefixes * self.members as u64) {
-                return None;
-            }
-        }
-        // One task per thread's run of prefixes (rayon's fold), each
-        // prefix walked whole; the tasks merge in prefix order.
+    /// The outer blocks a prefix fixes when the walk is cut into `count`
+    /// slices, and how many prefixes that makes.
+    fn split(&self, count: u64) -> (usize, u64) {
+        let sizes: Vec<u64> = self.outer.iter().map(|b| b.len() as u64).collect();
+        split(&sizes, count)
+    }
+
+    /// Walks prefixes `slice` of `shard` (by their place in it): one task
+    /// per thread's run of them
+    /// (rayon's fold), each prefix walked whole, the tasks merged in
+    /// prefix order, so the heaviest found is the first in walk order
+    /// whatever the threads.
+    fn run(&self, work: &mut Work, shard: Shard, slice: std::ops::Range<u64>) -> Option<Found> {
+        let split = self.split(shard.count).0;
         let shared = &*work;
-        let tasks: Vec<(Task, Work, bool)> = (0..prefixes)
+        let tasks: Vec<(Task, Work, bool)> = slice
             .into_par_iter()
             .fold(
                 || (self.task(), shared.share(), true),
-                |(mut task, mut part, done), p| {
-                    let done = done && task.prefix(p, split, &mut part);
+                |(mut task, mut part, done), i| {
+                    let done = done && task.prefix(shard.block(i), split, &mut part);
                     (task, part, done)
                 },
             )
             .collect();
-        let mut found =
-            Found { by_weight: vec![BigUint::zero(); self.most + 1], heaviest: 0, parts: Vec::new() };
-        let mut best: Option<Heaviest> = None;
+        let mut found = Found { by_weight: vec![BigUint::zero(); self.most + 1], best: None };
         let mut complete = true;
         for (task, mut part, done) in tasks {
             complete &= work.absorb(&mut part) && done;
@@ -411,24 +583,110 @@ impl Walk<'_> {
                 *total += w;
             }
             if let Some(h) = task.heaviest
-                && best.as_ref().is_none_or(|b| {
+                && found.best.as_ref().is_none_or(|b| {
                     (h.weight, std::cmp::Reverse(h.prefix)) > (b.weight, std::cmp::Reverse(b.prefix))
                 })
             {
-                best = Some(h);
+                found.best = Some(h);
             }
         }
-        if !complete {
-            return None;
+        complete.then_some(found)
+    }
+
+    /// Per class, how many of its cells each residue has in `best`.
+    fn counts(&self, best: &Heaviest, classes: &Classes) -> Vec<Vec<u32>> {
+        let mut counts = vec![vec![0u32; usize::from(classes.states)]; classes.classes.len()];
+        let outer = self.outer.iter().zip(&best.path).flat_map(|(block, &o)| &block.parts[o]);
+        for &(class, residue, cells) in outer.chain(&self.inner.parts[best.inner]) {
+            counts[class as usize][usize::from(residue)] += cells;
         }
-        // Some coset is always walked: the empty press set's, at least.
-        let best = best?;
-        found.heaviest = u64::from(best.weight);
-        for (block, &o) in self.outer.iter().zip(&best.path) {
-            found.parts.extend(&block.parts[o]);
+        counts
+    }
+
+    /// The press sets a slice's prefixes stand for (each counted once per
+    /// coset: the walk's press sets are one per coset): per prefix the
+    /// ways of its options, times every way below a prefix.
+    fn slice_press_sets(&self, shard: Shard, split: usize, done: u64) -> BigUint {
+        let sum = |ways: &[BigUint]| ways.iter().sum::<BigUint>();
+        let below: BigUint = self.outer[split..].iter().map(|b| sum(&b.ways)).product::<BigUint>()
+            * self.inner.ways.iter().map(|&w| BigUint::from(w)).sum::<BigUint>();
+        let mut total = BigUint::zero();
+        for i in 0..done {
+            let mut p = shard.block(i);
+            let mut ways = BigUint::one();
+            for block in self.outer[..split].iter().rev() {
+                let n = block.len() as u64;
+                ways *= &block.ways[(p % n) as usize];
+                p /= n;
+            }
+            total += ways;
         }
-        found.parts.extend(&self.inner.parts[best.inner]);
-        Some(found)
+        total * below
+    }
+
+    /// Whether `slice` (its first `done` prefixes walked) holds up: its
+    /// cut, the press sets its cosets add up to, and its heaviest (at the
+    /// top weight, in the slice, fitting the classes, and weighing what it
+    /// claims against every member).
+    fn check(
+        &self,
+        classes: &Classes,
+        shard: Shard,
+        slice: &SliceTally,
+        values: &[u8],
+        members: usize,
+    ) -> Result<(), String> {
+        let k = usize::from(classes.states);
+        let (split, prefixes) = self.split(shard.count);
+        if slice.prefixes != prefixes {
+            return Err(format!(
+                "it cuts the walk into {} prefixes, where this problem's walk has {prefixes}",
+                slice.prefixes
+            ));
+        }
+        let len = shard.len(prefixes);
+        if slice.done > len {
+            return Err(format!("it claims {} prefixes walked of the {len} it holds", slice.done));
+        }
+        if slice.by_weight.len() > self.most + 1 {
+            return Err(format!("it counts cosets past the most weight, {}", self.most));
+        }
+        let held: BigUint = slice.by_weight.iter().sum();
+        let expected = self.slice_press_sets(shard, split, slice.done);
+        if held != expected {
+            return Err(format!("its cosets add up to {held}, where its prefixes hold {expected}"));
+        }
+        let top = slice.by_weight.iter().rposition(|n| !n.is_zero());
+        match (&slice.heaviest, top) {
+            (None, None) => Ok(()),
+            (Some((weight, prefix, counts)), Some(top)) => {
+                if *weight != top as u64 {
+                    return Err(format!("its heaviest weighs {weight}, but it counts cosets of {top}"));
+                }
+                let walked = *prefix < prefixes
+                    && *prefix % shard.count == shard.index - 1
+                    && *prefix / shard.count < slice.done;
+                if !walked {
+                    return Err(format!("its heaviest is at prefix {prefix}, outside the slice"));
+                }
+                let shaped = counts.len() == classes.classes.len()
+                    && counts.iter().zip(&classes.classes).all(|(c, class)| {
+                        c.len() == k
+                            && c.iter().map(|&n| u64::from(n)).sum::<u64>() == class.cells.len() as u64
+                    });
+                if !shaped {
+                    return Err("its heaviest's counts do not fit the classes of cells".into());
+                }
+                let lightest = lightest_weight(counts, values, members, k);
+                if lightest != *weight {
+                    return Err(format!(
+                        "its heaviest claims {weight}, but its lightest member weighs {lightest}"
+                    ));
+                }
+                Ok(())
+            }
+            _ => Err("its heaviest does not match its counts".into()),
+        }
     }
 
     fn task(&self) -> Task<'_> {
@@ -459,6 +717,10 @@ impl Task<'_> {
     fn prefix(&mut self, mut p: u64, split: usize, work: &mut Work) -> bool {
         let walk = self.walk;
         let m = walk.members;
+        // The prefix's weights, summed over its blocks.
+        if !work.spend((split * m) as u64) {
+            return false;
+        }
         self.prefix = p;
         for d in (0..split).rev() {
             let n = walk.outer[d].len() as u64;
@@ -703,6 +965,75 @@ mod tests {
                 .unwrap();
             assert_eq!(lightest, tally.heaviest, "K={k} {code:?}");
             assert_eq!(work.spent(), tally_cost(&classes) as u64, "K={k} {code:?}");
+            // Cut into slices, each walked alone and on its own budget, the
+            // walk joins to the same tally: counts, heaviest and where.
+            for count in [2, 3, 7] {
+                let mut slices = Vec::new();
+                for index in 1..=count {
+                    let shard = Shard { index, count };
+                    let mut work = Work::new(u64::MAX, &never);
+                    slices.push((shard, tally_slice(&classes, shard, None, &mut work, &mut |_| {}).unwrap()));
+                    assert_eq!(work.spent(), slice_cost(&classes, shard) as u64, "{shard} K={k} {code:?}");
+                }
+                let joined = join(&classes, &slices).unwrap();
+                assert_eq!(joined.by_weight, tally.by_weight, "N={count} K={k} {code:?}");
+                assert_eq!((joined.heaviest, &joined.counts), (tally.heaviest, &tally.counts), "N={count}");
+                // One slice left out, or given twice, is refused by number.
+                assert!(matches!(join(&classes, &slices[1..]), Err(MergeError::Missing(m)) if m == [1]));
+                let mut twice = slices.iter().map(|(s, t)| (*s, clone_slice(t))).collect::<Vec<_>>();
+                twice[0].0 = Shard { index: 2, count };
+                assert!(matches!(join(&classes, &twice), Err(MergeError::Duplicated(d)) if d == [2]));
+            }
         }
+    }
+
+    fn clone_slice(t: &SliceTally) -> SliceTally {
+        SliceTally {
+            prefixes: t.prefixes,
+            done: t.done,
+            by_weight: t.by_weight.clone(),
+            heaviest: t.heaviest.clone(),
+        }
+    }
+
+    /// A slice edited to claim other cosets, another heaviest or another
+    /// cut of the walk does not hold up against the walk planned again.
+    #[test]
+    fn edited_slices_do_not_hold_up() {
+        let never = || false;
+        let code = QuietCode { states: 3, cells: 7, generators: vec![(vec![1, 2, 0, 1, 1, 2, 0], 3)] };
+        let classes = Classes::new(&code);
+        let cut = |count: u64| -> Vec<(Shard, SliceTally)> {
+            (1..=count)
+                .map(|index| {
+                    let shard = Shard { index, count };
+                    let mut work = Work::new(u64::MAX, &never);
+                    (shard, tally_slice(&classes, shard, None, &mut work, &mut |_| {}).unwrap())
+                })
+                .collect()
+        };
+        assert!(join(&classes, &cut(2)).is_ok());
+        let refused = |edit: &dyn Fn(&mut SliceTally)| {
+            let mut slices = cut(2);
+            edit(&mut slices[0].1);
+            match join(&classes, &slices) {
+                Err(MergeError::Inconsistent(1, why)) => why,
+                other => panic!("{:?}", other.map(|t| t.heaviest)),
+            }
+        };
+        assert!(refused(&|t| t.prefixes += 1).contains("prefixes"));
+        assert!(refused(&|t| t.by_weight[1] += 1u32).contains("add up to"));
+        // Every cell unpressed: the empty press set, whose lightest weighs 0.
+        let why = refused(&|t| {
+            if let Some(h) = &mut t.heaviest {
+                for counts in &mut h.2 {
+                    let all = counts.iter().sum();
+                    counts.fill(0);
+                    counts[0] = all;
+                }
+            }
+        });
+        assert!(why.contains("its lightest member weighs 0"), "{why}");
+        assert!(refused(&|t| t.heaviest = None).contains("does not match"));
     }
 }

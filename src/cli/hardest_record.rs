@@ -1,0 +1,336 @@
+//! The record of one slice of `lightsout hardest --distribution --shard
+//! K/N`, and `merge` of such records into what the unsharded command
+//! prints.
+//!
+//! A record holds the problem (states, size, topology, rule, target, the
+//! graph), its hash, the slice, how many prefixes the walk was cut into,
+//! the slice's cosets by the weight of their lightest member on the
+//! classes the quiet patterns touch (decimal strings: they pass 2^64), its
+//! first heaviest coset (where, and how many cells of each class it
+//! presses how often), the time spent, and a checksum of it all. `merge`
+//! plans the walk again from the problem and checks every slice against it
+//! (`analysis::hardest_merged`).
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::hardest::print_hardest;
+use super::merge::{check_one_split, coverage_error};
+use super::record::{Sealed, Shape, parse_sealed_version, problem_hash, read_puzzle};
+use super::{
+    Failure, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat, smaller_or_more_memory,
+};
+use crate::analysis::{DistributionSlice, Goal, SliceHeaviest, Weighed, hardest_merged};
+use crate::present::{Shown, parse_bytes, puzzle_topology};
+use crate::solve::{DEFAULT_MAX_NULLITY, Shard};
+use crate::{Answer, Error, Graph, Method, Solver, StateSolver};
+
+/// Version of hardest-boards records.
+pub(super) const HARDEST_RECORD_VERSION: u32 = 1;
+
+/// What a slice counts: everything that decides the distribution and the
+/// board printed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HardestProblem {
+    /// K.
+    pub(super) states: u8,
+    pub(super) rows: usize,
+    pub(super) cols: usize,
+    /// `plane`, `torus` or `graph`.
+    pub(super) topology: String,
+    /// The rule as a mask (`010/111/010`).
+    pub(super) rule: String,
+    /// A state number, or `any`.
+    pub(super) target: String,
+    /// The graph (graph6) of a puzzle on a graph; absent for a grid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) graph: Option<String>,
+}
+
+/// The cosets of one weight.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CosetCount {
+    pub(super) weight: u64,
+    /// In decimal.
+    pub(super) count: String,
+}
+
+/// A slice's first heaviest coset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HeaviestCoset {
+    pub(super) weight: u64,
+    pub(super) prefix: u64,
+    /// Per class of cells, how many it presses 0, 1, …, K − 1 times.
+    pub(super) counts: Vec<Vec<u32>>,
+}
+
+/// What `hardest --distribution --shard K/N` prints.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HardestRecord {
+    pub(super) lightsout: String,
+    pub(super) version: u32,
+    pub(super) hash: String,
+    pub(super) problem: HardestProblem,
+    pub(super) shard: Shard,
+    /// The prefixes of the walk cut into this many slices.
+    pub(super) prefixes: u64,
+    /// How many of the slice's prefixes are walked (all, once finished; a
+    /// checkpoint on the way holds fewer).
+    pub(super) done: u64,
+    /// Cosets by weight, ascending, none zero.
+    pub(super) cosets: Vec<CosetCount>,
+    /// None when the slice holds no prefix.
+    pub(super) heaviest: Option<HeaviestCoset>,
+    /// Milliseconds the slice took.
+    pub(super) milliseconds: u64,
+    pub(super) checksum: String,
+}
+
+impl Sealed for HardestRecord {
+    fn checksum_mut(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+impl HardestProblem {
+    pub(super) fn of<G: Weighed>(game: &G, goal: Goal) -> HardestProblem {
+        let puzzle = game.puzzle();
+        HardestProblem {
+            states: game.cell_states(),
+            rows: puzzle.rows(),
+            cols: puzzle.cols(),
+            topology: puzzle_topology(puzzle).into(),
+            rule: puzzle.rule().mask(),
+            target: match goal {
+                Goal::State(t) => t.to_string(),
+                Goal::Any => "any".into(),
+            },
+            graph: puzzle.graph().map(Graph::to_graph6),
+        }
+    }
+
+    pub(super) fn hash(&self) -> String {
+        problem_hash("hardest", HARDEST_RECORD_VERSION, self)
+    }
+
+    /// The command line's puzzle flags and the goal this problem names,
+    /// read back (an error names `source`, the record's file).
+    fn arguments(&self, source: &str) -> Result<(PuzzleArgs, Goal), Error> {
+        let bad = |why: String| Error::BadInput(format!("{source}: its problem {why}"));
+        if self.states < 2 {
+            return Err(bad(format!("has {} states; the number of states is 2 to 255", self.states)));
+        }
+        let topology = if self.topology == "graph" { "plane" } else { &self.topology };
+        let shape = Shape { rows: self.rows, cols: self.cols, topology, rule: &self.rule };
+        let (puzzle, _) = read_puzzle(shape, "auto", self.graph.as_deref(), source)?;
+        if (self.topology == "graph") != self.graph.is_some() {
+            return Err(bad("names a graph topology without its graph, or a graph without it".into()));
+        }
+        let goal = crate::present::parse_goal(&self.target, self.states)
+            .map_err(|e| bad(format!("has the target '{}': {e}", self.target)))?;
+        let args = PuzzleArgs {
+            torus: self.topology == "torus",
+            rule: puzzle.rule().clone(),
+            states: self.states,
+            graph: puzzle.graph().cloned().map(Arc::new),
+        };
+        Ok((args, goal))
+    }
+}
+
+impl HardestRecord {
+    /// The record of `slice` of `game`'s distribution to `goal`.
+    pub(super) fn new<G: Weighed>(
+        game: &G,
+        goal: Goal,
+        slice: &DistributionSlice,
+        milliseconds: u64,
+    ) -> Self {
+        let problem = HardestProblem::of(game, goal);
+        HardestRecord {
+            lightsout: "hardest".into(),
+            version: HARDEST_RECORD_VERSION,
+            hash: problem.hash(),
+            problem,
+            shard: slice.shard,
+            prefixes: slice.prefixes,
+            done: slice.done,
+            cosets: slice.cosets.iter().map(|(w, n)| CosetCount { weight: *w, count: n.clone() }).collect(),
+            heaviest: slice.heaviest.as_ref().map(|h| HeaviestCoset {
+                weight: h.weight,
+                prefix: h.prefix,
+                counts: h.counts.clone(),
+            }),
+            milliseconds,
+            checksum: String::new(),
+        }
+    }
+
+    /// Reads and checks a record from `source`: its kind and version, its
+    /// checksum, its slice and its hash.
+    pub(super) fn parse(text: &str, source: &str) -> Result<HardestRecord, Error> {
+        let record: HardestRecord = parse_sealed_version(text, source, "hardest", &[HARDEST_RECORD_VERSION])?;
+        if !record.shard.is_valid() {
+            return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
+        }
+        if record.problem.hash() != record.hash {
+            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
+        }
+        Ok(record)
+    }
+
+    /// The slice as the library joins it.
+    pub(super) fn slice(&self) -> DistributionSlice {
+        DistributionSlice {
+            shard: self.shard,
+            prefixes: self.prefixes,
+            done: self.done,
+            cosets: self.cosets.iter().map(|c| (c.weight, c.count.clone())).collect(),
+            heaviest: self.heaviest.as_ref().map(|h| SliceHeaviest {
+                weight: h.weight,
+                prefix: h.prefix,
+                counts: h.counts.clone(),
+            }),
+        }
+    }
+}
+
+/// `merge` of hardest-boards records: every slice of one problem once,
+/// joined into what `hardest --distribution` prints, in text or JSON.
+pub(super) fn merge_hardest(
+    texts: &[(String, String)],
+    args: &MergeArgs,
+    io: &mut Streams,
+) -> Result<u8, Failure> {
+    let format = match args.format {
+        None | Some(MergeFormat::Text) => StudyFormat::Text,
+        Some(MergeFormat::Json) => StudyFormat::Json,
+        Some(other) => {
+            let name = if other == MergeFormat::Poj { "poj" } else { "csv" };
+            return Err(Error::BadInput(format!(
+                "--format {name} is not for a distribution; hardest records merge to text or json"
+            ))
+            .into());
+        }
+    };
+    if args.show || args.recheck.is_some() {
+        let flag = if args.show { "--show" } else { "--recheck" };
+        return Err(Error::BadInput(format!(
+            "{flag} is for searches; a distribution's slices are checked against the walk as they merge"
+        ))
+        .into());
+    }
+    let mut records = Vec::new();
+    for (source, text) in texts {
+        records.push((source.clone(), HardestRecord::parse(text, source)?));
+    }
+    // An unfinished slice first: it is the file to act on (in a folder,
+    // the checkpoint of a slice still running).
+    for (source, record) in &records {
+        let len = record.shard.len(record.prefixes);
+        if record.done < len {
+            return Err(Error::BadInput(format!(
+                "{source}: slice {} is unfinished ({} of its {len} prefixes walked), stopped before its end; \
+                 resume it: run its command again with the --checkpoint that saved it",
+                record.shard, record.done
+            ))
+            .into());
+        }
+    }
+    let parts: Vec<(&str, &str, Shard)> =
+        records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
+    check_one_split(&parts, "counted another problem")?;
+    let (first_source, first) = &records[0];
+    let (puzzle, goal) = first.problem.arguments(first_source)?;
+    if puzzle.states == 2 {
+        merge_with::<Solver>(&records, &puzzle, goal, format, io)
+    } else {
+        merge_with::<StateSolver>(&records, &puzzle, goal, format, io)
+    }
+}
+
+/// The merge for one kind of game: the game made as `hardest` makes it.
+fn merge_with<G: Kind>(
+    records: &[(String, HardestRecord)],
+    puzzle: &PuzzleArgs,
+    goal: Goal,
+    format: StudyFormat,
+    io: &mut Streams,
+) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    let first = &records[0].1.problem;
+    let max_memory = parse_bytes(DEFAULT_MAX_MEMORY).map_err(Error::Internal)?;
+    let mut solvers =
+        G::solvers(puzzle, Method::Auto, DEFAULT_MAX_NULLITY, max_memory, &smaller_or_more_memory);
+    let game = solvers.for_shape(first.rows, first.cols)?;
+    let slices: Vec<DistributionSlice> = records.iter().map(|(_, r)| r.slice()).collect();
+    let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
+    let found =
+        hardest_merged(game, goal, &slices)?.map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
+    print_hardest(game, goal, &found, format, io)?;
+    Ok(0)
+}
+
+/// `--max-memory`'s default, which `hardest` factors the puzzle within.
+const DEFAULT_MAX_MEMORY: &str = "1G";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{HardestOptions, hardest_slice};
+    use crate::{Puzzle, Rule, Topology};
+
+    const COUNT: HardestOptions = HardestOptions { distribution: true, work: u64::MAX, progress: None };
+
+    /// A record written and read back is the same record and the same
+    /// slice, its counts past 2^64 digit for digit (17x17: 2^287 cosets).
+    #[test]
+    fn records_read_back_exactly() {
+        let solver = Solver::new(&Puzzle::new(17, 17).unwrap(), Method::Auto, 32).unwrap();
+        let shard = Shard { index: 2, count: 3 };
+        let slice =
+            hardest_slice(&solver, Goal::State(0), &COUNT, &Default::default(), shard, None, &mut |_| {})
+                .unwrap();
+        assert!(slice.cosets.iter().any(|(_, n)| n.len() > 20), "{:?}", slice.cosets);
+        let record = HardestRecord::new(&solver, Goal::State(0), &slice, 5);
+        let line = record.to_line();
+        let back = HardestRecord::parse(&line, "x.json").unwrap();
+        assert_eq!(back, record.clone().sealed());
+        assert_eq!(back.slice(), slice);
+        assert_eq!(back.to_line(), line);
+    }
+
+    /// The problem names the puzzle and goal `hardest` was given: a torus
+    /// with a mask rule, and a graph over Z_3 to any state.
+    #[test]
+    fn problems_read_back_as_the_flags_they_came_from() {
+        let rule = Rule::from_mask("111/101/111").unwrap();
+        let torus = Puzzle::new(3, 4).unwrap().with_topology(Topology::Torus).with_rule(rule);
+        let solver = Solver::new(&torus, Method::Auto, 32).unwrap();
+        let problem = HardestProblem::of(&solver, Goal::State(1));
+        let (args, goal) = problem.arguments("x.json").unwrap();
+        let puzzle = args.puzzle(problem.rows, problem.cols).unwrap();
+        assert_eq!((goal, args.states), (Goal::State(1), 2));
+        assert_eq!((puzzle.topology(), puzzle.rule(), puzzle.rows()), (Topology::Torus, torus.rule(), 3));
+        let graph = Puzzle::on_graph(Graph::named("petersen").unwrap(), Rule::plus()).unwrap();
+        let states = StateSolver::new(&graph, crate::zk::Modulus::new(3).unwrap(), Method::Auto, 30, 1 << 30);
+        let problem = HardestProblem::of(&states.unwrap(), Goal::Any);
+        assert_eq!((problem.topology.as_str(), problem.target.as_str()), ("graph", "any"));
+        let (args, goal) = problem.arguments("x.json").unwrap();
+        let puzzle = args.puzzle(problem.rows, problem.cols).unwrap();
+        assert_eq!((goal, args.states), (Goal::Any, 3));
+        assert_eq!(puzzle.graph().map(Graph::to_graph6), graph.graph().map(Graph::to_graph6));
+        // A graph topology without its graph is refused, naming the file.
+        let mut bare = problem.clone();
+        bare.graph = None;
+        let err = bare.arguments("x.json").map(drop).unwrap_err().to_string();
+        assert!(err.starts_with("x.json: its problem"), "{err}");
+    }
+}
