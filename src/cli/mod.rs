@@ -6,7 +6,7 @@
 
 use std::io::{self, Read, Write};
 
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 
 // The floor, by what each file does: the arguments clap parses, the plan
 // resolved from them once, where boards come from, how answers are printed
@@ -89,12 +89,15 @@ where
         let _ = writeln!(stderr, "lightsout: {message}");
         return 2;
     }
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    let (cli, asked) = match parse(args) {
+        Ok(parsed) => parsed,
         Err(e) => return usage_error(&e, stdout, stderr),
     };
     let mut io = Streams { stdin, stdin_is_terminal, stdout, stderr };
-    let command = cli.command.unwrap_or(Command::Solve(cli.solve));
+    let mut command = cli.command.unwrap_or(Command::Solve(cli.solve));
+    if let Command::Solve(args) = &mut command {
+        args.max_nullity_asked = asked;
+    }
     // The one fork between the kinds of game: the states asked for pick it.
     let result = match command.states() > 2 {
         true => run_command::<StateSolver>(command, &mut io),
@@ -109,6 +112,22 @@ where
             exit_code(&error)
         }
     }
+}
+
+/// The command line parsed, and whether `solve` was given `--max-nullity`
+/// (its default then limits nothing: the K-state work limit is for runs
+/// that did not ask for a budget).
+fn parse(args: Vec<std::ffi::OsString>) -> Result<(Cli, bool), clap::Error> {
+    use clap::{FromArgMatches, parser::ValueSource};
+    let mut matches = Cli::command().try_get_matches_from(args)?;
+    let solve = match matches.subcommand() {
+        Some(("solve", sub)) => Some(sub),
+        Some(_) => None,
+        None => Some(&matches),
+    };
+    let asked = solve.and_then(|m| m.value_source("max_nullity")) == Some(ValueSource::CommandLine);
+    let cli = Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::command()))?;
+    Ok((cli, asked))
 }
 
 /// Runs `command` for the kind of game `G`.
