@@ -416,6 +416,23 @@ mod tests {
         assert!(parse_bytes("lots").is_err() && parse_bytes("-1G").is_err() && parse_bytes("").is_err());
     }
 
+    /// Issue 25 items 2 and 6: only a run that asks no `--max-nullity`
+    /// limits a K-state board's work over its targets, so `parse` must tell
+    /// the default from the same value asked, in every spelling and with or
+    /// without the `solve` word.
+    #[test]
+    fn max_nullity_asked_is_told_from_its_default() {
+        let asked = |args: &[&str]| {
+            let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+            parse(args).map(|(_, asked)| asked).unwrap()
+        };
+        assert!(!asked(&["lightsout", "--states", "5", "-g", "all-black", "-r", "3", "-c", "3"]));
+        assert!(!asked(&["lightsout", "solve", "--states", "5", "b.txt"]));
+        assert!(asked(&["lightsout", "--max-nullity", "36", "--states", "5", "b.txt"]));
+        assert!(asked(&["lightsout", "solve", "--max-nullity=36", "b.txt"]));
+        assert!(!asked(&["lightsout", "analyze", "--max-nullity", "20", "-r", "3", "-c", "3"]));
+    }
+
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
