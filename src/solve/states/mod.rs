@@ -378,19 +378,24 @@ impl StateSolver {
         limits: &Limits,
         work_log2: u32,
     ) -> Result<Vec<Option<Solution<StateGrid>>>, Error> {
+        let started = Instant::now();
+        let stopped = limits.stopped(started);
         let mut answers = targets
             .iter()
             .zip(needs)
             .map(|(target, need)| match need {
                 Need::Unreachable => Ok(None),
+                // Stopped before this target's quick answer (a large board
+                // of many targets): the press set found, unsearched.
+                _ if stopped() => Ok(self
+                    .particular_to(board, target)?
+                    .map(|p| Solution::bounded(p, 0, super::FoundBy::NotSearched))),
                 Need::Reached | Need::Search => self.solve_quick(board, target, true),
             })
             .collect::<Result<Vec<_>, Error>>()?;
         let weights: Vec<Option<(u64, u64)>> =
             answers.iter().map(|a| a.as_ref().map(|s| (s.presses.total(), s.lower_bound))).collect();
         let mut rationed = Rationed::new(&weights, self.members(), self.max_members_log2, work_log2);
-        let started = Instant::now();
-        let stopped = limits.stopped(started);
         while let Some((i, budget)) = rationed.next() {
             if stopped() {
                 break;
