@@ -144,6 +144,10 @@ pub(super) struct SolveArgs {
     /// it meets its lower bound.
     #[arg(long, default_value_t = DEFAULT_MAX_NULLITY, value_parser = parse_max_nullity)]
     pub(super) max_nullity: usize,
+    /// Whether `--max-nullity` was on the command line (set by `cli::run`
+    /// from clap's matches): without it, K states limit a board's work.
+    #[arg(skip)]
+    pub(super) max_nullity_asked: bool,
     /// How to solve the linear system.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub(super) method: MethodArg,

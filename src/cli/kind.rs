@@ -104,7 +104,29 @@ where
 
     /// Why `solution`, not proven minimal, was not proven, in the command
     /// line's words (`--max-nullity`, `--max-memory`).
-    fn not_proven_why(&self, solution: &Solution<Self::Board>, max_nullity: usize) -> String;
+    /// `reachable`: the targets of the board that can be reached.
+    fn not_proven_why(
+        &self,
+        solution: &Solution<Self::Board>,
+        max_nullity: usize,
+        reachable: usize,
+    ) -> String;
+
+    /// This solver as `solve` runs it when no `--max-nullity` was asked
+    /// (`asked` false): K states then limit the work over a board's
+    /// targets to [`DEFAULT_WORK_LOG2`](crate::solve::states::DEFAULT_WORK_LOG2).
+    fn for_solve(self, _asked: bool) -> Self {
+        self
+    }
+
+    /// Why targets of a board were not searched in full although their
+    /// cosets fit `--max-nullity` (the work limit of K states), with what
+    /// it would take: `reachable` targets, each of the kernel's size.
+    /// `None` when no work limit is set (every target within the budget is
+    /// then searched in full).
+    fn work_limit_why(&self, _reachable: usize) -> Option<String> {
+        None
+    }
 }
 
 impl Kind for Solver {
@@ -184,7 +206,7 @@ impl Kind for Solver {
             .into()
     }
 
-    fn not_proven_why(&self, solution: &Solution<Self::Board>, max_nullity: usize) -> String {
+    fn not_proven_why(&self, solution: &Solution<Self::Board>, max_nullity: usize, _: usize) -> String {
         let nullity = self.nullity();
         let how = found_by_words(&solution.found_by, solution.lower_bound);
         if !self.holds_quiet_patterns() {
@@ -275,18 +297,46 @@ impl Kind for StateSolver {
         )
     }
 
-    fn not_proven_why(&self, solution: &Solution<Self::Board>, max_nullity: usize) -> String {
-        // A kernel within the budget is searched in full unless the board
-        // is at another target already (then only cheap searches run).
+    fn not_proven_why(
+        &self,
+        solution: &Solution<Self::Board>,
+        max_nullity: usize,
+        reachable: usize,
+    ) -> String {
+        // A kernel within the budget is searched in full unless the work
+        // limit of a default run cut it short, or the board is at another
+        // target already (then only cheap searches run).
         let why = match self.kernel_size_log2() <= max_nullity as f64 {
-            true => {
+            true => self.work_limit_why(reachable).filter(|_| reachable > 1).unwrap_or_else(|| {
                 "the board is at another target already (0 presses), so this one was searched only as far as \
                      is cheap"
                     .to_string()
-            }
+            }),
             false => beyond_budget(self, max_nullity),
         };
         format!("{why}; a local search found it; at least {}", solution.lower_bound)
+    }
+
+    fn for_solve(self, asked: bool) -> Self {
+        let limit = (!asked).then_some(crate::solve::states::DEFAULT_WORK_LOG2);
+        self.with_work_limit(limit)
+    }
+
+    fn work_limit_why(&self, reachable: usize) -> Option<String> {
+        let limit = self.work_limit()?;
+        let each = self.kernel_size_log2();
+        let all = each + (reachable.max(1) as f64).log2();
+        // The K-state engine weighs 1-3·10^8 members a second on two
+        // cores (docs/performance.md); the estimate takes the low end.
+        let seconds = all.exp2() / 1e8;
+        let targets =
+            format!("the {reachable} reachable targets' 2^{each:.1} members each, 2^{all:.1} in all");
+        Some(format!(
+            "an exhaustive search of {targets} (about {seconds:.1} s at 10^8 members a second) is past the \
+             2^{limit} members a board that --states searches without --max-nullity; --max-nullity {} searches \
+             every target in full",
+            each.ceil() as u64
+        ))
     }
 }
 
@@ -303,6 +353,8 @@ pub(super) fn note_not_proven<G: Kind>(
     G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
 {
     let best = answer.best().map(|(t, _)| t);
+    let reachable = answer.outcomes.iter().filter(|o| o.solution.is_some()).count();
+    note_not_fewest_over_targets(stderr, index, solver, answer);
     for outcome in &answer.outcomes {
         let asked = answer.outcomes.len() == 1 || best == Some(&outcome.target);
         let Some(s) = outcome.solution.as_ref().filter(|s| asked && !s.proven_minimal) else { continue };
@@ -311,9 +363,38 @@ pub(super) fn note_not_proven<G: Kind>(
             "lightsout: note: board {index}, {}: {}, not proven minimal ({})",
             G::Board::target_name(&outcome.target),
             presses(crate::Board::presses(&s.presses)),
-            solver.not_proven_why(s, max_nullity),
+            solver.not_proven_why(s, max_nullity, reachable),
         );
     }
+}
+
+/// A note when the best answer of several targets is proven for its own
+/// target but other targets, cut short by the work limit, have bounds below
+/// it: the fewest over all targets is then not proven.
+fn note_not_fewest_over_targets<G: Kind>(
+    stderr: &mut dyn Write,
+    index: usize,
+    solver: &G,
+    answer: &Answer<G::Board>,
+) where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    let Some((target, best)) = answer.best().filter(|(_, s)| s.proven_minimal) else { return };
+    let weight = crate::Board::presses(&best.presses);
+    let solved = || answer.outcomes.iter().filter_map(|o| o.solution.as_ref());
+    let open: Vec<u64> =
+        solved().filter(|s| !s.proven_minimal && s.lower_bound < weight).map(|s| s.lower_bound).collect();
+    let (Some(&lowest), Some(why)) = (open.iter().min(), solver.work_limit_why(solved().count())) else {
+        return;
+    };
+    let _ = writeln!(
+        stderr,
+        "lightsout: note: board {index}, {}: {}, the fewest there, not proven the fewest of all targets ({} \
+         other targets were not searched in full, bounds from {lowest}: {why})",
+        G::Board::target_name(target),
+        presses(weight),
+        open.len(),
+    );
 }
 
 /// `check`'s text for one board: per target, solvable, or the pattern

@@ -6,7 +6,7 @@
 
 use std::io::{self, Read, Write};
 
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 
 // The floor, by what each file does: the arguments clap parses, the plan
 // resolved from them once, where boards come from, how answers are printed
@@ -90,12 +90,15 @@ where
         let _ = writeln!(stderr, "lightsout: {message}");
         return 2;
     }
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    let (cli, asked) = match parse(args) {
+        Ok(parsed) => parsed,
         Err(e) => return usage_error(&e, stdout, stderr),
     };
     let mut io = Streams { stdin, stdin_is_terminal, stdout, stderr };
-    let command = cli.command.unwrap_or(Command::Solve(cli.solve));
+    let mut command = cli.command.unwrap_or(Command::Solve(cli.solve));
+    if let Command::Solve(args) = &mut command {
+        args.max_nullity_asked = asked;
+    }
     // The one fork between the kinds of game: the states asked for pick it.
     let result = match command.states() > 2 {
         true => run_command::<StateSolver>(command, &mut io),
@@ -110,6 +113,22 @@ where
             exit_code(&error)
         }
     }
+}
+
+/// The command line parsed, and whether `solve` was given `--max-nullity`
+/// (its default then limits nothing: the K-state work limit is for runs
+/// that did not ask for a budget).
+fn parse(args: Vec<std::ffi::OsString>) -> Result<(Cli, bool), clap::Error> {
+    use clap::{FromArgMatches, parser::ValueSource};
+    let mut matches = Cli::command().try_get_matches_from(args)?;
+    let solve = match matches.subcommand() {
+        Some(("solve", sub)) => Some(sub),
+        Some(_) => None,
+        None => Some(&matches),
+    };
+    let asked = solve.and_then(|m| m.value_source("max_nullity")) == Some(ValueSource::CommandLine);
+    let cli = Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::command()))?;
+    Ok((cli, asked))
 }
 
 /// Runs `command` for the kind of game `G`.
@@ -396,6 +415,23 @@ mod tests {
         assert_eq!(parse_bytes("1.5GiB"), Ok(3 << 29));
         assert_eq!(parse_bytes("4096"), Ok(4096));
         assert!(parse_bytes("lots").is_err() && parse_bytes("-1G").is_err() && parse_bytes("").is_err());
+    }
+
+    /// Issue 25 items 2 and 6: only a run that asks no `--max-nullity`
+    /// limits a K-state board's work over its targets, so `parse` must tell
+    /// the default from the same value asked, in every spelling and with or
+    /// without the `solve` word.
+    #[test]
+    fn max_nullity_asked_is_told_from_its_default() {
+        let asked = |args: &[&str]| {
+            let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+            parse(args).map(|(_, asked)| asked).unwrap()
+        };
+        assert!(!asked(&["lightsout", "--states", "5", "-g", "all-black", "-r", "3", "-c", "3"]));
+        assert!(!asked(&["lightsout", "solve", "--states", "5", "b.txt"]));
+        assert!(asked(&["lightsout", "--max-nullity", "36", "--states", "5", "b.txt"]));
+        assert!(asked(&["lightsout", "solve", "--max-nullity=36", "b.txt"]));
+        assert!(!asked(&["lightsout", "analyze", "--max-nullity", "20", "-r", "3", "-c", "3"]));
     }
 
     #[test]

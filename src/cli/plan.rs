@@ -250,6 +250,14 @@ impl<'a> Solvers<'a, StateSolver> {
     }
 }
 
+impl<'a, G: Game + 'a> Solvers<'a, G> {
+    /// These solvers, each passed through `then` as it is made.
+    pub(super) fn then(self, then: impl Fn(G) -> G + 'a) -> Self {
+        let Solvers { make, puzzle, made } = self;
+        Solvers { make: Box::new(move |p: &Puzzle| make(p).map(&then)), puzzle, made }
+    }
+}
+
 impl<G: Game> Solvers<'_, G> {
     /// The solver for boards of `board`'s shape.
     pub(super) fn for_board(&mut self, board: &G::Board) -> Result<&G, Failure> {

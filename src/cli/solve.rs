@@ -85,7 +85,9 @@ where
     let dense = matches!(args.method, MethodArg::Dense);
     let input = BoardInput { source: &args.source, puzzle: &args.puzzle, dense, max_memory, hint: &hint };
     let mut output = OutputFile::new(args);
-    let mut solvers = G::solvers(&args.puzzle, args.method.into(), args.max_nullity, max_memory, &hint);
+    let asked = args.max_nullity_asked;
+    let mut solvers = G::solvers(&args.puzzle, args.method.into(), args.max_nullity, max_memory, &hint)
+        .then(move |game: G| game.for_solve(asked));
     let Streams { stdin, stdin_is_terminal, stdout, stderr } = io;
     let mut out = io::BufWriter::new(&mut **stdout);
     G::each_board(

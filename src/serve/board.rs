@@ -100,6 +100,8 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
 /// not proven minimal).
 struct SolveBoard {
     max_nullity: usize,
+    /// Whether the request named its `max_nullity`.
+    asked: bool,
 }
 
 impl OnBoard for SolveBoard {
@@ -107,7 +109,8 @@ impl OnBoard for SolveBoard {
     where
         G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
     {
-        let solver = G::make(&play.puzzle, play.states, self.max_nullity, job.limits.max_memory)?;
+        let solver = G::make(&play.puzzle, play.states, self.max_nullity, job.limits.max_memory)?
+            .for_solve(self.asked);
         // Every target reached answers a press set of the board's cells.
         let written = play.targets.len().saturating_mul(play.puzzle.cells());
         let answer = job.with_search_limits_for(written, |limits| {
@@ -145,7 +148,7 @@ fn solve_json(req: &SolveRequest, job: &Job) -> Result<String, ApiError> {
         graph: req.graph.as_deref(),
     };
     let max_nullity = request::max_nullity(req.max_nullity, &job.limits)?;
-    read(&asked, job, SolveBoard { max_nullity })
+    read(&asked, job, SolveBoard { max_nullity, asked: req.max_nullity.is_some() })
 }
 
 /// `POST /api/check`: the object `lightsout check --format json` prints.

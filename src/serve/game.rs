@@ -29,6 +29,12 @@ where
 {
     /// The solver of `puzzle`, searching up to `max_nullity`.
     fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error>;
+    /// This solver for `/api/solve`: when the request asked no
+    /// `max_nullity` (`asked` false), K states limit a board's work over
+    /// its targets as the command line does.
+    fn for_solve(self, _asked: bool) -> Self {
+        self
+    }
     /// The board of this kind that `cells` (read as states) is.
     fn board(cells: StateGrid) -> Self::Board;
     /// The targets `asked` names, on a board of `graph` vertices if any.
@@ -120,6 +126,10 @@ impl Served for Solver {
 impl Served for StateSolver {
     fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
         StateSolver::new(puzzle, states, Method::Auto, max_nullity as u32, max_memory)
+    }
+
+    fn for_solve(self, asked: bool) -> Self {
+        self.with_work_limit((!asked).then_some(crate::solve::states::DEFAULT_WORK_LOG2))
     }
 
     fn board(cells: StateGrid) -> StateGrid {

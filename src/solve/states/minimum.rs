@@ -222,13 +222,62 @@ fn minimize_stoppable(
         let found = search_tasks(&coset, &units, false, bound, progress, tuning, how);
         return exhaustive_minimum(&coset, found, bound, stop);
     }
-    let best = descend(k, &units, &coset.orders, bound, stop);
+    local_minimum(k, &coset, &units, bound, LOCAL_WORK, stop)
+}
+
+/// The local search's member of `coset`, within `limit` unit-coefficient
+/// steps, with the coset's lower `bound`.
+fn local_minimum(
+    k: u8,
+    coset: &Coset,
+    units: &Units,
+    bound: u64,
+    limit: u64,
+    stop: Option<&AtomicBool>,
+) -> Minimum {
+    let best = descend(k, units, &coset.orders, bound, limit, stop);
     let presses = match &units.of_cell {
         None => best,
         Some(of_cell) => of_cell.iter().map(|&u| best[u as usize]).collect(),
     };
     let total = weight(&presses);
     Minimum { presses, total, proven_minimal: total <= bound, lower_bound: bound.min(total) }
+}
+
+/// Unit-coefficient steps of a quick answer ([`quick_minimum`]): about a
+/// millisecond, one or two passes of descent on a board of a few hundred
+/// cells.
+pub const QUICK_WORK: u64 = 1 << 20;
+
+/// A light member of particular + span(generators) found in about a
+/// millisecond, and the coset's lower bound: the local search's first
+/// descent, cut at [`QUICK_WORK`] steps, with no restarts. A board solved
+/// for many targets takes one per target first, then searches in full
+/// only the targets that can still beat the lightest (those whose bound
+/// is below it).
+///
+/// # Example
+/// ```
+/// use lightsout::solve::states::minimum::{minimize, quick_minimum};
+///
+/// let gens: [(&[u8], u32); 2] = [(&[1, 2, 0], 3), (&[0, 1, 1], 3)];
+/// let quick = quick_minimum(3, &[2, 1, 2], &gens);
+/// let best = minimize(3, &[2, 1, 2], &gens, 20);
+/// assert!(quick.lower_bound <= best.total && best.total <= quick.total);
+/// ```
+pub fn quick_minimum(k: u8, particular: &[u8], generators: &[(&[u8], u32)]) -> Minimum {
+    if k < 2 {
+        let presses = vec![0; particular.len()];
+        return Minimum { presses, total: 0, proven_minimal: true, lower_bound: 0 };
+    }
+    let coset = Coset::new(k, particular, generators);
+    if coset.orders.is_empty() {
+        let total = weight(&coset.x0);
+        return Minimum { presses: coset.x0, total, proven_minimal: true, lower_bound: total };
+    }
+    let units = Units::new(&coset, worth_grouping(&coset));
+    let bound = units.lower_bound(k);
+    local_minimum(k, &coset, &units, bound, QUICK_WORK, None)
 }
 
 /// The answer of an exhaustive search that `found` the lightest member's

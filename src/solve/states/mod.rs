@@ -23,7 +23,8 @@ pub use dense::StateDense;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use budget::{Need, target_budgets};
+pub use budget::DEFAULT_WORK_LOG2;
+use budget::{Need, Rationed, cheap_after_reached, target_budgets};
 
 use super::{Answer, Game, KernelSize, Limits, Method, Outcome, Solution};
 use crate::error::Error;
@@ -78,6 +79,9 @@ pub struct StateSolver {
     quiet: Vec<(StateGrid, u32)>,
     reach: Option<Reach>,
     max_members_log2: u32,
+    /// Members (log2) the exhaustive searches of one board weigh together
+    /// over its targets, if limited ([`with_work_limit`](Self::with_work_limit)).
+    work_log2: Option<u32>,
 }
 
 impl StateSolver {
@@ -155,7 +159,53 @@ impl StateSolver {
             System::Dense(d) => d.quiet_patterns(),
             System::Chase(c) => c.quiet_patterns(),
         };
-        Ok(StateSolver { puzzle: puzzle.clone(), states, system, quiet, reach, max_members_log2 })
+        Ok(StateSolver {
+            puzzle: puzzle.clone(),
+            states,
+            system,
+            quiet,
+            reach,
+            max_members_log2,
+            work_log2: None,
+        })
+    }
+
+    /// This solver with the exhaustive searches of one board limited to
+    /// 2^`work_log2` members over all its targets (`None`: no limit, each
+    /// target searched within the member budget of [`new`](Self::new)).
+    ///
+    /// A board solved for several targets under a limit they would pass
+    /// together first gets a quick answer per target ([`minimum::quick_minimum`],
+    /// a millisecond each), then the targets, lightest quick answer first,
+    /// are searched exhaustively while their cosets fit what is left of
+    /// the limit, unless their lower bound is no less than the lightest
+    /// answer so far (then none of their press sets is lighter: the
+    /// lightest stays proven). A few of the rest get a local search; the
+    /// others keep their quick answer, its bound honest. A board with one
+    /// target to search searches it within the member budget, as without
+    /// a limit. The command
+    /// line and the server set [`DEFAULT_WORK_LOG2`] when no member budget
+    /// was asked, so that a default request answers in about a second.
+    #[must_use]
+    pub fn with_work_limit(mut self, work_log2: Option<u32>) -> Self {
+        self.work_log2 = work_log2;
+        self
+    }
+
+    /// The limit of [`with_work_limit`](Self::with_work_limit).
+    pub fn work_limit(&self) -> Option<u32> {
+        self.work_log2
+    }
+
+    /// The member budget (log2) of each target's exhaustive search.
+    pub fn max_members_log2(&self) -> u32 {
+        self.max_members_log2
+    }
+
+    /// Members of each target's coset (the kernel's size), `None` past
+    /// 2^64.
+    fn members(&self) -> Option<u64> {
+        self.quiet.iter().try_fold(1u64, |m, (_, o)| m.checked_mul(u64::from(*o)))
     }
 
     /// K.
@@ -286,6 +336,84 @@ impl StateSolver {
 }
 
 impl StateSolver {
+    /// A quick answer for `target`, re-checked, `None` when it cannot be
+    /// reached: with `descend`, [`minimum::quick_minimum`] (about a
+    /// millisecond); without, the particular press set itself, with the
+    /// coset's lower bound (for a board at another target, where nothing
+    /// can beat 0 presses).
+    fn solve_quick(
+        &self,
+        board: &StateGrid,
+        target: &StateTarget,
+        descend: bool,
+    ) -> Result<Option<Solution<StateGrid>>, Error> {
+        let Some(particular) = self.particular_to(board, target)? else {
+            return Ok(None);
+        };
+        let gens: Vec<(&[u8], u32)> = self.quiet.iter().map(|(g, o)| (g.cells(), *o)).collect();
+        let k = self.states.get();
+        if !descend {
+            let bound = minimum::lower_bound(k, particular.cells(), &gens).min(particular.total());
+            return Ok(Some(Solution::bounded(particular, bound, super::FoundBy::Search)));
+        }
+        let found = minimum::quick_minimum(k, particular.cells(), &gens);
+        let presses = StateGrid::from_cells(self.puzzle.rows(), self.puzzle.cols(), found.presses)
+            .filter(|p| p.total() == found.total && p.max_state() < k)
+            .ok_or_else(|| self.failed("a quick answer"))?;
+        self.recheck(board, &presses, target)?;
+        Ok(Some(Solution::bounded(presses, found.lower_bound, super::FoundBy::Search)))
+    }
+
+    /// The targets of one board under the work limit `work_log2`, which
+    /// searching every target in full would pass: a quick answer each,
+    /// then, lightest first, an exhaustive search where it fits what is
+    /// left and a local search for the first few that do not, skipping
+    /// every target whose bound is no less than the lightest answer so
+    /// far. `needs` says which are reachable (none is reached already).
+    fn solve_rationed(
+        &self,
+        board: &StateGrid,
+        targets: &[StateTarget],
+        needs: &[Need],
+        limits: &Limits,
+        work_log2: u32,
+    ) -> Result<Vec<Option<Solution<StateGrid>>>, Error> {
+        let started = Instant::now();
+        let stopped = limits.stopped(started);
+        let mut answers = targets
+            .iter()
+            .zip(needs)
+            .map(|(target, need)| match need {
+                Need::Unreachable => Ok(None),
+                // Stopped before this target's quick answer (a large board
+                // of many targets): the press set found, unsearched.
+                _ if stopped() => Ok(self
+                    .particular_to(board, target)?
+                    .map(|p| Solution::bounded(p, 0, super::FoundBy::NotSearched))),
+                Need::Reached | Need::Search => self.solve_quick(board, target, true),
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        let weights: Vec<Option<(u64, u64)>> =
+            answers.iter().map(|a| a.as_ref().map(|s| (s.presses.total(), s.lower_bound))).collect();
+        let mut rationed = Rationed::new(&weights, self.members(), self.max_members_log2, work_log2);
+        while let Some((i, budget)) = rationed.next() {
+            if stopped() {
+                break;
+            }
+            let left = limits.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+            let limits = Limits { time_limit: left, ..*limits };
+            let Some(found) = self.solve_for_budget(board, &targets[i], &limits, budget)? else {
+                return Err(self.failed("a reachable target"));
+            };
+            let best_so_far = answers[i].as_ref().is_none_or(|a| found.presses.total() <= a.presses.total());
+            if best_so_far {
+                rationed.found(found.presses.total());
+                answers[i] = Some(found);
+            }
+        }
+        Ok(answers)
+    }
+
     /// [`solve_for_stoppable`](Self::solve_for_stoppable) within `limits`.
     fn solve_for_budget(
         &self,
@@ -347,18 +475,45 @@ impl Game for StateSolver {
                 })
             })
             .collect::<Result<Vec<_>, Error>>()?;
-        let budgets = target_budgets(&needs, self.max_members_log2);
-        let started = Instant::now();
+        let reached = needs.contains(&Need::Reached);
+        let searched = needs.iter().filter(|&&n| n == Need::Search).count() as u64;
+        let total = self.members().and_then(|m| m.checked_mul(searched));
+        let limit = self.work_log2.map(|w| 1u64 << w.min(minimum::MAX_MEMBERS_LOG2));
+        let solutions = match limit {
+            // Several targets past the work limit, none reached already:
+            // quick answers first, then full searches where they can still
+            // win. One target keeps its whole member budget.
+            Some(limit) if !reached && searched > 1 && total.is_none_or(|t| t > limit) => {
+                let work = self.work_log2.unwrap_or(minimum::MAX_MEMBERS_LOG2);
+                self.solve_rationed(board, targets, &needs, limits, work)?
+            }
+            _ => {
+                let budgets = target_budgets(&needs, self.max_members_log2);
+                let budgets = match limit {
+                    Some(_) if reached => cheap_after_reached(budgets, &needs, self.members()),
+                    _ => budgets.into_iter().map(Some).collect(),
+                };
+                let started = Instant::now();
+                targets
+                    .iter()
+                    .zip(budgets)
+                    .map(|(target, budget)| match budget {
+                        // The particular: the board is at another target.
+                        None => self.solve_quick(board, target, false),
+                        Some(budget) => {
+                            let left = limits.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+                            let limits = Limits { time_limit: left, ..*limits };
+                            self.solve_for_budget(board, target, &limits, budget)
+                        }
+                    })
+                    .collect::<Result<Vec<_>, Error>>()?
+            }
+        };
         let outcomes = targets
             .iter()
-            .zip(budgets)
-            .map(|(target, budget)| {
-                let left = limits.time_limit.map(|t| t.saturating_sub(started.elapsed()));
-                let limits = Limits { time_limit: left, ..*limits };
-                let solution = self.solve_for_budget(board, target, &limits, budget)?;
-                Ok(Outcome { target: target.clone(), solution })
-            })
-            .collect::<Result<_, Error>>()?;
+            .zip(solutions)
+            .map(|(target, solution)| Outcome { target: target.clone(), solution })
+            .collect();
         Ok(Answer { outcomes })
     }
 

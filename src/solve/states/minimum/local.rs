@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::LOCAL_WORK;
 use super::units::Units;
 
 /// Seeded restarts of the local search after its first descent.
@@ -17,8 +16,9 @@ const SEED: u64 = 0x5eed_0f2a;
 /// The local search beyond the budget: coordinate descent over the
 /// generators' multiples, from the particular and then from seeded
 /// restarts (the best member so far with one to three coefficients
-/// redrawn), until [`LOCAL_WORK`] is spent, [`RESTARTS`] restarts have
-/// run, or a member meets `bound`. Returns the best member's value per
+/// redrawn), until `limit` unit-coefficient steps are spent ([`LOCAL_WORK`](super::LOCAL_WORK)
+/// for a whole local search, less for a quick answer), [`RESTARTS`]
+/// restarts have run, or a member meets `bound`. Returns the best member's value per
 /// unit.
 ///
 /// One descent pass tries, for each generator in turn, every multiple to
@@ -31,17 +31,18 @@ pub(super) fn descend(
     units: &Units,
     orders: &[u32],
     bound: u64,
+    limit: u64,
     stop: Option<&AtomicBool>,
 ) -> Vec<u8> {
-    let mut walk =
-        Walk { k: usize::from(k), units, orders, y: units.value.clone(), work: 0, hist: Vec::new(), stop };
+    let y = units.value.clone();
+    let mut walk = Walk { k: usize::from(k), units, orders, y, work: 0, limit, hist: Vec::new(), stop };
     let mut weight: u64 = walk.y.iter().zip(&units.mult).map(|(&v, &m)| u64::from(v) * u64::from(m)).sum();
     weight = walk.descend(weight);
     let (mut best, mut best_weight) = (walk.y.clone(), weight);
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let d = orders.len();
     for _ in 0..RESTARTS {
-        if walk.work >= LOCAL_WORK || best_weight <= bound || walk.stopped() {
+        if walk.work >= walk.limit || best_weight <= bound || walk.stopped() {
             break;
         }
         walk.y.clone_from(&best);
@@ -68,6 +69,8 @@ struct Walk<'a> {
     y: Vec<u8>,
     /// Units looked at so far, over all coefficients.
     work: u64,
+    /// The most `work` may reach.
+    limit: u64,
     hist: Vec<u64>,
     /// Once set, the walk ends after its current pass.
     stop: Option<&'a AtomicBool>,
@@ -84,7 +87,7 @@ impl Walk<'_> {
         loop {
             let mut improved = false;
             for i in 0..self.orders.len() {
-                if self.work >= LOCAL_WORK {
+                if self.work >= self.limit {
                     return weight;
                 }
                 if let Some(delta) = self.best_multiple(i) {
