@@ -333,8 +333,8 @@ impl Kind for StateSolver {
             format!("the {reachable} reachable targets' 2^{each:.1} members each, 2^{all:.1} in all");
         Some(format!(
             "an exhaustive search of {targets} (about {seconds:.1} s at 10^8 members a second) is past the \
-             2^{limit} members a board that --states searches without --max-nullity; --max-nullity {} searches \
-             every target in full",
+             2^{limit} members a board gets over all its targets without --max-nullity; --max-nullity {} \
+             searches every target in full",
             each.ceil() as u64
         ))
     }
