@@ -173,6 +173,27 @@ fn a_time_limit_reports_bounds_that_hold() {
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), lower.to_string());
 }
 
+/// A tester's find: a distribution stopped by --time-limit was dropped
+/// with exit 0 and no word. Now the bounds reached are printed, and the
+/// missing distribution is a stated limit: one line, exit 3.
+#[test]
+fn regression_a_distribution_cut_short_by_the_time_limit_says_so() {
+    let out = lightsout()
+        .args(["hardest", "-r", "5", "-c", "5", "--states", "3", "--distribution", "--max-work", "3e10"])
+        .args(["--time-limit", "0.3", "--format", "json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.starts_with("lightsout: --time-limit 0.3 stopped the count before the distribution"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(found.get("distribution").is_none() && found["most_presses"]["stopped"] == true, "{found}");
+}
+
 #[test]
 fn regression_nullity_0_answers_n_squared_without_counting_every_board() {
     // 300x300 has nullity 0: the board needing all 90000 presses is the

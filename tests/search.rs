@@ -265,6 +265,49 @@ fn an_interrupt_without_a_checkpoint_says_what_was_lost() {
     assert!(err.contains("nothing was saved: add --checkpoint FILE to be able to resume"), "{err}");
 }
 
+/// The same for a solve in memory (no --shard, --checkpoint or
+/// --time-limit), which a tester found still ended without a word on
+/// SIGINT and SIGTERM: two states, and K states with a raised budget.
+#[test]
+fn an_interrupted_solve_in_memory_says_what_was_lost() {
+    let dir = folder("interrupt-in-memory");
+    let (board, _, code) =
+        run(&dir, &["generate", "random-solvable", "-r", "9", "-c", "9", "--states", "128", "--seed", "3"]);
+    assert_eq!(code, 0);
+    std::fs::write(dir.join("z128.txt"), board).unwrap();
+    let two = [
+        "--generate",
+        "all-black",
+        "--rows",
+        "61",
+        "--cols",
+        "61",
+        "--target",
+        "white",
+        "--max-nullity",
+        "40",
+    ];
+    let k = ["--states", "128", "-t", "any", "--max-nullity", "24", "z128.txt"];
+    for (args, signal) in [(&two[..], "-INT"), (&two[..], "-TERM"), (&k[..], "-INT")] {
+        let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+            .current_dir(&dir)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let status = Process::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), out.stdout.len()), (Some(130), 0), "{args:?} {signal}: {err}");
+        assert!(err.starts_with("lightsout: interrupted after "), "{err}");
+        assert!(err.contains("nothing was saved: add --checkpoint FILE to be able to resume"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
 #[test]
 fn table_slices_merge_into_the_whole_table() {
     let dir = folder("table");

@@ -68,6 +68,15 @@ where
         let _ = writeln!(io.stderr, "lightsout: interrupted: the bounds above are the ones reached");
         return Ok(130);
     }
+    if args.distribution && found.distribution.is_none() {
+        // Asked for and not counted: a stated limit, not an answer.
+        let limit = args.time_limit.map_or(String::new(), |t| format!(" {t}"));
+        return Err(Error::Limit(format!(
+            "--time-limit{limit} stopped the count before the distribution was complete: none is printed \
+             (the bounds above are the ones reached); --shard K/N --checkpoint FILE keeps a count's work"
+        ))
+        .into());
+    }
     Ok(0)
 }
 

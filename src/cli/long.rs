@@ -206,12 +206,24 @@ struct Unsaved {
 
 static UNSAVED: Mutex<Option<Unsaved>> = Mutex::new(None);
 
+/// Whether something of this process watches [`INTERRUPTED`]: a long
+/// search, which ends itself when it sees the flag. Until one does, an
+/// interrupt that no [`end_on_interrupt`] run is there to take ends the
+/// process at once, as it would with no handler.
+static WATCHED: AtomicBool = AtomicBool::new(false);
+
 /// The flag SIGINT and SIGTERM set, with the handler set (once per
 /// process: a second cannot be set, and tests run many commands in one).
 /// A long search looks at it between batches and inside branch and
 /// bound's blocks; a run registered by [`end_on_interrupt`] is ended by
 /// the handler itself.
 pub(super) fn interrupt_flag() -> &'static AtomicBool {
+    WATCHED.store(true, Ordering::SeqCst);
+    set_handler();
+    &INTERRUPTED
+}
+
+fn set_handler() {
     static SET: Once = Once::new();
     SET.call_once(|| {
         let _ = ctrlc::set_handler(|| {
@@ -227,9 +239,11 @@ pub(super) fn interrupt_flag() -> &'static AtomicBool {
                 );
                 std::process::exit(130);
             }
+            if !WATCHED.load(Ordering::SeqCst) {
+                std::process::exit(130);
+            }
         });
     });
-    &INTERRUPTED
 }
 
 /// While the guard lives, an interrupt ends the process at once with exit
@@ -240,8 +254,26 @@ pub(super) fn end_on_interrupt(bar: &ProgressBar, advice: &'static str) -> EndOn
     if let Ok(mut unsaved) = UNSAVED.lock() {
         *unsaved = Some(Unsaved { started: Instant::now(), bar: bar.clone(), advice });
     }
-    interrupt_flag();
+    set_handler();
     EndOnInterrupt
+}
+
+/// [`end_on_interrupt`] for a run whose bar, if any, comes later: a solve
+/// in memory, whose solver draws one per long minimisation
+/// ([`shown_while_unsaved`] hands it over). Until then an interrupt says
+/// only how long it ran.
+pub(super) fn end_on_interrupt_unmeasured(advice: &'static str) -> EndOnInterrupt {
+    end_on_interrupt(&ProgressBar::hidden(), advice)
+}
+
+/// The bar an interrupt of a run registered by [`end_on_interrupt`]
+/// reports from (and clears) from now on; nothing when none is.
+pub(super) fn shown_while_unsaved(bar: &ProgressBar) {
+    if let Ok(mut unsaved) = UNSAVED.lock()
+        && let Some(unsaved) = unsaved.as_mut()
+    {
+        unsaved.bar = bar.clone();
+    }
 }
 
 /// See [`end_on_interrupt`]: dropped, an interrupt no longer ends the

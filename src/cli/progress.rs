@@ -226,8 +226,12 @@ pub(super) fn minimisation_bar() -> Box<crate::solve::Progress> {
         if let Ok(mut shared) = work.lock() {
             *shared = step.work;
         }
-        let current =
-            bar.get_or_insert_with(|| terminal_bar_with_work(total, "blocks", Some(Arc::clone(&work))));
+        let current = bar.get_or_insert_with(|| {
+            let made = terminal_bar_with_work(total, "blocks", Some(Arc::clone(&work)));
+            // An interrupt of a solve in memory clears it and says how far it got.
+            super::long::shown_while_unsaved(&made);
+            made
+        });
         current.set_position(done);
         if done == total {
             current.finish_and_clear();

@@ -73,6 +73,9 @@ fn refuse_two_state_only(args: &SolveArgs) -> Result<(), Error> {
     Ok(())
 }
 
+/// What an interrupted solve in memory says to do next time.
+const UNSAVED_ADVICE: &str = "add --checkpoint FILE to be able to resume";
+
 /// Solves each board of the input in memory, answering it as it comes,
 /// for either kind of game.
 pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>
@@ -101,7 +104,12 @@ where
                 args.picture.check_size(rows * cols, "board")?;
             }
             let solver = solvers.for_board(&board)?;
-            let answer = solver.solve(&board, &targets)?;
+            // Minutes of search can go on here, and nothing of them is
+            // kept: an interrupt says so, and how to keep it.
+            let answer = {
+                let _interrupt = super::long::end_on_interrupt_unmeasured(UNSAVED_ADVICE);
+                solver.solve(&board, &targets)?
+            };
             note_not_proven(stderr, index, solver, &answer, args.max_nullity);
             let report = Report { index, board: &board, solver, answer: &answer };
             let text = report.render(args.format.into(), args.show);
