@@ -465,3 +465,35 @@ fn a_checkpointed_slice_goes_on_from_where_it_stopped() {
     assert_eq!(std::fs::read_to_string(&cp).unwrap(), resumed, "the checkpoint is the finished record");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A tester's find: cosets moved from one weight to the next, the total
+/// kept and the record sealed again, merged into a wrong distribution;
+/// nothing but counting again can see it. `merge --recheck SHARE` counts
+/// that share of the slices again and refuses the edited one.
+#[test]
+fn recheck_counts_slices_again_and_refuses_moved_cosets() {
+    let dir = folder("recheck");
+    let args = ["-r", "5", "-c", "5"];
+    let two = slices(&dir, &args, 2);
+    let (code, whole, err) = merge(&two, "text");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["merge", "--recheck", "1", &two[0], &two[1]]);
+    assert_eq!((code, out.as_str()), (0, whole.as_str()), "{err}");
+    assert_eq!(err, "lightsout: note: counted 2 slices again, each as its record says\n");
+    let moved = resealed(&two[0], &dir.join("moved.json"), |r| {
+        let cosets = r["cosets"].as_array_mut().unwrap();
+        let at =
+            cosets.iter().position(|c| c["count"].as_str().unwrap().parse::<u64>().unwrap() > 1).unwrap();
+        let n: u64 = cosets[at]["count"].as_str().unwrap().parse().unwrap();
+        let m: u64 = cosets[at + 1]["count"].as_str().unwrap().parse().unwrap();
+        cosets[at]["count"] = Value::String((n - 1).to_string());
+        cosets[at + 1]["count"] = Value::String((m + 1).to_string());
+    });
+    // The merge's own checks cannot see it: the totals hold.
+    let (code, out, _) = merge(&[moved.clone(), two[1].clone()], "text");
+    assert!(code == 0 && out != whole, "{out}");
+    let (code, out, err) = run(&["merge", "--recheck", "1", &moved, &two[1]]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("moved.json: slice 1/2 does not hold up: counted again"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

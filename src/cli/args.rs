@@ -370,7 +370,8 @@ pub(super) struct MergeArgs {
     pub(super) show: bool,
     /// Search again this share of each slice's blocks, picked at random,
     /// and refuse a slice if they hold a member lighter than it claims
-    /// (a spot check of the work; the checksum only shows damage).
+    /// (a spot check of the work; the checksum only shows damage); for
+    /// hardest-boards records, count this share of the slices again.
     #[arg(long, value_name = "SHARE", value_parser = parse_fraction)]
     pub(super) recheck: Option<f64>,
 }

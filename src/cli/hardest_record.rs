@@ -21,7 +21,9 @@ use super::record::{Sealed, Shape, parse_sealed_version, problem_hash, read_puzz
 use super::{
     Failure, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat, smaller_or_more_memory,
 };
-use crate::analysis::{DistributionSlice, Goal, SliceHeaviest, Weighed, hardest_merged};
+use crate::analysis::{
+    DistributionSlice, Goal, HardestOptions, SliceHeaviest, Weighed, hardest_merged, hardest_slice,
+};
 use crate::present::{Shown, parse_bytes, puzzle_topology};
 use crate::solve::{DEFAULT_MAX_NULLITY, Shard};
 use crate::{Answer, Error, Graph, Method, Solver, StateSolver};
@@ -218,11 +220,11 @@ pub(super) fn merge_hardest(
             .into());
         }
     };
-    if args.show || args.recheck.is_some() {
-        let flag = if args.show { "--show" } else { "--recheck" };
-        return Err(Error::BadInput(format!(
-            "{flag} is for searches; a distribution's slices are checked against the walk as they merge"
-        ))
+    if args.show {
+        return Err(Error::BadInput(
+            "--show is for searches; a distribution's slices are checked against the walk as they merge"
+                .into(),
+        )
         .into());
     }
     let mut records = Vec::new();
@@ -248,10 +250,49 @@ pub(super) fn merge_hardest(
     let (first_source, first) = &records[0];
     let (puzzle, goal) = first.problem.arguments(first_source)?;
     if puzzle.states == 2 {
-        merge_with::<Solver>(&records, &puzzle, goal, format, io)
+        merge_with::<Solver>(&records, &puzzle, goal, format, args.recheck, io)
     } else {
-        merge_with::<StateSolver>(&records, &puzzle, goal, format, io)
+        merge_with::<StateSolver>(&records, &puzzle, goal, format, args.recheck, io)
     }
+}
+
+/// `--recheck SHARE`: that share of the slices (at least one), picked at
+/// random, counted again here; a slice whose counts differ from its
+/// record's is refused, naming the file. The checks of the merge catch a
+/// record edited in its total or its heaviest; only counting again
+/// catches cosets moved from one weight to another and sealed again.
+fn recount<G: Weighed>(
+    game: &G,
+    goal: Goal,
+    records: &[(String, HardestRecord)],
+    share: f64,
+    io: &mut Streams,
+) -> Result<(), Failure> {
+    let amount = ((records.len() as f64 * share).ceil() as usize).clamp(1, records.len());
+    let picked = rand::seq::index::sample(&mut rand::rng(), records.len(), amount);
+    let options = HardestOptions { distribution: true, work: u64::MAX, progress: None };
+    for i in picked {
+        let (source, record) = &records[i];
+        let counted =
+            hardest_slice(game, goal, &options, &Default::default(), record.shard, None, &mut |_| {})?;
+        let claimed = record.slice();
+        if counted.cosets != claimed.cosets || counted.heaviest != claimed.heaviest {
+            let at = counted.cosets.iter().zip(&claimed.cosets).find(|(c, r)| c != r);
+            let detail = match at {
+                Some(((w, c), (_, r))) => format!(": {r} cosets of weight {w} recorded, {c} counted"),
+                None => String::new(),
+            };
+            return Err(Error::BadInput(format!(
+                "{source}: slice {} does not hold up: counted again, its cosets differ{detail}",
+                record.shard
+            ))
+            .into());
+        }
+    }
+    let plural = if amount == 1 { "" } else { "s" };
+    let _ =
+        writeln!(io.stderr, "lightsout: note: counted {amount} slice{plural} again, each as its record says");
+    Ok(())
 }
 
 /// The merge for one kind of game: the game made as `hardest` makes it.
@@ -260,6 +301,7 @@ fn merge_with<G: Kind>(
     puzzle: &PuzzleArgs,
     goal: Goal,
     format: StudyFormat,
+    recheck: Option<f64>,
     io: &mut Streams,
 ) -> Result<u8, Failure>
 where
@@ -274,6 +316,9 @@ where
     let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
     let found =
         hardest_merged(game, goal, &slices)?.map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
+    if let Some(share) = recheck {
+        recount(game, goal, records, share, io)?;
+    }
     print_hardest(game, goal, &found, format, io)?;
     Ok(0)
 }
