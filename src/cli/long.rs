@@ -201,6 +201,8 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 struct Unsaved {
     started: Instant,
     bar: ProgressBar,
+    /// The expected work done, where the bar's search has a model of it.
+    work: Option<SharedWork>,
     advice: &'static str,
 }
 
@@ -229,14 +231,21 @@ fn set_handler() {
         let _ = ctrlc::set_handler(|| {
             INTERRUPTED.store(true, Ordering::SeqCst);
             let unsaved = UNSAVED.lock().ok().and_then(|mut unsaved| unsaved.take());
-            if let Some(Unsaved { started, bar, advice }) = unsaved {
+            if let Some(Unsaved { started, bar, work, advice }) = unsaved {
                 // Read before the bar is cleared: finishing it fills it.
                 let share = bar.length().map(|total| (bar.position(), total));
                 bar.finish_and_clear();
-                eprintln!(
-                    "lightsout: {}; nothing was saved: {advice}",
-                    interrupted_after(started, share, "")
-                );
+                // As the bar said it: by the work where it had a model.
+                let of_work = work.and_then(|w| w.lock().ok().and_then(|w| *w));
+                let how_far = match of_work {
+                    Some((done, total)) if total > 0.0 => format!(
+                        "interrupted after {}, {:.1} % of the work done",
+                        human(started.elapsed().as_secs_f64()),
+                        (100.0 * done / total).min(100.0)
+                    ),
+                    _ => interrupted_after(started, share, ""),
+                };
+                eprintln!("lightsout: {how_far}; nothing was saved: {advice}");
                 std::process::exit(130);
             }
             if !WATCHED.load(Ordering::SeqCst) {
@@ -252,7 +261,7 @@ fn set_handler() {
 /// from.
 pub(super) fn end_on_interrupt(bar: &ProgressBar, advice: &'static str) -> EndOnInterrupt {
     if let Ok(mut unsaved) = UNSAVED.lock() {
-        *unsaved = Some(Unsaved { started: Instant::now(), bar: bar.clone(), advice });
+        *unsaved = Some(Unsaved { started: Instant::now(), bar: bar.clone(), work: None, advice });
     }
     set_handler();
     EndOnInterrupt
@@ -268,11 +277,12 @@ pub(super) fn end_on_interrupt_unmeasured(advice: &'static str) -> EndOnInterrup
 
 /// The bar an interrupt of a run registered by [`end_on_interrupt`]
 /// reports from (and clears) from now on; nothing when none is.
-pub(super) fn shown_while_unsaved(bar: &ProgressBar) {
+pub(super) fn shown_while_unsaved(bar: &ProgressBar, work: &SharedWork) {
     if let Ok(mut unsaved) = UNSAVED.lock()
         && let Some(unsaved) = unsaved.as_mut()
     {
         unsaved.bar = bar.clone();
+        unsaved.work = Some(std::sync::Arc::clone(work));
     }
 }
 

@@ -32,13 +32,52 @@ pub(super) fn terminal_bar_with_work(len: u64, unit: &str, work: Option<SharedWo
         return ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{estimate}}{{msg}}");
+    let template = format!("{{filled}} {{pos}}/{{len}} {unit}, {{estimate}}{{msg}}");
+    let filled = Filled { work: work.clone() };
     let estimate = Estimate { work, ..Estimate::default() };
     let style = ProgressStyle::with_template(&template)
-        .map(|style| style.with_key("estimate", estimate))
+        .map(|style| style.with_key("filled", filled).with_key("estimate", estimate))
         .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     bar
+}
+
+/// Cells of the drawn bar.
+const BAR_CELLS: usize = 40;
+
+/// The bar itself, filled by the share of the work done where the search
+/// has a model of it (the share written beside it), else by the steps: a
+/// tester saw a bar 9/40 full beside "89.2% of the work".
+#[derive(Clone)]
+struct Filled {
+    work: Option<SharedWork>,
+}
+
+impl Filled {
+    fn cells(&self, pos: u64, len: u64) -> String {
+        let work = self.work.as_ref().and_then(|w| w.lock().ok().and_then(|w| *w));
+        let share = match work {
+            Some((done, total)) if total > 0.0 => done / total,
+            _ if len > 0 => pos as f64 / len as f64,
+            _ => 0.0,
+        };
+        let full = ((share.clamp(0.0, 1.0) * BAR_CELLS as f64).round() as usize).min(BAR_CELLS);
+        "█".repeat(full) + &"░".repeat(BAR_CELLS - full)
+    }
+}
+
+impl ProgressTracker for Filled {
+    fn clone_box(&self) -> Box<dyn ProgressTracker> {
+        Box::new(self.clone())
+    }
+
+    fn tick(&mut self, _: &ProgressState, _: Instant) {}
+
+    fn reset(&mut self, _: &ProgressState, _: Instant) {}
+
+    fn write(&self, state: &ProgressState, w: &mut dyn std::fmt::Write) {
+        let _ = w.write_str(&self.cells(state.pos(), state.len().unwrap_or(0)));
+    }
 }
 
 /// How long a bar watches before it estimates: the first steps of a search
@@ -229,7 +268,7 @@ pub(super) fn minimisation_bar() -> Box<crate::solve::Progress> {
         let current = bar.get_or_insert_with(|| {
             let made = terminal_bar_with_work(total, "blocks", Some(Arc::clone(&work)));
             // An interrupt of a solve in memory clears it and says how far it got.
-            super::long::shown_while_unsaved(&made);
+            super::long::shown_while_unsaved(&made, &work);
             made
         });
         current.set_position(done);
@@ -284,6 +323,18 @@ impl RowStream for RowsShown {
 mod tests {
     use super::*;
     use crate::solve::WorkCurve;
+
+    #[test]
+    fn regression_the_bar_is_filled_by_the_work_its_share_says() {
+        // 10 % of the blocks, 89 % of the work: filled as the share says.
+        let work: SharedWork = Arc::new(Mutex::new(Some((89.0, 100.0))));
+        let filled = Filled { work: Some(Arc::clone(&work)) };
+        assert_eq!(filled.cells(10, 100), "█".repeat(36) + &"░".repeat(4));
+        // Without a model (or before it comes), by the steps.
+        *work.lock().unwrap() = None;
+        assert_eq!(filled.cells(10, 100), "█".repeat(4) + &"░".repeat(36));
+        assert_eq!(Filled { work: None }.cells(0, 0), "░".repeat(40));
+    }
 
     /// Feeds `estimate` a run of `rate` steps a second for `seconds`, a
     /// tenth of a second at a time, from `(pos, at)`; returns where it ends.
