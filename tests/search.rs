@@ -241,24 +241,30 @@ fn an_interrupted_branch_and_bound_slice_resumes_to_the_unbroken_record() {
     assert_eq!(without_time(&resumed), without_time(&unbroken));
 }
 
+/// What `lightsout ARGS` in `dir` printed and how it ended, sent `signal`
+/// 1.5 s after it started.
+fn interrupted(dir: &Path, args: &[&str], signal: &str) -> std::process::Output {
+    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = Process::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    child.wait_with_output().unwrap()
+}
+
 /// Issue 22: Ctrl-C without --checkpoint killed a long search without a
 /// word. It now says how far it got, that nothing was kept and how to
 /// keep it, and exits 130 (two states here; K states share the run).
 #[test]
 fn an_interrupt_without_a_checkpoint_says_what_was_lost() {
     let dir = folder("interrupt-unsaved");
-    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
-        .current_dir(&dir)
-        .args(["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"])
-        .args(["--max-nullity", "40", "--shard", "1/2"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let status = Process::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
+    let args = ["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"];
+    let out = interrupted(&dir, &[&args[..], &["--max-nullity", "40", "--shard", "1/2"]].concat(), "-INT");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!((out.status.code(), out.stdout.len()), (Some(130), 0), "{err}");
     assert!(err.starts_with("lightsout: interrupted after "), "{err}");
@@ -289,17 +295,7 @@ fn an_interrupted_solve_in_memory_says_what_was_lost() {
     ];
     let k = ["--states", "128", "-t", "any", "--max-nullity", "24", "z128.txt"];
     for (args, signal) in [(&two[..], "-INT"), (&two[..], "-TERM"), (&k[..], "-INT")] {
-        let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
-            .current_dir(&dir)
-            .args(args)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(1500));
-        let status = Process::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
-        assert!(status.success());
-        let out = child.wait_with_output().unwrap();
+        let out = interrupted(&dir, args, signal);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!((out.status.code(), out.stdout.len()), (Some(130), 0), "{args:?} {signal}: {err}");
         assert!(err.starts_with("lightsout: interrupted after "), "{err}");

@@ -205,15 +205,10 @@ fn minimize_stoppable(
     tuning: Option<Tuning>,
     stop: Option<&AtomicBool>,
 ) -> Minimum {
-    if k < 2 {
-        let presses = vec![0; particular.len()];
-        return Minimum { presses, total: 0, proven_minimal: true, lower_bound: 0 };
-    }
-    let coset = Coset::new(k, particular, generators);
-    if coset.orders.is_empty() {
-        let total = weight(&coset.x0);
-        return Minimum { presses: coset.x0, total, proven_minimal: true, lower_bound: total };
-    }
+    let coset = match coset_to_search(k, particular, generators) {
+        Ok(coset) => coset,
+        Err(answer) => return answer,
+    };
     let exhaustive = coset.members().is_some_and(|m| m <= budget(max_members_log2));
     let units = Units::new(&coset, exhaustive || worth_grouping(&coset));
     let bound = units.lower_bound(k);
@@ -223,6 +218,25 @@ fn minimize_stoppable(
         return exhaustive_minimum(&coset, found, bound, stop);
     }
     local_minimum(k, &coset, &units, bound, LOCAL_WORK, stop)
+}
+
+/// The normalised coset to search, or its answer where there is nothing
+/// to search: one state (every press set weighs 0) or no kernel.
+fn coset_to_search<'a>(
+    k: u8,
+    particular: &[u8],
+    generators: &[(&'a [u8], u32)],
+) -> Result<Coset<'a>, Minimum> {
+    if k < 2 {
+        let presses = vec![0; particular.len()];
+        return Err(Minimum { presses, total: 0, proven_minimal: true, lower_bound: 0 });
+    }
+    let coset = Coset::new(k, particular, generators);
+    if coset.orders.is_empty() {
+        let total = weight(&coset.x0);
+        return Err(Minimum { presses: coset.x0, total, proven_minimal: true, lower_bound: total });
+    }
+    Ok(coset)
 }
 
 /// The local search's member of `coset`, within `limit` unit-coefficient
@@ -266,15 +280,10 @@ pub const QUICK_WORK: u64 = 1 << 20;
 /// assert!(quick.lower_bound <= best.total && best.total <= quick.total);
 /// ```
 pub fn quick_minimum(k: u8, particular: &[u8], generators: &[(&[u8], u32)]) -> Minimum {
-    if k < 2 {
-        let presses = vec![0; particular.len()];
-        return Minimum { presses, total: 0, proven_minimal: true, lower_bound: 0 };
-    }
-    let coset = Coset::new(k, particular, generators);
-    if coset.orders.is_empty() {
-        let total = weight(&coset.x0);
-        return Minimum { presses: coset.x0, total, proven_minimal: true, lower_bound: total };
-    }
+    let coset = match coset_to_search(k, particular, generators) {
+        Ok(coset) => coset,
+        Err(answer) => return answer,
+    };
     let units = Units::new(&coset, worth_grouping(&coset));
     let bound = units.lower_bound(k);
     local_minimum(k, &coset, &units, bound, QUICK_WORK, None)
