@@ -2,7 +2,11 @@
 //! - `flip_game_4x4`: the cost of one 4x4 board (POJ 1753), solvable and not;
 //! - `all_black_nxn`: n x n all black to all white, chasing vs dense
 //!   elimination, including the one-off factoring of the system;
-//! - `particular`: one board on an already factored system, dense and chase.
+//! - `particular`: one board on an already factored system, dense and chase;
+//! - `cli_stream_4x4`: the command line's board loop in-process, all 65,536
+//!   4x4 boards on standard input in POJ 1753's format (the card's first
+//!   use): reading, solving, the re-check and printing, per board costs
+//!   included (a progress bar or a lock per board once made it 4-5x slower).
 //!
 //! Run: `cargo bench --bench solve`. Figures: docs/performance.md.
 
@@ -135,8 +139,36 @@ fn dense_elimination(c: &mut Criterion) {
     group.finish();
 }
 
+/// All 65,536 4x4 boards, one after another, POJ 1753's rows.
+fn all_4x4_boards() -> Vec<u8> {
+    let mut text = Vec::with_capacity(65_536 * 20);
+    for board in 0u32..1 << 16 {
+        for r in 0..4 {
+            text.extend((0..4).map(|c| if board >> (4 * r + c) & 1 == 1 { b'b' } else { b'w' }));
+            text.push(b'\n');
+        }
+    }
+    text
+}
+
+fn cli_stream_4x4(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cli_stream_4x4");
+    group.sample_size(20);
+    let input = all_4x4_boards();
+    group.bench_function("stdin", |b| {
+        b.iter(|| {
+            let (mut out, mut err) = (Vec::with_capacity(700_000), Vec::new());
+            let code = lightsout::cli::run(["lightsout"], &mut black_box(&input[..]), &mut out, &mut err);
+            assert_eq!((code, out.len()), (0, 684_032), "{}", String::from_utf8_lossy(&err));
+            out
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    cli_stream_4x4,
     flip_game_4x4,
     all_black_nxn,
     dense_vs_chase,

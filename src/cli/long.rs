@@ -200,7 +200,9 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// got and `advice`, and ends the process at once.
 struct Unsaved {
     started: Instant,
-    bar: ProgressBar,
+    /// The bar the run shows, if any yet (a solve in memory draws one per
+    /// long minimisation).
+    bar: Option<ProgressBar>,
     /// The expected work done, where the bar's search has a model of it.
     work: Option<SharedWork>,
     advice: &'static str,
@@ -233,8 +235,10 @@ fn set_handler() {
             let unsaved = UNSAVED.lock().ok().and_then(|mut unsaved| unsaved.take());
             if let Some(Unsaved { started, bar, work, advice }) = unsaved {
                 // Read before the bar is cleared: finishing it fills it.
-                let share = bar.length().map(|total| (bar.position(), total));
-                bar.finish_and_clear();
+                let share = bar.as_ref().and_then(|bar| Some((bar.position(), bar.length()?)));
+                if let Some(bar) = bar {
+                    bar.finish_and_clear();
+                }
                 // As the bar said it: by the work where it had a model.
                 let of_work = work.and_then(|w| w.lock().ok().and_then(|w| *w));
                 let how_far = match of_work {
@@ -260,29 +264,36 @@ fn set_handler() {
 /// next time): for `verify` and `table`, which keep nothing to resume
 /// from.
 pub(super) fn end_on_interrupt(bar: &ProgressBar, advice: &'static str) -> EndOnInterrupt {
+    unsaved_from_now(Some(bar.clone()), advice)
+}
+
+/// [`end_on_interrupt`] for a run whose bars, if any, come later: a solve
+/// in memory, whose solver draws one per long minimisation
+/// ([`shown_while_unsaved`] hands each over). Taken once per run, not per
+/// board (a lock and a clock read per board were a third of the time of
+/// the 65,536 4x4 boards). Until a bar comes an interrupt says only how
+/// long the run went.
+pub(super) fn end_on_interrupt_unmeasured(advice: &'static str) -> EndOnInterrupt {
+    unsaved_from_now(None, advice)
+}
+
+fn unsaved_from_now(bar: Option<ProgressBar>, advice: &'static str) -> EndOnInterrupt {
     if let Ok(mut unsaved) = UNSAVED.lock() {
-        *unsaved = Some(Unsaved { started: Instant::now(), bar: bar.clone(), work: None, advice });
+        *unsaved = Some(Unsaved { started: Instant::now(), bar, work: None, advice });
     }
     set_handler();
     EndOnInterrupt
 }
 
-/// [`end_on_interrupt`] for a run whose bar, if any, comes later: a solve
-/// in memory, whose solver draws one per long minimisation
-/// ([`shown_while_unsaved`] hands it over). Until then an interrupt says
-/// only how long it ran.
-pub(super) fn end_on_interrupt_unmeasured(advice: &'static str) -> EndOnInterrupt {
-    end_on_interrupt(&ProgressBar::hidden(), advice)
-}
-
 /// The bar an interrupt of a run registered by [`end_on_interrupt`]
-/// reports from (and clears) from now on; nothing when none is.
-pub(super) fn shown_while_unsaved(bar: &ProgressBar, work: &SharedWork) {
+/// reports from (and clears) from now on, or none once it is finished;
+/// nothing when no run is registered.
+pub(super) fn shown_while_unsaved(shown: Option<(&ProgressBar, &SharedWork)>) {
     if let Ok(mut unsaved) = UNSAVED.lock()
         && let Some(unsaved) = unsaved.as_mut()
     {
-        unsaved.bar = bar.clone();
-        unsaved.work = Some(std::sync::Arc::clone(work));
+        unsaved.bar = shown.map(|(bar, _)| bar.clone());
+        unsaved.work = shown.map(|(_, work)| std::sync::Arc::clone(work));
     }
 }
 

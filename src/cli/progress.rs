@@ -268,13 +268,14 @@ pub(super) fn minimisation_bar() -> Box<crate::solve::Progress> {
         let current = bar.get_or_insert_with(|| {
             let made = terminal_bar_with_work(total, "blocks", Some(Arc::clone(&work)));
             // An interrupt of a solve in memory clears it and says how far it got.
-            super::long::shown_while_unsaved(&made, &work);
+            super::long::shown_while_unsaved(Some((&made, &work)));
             made
         });
         current.set_position(done);
         if done == total {
             current.finish_and_clear();
             *bar = None;
+            super::long::shown_while_unsaved(None);
         }
     })
 }

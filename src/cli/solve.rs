@@ -93,6 +93,13 @@ where
         .then(move |game: G| game.for_solve(asked));
     let Streams { stdin, stdin_is_terminal, stdout, stderr } = io;
     let mut out = io::BufWriter::new(&mut **stdout);
+    // Minutes of search can go on in a board, and nothing of them is kept:
+    // an interrupt says so, and how to keep it. Once per run on a stream
+    // (the classic 65,536 boards pay nothing per board); per board at a
+    // terminal, where an interrupt while a board is typed just ends.
+    let per_board = *stdin_is_terminal;
+    let unsaved = || super::long::end_on_interrupt_unmeasured(UNSAVED_ADVICE);
+    let _interrupt = (!per_board).then(unsaved);
     G::each_board(
         input,
         &mut **stdin,
@@ -104,10 +111,8 @@ where
                 args.picture.check_size(rows * cols, "board")?;
             }
             let solver = solvers.for_board(&board)?;
-            // Minutes of search can go on here, and nothing of them is
-            // kept: an interrupt says so, and how to keep it.
             let answer = {
-                let _interrupt = super::long::end_on_interrupt_unmeasured(UNSAVED_ADVICE);
+                let _interrupt = per_board.then(unsaved);
                 solver.solve(&board, &targets)?
             };
             note_not_proven(stderr, index, solver, &answer, args.max_nullity);

@@ -117,6 +117,31 @@ impl Cells for Bits {
         }
     }
 
+    /// One pass over a row of one character a cell, the common case; a
+    /// row with any other byte (a space between cells, a bad character)
+    /// is read again the general way.
+    fn read_sized(&self, line: &Line, board: &mut Grid, r: usize, width: usize) -> Result<bool, String> {
+        if line.cells.len() == width {
+            let row = board.words_mut(r);
+            let mut invalid = false;
+            for (word, cells) in row.iter_mut().zip(line.cells.chunks(64)) {
+                for (c, &b) in cells.iter().enumerate() {
+                    let v = CELL[b as usize];
+                    invalid |= v == INVALID;
+                    *word |= ((v >> 1) as u64) << c;
+                }
+            }
+            if !invalid {
+                return Ok(true);
+            }
+            row.fill(0);
+        }
+        if self.width(line) != width {
+            return Ok(false);
+        }
+        self.read_row(line, board, r).map(|()| true)
+    }
+
     fn first_bad(&self, line: &Line) -> Option<String> {
         if written_apart(line) {
             let bad = |t: &[u8]| t.len() != 1 || CELL[t[0] as usize] == INVALID;

@@ -34,7 +34,20 @@ impl<'a> Limits<'a> {
     /// A closure that says whether to stop now (the flag is set or the
     /// time, counted from `started`, is up).
     pub fn stopped(&self, started: Instant) -> impl Fn() -> bool + Sync + 'a {
-        let (stop, deadline) = (self.stop, self.time_limit.and_then(|t| started.checked_add(t)));
+        let deadline = self.time_limit.and_then(|t| started.checked_add(t));
+        self.stopped_at(deadline)
+    }
+
+    /// [`stopped`](Self::stopped) from now, reading the clock only when
+    /// there is a time limit (a board of a stream of thousands pays no
+    /// clock read).
+    pub fn stopped_from_now(&self) -> impl Fn() -> bool + Sync + 'a {
+        let deadline = self.time_limit.and_then(|t| Instant::now().checked_add(t));
+        self.stopped_at(deadline)
+    }
+
+    fn stopped_at(&self, deadline: Option<Instant>) -> impl Fn() -> bool + Sync + 'a {
+        let stop = self.stop;
         move || {
             stop.is_some_and(|s| s.load(Ordering::Relaxed)) || deadline.is_some_and(|d| Instant::now() >= d)
         }
@@ -181,11 +194,13 @@ pub trait Game {
         targets: &[TargetOf<Self>],
         limits: &Limits,
     ) -> Result<Answer<Self::Board>, Error> {
-        let started = Instant::now();
+        // The clock is read only for a time limit: a stream of thousands
+        // of boards pays no clock read per board.
+        let started = limits.time_limit.map(|_| Instant::now());
         let outcomes = targets
             .iter()
             .map(|target| {
-                let left = limits.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+                let left = limits.time_limit.zip(started).map(|(t, s)| t.saturating_sub(s.elapsed()));
                 let limits = Limits { time_limit: left, ..*limits };
                 Ok(Outcome {
                     target: target.clone(),

@@ -15,6 +15,7 @@ pub mod limits;
 pub mod minimal;
 pub mod slices;
 pub mod states;
+mod word;
 
 pub use answer::{
     Answer, Board, FixedSpaceSearch, FoundBy, Method, Outcome, Solution, Start, SymmetricSearch, Target,
@@ -29,9 +30,9 @@ pub use minimal::{
 };
 use minimal::{BRANCH_FROM, Search, cross_coset_for_problem, improve_with_symmetry};
 pub use slices::{Best, Mask, MergeError, Shard, Slice, SliceKind, Sliced, WorkCurve, check_coverage, merge};
+use word::WordSystem;
 
 use std::borrow::Cow;
-use std::time::Instant;
 
 use crate::error::{Error, ShapeOf};
 use crate::model::{Grid, Puzzle};
@@ -74,6 +75,9 @@ pub struct Solver {
     obstructions: Option<Vec<Grid>>,
     max_nullity: usize,
     progress: Option<Box<Progress>>,
+    /// The same system in machine words, for boards of at most 64 cells
+    /// whose coset the Gray-code walk searches (`word.rs`).
+    word: Option<WordSystem>,
 }
 
 impl Solver {
@@ -130,7 +134,7 @@ impl Solver {
             System::Chase(c) if hold_quiet => (c.quiet_patterns(), None),
             System::Chase(_) => (Vec::new(), None),
         };
-        Ok(Solver {
+        let mut solver = Solver {
             puzzle: puzzle.clone(),
             system,
             nullity,
@@ -138,7 +142,13 @@ impl Solver {
             obstructions,
             max_nullity,
             progress: None,
-        })
+            word: None,
+        };
+        if solver.holds_quiet_patterns() && nullity < minimal::TRANSFORM_FROM {
+            let particular = |rhs: &Grid| solver.particular(rhs).ok().flatten();
+            solver.word = WordSystem::new(puzzle, &solver.quiet, particular);
+        }
+        Ok(solver)
     }
 
     /// Reports the progress of long minimisations (null spaces of dimension
@@ -367,6 +377,41 @@ impl Solver {
         }
         Ok(self.obstructions().iter().find(|y| blocks(y)).map(Cow::Borrowed))
     }
+
+    /// [`Game::solve_for_within`] for a board of at most 64 cells whose
+    /// coset is walked whole: the same answer in words, re-checked press
+    /// by press.
+    fn solve_in_words(
+        &self,
+        word: &WordSystem,
+        board: &Grid,
+        target: &Target,
+    ) -> Result<Option<Solution>, Error> {
+        self.check_shapes(board, target)?;
+        let board = word::to_word(board);
+        let goal = match target {
+            Target::White => 0,
+            Target::Black => word.all_cells(),
+            Target::Board(goal) => word::to_word(goal),
+        };
+        let Some(particular) = word.particular(board ^ goal) else {
+            return Ok(None);
+        };
+        let presses = word.lightest(particular);
+        if word.apply(board, presses) != goal {
+            let (rows, cols) = (self.puzzle.rows(), self.puzzle.cols());
+            return Err(Error::Internal(format!(
+                "a {rows}x{cols} press set failed its re-check against the board"
+            )));
+        }
+        let weight = u64::from(presses.count_ones());
+        Ok(Some(Solution {
+            presses: word.grid(presses),
+            proven_minimal: true,
+            lower_bound: weight,
+            found_by: FoundBy::Search,
+        }))
+    }
 }
 
 impl Game for Solver {
@@ -397,6 +442,9 @@ impl Game for Solver {
         target: &Target,
         limits: &Limits,
     ) -> Result<Option<Solution>, Error> {
+        if let Some(word) = self.word.as_ref().filter(|w| w.nullity() <= self.max_nullity) {
+            return self.solve_in_words(word, board, target);
+        }
         let Some(rhs) = self.reachable_rhs(board, target)? else {
             return Ok(None);
         };
@@ -405,7 +453,7 @@ impl Game for Solver {
         };
         let solution = if self.holds_quiet_patterns() {
             let progress: &Progress = self.progress.as_deref().unwrap_or(&|_| {});
-            let stopped = limits.stopped(Instant::now());
+            let stopped = limits.stopped_from_now();
             let max_nullity = self.max_nullity;
             let search = Search { max_nullity, progress, stopped: &stopped, time_limit: limits.time_limit };
             let found = minimal::minimize_problem(&self.puzzle, &rhs, &particular, &self.quiet, &search);

@@ -276,11 +276,40 @@ impl<'a, 'r, P: Pieces> PipedBoards<'a, 'r, P> {
     }
 }
 
+/// Appends one line of `reader` (with its newline, if any) to `piece`, or
+/// a little more than [`MAX_LINE`] bytes of a longer one (a 2 GB line is
+/// refused, not read); its length, 0 at the end. `read_until` through
+/// `take` cost a third of the time of the 65,536 4x4 boards on a pipe.
+fn read_line(reader: &mut impl io::BufRead, piece: &mut Vec<u8>) -> io::Result<usize> {
+    let start = piece.len();
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        if let Some(end) = memchr::memchr(b'\n', buffer) {
+            piece.extend_from_slice(&buffer[..=end]);
+            reader.consume(end + 1);
+            break;
+        }
+        let taken = buffer.len();
+        piece.extend_from_slice(buffer);
+        reader.consume(taken);
+        if piece.len() - start > MAX_LINE {
+            break;
+        }
+    }
+    Ok(piece.len() - start)
+}
+
 impl<P: Pieces> Iterator for PipedBoards<'_, '_, P> {
     type Item = Result<P::Board, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        use io::BufRead;
         loop {
             if let Some(board) = self.parsed.pop_front() {
                 self.answered += 1;
@@ -295,8 +324,7 @@ impl<P: Pieces> Iterator for PipedBoards<'_, '_, P> {
                 return None;
             }
             let mut start = self.piece.len();
-            // At most one line's worth: a 2 GB line is refused, not read.
-            match self.reader.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', &mut self.piece) {
+            match read_line(&mut *self.reader, &mut self.piece) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     self.done = true;

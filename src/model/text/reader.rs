@@ -65,6 +65,21 @@ pub(super) trait Cells {
     /// row of the wrong width is checked for first, so that a bad
     /// character is named rather than counted.
     fn first_bad(&self, line: &Line) -> Option<String>;
+
+    /// Reads `line` into row `r` if it holds `width` cells: `Ok(false)`
+    /// when it holds another number (the caller says which error).
+    fn read_sized(
+        &self,
+        line: &Line,
+        board: &mut Self::Board,
+        r: usize,
+        width: usize,
+    ) -> Result<bool, String> {
+        if self.width(line) != width {
+            return Ok(false);
+        }
+        self.read_row(line, board, r).map(|()| true)
+    }
 }
 
 /// The splitting of a text input into boards, shared by every format of
@@ -111,18 +126,22 @@ impl<'a, C: Cells> Boards<'a, C> {
             done: false,
             chunk: Vec::new(),
         };
-        let (mut seen_line, mut gap) = (false, false);
-        while let Some(line) = scan.next_line() {
-            match line {
-                None => gap = seen_line,
-                Some(_) => {
-                    scan.blocks |= gap;
-                    seen_line = true;
-                    scan.total_lines += 1;
-                }
+        // Whether blank lines separate rows, and how many rows there are:
+        // a line is blank or not by its first byte that is not white space
+        // (the first byte, nearly always), so no line is trimmed here.
+        let (mut seen_line, mut gap, mut start) = (false, false, 0);
+        for end in memchr::memchr_iter(b'\n', input).chain(std::iter::once(input.len())) {
+            let blank = input[start..end].iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'));
+            start = end + 1;
+            if blank {
+                gap = seen_line;
+            } else {
+                scan.blocks |= gap;
+                seen_line = true;
+                scan.total_lines += 1;
             }
         }
-        Boards { pos: 0, number: 1, ..scan }
+        scan
     }
 
     /// The same reader for a piece of a longer input: its first line is
@@ -249,13 +268,10 @@ impl<'a, C: Cells> Boards<'a, C> {
         }
         let mut board = self.cells.board(chunk.len(), width);
         for (r, line) in chunk.iter().enumerate() {
-            let read = match self.cells.width(line) == width {
-                true => self
-                    .cells
-                    .read_row(line, &mut board, r)
-                    .err()
-                    .map(|message| Error::Parse { source: self.source.to_string(), message }),
-                false => self.row_error(line, width, first.number),
+            let read = match self.cells.read_sized(line, &mut board, r, width) {
+                Ok(true) => None,
+                Ok(false) => self.row_error(line, width, first.number),
+                Err(message) => Some(Error::Parse { source: self.source.to_string(), message }),
             };
             if let Some(e) = read {
                 return self.fail(e);

@@ -369,7 +369,7 @@ pub const MAX_TRANSFORM_NULLITY: usize = 80;
 pub const BRANCH_FROM: usize = 48;
 
 /// Nullity from which the transform beats the Gray-code walk.
-const TRANSFORM_FROM: usize = 12;
+pub(crate) const TRANSFORM_FROM: usize = 12;
 
 /// Splits a range of blocks into batches small enough to report progress
 /// (and to stop or checkpoint between) a few times a second.
