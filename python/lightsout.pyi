@@ -119,12 +119,17 @@ def solve(
     rule: str = "plus",
     torus: bool = False,
     states: int = 2,
-    max_nullity: int = 36,
+    max_nullity: Optional[int] = None,
     time_limit: Optional[float] = None,
     graph: Optional[GraphLike] = None,
     max_memory: int = 1 << 30,
 ) -> Solution:
-    """The fewest presses that turn `board` into `target`."""
+    """The fewest presses that turn `board` into `target`.
+
+    max_nullity=None is the library's default (36; with K states a board's work
+    over all its targets is limited to 2^26 members, answers past it marked not
+    proven minimal, as on the command line and the server); a number asks for
+    2^max_nullity members per target."""
 
 def solve_many(
     boards: Union[Iterable[Board], npt.NDArray[np.integer], npt.NDArray[np.bool_]],
@@ -133,7 +138,7 @@ def solve_many(
     rule: str = "plus",
     torus: bool = False,
     states: int = 2,
-    max_nullity: int = 36,
+    max_nullity: Optional[int] = None,
     time_limit: Optional[float] = None,
     graph: Optional[GraphLike] = None,
     max_memory: int = 1 << 30,

@@ -13,9 +13,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
-use lightsout::Puzzle;
-use lightsout::solve::{Board as _, Limits, TargetOf};
-use lightsout::zk::Modulus;
+use lightsout::solve::{Board as _, GameSpec, Limits, TargetOf};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
@@ -27,17 +25,8 @@ pub struct Factored<G> {
     pub game: G,
     /// The nullity as the solution reports it: `None` for a composite K.
     pub nullity: Option<usize>,
-    /// Whether one board's search may be long ([`PyGame::searches_long`]).
+    /// Whether one board's search may be long ([`lightsout::solve::Made::searches_long`]).
     pub long: bool,
-}
-
-/// Everything that makes one factored puzzle differ from another.
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Key {
-    puzzle: Puzzle,
-    states: Modulus,
-    max_nullity: usize,
-    max_memory: u64,
 }
 
 /// Most cells of a puzzle whose solver is cached between calls (a 256×256
@@ -49,29 +38,26 @@ const CACHED_SOLVERS: usize = 32;
 
 /// The cached solvers, each a `Factored<G>` of the game its key's number of
 /// states picks (so a key always finds the type it was stored with).
-type Cache = HashMap<Key, Arc<dyn Any + Send + Sync>>;
+type Cache = HashMap<GameSpec, Arc<dyn Any + Send + Sync>>;
 
 static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
-/// The factored `puzzle`, from the cache or made now (and cached when small).
+/// The game of `spec`, from the cache or made now (and cached when small):
+/// the library's [`GameSpec`] says everything that makes one factored
+/// puzzle differ from another, and its defaults are the command line's.
 ///
 /// # Errors
 /// The library's, as Python exceptions: a memory estimate over `max_memory`
 /// is a `LimitError`.
-pub fn engine<G: PyGame>(
-    puzzle: &Puzzle,
-    states: Modulus,
-    max_nullity: usize,
-    max_memory: u64,
-) -> PyResult<Arc<Factored<G>>> {
-    let key = Key { puzzle: puzzle.clone(), states, max_nullity, max_memory };
+pub fn engine<G: PyGame>(spec: &GameSpec) -> PyResult<Arc<Factored<G>>> {
+    let key = spec.clone();
     let cached = CACHE.lock().ok().and_then(|c| c.get(&key).cloned());
     if let Some(found) = cached.and_then(|f| f.downcast::<Factored<G>>().ok()) {
         return Ok(found);
     }
-    let game = G::factor(puzzle, states, max_nullity, max_memory).map_err(to_py)?;
+    let game = G::make(spec).map_err(to_py)?;
     let made = Arc::new(Factored { nullity: game.kernel().nullity, long: game.searches_long(), game });
-    if puzzle.cells() <= CACHED_CELLS
+    if spec.puzzle.cells() <= CACHED_CELLS
         && let Ok(mut cache) = CACHE.lock()
     {
         if cache.len() >= CACHED_SOLVERS {

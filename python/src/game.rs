@@ -6,9 +6,9 @@
 //! analysis holds) is [`PyGame`], implemented once for each.
 
 use lightsout::analysis::Weighed;
-use lightsout::solve::{Game, TargetOf};
+use lightsout::solve::{Game, GameSpec, Made, TargetOf};
 use lightsout::zk::Modulus;
-use lightsout::{Error, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use lightsout::{Grid, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
 use pyo3::prelude::*;
 
 use crate::convert::{Cells, Goal, bad, to_py};
@@ -17,24 +17,13 @@ use crate::engine::{Reached, Stop};
 /// A library game as Python plays it.
 pub trait PyGame:
     Game<Board: Send + Sync + 'static + lightsout::solve::Board<Target: Send + Sync + 'static>>
+    + Made
     + Weighed
     + Send
     + Sync
     + Sized
     + 'static
 {
-    /// Factors `puzzle`, searching a coset exhaustively up to
-    /// 2^`max_nullity` members.
-    ///
-    /// # Errors
-    /// The library's: a memory estimate over `max_memory`, say.
-    fn factor(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error>;
-
-    /// Whether solving one board may take long enough (a search of more
-    /// than 2^12 members) that it should be stopped on Ctrl-C and not share
-    /// the cores with other boards.
-    fn searches_long(&self) -> bool;
-
     /// The board of `cells` (states checked below K before).
     fn board(cells: Cells) -> Self::Board;
 
@@ -130,14 +119,6 @@ pub enum Table {
 }
 
 impl PyGame for Solver {
-    fn factor(puzzle: &Puzzle, _: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
-        Solver::with_memory_limit(puzzle, Method::Auto, max_nullity, max_memory)
-    }
-
-    fn searches_long(&self) -> bool {
-        self.nullity() >= 12
-    }
-
     fn board(cells: Cells) -> Grid {
         let cols = cells.cols;
         Grid::from_fn(cells.rows, cells.cols, |r, c| cells.cells[r * cols + c] == 1)
@@ -213,17 +194,6 @@ impl PyGame for Solver {
 }
 
 impl PyGame for StateSolver {
-    fn factor(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
-        // A coset of at most 2^max_nullity members is searched exhaustively,
-        // as the two-state game searches 2^nullity.
-        let log2 = u32::try_from(max_nullity).unwrap_or(u32::MAX);
-        StateSolver::new(puzzle, states, Method::Auto, log2, max_memory)
-    }
-
-    fn searches_long(&self) -> bool {
-        self.kernel_size_log2() > 12.0
-    }
-
     fn board(cells: Cells) -> StateGrid {
         StateGrid::from_fn(cells.rows, cells.cols, |r, c| cells.cells[r * cells.cols + c])
     }
@@ -255,7 +225,9 @@ impl PyGame for StateSolver {
     }
 
     fn study(puzzle: &Puzzle, k: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Study> {
-        let solver = Self::factor(puzzle, k, max_nullity, max_memory).map_err(to_py)?;
+        let spec =
+            GameSpec::new(puzzle.clone(), k).with_max_memory(max_memory).asking_max_nullity(max_nullity);
+        let solver = Self::make(&spec).map_err(to_py)?;
         let quiet = solver.quiet_patterns();
         Ok(Study {
             rows: puzzle.rows(),

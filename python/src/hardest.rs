@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use lightsout::analysis::{self, Goal, HardestOptions, How};
 use lightsout::present::parse_goal;
-use lightsout::solve::{DEFAULT_MAX_NULLITY, Limits};
+use lightsout::solve::{DEFAULT_MAX_NULLITY, GameSpec, Limits};
 use lightsout::zk::Modulus;
 use lightsout::{Error, Puzzle};
 use pyo3::prelude::*;
@@ -253,7 +253,8 @@ impl Play for HardestOf {
         run_interruptible(move |stop| {
             // The board is certified by the exhaustive engine `solve` uses by
             // default, so the same factored puzzle serves both.
-            let factored = engine::<G>(&puzzle, states, DEFAULT_MAX_NULLITY, max_memory)?;
+            let spec = GameSpec::new(puzzle, states).with_max_memory(max_memory);
+            let factored = engine::<G>(&spec.asking_max_nullity(DEFAULT_MAX_NULLITY))?;
             let limits = Limits { stop: Some(stop.flag()), time_limit };
             let options = HardestOptions { distribution, ..HardestOptions::default() };
             match analysis::hardest(&factored.game, goal, &options, &limits) {

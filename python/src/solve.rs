@@ -4,7 +4,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use lightsout::solve::{DEFAULT_MAX_NULLITY, MAX_EXHAUSTIVE_NULLITY, TargetOf};
+use lightsout::Puzzle;
+use lightsout::solve::{GameSpec, MAX_EXHAUSTIVE_NULLITY, TargetOf};
+use lightsout::zk::Modulus;
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
@@ -182,25 +184,39 @@ fn reached_from(value: &Bound<'_, PyAny>) -> PyResult<Reached> {
 
 /// The search budget shared by `solve` and `solve_many`.
 struct Budget {
-    max_nullity: usize,
+    /// `None`: the library's default (for K states, with its work limit).
+    max_nullity: Option<usize>,
     max_memory: u64,
     opts: Opts,
 }
 
 impl Budget {
     /// Checks `max_nullity`, `time_limit` and `max_memory`.
-    fn new(max_nullity: &Int, time_limit: Option<f64>, max_memory: &Int) -> PyResult<Budget> {
-        let max_nullity = max_nullity.within(0, MAX_EXHAUSTIVE_NULLITY, |n| match n.starts_with('-') {
+    fn new(max_nullity: Option<&Int>, time_limit: Option<f64>, max_memory: &Int) -> PyResult<Budget> {
+        let max_nullity = max_nullity
+            .map(|d| {
+                d.within(0, MAX_EXHAUSTIVE_NULLITY, |n| match n.starts_with('-') {
             true => format!("max_nullity is 0 or more, got {n}"),
             false => format!(
                 "max_nullity is at most {MAX_EXHAUSTIVE_NULLITY} (the exact search's own ceiling), got {n}"
             ),
-        })?;
+        })
+            })
+            .transpose()?;
         Ok(Budget {
             max_nullity,
             max_memory: memory(max_memory)?,
             opts: Opts { time_limit: seconds(time_limit)? },
         })
+    }
+
+    /// The game of `puzzle` as this budget asks for it: the library's
+    /// defaults, the same as the command line's and the server's, where
+    /// `max_nullity` was not given.
+    fn spec(&self, puzzle: Puzzle, states: Modulus) -> GameSpec {
+        GameSpec::new(puzzle, states)
+            .with_max_memory(self.max_memory)
+            .max_nullity_or(self.max_nullity, usize::MAX)
     }
 }
 
@@ -255,8 +271,8 @@ impl Play for SolveOne<'_, '_> {
         let SolveOne { py, spec, cells, goal, budget } = self;
         let targets = G::targets(goal, spec.states)?;
         let puzzle = spec.puzzle(cells.rows, cells.cols)?;
-        let k = spec.states;
-        let factored = py.detach(|| engine::<G>(&puzzle, k, budget.max_nullity, budget.max_memory))?;
+        let game = budget.spec(puzzle, spec.states);
+        let factored = py.detach(|| engine::<G>(&game))?;
         solve_released(py, factored, G::board(cells), targets, budget.opts)
     }
 }
@@ -277,7 +293,11 @@ impl Play for SolveOne<'_, '_> {
 /// ``"neighbours"``.
 ///
 /// Null spaces of dimension up to ``max_nullity`` (up to 2^max_nullity
-/// members for K states) are searched exhaustively; beyond, a local search
+/// members for K states; by default 36) are searched exhaustively. Without
+/// ``max_nullity``, as on the command line and the server, a K-state board's
+/// exhaustive work over all its targets is limited to 2^26 members (about a
+/// second), the lightest targets first; asking ``max_nullity`` gives every
+/// target its 2^max_nullity members. Beyond, a local search
 /// answers (for two states, or the best solution that the board's
 /// symmetries fix where that is lighter), ``proven_minimal`` only when it
 /// meets its ``lower_bound``.
@@ -297,9 +317,9 @@ impl Play for SolveOne<'_, '_> {
 /// True
 #[pyfunction]
 #[pyo3(signature = (board, *, target = None, rule = "plus", torus = false, states = Int::new(2),
-    max_nullity = Int::new(DEFAULT_MAX_NULLITY as i128), time_limit = None, graph = None,
+    max_nullity = None, time_limit = None, graph = None,
     max_memory = Int::new(DEFAULT_MEMORY as i128)))]
-#[pyo3(text_signature = "(board, *, target='any', rule='plus', torus=False, states=2, max_nullity=36, \
+#[pyo3(text_signature = "(board, *, target='any', rule='plus', torus=False, states=2, max_nullity=None, \
     time_limit=None, graph=None, max_memory=1073741824)")]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
@@ -309,13 +329,13 @@ pub fn solve(
     rule: &str,
     torus: bool,
     states: Int,
-    max_nullity: Int,
+    max_nullity: Option<Int>,
     time_limit: Option<f64>,
     graph: Option<&Bound<'_, PyAny>>,
     max_memory: Int,
 ) -> PyResult<Solution> {
     let spec = Spec::new(rule, torus, &states, graph)?;
-    let budget = Budget::new(&max_nullity, time_limit, &max_memory)?;
+    let budget = Budget::new(max_nullity.as_ref(), time_limit, &max_memory)?;
     let cells = read_board(board, &spec, "board")?;
     let any = PyString::new(py, "any").into_any();
     let goal = read_target(target.unwrap_or(&any), &spec)?;
@@ -345,7 +365,8 @@ impl Play for SolveMany<'_, '_> {
             if let std::collections::hash_map::Entry::Vacant(slot) = engines.entry((c.rows, c.cols)) {
                 let puzzle = spec.puzzle(c.rows, c.cols)?;
                 let k = spec.states;
-                slot.insert(py.detach(|| engine::<G>(&puzzle, k, budget.max_nullity, budget.max_memory))?);
+                let game = budget.spec(puzzle.clone(), k);
+                slot.insert(py.detach(|| engine::<G>(&game))?);
             }
         }
         let jobs: Vec<(Arc<Factored<G>>, G::Board)> =
@@ -377,9 +398,9 @@ impl Play for SolveMany<'_, '_> {
 /// ((65536,), (65536, 4, 4), 4096)
 #[pyfunction]
 #[pyo3(signature = (boards, *, target = None, rule = "plus", torus = false, states = Int::new(2),
-    max_nullity = Int::new(DEFAULT_MAX_NULLITY as i128), time_limit = None, graph = None,
+    max_nullity = None, time_limit = None, graph = None,
     max_memory = Int::new(DEFAULT_MEMORY as i128), arrays = false))]
-#[pyo3(text_signature = "(boards, *, target='any', rule='plus', torus=False, states=2, max_nullity=36, \
+#[pyo3(text_signature = "(boards, *, target='any', rule='plus', torus=False, states=2, max_nullity=None, \
     time_limit=None, graph=None, max_memory=1073741824, arrays=False)")]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_many<'py>(
@@ -389,14 +410,14 @@ pub fn solve_many<'py>(
     rule: &str,
     torus: bool,
     states: Int,
-    max_nullity: Int,
+    max_nullity: Option<Int>,
     time_limit: Option<f64>,
     graph: Option<&Bound<'py, PyAny>>,
     max_memory: Int,
     arrays: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let spec = Spec::new(rule, torus, &states, graph)?;
-    let budget = Budget::new(&max_nullity, time_limit, &max_memory)?;
+    let budget = Budget::new(max_nullity.as_ref(), time_limit, &max_memory)?;
     let cells = read_boards(boards, &spec)?;
     if arrays && let Some(other) = cells.iter().find(|c| (c.rows, c.cols) != (cells[0].rows, cells[0].cols)) {
         return Err(bad(format!(
@@ -655,7 +676,7 @@ impl Play for CheckOne<'_, '_> {
         let puzzle = spec.puzzle(cells.rows, cells.cols)?;
         let (k, board) = (spec.states, G::board(cells));
         py.detach(move || {
-            let factored = engine::<G>(&puzzle, k, DEFAULT_MAX_NULLITY, max_memory)?;
+            let factored = engine::<G>(&GameSpec::new(puzzle, k).with_max_memory(max_memory))?;
             let verdicts = targets
                 .iter()
                 .map(|t| {

@@ -8,7 +8,7 @@ use std::io::{self, Read, Write};
 
 use super::Failure;
 use super::input::{boards, read_input};
-use super::plan::{MemoryHint, Solvers};
+use super::plan::{MemoryHint, Solvers, shown_searching};
 use super::states::{StateInput, for_each_board};
 use super::states_search::beyond_budget;
 use super::{
@@ -17,7 +17,7 @@ use super::{
 };
 use crate::analysis::Weighed;
 use crate::present::{Report, Shown, found_by_words, kernel_text, presses, shape_text};
-use crate::solve::{MAX_EXHAUSTIVE_NULLITY, Solution, TargetOf};
+use crate::solve::{GameSpec, MAX_EXHAUSTIVE_NULLITY, Made, Solution, TargetOf};
 use crate::{Answer, Grid, Method, Solver, StateGrid, StateSolver, write_pbm, write_pgm};
 
 /// Where a run's boards come from and how they are read.
@@ -38,7 +38,7 @@ pub(super) struct BoardInput<'a> {
 pub(super) type EachBoard<'e, B> = dyn FnMut(usize, B, bool, &mut dyn Write) -> Result<(), Failure> + 'e;
 
 /// A kind of game as the command line reads, makes and writes it.
-pub(super) trait Kind: Weighed + Sized
+pub(super) trait Kind: Weighed + Made
 where
     Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
 {
@@ -62,12 +62,25 @@ where
 
     /// A solver for each shape of board, searching up to `max_nullity`
     /// (two states: the exhaustive search's nullity; K states: a kernel
-    /// of up to 2^`max_nullity` members).
+    /// of up to 2^`max_nullity` members), as asked: no work limit.
     fn solvers<'a>(
         puzzle: &'a PuzzleArgs,
         method: Method,
         max_nullity: usize,
         max_memory: u64,
+        hint: MemoryHint<'a>,
+    ) -> Solvers<'a, Self> {
+        let settings = move |spec: GameSpec| {
+            spec.with_method(method).asking_max_nullity(max_nullity).with_max_memory(max_memory)
+        };
+        Self::solvers_made(puzzle, settings, hint)
+    }
+
+    /// A solver for each shape of board, made from the library's
+    /// [`GameSpec`] as `settings` changes it.
+    fn solvers_made<'a>(
+        puzzle: &'a PuzzleArgs,
+        settings: impl Fn(GameSpec) -> GameSpec + 'a,
         hint: MemoryHint<'a>,
     ) -> Solvers<'a, Self>;
 
@@ -112,13 +125,6 @@ where
         reachable: usize,
     ) -> String;
 
-    /// This solver as `solve` runs it when no `--max-nullity` was asked
-    /// (`asked` false): K states then limit the work over a board's
-    /// targets to [`DEFAULT_WORK_LOG2`](crate::solve::states::DEFAULT_WORK_LOG2).
-    fn for_solve(self, _asked: bool) -> Self {
-        self
-    }
-
     /// Why targets of a board were not searched in full although their
     /// cosets fit `--max-nullity` (the work limit of K states), with what
     /// it would take: `reachable` targets, each of the kernel's size.
@@ -155,14 +161,12 @@ impl Kind for Solver {
         target.resolve(source, max_memory)
     }
 
-    fn solvers<'a>(
+    fn solvers_made<'a>(
         puzzle: &'a PuzzleArgs,
-        method: Method,
-        max_nullity: usize,
-        max_memory: u64,
+        settings: impl Fn(GameSpec) -> GameSpec + 'a,
         hint: MemoryHint<'a>,
     ) -> Solvers<'a, Self> {
-        Solvers::new(puzzle, method, max_nullity, max_memory, hint)
+        Solvers::made(puzzle, settings, hint).then(shown_searching)
     }
 
     fn each_board(
@@ -251,14 +255,12 @@ impl Kind for StateSolver {
         target.resolve_states(source, puzzle.modulus(), max_memory)
     }
 
-    fn solvers<'a>(
+    fn solvers_made<'a>(
         puzzle: &'a PuzzleArgs,
-        method: Method,
-        max_nullity: usize,
-        max_memory: u64,
+        settings: impl Fn(GameSpec) -> GameSpec + 'a,
         _: MemoryHint<'a>,
     ) -> Solvers<'a, Self> {
-        Solvers::states(puzzle, method, max_nullity as u32, max_memory)
+        Solvers::made(puzzle, settings, &super::smaller_or_more_memory)
     }
 
     fn each_board(
@@ -315,11 +317,6 @@ impl Kind for StateSolver {
             false => beyond_budget(self, max_nullity),
         };
         format!("{why}; a local search found it; at least {}", solution.lower_bound)
-    }
-
-    fn for_solve(self, asked: bool) -> Self {
-        let limit = (!asked).then_some(crate::solve::states::DEFAULT_WORK_LOG2);
-        self.with_work_limit(limit)
     }
 
     fn work_limit_why(&self, reachable: usize) -> Option<String> {

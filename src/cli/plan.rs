@@ -8,8 +8,8 @@ use crate::cli::{
     read_limited,
 };
 use crate::model::{PbmKind, TextBoards, is_pbm};
-use crate::solve::limits;
-use crate::{Error, Game, Generate, Grid, Method, Puzzle, Solver, StateSolver, Target, read_pbm};
+use crate::solve::{GameSpec, Made, limits};
+use crate::{Error, Game, Generate, Grid, Method, Puzzle, Solver, Target, read_pbm};
 
 impl TargetArg {
     /// The targets named, reading the target board's file if one is given.
@@ -214,40 +214,32 @@ pub(super) struct Solvers<'a, G: Game> {
     made: Vec<((usize, usize), G)>,
 }
 
-impl<'a> Solvers<'a, Solver> {
-    /// Two-state solvers with `method`, searching exhaustively up to
-    /// `max_nullity` (with a progress bar past nullity 30, where a search
-    /// takes a second or more).
-    pub(super) fn new(
+impl<'a, G: Made + 'a> Solvers<'a, G> {
+    /// Games of each shape made from the library's [`GameSpec`] of the
+    /// puzzle, its defaults changed by `settings` (the one place a game's
+    /// defaults live is the library's; the command line says only what
+    /// its flags change).
+    pub(super) fn made(
         puzzle: &'a PuzzleArgs,
-        method: Method,
-        max_nullity: usize,
-        max_memory: u64,
+        settings: impl Fn(GameSpec) -> GameSpec + 'a,
         hint: MemoryHint<'a>,
     ) -> Self {
+        let states = puzzle.modulus();
         let make = move |p: &Puzzle| {
-            let mut solver = Solver::with_memory_limit(p, method, max_nullity, max_memory)
-                .map_err(|e| solver_failure(e, p, method, hint))?;
-            if solver.nullity() > 30 && solver.nullity() <= max_nullity {
-                solver.set_progress(minimisation_bar());
-            }
-            Ok(solver)
+            let spec = settings(GameSpec::new(p.clone(), states));
+            G::make(&spec).map_err(|e| solver_failure(e, p, spec.method, hint))
         };
         Solvers { make: Box::new(make), puzzle, made: Vec::new() }
     }
 }
 
-impl<'a> Solvers<'a, StateSolver> {
-    /// K-state solvers with `method`, searching cosets of up to
-    /// 2^`budget` members exhaustively.
-    pub(super) fn states(puzzle: &'a PuzzleArgs, method: Method, budget: u32, max_memory: u64) -> Self {
-        let states = puzzle.modulus();
-        let make = move |p: &Puzzle| {
-            StateSolver::new(p, states, method, budget, max_memory)
-                .map_err(|e| solver_failure(e, p, method, &smaller_or_more_memory))
-        };
-        Solvers { make: Box::new(make), puzzle, made: Vec::new() }
+/// A two-state solver that shows a progress bar past nullity 30, where a
+/// search takes a second or more.
+pub(super) fn shown_searching(mut solver: Solver) -> Solver {
+    if solver.nullity() > 30 && solver.nullity() <= solver.max_nullity() {
+        solver.set_progress(minimisation_bar());
     }
+    solver
 }
 
 impl<'a, G: Game + 'a> Solvers<'a, G> {

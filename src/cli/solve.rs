@@ -12,7 +12,7 @@ use crate::model::{GeneratedRows, PbmWriter};
 use crate::present::{
     Report, Shown, Tally, answers, best_tally, poj_line, presses, text_lines, two_state_header,
 };
-use crate::solve::{Chase, MAX_STREAMED_NULLITY, limits};
+use crate::solve::{Chase, GameSpec, MAX_STREAMED_NULLITY, limits};
 use crate::{Answer, Error, Generate, Puzzle, Solver, StateSolver, Target};
 
 pub(super) fn solve<G: Kind>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure>
@@ -88,9 +88,13 @@ where
     let dense = matches!(args.method, MethodArg::Dense);
     let input = BoardInput { source: &args.source, puzzle: &args.puzzle, dense, max_memory, hint: &hint };
     let mut output = OutputFile::new(args);
-    let asked = args.max_nullity_asked;
-    let mut solvers = G::solvers(&args.puzzle, args.method.into(), args.max_nullity, max_memory, &hint)
-        .then(move |game: G| game.for_solve(asked));
+    let (method, asked) = (args.method.into(), args.max_nullity_asked.then_some(args.max_nullity));
+    // The library's defaults, and what the flags given change: a
+    // `--max-nullity` asked lifts the K-state work limit.
+    let settings = move |spec: GameSpec| {
+        spec.with_method(method).with_max_memory(max_memory).max_nullity_or(asked, usize::MAX)
+    };
+    let mut solvers = G::solvers_made(&args.puzzle, settings, &hint);
     let Streams { stdin, stdin_is_terminal, stdout, stderr } = io;
     let mut out = io::BufWriter::new(&mut **stdout);
     // Minutes of search can go on in a board, and nothing of them is kept:

@@ -9,7 +9,7 @@ use super::json_response;
 use super::request::{self, ApiJson, CheckRequest, SolveRequest};
 use super::work::{App, Job};
 use crate::present::{Report, Shown};
-use crate::solve::TargetOf;
+use crate::solve::{GameSpec, TargetOf};
 use crate::zk::Modulus;
 use crate::{Answer, Error, Puzzle, StateGrid};
 use serde_json::Value;
@@ -99,9 +99,8 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
 /// before the deadline (a search stopped by it answers the best it found,
 /// not proven minimal).
 struct SolveBoard {
-    max_nullity: usize,
-    /// Whether the request named its `max_nullity`.
-    asked: bool,
+    /// The request's `max_nullity`, if it named one (within the limit).
+    asked: Option<usize>,
 }
 
 impl OnBoard for SolveBoard {
@@ -109,8 +108,12 @@ impl OnBoard for SolveBoard {
     where
         G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
     {
-        let solver = G::make(&play.puzzle, play.states, self.max_nullity, job.limits.max_memory)?
-            .for_solve(self.asked);
+        // The library's defaults under the server's own ceiling: the same
+        // answer as the command line's and Python's where that is no lower.
+        let spec = GameSpec::new(play.puzzle.clone(), play.states)
+            .with_max_memory(job.limits.max_memory)
+            .max_nullity_or(self.asked, job.limits.max_nullity);
+        let solver = G::make(&spec)?;
         // Every target reached answers a press set of the board's cells.
         let written = play.targets.len().saturating_mul(play.puzzle.cells());
         let answer = job.with_search_limits_for(written, |limits| {
@@ -128,7 +131,8 @@ impl OnBoard for CheckBoard {
     where
         G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
     {
-        let solver = G::make(&play.puzzle, play.states, 0, job.limits.max_memory)?;
+        let spec = GameSpec::new(play.puzzle.clone(), play.states).with_max_memory(job.limits.max_memory);
+        let solver = G::make(&spec.asking_max_nullity(0))?;
         let verdicts = play
             .targets
             .iter()
@@ -147,8 +151,8 @@ fn solve_json(req: &SolveRequest, job: &Job) -> Result<String, ApiError> {
         states: req.states,
         graph: req.graph.as_deref(),
     };
-    let max_nullity = request::max_nullity(req.max_nullity, &job.limits)?;
-    read(&asked, job, SolveBoard { max_nullity, asked: req.max_nullity.is_some() })
+    let checked = req.max_nullity.map(|d| request::max_nullity(Some(d), &job.limits)).transpose()?;
+    read(&asked, job, SolveBoard { asked: checked })
 }
 
 /// `POST /api/check`: the object `lightsout check --format json` prints.

@@ -11,9 +11,9 @@ use super::request;
 use super::work::Job;
 use crate::analysis::Weighed;
 use crate::present::{Shown, analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
-use crate::solve::TargetOf;
+use crate::solve::{Made, TargetOf};
 use crate::zk::Modulus;
-use crate::{Answer, Error, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use crate::{Answer, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
 use crate::{analyze as analyse, kernel_table, nullity_table};
 
 /// Rows of a table computed between two checks of [`Job::should_stop`]:
@@ -23,18 +23,10 @@ const ROWS_PER_PART: usize = 4;
 /// What the server does differently for the two kinds of game (two
 /// states over GF(2), K states over Z_K): the handlers are written once
 /// over it.
-pub(super) trait Served: Weighed + Sized
+pub(super) trait Served: Weighed + Made
 where
     Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
 {
-    /// The solver of `puzzle`, searching up to `max_nullity`.
-    fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error>;
-    /// This solver for `/api/solve`: when the request asked no
-    /// `max_nullity` (`asked` false), K states limit a board's work over
-    /// its targets as the command line does.
-    fn for_solve(self, _asked: bool) -> Self {
-        self
-    }
     /// The board of this kind that `cells` (read as states) is.
     fn board(cells: StateGrid) -> Self::Board;
     /// The targets `asked` names, on a board of `graph` vertices if any.
@@ -65,10 +57,6 @@ where
 }
 
 impl Served for Solver {
-    fn make(puzzle: &Puzzle, _: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
-        Solver::with_memory_limit(puzzle, Method::Auto, max_nullity, max_memory)
-    }
-
     fn board(cells: StateGrid) -> Grid {
         Grid::from_fn(cells.nrows(), cells.ncols(), |r, c| cells.get(r, c) == 1)
     }
@@ -124,14 +112,6 @@ impl Served for Solver {
 }
 
 impl Served for StateSolver {
-    fn make(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> Result<Self, Error> {
-        StateSolver::new(puzzle, states, Method::Auto, max_nullity as u32, max_memory)
-    }
-
-    fn for_solve(self, asked: bool) -> Self {
-        self.with_work_limit((!asked).then_some(crate::solve::states::DEFAULT_WORK_LOG2))
-    }
-
     fn board(cells: StateGrid) -> StateGrid {
         cells
     }

@@ -16,7 +16,7 @@ use super::study::sized_puzzle;
 use super::work::{App, Job};
 use crate::analysis::{Goal, HardestOptions, hardest as weigh};
 use crate::present::{Shown, hardest_json, parse_goal};
-use crate::solve::Limits;
+use crate::solve::{GameSpec, Limits};
 use crate::zk::Modulus;
 use crate::{Answer, Puzzle};
 
@@ -90,7 +90,8 @@ fn most_presses(req: &HardestRequest, job: &Job) -> Result<String, ApiError> {
             G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
         {
             let limits = &*self.job.limits;
-            let game = G::make(&self.puzzle, self.states, limits.max_nullity, limits.max_memory)?;
+            let spec = GameSpec::new(self.puzzle.clone(), self.states).with_max_memory(limits.max_memory);
+            let game = G::make(&spec.asking_max_nullity(limits.max_nullity))?;
             let options = HardestOptions { distribution: self.distribution, ..HardestOptions::default() };
             let found = self.job.with_search_limits(|limits| {
                 // The request's own time, where it is the shorter.

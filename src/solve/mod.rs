@@ -14,6 +14,7 @@ mod game;
 pub mod limits;
 pub mod minimal;
 pub mod slices;
+mod spec;
 pub mod states;
 mod word;
 
@@ -30,6 +31,7 @@ pub use minimal::{
 };
 use minimal::{BRANCH_FROM, Search, cross_coset_for_problem, improve_with_symmetry};
 pub use slices::{Best, Mask, MergeError, Shard, Slice, SliceKind, Sliced, WorkCurve, check_coverage, merge};
+pub use spec::{GameSpec, Made};
 use word::WordSystem;
 
 use std::borrow::Cow;
@@ -156,6 +158,11 @@ impl Solver {
     /// blocks done of blocks, and the expected work of both.
     pub fn set_progress(&mut self, progress: Box<Progress>) {
         self.progress = Some(progress);
+    }
+
+    /// The largest null space searched exhaustively (its dimension).
+    pub fn max_nullity(&self) -> usize {
+        self.max_nullity
     }
 
     /// Dimension of the null space of the flip matrix.

@@ -1,0 +1,160 @@
+//! The one place a game is made: what a front asks for (the puzzle, its
+//! states, how far to search, the memory it may take) and the defaults
+//! of what it does not ask, the same for the command line, the server
+//! and Python.
+
+use crate::error::Error;
+use crate::model::Puzzle;
+use crate::zk::Modulus;
+use crate::{Method, Solver, StateSolver};
+
+use super::DEFAULT_MAX_NULLITY;
+use super::game::Game;
+use super::states::DEFAULT_WORK_LOG2;
+
+/// A game as a front asks for it. The defaults: [`Method::Auto`], no
+/// memory limit, a null space searched exhaustively up to nullity
+/// [`DEFAULT_MAX_NULLITY`] (K states: cosets of up to 2^36 members), and
+/// for K states a limit on a board's work over all its targets of
+/// 2^[`DEFAULT_WORK_LOG2`] members, past which the answers are marked
+/// not proven minimal: a default K-state solve answers in about a second
+/// instead of minutes. Asking a `max_nullity` lifts that limit: each
+/// target then gets its 2^`max_nullity` members.
+///
+/// # Example
+/// ```
+/// use lightsout::solve::{GameSpec, Made};
+/// use lightsout::zk::Modulus;
+/// use lightsout::{Puzzle, StateSolver};
+///
+/// let spec = GameSpec::new(Puzzle::new(5, 5).unwrap(), Modulus::new(3).unwrap());
+/// let game = StateSolver::make(&spec).unwrap();
+/// assert_eq!(game.work_limit(), Some(26)); // the default's limit
+/// let asked = StateSolver::make(&spec.asking_max_nullity(20)).unwrap();
+/// assert_eq!(asked.work_limit(), None);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameSpec {
+    pub puzzle: Puzzle,
+    pub states: Modulus,
+    pub method: Method,
+    /// Two states: the largest null space searched exhaustively (its
+    /// dimension); K states: the largest coset searched (log2 of its
+    /// members), per target.
+    pub max_nullity: usize,
+    /// Bytes the factored game may take.
+    pub max_memory: u64,
+    /// K states: log2 of the members a board's exhaustive searches may
+    /// weigh over all its targets (`None`: each target its own budget).
+    pub work_limit: Option<u32>,
+}
+
+impl GameSpec {
+    /// The game of `puzzle` with `states` per cell, with the defaults.
+    pub fn new(puzzle: Puzzle, states: Modulus) -> GameSpec {
+        GameSpec {
+            puzzle,
+            states,
+            method: Method::Auto,
+            max_nullity: DEFAULT_MAX_NULLITY,
+            max_memory: u64::MAX,
+            work_limit: Some(DEFAULT_WORK_LOG2),
+        }
+    }
+
+    /// The two-state game of `puzzle`, with the defaults.
+    pub fn two_states(puzzle: Puzzle) -> GameSpec {
+        GameSpec::new(puzzle, Modulus::TWO)
+    }
+
+    /// Searches up to `max_nullity` because the user asked for it: every
+    /// target gets its 2^`max_nullity` members (no work limit).
+    pub fn asking_max_nullity(self, max_nullity: usize) -> GameSpec {
+        GameSpec { max_nullity, work_limit: None, ..self }
+    }
+
+    /// [`asking_max_nullity`](Self::asking_max_nullity) when `asked`,
+    /// else the default's budget capped at `ceiling` (a server's limit).
+    pub fn max_nullity_or(self, asked: Option<usize>, ceiling: usize) -> GameSpec {
+        match asked {
+            Some(d) => self.asking_max_nullity(d),
+            None => GameSpec { max_nullity: self.max_nullity.min(ceiling), ..self },
+        }
+    }
+
+    /// Searches up to `max_nullity`, keeping the work limit as it is (a
+    /// budget a front sets for its own reasons, not a user's ask).
+    pub fn with_max_nullity(self, max_nullity: usize) -> GameSpec {
+        GameSpec { max_nullity, ..self }
+    }
+
+    pub fn with_method(self, method: Method) -> GameSpec {
+        GameSpec { method, ..self }
+    }
+
+    pub fn with_max_memory(self, max_memory: u64) -> GameSpec {
+        GameSpec { max_memory, ..self }
+    }
+
+    /// The same game on another puzzle (a board of another shape).
+    pub fn with_puzzle(&self, puzzle: Puzzle) -> GameSpec {
+        GameSpec { puzzle, ..self.clone() }
+    }
+}
+
+/// A game made from a [`GameSpec`]: [`Solver`] for two states,
+/// [`StateSolver`] for K.
+pub trait Made: Game + Sized {
+    /// Factors `spec`'s puzzle.
+    ///
+    /// # Errors
+    /// The game's own: [`Error::Memory`] over `max_memory`,
+    /// [`Error::Unsupported`] for a method that cannot serve the puzzle.
+    fn make(spec: &GameSpec) -> Result<Self, Error>;
+
+    /// Whether one board's search may take long: more than 2^12 members
+    /// to weigh (past the Gray-code walk), so that it should be stoppable
+    /// and not share the cores with other boards.
+    fn searches_long(&self) -> bool;
+}
+
+impl Made for Solver {
+    fn make(spec: &GameSpec) -> Result<Solver, Error> {
+        Solver::with_memory_limit(&spec.puzzle, spec.method, spec.max_nullity, spec.max_memory)
+    }
+
+    fn searches_long(&self) -> bool {
+        self.nullity() >= super::minimal::TRANSFORM_FROM
+    }
+}
+
+impl Made for StateSolver {
+    fn make(spec: &GameSpec) -> Result<StateSolver, Error> {
+        let budget = u32::try_from(spec.max_nullity).unwrap_or(u32::MAX);
+        let game = StateSolver::new(&spec.puzzle, spec.states, spec.method, budget, spec.max_memory)?;
+        Ok(game.with_work_limit(spec.work_limit))
+    }
+
+    fn searches_long(&self) -> bool {
+        self.kernel_size_log2() >= super::minimal::TRANSFORM_FROM as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default a front gets when it asks nothing, and what asking
+    /// changes: the one place the fronts' defaults come from.
+    #[test]
+    fn defaults_and_what_asking_changes() {
+        let spec = GameSpec::two_states(Puzzle::new(4, 4).unwrap());
+        assert_eq!((spec.max_nullity, spec.work_limit, spec.max_memory), (36, Some(26), u64::MAX));
+        let asked = spec.clone().max_nullity_or(Some(20), 30);
+        assert_eq!((asked.max_nullity, asked.work_limit), (20, None));
+        let capped = spec.clone().max_nullity_or(None, 30);
+        assert_eq!((capped.max_nullity, capped.work_limit), (30, Some(26)));
+        assert!(!Solver::make(&spec).unwrap().searches_long());
+        assert!(Solver::make(&spec.with_puzzle(Puzzle::new(19, 19).unwrap())).unwrap().searches_long());
+    }
+}
