@@ -1,11 +1,14 @@
 """The module answers as the command line does: the same press counts, the
 same targets and proofs, on seeded random boards of every rule and shape."""
 
+import os
+import subprocess
+
 import numpy as np
 import pytest
 
 import lightsout
-from conftest import apply, solvable, text
+from conftest import ROOT, apply, solvable, text
 
 SHAPES = [(1, 1), (1, 7), (2, 5), (3, 3), (4, 4), (5, 5), (4, 9), (7, 6), (8, 8), (11, 13)]
 
@@ -157,3 +160,26 @@ def test_a_time_limit_stops_a_k_state_search():
     assert (apply(board, s.press_grid, states=3) == 0).all()
     if not s.proven_minimal:
         assert s.lower_bound <= s.presses
+
+
+def test_the_default_k_state_solve_is_the_cli_s(cli):
+    """One default for every front (the library's `GameSpec`): a K-state
+    solve without `max_nullity` limits a board's work over its targets as
+    the command line without `--max-nullity` does, and gives its answer
+    and its proof or its lack (the board of issue 33: 3429, not proven)."""
+    rng = np.random.default_rng(3)
+    boards = [apply(np.zeros((9, 9), dtype=np.uint8), rng.integers(0, 128, size=(9, 9)), states=128)]
+    binary = os.environ.get("LIGHTSOUT_BIN", ROOT / "target" / "release" / "lightsout")
+    made = subprocess.run(
+        [str(binary), "generate", "random-solvable", "-r", "9", "-c", "9", "--states", "128", "--seed", "3"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    boards.append(np.array([[int(v) for v in row.split()] for row in made.split("\n") if row], dtype=np.uint8))
+    for board in boards:
+        stdin = "\n".join(" ".join(str(v) for v in row) for row in board) + "\n"
+        (line,) = cli(["-r", "9", "-c", "9", "--states", "128", "-t", "any"], stdin)
+        best = next(t for t in line["targets"] if t["target"] == line["best"]["target"])
+        s = lightsout.solve(board, states=128, target="any")
+        assert (s.presses, s.target, s.proven_minimal) == (best["presses"], best["target"], best["proven_minimal"])
+        assert (apply(board, s.press_grid, states=128) == s.target).all()
+    assert (s.presses, s.proven_minimal) == (3429, False)
