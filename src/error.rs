@@ -25,8 +25,12 @@ pub enum Error {
         expected: usize,
         given: bool,
     },
-    /// A board side of `value` rows or columns, outside `1..=MAX_SIDE`.
-    BadSide { side: Side, value: usize },
+    /// Over 10 states, a row that is one run of digits (`123` on `line`):
+    /// one number or as many cells. `width_given`: the caller gave the
+    /// board's width, so making it one cell wide is no way out.
+    AmbiguousRow { source: String, line: usize, text: String, states: u8, width_given: bool },
+    /// A board side of `value` rows or columns, outside `1..=max`.
+    BadSide { side: Side, value: usize, max: usize },
     /// A grid whose shape (rows, columns) is not the puzzle's.
     Shape { of: ShapeOf, found: (usize, usize), expected: (usize, usize) },
     /// The method or the route asked for cannot serve this puzzle (light
@@ -118,8 +122,18 @@ impl fmt::Display for Error {
                     plural(*found, "row")
                 )
             }
-            Error::BadSide { side, value } => {
-                write!(f, "a board of {value} {} is outside 1..={}", side.name(), crate::model::MAX_SIDE)
+            Error::AmbiguousRow { source, line, text, states, width_given } => {
+                let or_tall = if *width_given { "" } else { ", or make the boards one cell wide" };
+                write!(
+                    f,
+                    "{source}: line {line}: '{text}' is one number or {} cells: with {states} states write a \
+                     row's states apart (like '{}'){or_tall}",
+                    text.len(),
+                    states_apart(text)
+                )
+            }
+            Error::BadSide { side, value, max } => {
+                write!(f, "a board of {value} {} is outside 1..={max}", side.name())
             }
             // The board is checked first: a target board is compared with it.
             Error::Shape { of, found: (r, c), expected: (er, ec) } => {
@@ -136,3 +150,8 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// A run of digits written apart, a state each: `123` as `1 2 3`.
+pub(crate) fn states_apart(digits: &str) -> String {
+    digits.chars().map(String::from).collect::<Vec<_>>().join(" ")
+}

@@ -7,18 +7,15 @@
 
 use std::any::Any;
 use std::collections::HashMap;
-use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use lightsout::solve::{Board as _, GameSpec, Limits, TargetOf};
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use crate::convert::to_py;
-use crate::game::PyGame;
+use crate::game::{PyGame, Reached};
+use crate::stop::Stop;
 
 /// A puzzle factored once, with what every call asks of it first.
 pub struct Factored<G> {
@@ -68,15 +65,6 @@ pub fn engine<G: PyGame>(spec: &GameSpec) -> PyResult<Arc<Factored<G>>> {
     Ok(made)
 }
 
-/// Which target a press set reaches.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reached {
-    /// `white`, `black`, or `target` (a given board).
-    Name(&'static str),
-    /// A uniform state of the K-state game.
-    State(u8),
-}
-
 /// One board's answer, held without Python objects (so that a batch is
 /// solved with the interpreter released).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,47 +85,11 @@ pub struct Opts {
     pub time_limit: Option<Duration>,
 }
 
-/// Raises `KeyboardInterrupt` (or what a signal handler raised) if a
-/// signal came since the last check.
-pub fn check_signals() -> PyResult<()> {
-    Python::attach(|py| py.check_signals())
-}
-
-/// Set when the call that started a search has returned without it (on
-/// Ctrl-C): the abandoned search stops within its current batch of blocks
-/// instead of running on to its end.
-#[derive(Clone, Default)]
-pub struct Stop(Arc<AtomicBool>);
-
-impl Stop {
-    fn set(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-
-    /// The flag a library search watches (`Limits::stop`).
-    pub fn flag(&self) -> &AtomicBool {
-        &self.0
-    }
-
-    /// Where abandoned work may end: once set, unwinds with [`Abandoned`]
-    /// (`resume_unwind` runs no panic hook: nothing is printed), which
-    /// [`run_interruptible`] catches where the work's thread starts.
-    pub fn check(&self) {
-        if self.0.load(Ordering::Relaxed) {
-            panic::resume_unwind(Box::new(Abandoned));
-        }
-    }
-}
-
-/// The payload an abandoned search unwinds with: caught where the search
-/// thread starts ([`run_interruptible`]), never shown.
-struct Abandoned;
-
 /// Solves `board` for each of `targets` and keeps the lightest answer, as
 /// `Answer::best` does (the first asked on a tie): the library's own
 /// search ([`Game::solve_within`]), which ends within a batch of blocks
 /// once `stop` is set or the time limit passes. An abandoned call unwinds
-/// with [`Abandoned`] (its answer, no longer proven, must not be returned).
+/// (see [`Stop::check`]) (its answer, no longer proven, must not be returned).
 pub fn solve_board<G: PyGame>(
     factored: &Factored<G>,
     board: &G::Board,
@@ -162,56 +114,4 @@ pub fn solve_board<G: PyGame>(
             nullity,
         },
     })
-}
-
-/// Runs `work` on a thread of its own and waits for it, checking for
-/// signals every 50 ms: for the work that cannot check for signals itself
-/// (the K-state search, an analysis, a nullity table). On Ctrl-C the call
-/// raises at once and sets the work's [`Stop`]: a K-state search stops
-/// within its current batch of blocks, a nullity table at its next row; an
-/// analysis, which has no such stop, runs on to its end and its result is
-/// dropped.
-///
-/// The work gets a thread pool of its own, as many threads as the global
-/// one: abandoned, it would otherwise hold the global pool's threads, and
-/// every later call would wait for it to end (found by the test suite: a
-/// small batch after an interrupted 38x38 search over Z_3 took a minute).
-/// Abandoned on its own pool, it only shares the cores until it ends.
-pub fn run_interruptible<T: Send + 'static>(work: impl FnOnce(&Stop) -> T + Send + 'static) -> PyResult<T> {
-    let failed = |e: String| PyRuntimeError::new_err(format!("cannot start a search thread: {e}"));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(rayon::current_num_threads())
-        .thread_name(|i| format!("lightsout-search-{i}"))
-        .build()
-        .map_err(|e| failed(e.to_string()))?;
-    let (tx, rx) = mpsc::channel();
-    let stop = Stop::default();
-    let stopped = stop.clone();
-    std::thread::Builder::new()
-        .name("lightsout-search".into())
-        .spawn(move || match panic::catch_unwind(AssertUnwindSafe(|| pool.install(|| work(&stopped)))) {
-            Ok(value) => {
-                let _ = tx.send(value);
-            }
-            // Abandoned: no one waits for the answer.
-            Err(payload) if payload.is::<Abandoned>() => {}
-            Err(payload) => panic::resume_unwind(payload),
-        })
-        .map_err(|e| failed(e.to_string()))?;
-    loop {
-        match rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(value) => return Ok(value),
-            Err(RecvTimeoutError::Timeout) => {
-                if let Err(signal) = check_signals() {
-                    stop.set();
-                    return Err(signal);
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err(
-                    "internal error: the search thread ended without an answer",
-                ));
-            }
-        }
-    }
 }

@@ -13,9 +13,10 @@ use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::LimitError;
 use crate::convert::{Int, Layout, Spec, bad, exact_int, to_py};
-use crate::engine::{engine, run_interruptible};
+use crate::engine::engine;
 use crate::game::{Play, PyGame, with_game};
 use crate::solve::{DEFAULT_MEMORY, memory, seconds};
+use crate::stop::run_interruptible;
 use crate::study::study_puzzle;
 
 /// The hardest boards of one size (or graph) and rule, for one target.

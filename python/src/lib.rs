@@ -18,6 +18,7 @@ mod engine;
 mod game;
 mod hardest;
 mod solve;
+mod stop;
 mod study;
 
 use pyo3::prelude::*;

@@ -14,10 +14,9 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use rayon::prelude::*;
 
 use crate::convert::{Cells, Goal, Int, Layout, Spec, array_cells, bad, read_board, read_target, to_py};
-use crate::engine::{
-    Factored, Found, Opts, Reached, Stop, check_signals, engine, run_interruptible, solve_board,
-};
-use crate::game::{Play, PyGame, with_game};
+use crate::engine::{Factored, Found, Opts, engine, solve_board};
+use crate::game::{Play, PyGame, Reached, with_game};
+use crate::stop::{Stop, check_signals, run_interruptible};
 
 /// The memory a call may plan for unless told otherwise: 1 GiB, as the
 /// command line's default.

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
 
 use crate::convert::{Int, Layout, Spec, bad, exact_int, to_py};
-use crate::engine::run_interruptible;
 use crate::game::{KernelSize, Play, PyGame, Study, Table, with_game};
 use crate::solve::{DEFAULT_MEMORY, memory};
+use crate::stop::run_interruptible;
 
 /// What is known about one puzzle size and rule.
 ///

@@ -47,7 +47,6 @@ use verify::verify;
 
 use crate::error::plural;
 use crate::error::{ShapeOf, Side};
-use crate::model::MAX_SIDE;
 use crate::present::*;
 use crate::{Answer, Error, Solver, StateSolver};
 
@@ -289,8 +288,22 @@ fn describe(error: &Error) -> String {
         Error::Mismatch { side: Side::Rows, given: false, .. } => {
             format!("{error} (use --rows for rectangles)")
         }
-        Error::BadSide { side, value: 0 } => format!("{} must be at least 1, got 0", flag(*side)),
-        Error::BadSide { side, value } => format!("{} is {value}, outside 1..={MAX_SIDE}", flag(*side)),
+        Error::AmbiguousRow { source, line, text, states, width_given } => {
+            // Boards without blank lines are square, so one cell wide takes
+            // --rows too.
+            let or_tall = match width_given {
+                true => "",
+                false => ", or give --rows N --cols 1 for a board N cells tall and one wide",
+            };
+            format!(
+                "{source}: line {line}: '{text}' is one number or {} cells: with --states {states} write a row's \
+                 states apart (like '{}'){or_tall}",
+                text.len(),
+                crate::error::states_apart(text)
+            )
+        }
+        Error::BadSide { side, value: 0, .. } => format!("{} must be at least 1, got 0", flag(*side)),
+        Error::BadSide { side, value, max } => format!("{} is {value}, outside 1..={max}", flag(*side)),
         Error::Shape { of: ShapeOf::Target, found: (r, c), expected: (er, ec) } => {
             format!("the --target board is {r}x{c} but the board is {er}x{ec}")
         }

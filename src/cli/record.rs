@@ -12,8 +12,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::cli::describe;
-use crate::error::Side;
-use crate::model::MAX_SIDE;
 use crate::present::{colour_targets, parse_topology, topology_name};
 use crate::solve::{Layout, SearchState, Shard, Slice, SliceKind, Sliced};
 use crate::{Error, Graph, Grid, Method, Puzzle, Rule, Target, grid_lines, parse_boards};
@@ -151,9 +149,8 @@ pub(super) fn read_puzzle(
 pub(super) fn problem_error(source: &str) -> impl Fn(Error) -> Error + '_ {
     move |error| {
         let why = match error {
-            Error::BadSide { side, value } => {
-                let side = if side == Side::Rows { "rows" } else { "columns" };
-                format!("has {value} {side}, outside 1..={MAX_SIDE}")
+            Error::BadSide { side, value, max } => {
+                format!("has {value} {}, outside 1..={max}", side.name())
             }
             Error::Parse { message, .. } => format!("has a bad graph: {message}"),
             Error::BadInput(why) => why,

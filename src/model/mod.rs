@@ -43,7 +43,7 @@ pub const MAX_SIDE: usize = 1 << 20;
 /// [`Error::BadSide`] naming the side.
 pub fn check_side(side: Side, value: usize) -> Result<(), Error> {
     if value == 0 || value > MAX_SIDE {
-        return Err(Error::BadSide { side, value });
+        return Err(Error::BadSide { side, value, max: MAX_SIDE });
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use crate::error::Error;
 mod reader;
 mod states;
 
-use reader::{Boards, Cells, Line, describe, tokens, written_apart};
+use reader::{BadRow, Boards, Cells, Line, describe, tokens, written_apart};
 
 pub use states::{StateBoards, parse_state_boards, state_lines, state_row_width};
 
@@ -93,13 +93,13 @@ impl Cells for Bits {
 
     /// The cells are ORed into the row's words (zero on entry): bitvec's
     /// `set` per cell made a batch of all 65,536 4×4 boards 20 % slower.
-    fn read_row(&self, line: &Line, board: &mut Grid, r: usize) -> Result<(), String> {
+    fn read_row(&self, line: &Line, board: &mut Grid, r: usize) -> Result<(), BadRow> {
         if written_apart(line) {
             // Cells apart (`1 0 1`, `b w b`): one character each.
             for (c, (offset, token)) in tokens(line).enumerate() {
                 match (token, CELL[token[0] as usize]) {
                     ([_], v) if v != INVALID => board.set(r, c, v >> 1 == 1),
-                    _ => return Err(Bits::bad_token(line, offset, token)),
+                    _ => return Err(Bits::bad_token(line, offset, token).into()),
                 }
             }
             return Ok(());
@@ -113,14 +113,14 @@ impl Cells for Bits {
         }
         match invalid {
             false => Ok(()),
-            true => Err(self.first_bad(line).unwrap_or_default()),
+            true => Err(self.first_bad(line).unwrap_or_else(|| String::new().into())),
         }
     }
 
     /// One pass over a row of one character a cell, the common case; a
     /// row with any other byte (a space between cells, a bad character)
     /// is read again the general way.
-    fn read_sized(&self, line: &Line, board: &mut Grid, r: usize, width: usize) -> Result<bool, String> {
+    fn read_sized(&self, line: &Line, board: &mut Grid, r: usize, width: usize) -> Result<bool, BadRow> {
         if line.cells.len() == width {
             let row = board.words_mut(r);
             let mut invalid = false;
@@ -142,14 +142,14 @@ impl Cells for Bits {
         self.read_row(line, board, r).map(|()| true)
     }
 
-    fn first_bad(&self, line: &Line) -> Option<String> {
+    fn first_bad(&self, line: &Line) -> Option<BadRow> {
         if written_apart(line) {
             let bad = |t: &[u8]| t.len() != 1 || CELL[t[0] as usize] == INVALID;
             let (offset, token) = tokens(line).find(|(_, t)| bad(t))?;
-            return Some(Bits::bad_token(line, offset, token));
+            return Some(Bits::bad_token(line, offset, token).into());
         }
         let offset = line.cells.iter().position(|&b| CELL[b as usize] == INVALID)?;
-        Some(Bits::bad_at(line, offset))
+        Some(Bits::bad_at(line, offset).into())
     }
 }
 

@@ -5,9 +5,8 @@
 
 use std::time::Duration;
 
-use super::states::StateTarget;
 use crate::error::Error;
-use crate::model::{Grid, Puzzle, StateGrid};
+use crate::model::{Grid, Puzzle};
 
 /// What a board should become: all white, all black, or a given board.
 ///
@@ -79,7 +78,7 @@ impl Method {
 
 /// A kind of board the game is played on, whose press sets are boards of
 /// the same kind: [`Grid`] (two states, one bit a cell) or
-/// [`StateGrid`] (K states, one byte a cell). What the generic
+/// [`StateGrid`](crate::model::StateGrid) (K states, one byte a cell). What the generic
 /// [`Solution`], [`Outcome`] and [`Answer`] need of it.
 pub trait Board: Clone + std::fmt::Debug + PartialEq + Eq {
     /// What a board of this kind may be asked to become.
@@ -98,18 +97,6 @@ impl Board for Grid {
 
     fn presses(&self) -> u64 {
         self.count_ones() as u64
-    }
-
-    fn shape(&self) -> (usize, usize) {
-        (self.nrows(), self.ncols())
-    }
-}
-
-impl Board for StateGrid {
-    type Target = StateTarget;
-
-    fn presses(&self) -> u64 {
-        self.total()
     }
 
     fn shape(&self) -> (usize, usize) {
@@ -181,13 +168,6 @@ pub struct FixedSpaceSearch {
     /// grid's symmetries (quarter turn, half turn, three-quarter turn,
     /// top-bottom mirror, left-right mirror, transpose, anti-transpose).
     pub motions: u8,
-}
-
-impl FixedSpaceSearch {
-    /// The motions fixing the subspace, named ("half turn and transpose").
-    pub fn motion_names(&self) -> String {
-        super::minimal::motion_names(self.motions)
-    }
 }
 
 /// The best press set found for one target, for either kind of board.

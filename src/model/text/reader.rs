@@ -58,13 +58,13 @@ pub(super) trait Cells {
     fn board(&self, rows: usize, cols: usize) -> Self::Board;
 
     /// Reads `line`, known to hold as many cells as the board is wide, into
-    /// row `r`; the message for its first bad cell otherwise.
-    fn read_row(&self, line: &Line, board: &mut Self::Board, r: usize) -> Result<(), String>;
+    /// row `r`; what is wrong with its first bad cell otherwise.
+    fn read_row(&self, line: &Line, board: &mut Self::Board, r: usize) -> Result<(), BadRow>;
 
     /// The message for the first bad cell of `line`, if it has one: what a
     /// row of the wrong width is checked for first, so that a bad
     /// character is named rather than counted.
-    fn first_bad(&self, line: &Line) -> Option<String>;
+    fn first_bad(&self, line: &Line) -> Option<BadRow>;
 
     /// Reads `line` into row `r` if it holds `width` cells: `Ok(false)`
     /// when it holds another number (the caller says which error).
@@ -74,11 +74,38 @@ pub(super) trait Cells {
         board: &mut Self::Board,
         r: usize,
         width: usize,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, BadRow> {
         if self.width(line) != width {
             return Ok(false);
         }
         self.read_row(line, board, r).map(|()| true)
+    }
+}
+
+/// What is wrong with a row's cells.
+pub(super) enum BadRow {
+    /// A message naming the line, column and what is wrong.
+    Said(String),
+    /// Over 10 states, a row that is one run of digits: see
+    /// [`Error::AmbiguousRow`].
+    Ambiguous { line: usize, text: String, states: u8, width_given: bool },
+}
+
+impl From<String> for BadRow {
+    fn from(message: String) -> BadRow {
+        BadRow::Said(message)
+    }
+}
+
+impl BadRow {
+    /// The error of reading `source`.
+    fn error(self, source: String) -> Error {
+        match self {
+            BadRow::Said(message) => Error::Parse { source, message },
+            BadRow::Ambiguous { line, text, states, width_given } => {
+                Error::AmbiguousRow { source, line, text, states, width_given }
+            }
+        }
     }
 }
 
@@ -190,8 +217,8 @@ impl<'a, C: Cells> Boards<'a, C> {
     /// at `first_line`: a bad cell first, then a wrong width.
     fn row_error(&self, line: &Line, width: usize, first_line: usize) -> Option<Error> {
         let source = self.source.to_string();
-        if let Some(message) = self.cells.first_bad(line) {
-            return Some(Error::Parse { source, message });
+        if let Some(bad) = self.cells.first_bad(line) {
+            return Some(bad.error(source));
         }
         let found = self.cells.width(line);
         (found != width).then_some(Error::Mismatch {
@@ -271,7 +298,7 @@ impl<'a, C: Cells> Boards<'a, C> {
             let read = match self.cells.read_sized(line, &mut board, r, width) {
                 Ok(true) => None,
                 Ok(false) => self.row_error(line, width, first.number),
-                Err(message) => Some(Error::Parse { source: self.source.to_string(), message }),
+                Err(bad) => Some(bad.error(self.source.to_string())),
             };
             if let Some(e) = read {
                 return self.fail(e);

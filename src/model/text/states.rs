@@ -1,6 +1,6 @@
 //! Boards of K states as text: digits, or numbers apart.
 
-use super::reader::{Boards, Cells, Line, describe, tokens};
+use super::reader::{BadRow, Boards, Cells, Line, describe, tokens};
 use super::{Bits, CELL, INVALID};
 use crate::error::Error;
 use crate::model::StateGrid;
@@ -27,14 +27,14 @@ impl States {
 
     /// The state written at `offset` of `line` (a digit, a two-state
     /// character, or a number), or the message saying what is wrong.
-    fn state(&self, line: &Line, offset: usize, token: &[u8], number: bool) -> Result<u8, String> {
+    fn state(&self, line: &Line, offset: usize, token: &[u8], number: bool) -> Result<u8, BadRow> {
         let (at, column) = (line.number, line.column + offset + 1);
         let too_large =
             |text: &str| format!("state {text} at line {at}, column {column} is not below {}", self.k);
         // Two states apart are the two-state characters too (`b w b`).
         if number && self.k == 2 && token.len() == 1 {
             return match CELL[token[0] as usize] {
-                INVALID => Err(Bits::bad_at(line, offset)),
+                INVALID => Err(Bits::bad_at(line, offset).into()),
                 v => Ok(v >> 1),
             };
         }
@@ -44,51 +44,41 @@ impl States {
                 return Err(format!(
                     "invalid state '{text}' at line {at}, column {column} (expected a number 0 to {})",
                     self.k - 1
-                ));
+                )
+                .into());
             }
             // Above 10 states a row is numbers apart; a row that is one run
             // of digits (`123`) could be three cells or one number: refused.
             if self.k > 10 && !self.one_wide && token.len() > 1 && token.len() == line.cells.len() {
-                // Boards without blank lines are square, so one cell wide
-                // takes --rows too.
-                let or_tall = if self.width_given {
-                    ""
-                } else {
-                    ", or give --rows N --cols 1 for a board N cells tall and one wide"
-                };
-                return Err(format!(
-                    "line {at}: '{text}' is one number or {} cells: with --states {} write a row's states apart \
-                     (like '{}'){or_tall}",
-                    token.len(),
-                    self.k,
-                    text.chars().map(String::from).collect::<Vec<_>>().join(" ")
-                ));
+                let (text, states, width_given) = (text.into_owned(), self.k, self.width_given);
+                return Err(BadRow::Ambiguous { line: at, text, states, width_given });
             }
             return match text.parse::<u64>() {
                 Ok(v) if v < u64::from(self.k) => Ok(v as u8),
-                _ => Err(too_large(&text)),
+                _ => Err(too_large(&text).into()),
             };
         }
         let b = token[0];
         if self.k == 2 {
             return match CELL[b as usize] {
-                INVALID => Err(Bits::bad_at(line, offset)),
+                INVALID => Err(Bits::bad_at(line, offset).into()),
                 v => Ok(v >> 1),
             };
         }
         match b {
             b'0'..=b'9' if b - b'0' < self.k => Ok(b - b'0'),
-            b'0'..=b'9' => Err(too_large(&(b as char).to_string())),
+            b'0'..=b'9' => Err(too_large(&(b as char).to_string()).into()),
             _ => Err(format!(
                 "invalid character {} at line {at}, column {column} (expected a digit 0 to {})",
                 describe(b),
                 self.k - 1
-            )),
+            )
+            .into()),
         }
     }
 
     /// Every state of the line, in order, stopping at the first bad one.
-    fn states<'a>(&'a self, line: &'a Line<'a>) -> impl Iterator<Item = Result<u8, String>> + 'a {
+    fn states<'a>(&'a self, line: &'a Line<'a>) -> impl Iterator<Item = Result<u8, BadRow>> + 'a {
         let numbers = self.numbers(line);
         let mut digits = line.cells.iter().enumerate().map(|(offset, b)| (offset, std::slice::from_ref(b)));
         let mut tokens = tokens(line);
@@ -108,7 +98,7 @@ impl Cells for States {
         StateGrid::zeros(rows, cols)
     }
 
-    fn read_row(&self, line: &Line, board: &mut StateGrid, r: usize) -> Result<(), String> {
+    fn read_row(&self, line: &Line, board: &mut StateGrid, r: usize) -> Result<(), BadRow> {
         let cols = board.ncols();
         let row = &mut board.cells_mut()[r * cols..(r + 1) * cols];
         for (cell, state) in row.iter_mut().zip(self.states(line)) {
@@ -117,7 +107,7 @@ impl Cells for States {
         Ok(())
     }
 
-    fn first_bad(&self, line: &Line) -> Option<String> {
+    fn first_bad(&self, line: &Line) -> Option<BadRow> {
         self.states(line).find_map(Result::err)
     }
 }
@@ -401,5 +391,20 @@ mod tests {
             let back = parse_state_boards(text.as_bytes(), "t", k, Some(rows), None).unwrap();
             assert_eq!(back, vec![grid], "{rows}x{cols} k {k}");
         }
+    }
+
+    /// An ambiguous row is said in the library's words, with no flag of
+    /// any front (the command line words it with its own).
+    #[test]
+    fn an_ambiguous_row_names_no_flag() {
+        let e = parse_state_boards(b"123\n", "in", 13, None, None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "in: line 1: '123' is one number or 3 cells: with 13 states write a row's states apart \
+             (like '1 2 3'), or make the boards one cell wide"
+        );
+        let e = parse_state_boards(b"123\n", "in", 13, None, Some(3)).unwrap_err();
+        assert!(matches!(e, Error::AmbiguousRow { width_given: true, .. }), "{e:?}");
+        assert!(!e.to_string().contains("--") && !e.to_string().contains("wide"), "{e}");
     }
 }

@@ -8,7 +8,7 @@ mod local;
 mod prefix_fold;
 mod search;
 mod symmetry;
-pub(crate) use symmetry::{grid_symmetries, motion_names};
+pub(crate) use symmetry::grid_symmetries;
 mod transform;
 
 pub(crate) use crate::solve::slices::{Best, Mask, Shard, Sliced, WorkCurve};

@@ -33,6 +33,13 @@ pub(crate) fn motion_names(motions: u8) -> String {
     }
 }
 
+impl crate::solve::FixedSpaceSearch {
+    /// The motions fixing the subspace, named ("half turn and transpose").
+    pub fn motion_names(&self) -> String {
+        motion_names(self.motions)
+    }
+}
+
 /// A turn or mirror image of the board: where cell (r, c) goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Motion {

@@ -1,6 +1,7 @@
 //! What a K-state solve answers: targets, solutions and outcomes.
 
 use crate::model::StateGrid;
+use crate::solve::Board;
 use crate::zk::Modulus;
 
 /// What a board of K states should become.
@@ -17,5 +18,17 @@ impl StateTarget {
     /// the default goal of the K-state game.
     pub fn any(states: Modulus) -> Vec<StateTarget> {
         (0..states.get()).map(StateTarget::Uniform).collect()
+    }
+}
+
+impl Board for StateGrid {
+    type Target = StateTarget;
+
+    fn presses(&self) -> u64 {
+        self.total()
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        (self.nrows(), self.ncols())
     }
 }
