@@ -6,13 +6,22 @@
 //! analysis holds) is [`PyGame`], implemented once for each.
 
 use lightsout::analysis::Weighed;
-use lightsout::solve::{Game, GameSpec, Made, TargetOf};
+use lightsout::solve::{Game, GameSpec, Limits, Made, TargetOf};
 use lightsout::zk::Modulus;
 use lightsout::{Grid, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
 use pyo3::prelude::*;
 
 use crate::convert::{Cells, Goal, bad, to_py};
-use crate::engine::{Reached, Stop};
+use crate::stop::Stop;
+
+/// Which target a press set reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reached {
+    /// `white`, `black`, or `target` (a given board).
+    Name(&'static str),
+    /// A uniform state of the K-state game.
+    State(u8),
+}
 
 /// A library game as Python plays it.
 pub trait PyGame:
@@ -259,8 +268,19 @@ impl PyGame for StateSolver {
             )));
         }
         let (mut log2, mut nullities) = (Vec::new(), Vec::new());
-        // A row of sizes at a time on all cores, stopping between rows.
-        for row in lightsout::kernel_table(rows.iter().copied(), cols, template, k, max_memory) {
+        // A row of sizes at a time on all cores; an abandoned call stops
+        // between sizes (one can take seconds), its error never seen.
+        let limits = Limits { stop: Some(stop.flag()), time_limit: None };
+        let table = lightsout::analysis::kernel_table_within(
+            rows.iter().copied(),
+            cols,
+            template,
+            k,
+            max_memory,
+            &limits,
+        );
+        for row in table {
+            stop.check();
             let row = row.map_err(to_py)?;
             log2.extend(row.iter().map(|entry| entry.kernel_size_log2));
             nullities.extend(row.iter().map(|entry| entry.nullity.map_or(-1, |d| d as i64)));

@@ -16,7 +16,7 @@ pub use hardest::{
     Weighed, distribution_cost, distribution_shards, hardest, hardest_cost, hardest_merged, hardest_slice,
     is_distribution_refusal,
 };
-pub use table::{KernelEntry, kernel_table, nullity_table, plane_nullity};
+pub use table::{KernelEntry, kernel_table, kernel_table_within, nullity_table, plane_nullity};
 
 use crate::error::Error;
 use crate::gf2::Poly;

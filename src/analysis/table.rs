@@ -7,7 +7,7 @@ use crate::error::{Error, Side};
 use crate::gf2::Poly;
 use crate::model::{Puzzle, check_side};
 use crate::solve::states::StateSolver;
-use crate::solve::{Method, Solver, limits};
+use crate::solve::{Limits, Method, Solver, limits};
 use crate::zk::Modulus;
 
 /// The nullity of the classic R×C plane puzzle: `deg gcd(f_R(x), f_C(x+1))`
@@ -188,9 +188,33 @@ pub fn kernel_table<'a>(
     states: Modulus,
     max_memory: u64,
 ) -> impl Iterator<Item = Result<Vec<KernelEntry>, Error>> + 'a {
+    kernel_table_within(rows, cols, template, states, max_memory, &Limits::NONE)
+}
+
+/// [`kernel_table`] within `limits`: once they stop it (a flag set, the
+/// time up), no further size is factored and the row answers
+/// [`Error::Limit`]. A row's sizes can each take seconds (an elimination
+/// of R·C unknowns over Z_K), so a caller with a deadline stops inside a
+/// row, not only between rows: a server's request past its limit no
+/// longer runs on for minutes.
+///
+/// # Errors
+/// As [`kernel_table`], and [`Error::Limit`] once stopped.
+pub fn kernel_table_within<'a>(
+    rows: impl IntoIterator<Item = usize> + 'a,
+    cols: &'a [usize],
+    template: &'a Puzzle,
+    states: Modulus,
+    max_memory: u64,
+    limits: &Limits<'a>,
+) -> impl Iterator<Item = Result<Vec<KernelEntry>, Error>> + 'a {
+    let stopped = limits.stopped_from_now();
     rows.into_iter().map(move |r| {
         cols.par_iter()
             .map(|&c| {
+                if stopped() {
+                    return Err(Error::Limit(format!("stopped before the size {r}x{c} of the table")));
+                }
                 let puzzle =
                     Puzzle::new(r, c)?.with_topology(template.topology()).with_rule(template.rule().clone());
                 // Budget 0: the kernel's size only, no pattern searched.

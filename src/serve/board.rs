@@ -7,7 +7,7 @@ use super::error::ApiError;
 use super::game::{OnGame, Served, for_states};
 use super::json_response;
 use super::request::{self, ApiJson, CheckRequest, SolveRequest};
-use super::work::{App, Job};
+use super::work::{App, Job, Lane};
 use crate::present::{Report, Shown};
 use crate::solve::{GameSpec, TargetOf};
 use crate::zk::Modulus;
@@ -19,7 +19,10 @@ pub(super) async fn solve(
     State(app): State<App>,
     ApiJson(req): ApiJson<SolveRequest>,
 ) -> Result<Response, ApiError> {
-    app.run("a smaller board or fewer states", move |job| solve_json(&req, job)).await.map(json_response)
+    let lane = Lane::of_board(&req.board, req.states, req.graph.as_deref());
+    app.run_in(lane, "a smaller board or fewer states", move |job| solve_json(&req, job))
+        .await
+        .map(json_response)
 }
 
 /// What a request that takes a board asks about.
@@ -160,7 +163,10 @@ pub(super) async fn check(
     State(app): State<App>,
     ApiJson(req): ApiJson<CheckRequest>,
 ) -> Result<Response, ApiError> {
-    app.run("a smaller board or fewer states", move |job| check_answer(&req, job)).await.map(json_response)
+    let lane = Lane::of_board(&req.board, req.states, req.graph.as_deref());
+    app.run_in(lane, "a smaller board or fewer states", move |job| check_answer(&req, job))
+        .await
+        .map(json_response)
 }
 
 fn check_answer(req: &CheckRequest, job: &Job) -> Result<String, ApiError> {

@@ -10,11 +10,12 @@ use super::error::ApiError;
 use super::request;
 use super::work::Job;
 use crate::analysis::Weighed;
+use crate::analysis::kernel_table_within;
 use crate::present::{Shown, analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
 use crate::solve::{Made, TargetOf};
 use crate::zk::Modulus;
 use crate::{Answer, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
-use crate::{analyze as analyse, kernel_table, nullity_table};
+use crate::{analyze as analyse, nullity_table};
 
 /// Rows of a table computed between two checks of [`Job::should_stop`]:
 /// enough for both cores, few enough that an abandoned table stops soon.
@@ -150,20 +151,26 @@ impl Served for StateSolver {
         template: &Puzzle,
         job: &Job,
     ) -> Result<Vec<Value>, ApiError> {
-        let limits = &*job.limits;
+        let max_memory = job.limits.max_memory;
         let cols: Vec<usize> = (c0..=c1).collect();
-        let mut table = kernel_table(r0..=r1, &cols, template, states, limits.max_memory);
-        let mut entries = Vec::new();
-        for r in r0..=r1 {
-            if job.should_stop() {
-                return Err(job.timed_out());
+        // Stopped inside a row too: one size can take seconds, a row of
+        // them minutes (the request past its limit ran on for 3.5 min).
+        job.with_search_limits(|limits| {
+            let stopped = limits.stopped_from_now();
+            let mut table = kernel_table_within(r0..=r1, &cols, template, states, max_memory, limits);
+            let mut entries = Vec::new();
+            for r in r0..=r1 {
+                let Some(row) = table.next() else { break };
+                let row = match row {
+                    Err(_) if stopped() || job.should_stop() => return Err(job.timed_out()),
+                    row => row?,
+                };
+                entries.extend(
+                    row.iter().zip(c0..=c1).map(|(entry, c)| kernel_entry_json(r, c, states.get(), entry)),
+                );
             }
-            let Some(row) = table.next() else { break };
-            entries.extend(
-                row?.iter().zip(c0..=c1).map(|(entry, c)| kernel_entry_json(r, c, states.get(), entry)),
-            );
-        }
-        Ok(entries)
+            Ok(entries)
+        })
     }
 }
 

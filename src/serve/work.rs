@@ -1,5 +1,8 @@
 //! Where the work runs: on tokio's blocking pool, at most [`Limits::jobs`]
-//! jobs at once, each answered within [`Limits::time`].
+//! jobs at once in each of two lanes, each answered within [`Limits::time`].
+//! Small two-state boards have a lane of their own ([`Lane::Quick`]), so
+//! that the page and small solves stay quick while long work holds every
+//! slot of the other.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,11 +13,58 @@ use tokio::time::{Instant, timeout_at};
 use super::Limits;
 use super::error::ApiError;
 
-/// The server's shared state: its limits and its job slots.
+/// The server's shared state: its limits and its job slots, a set for
+/// each [`Lane`].
 #[derive(Clone)]
 pub(super) struct App {
     pub(super) limits: Arc<Limits>,
     slots: Arc<Semaphore>,
+    quick_slots: Arc<Semaphore>,
+}
+
+/// Which job slots a request waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Lane {
+    /// Work whose cost the request alone does not bound well: tables,
+    /// analyses, hardest boards, large boards, K states, graphs.
+    Long,
+    /// A two-state board of at most [`QUICK_CELLS`] cells: factoring is
+    /// microseconds, and the search at most 2^[`Limits::max_nullity`]
+    /// members of 16 words (2^24 by default: a fraction of a second on one
+    /// core), so a quick request never waits long behind another.
+    Quick,
+}
+
+/// Most cells of a board solved or checked in the quick lane (32x32).
+pub(super) const QUICK_CELLS: usize = 1 << 10;
+
+impl Lane {
+    /// The lane of a request about `board` (rows as the API reads them)
+    /// with `states`, on a grid (`graph` none).
+    pub(super) fn of_board(board: &serde_json::Value, states: Option<u32>, graph: Option<&str>) -> Lane {
+        let two_states = states.is_none_or(|k| k == 2);
+        match graph.is_none() && two_states && board_cells(board).is_some_and(|n| n <= QUICK_CELLS) {
+            true => Lane::Quick,
+            false => Lane::Long,
+        }
+    }
+}
+
+/// The cells of a board as the API takes it (a list of rows, strings or
+/// lists of numbers, or one string of lines), counted generously (a row's
+/// bytes): `None` for anything else, which the reader will refuse.
+fn board_cells(board: &serde_json::Value) -> Option<usize> {
+    use serde_json::Value;
+    let row = |r: &Value| match r {
+        Value::String(s) => Some(s.len()),
+        Value::Array(cells) => Some(cells.len()),
+        _ => None,
+    };
+    match board {
+        Value::Array(rows) => rows.iter().try_fold(0usize, |n, r| Some(n.saturating_add(row(r)?))),
+        Value::String(s) => Some(s.len()),
+        _ => None,
+    }
 }
 
 /// What a job is given: the limits, and a way to learn that its answer is
@@ -85,11 +135,21 @@ impl Drop for AbandonOnDrop {
 impl App {
     pub(super) fn new(limits: Limits) -> Self {
         let slots = Arc::new(Semaphore::new(limits.jobs.max(1)));
-        App { limits: Arc::new(limits), slots }
+        let quick_slots = Arc::new(Semaphore::new(limits.jobs.max(1)));
+        App { limits: Arc::new(limits), slots, quick_slots }
     }
 
-    /// Runs `job` on the blocking pool once a slot is free, so that the
-    /// async workers keep answering other requests meanwhile.
+    /// [`run_in`](Self::run_in) the long lane.
+    pub(super) async fn run<T, F>(&self, advice: &'static str, job: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&Job) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        self.run_in(Lane::Long, advice, job).await
+    }
+
+    /// Runs `job` on the blocking pool once a slot of `lane` is free, so
+    /// that the async workers keep answering other requests meanwhile.
     ///
     /// The request is answered within the time limit: if no slot frees up
     /// in time, with 503; if the job is still running then, with a 422
@@ -101,15 +161,16 @@ impl App {
     /// and answers what it found; tables stop at their next check of
     /// [`Job::should_stop`]; the rest (factoring) is short by the limits
     /// checked before it started.
-    pub(super) async fn run<T, F>(&self, advice: &'static str, job: F) -> Result<T, ApiError>
+    pub(super) async fn run_in<T, F>(&self, lane: Lane, advice: &'static str, job: F) -> Result<T, ApiError>
     where
         F: FnOnce(&Job) -> Result<T, ApiError> + Send + 'static,
         T: Send + 'static,
     {
         let time = self.limits.time;
+        let slots = if lane == Lane::Quick { &self.quick_slots } else { &self.slots };
         let deadline = Instant::now() + time;
         let abandoned = AbandonOnDrop(Arc::new(AtomicBool::new(false)));
-        let slot = match timeout_at(deadline, self.slots.clone().acquire_owned()).await {
+        let slot = match timeout_at(deadline, slots.clone().acquire_owned()).await {
             Ok(Ok(slot)) => slot,
             Ok(Err(_)) => return Err(ApiError::Internal("the job slots were closed".into())),
             Err(_) => {
