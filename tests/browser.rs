@@ -1442,3 +1442,50 @@ fn the_page_plays_graphs() {
     client.select("graph", "grid");
     client.wait_for_text("analysis", "5×5 plane");
 }
+
+/// A hint is one press: before Solve it draws and names one press of a
+/// minimal solution and lists none (a tester saw one click draw all 34
+/// presses and list them while the status said "one press"); Solve then
+/// shows the solution the hint came from. A link followed later is a new
+/// board, and the status says so (it kept a hardest board's count).
+#[test]
+fn regression_a_hint_is_one_press_and_a_link_a_new_board() {
+    let Some((chromium, chromedriver)) = browser() else { return };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (1200, 1500));
+    client.goto(&format!("{base}#rows=5&cols=5"));
+    client.wait_for_text("analysis", "5×5 plane, rule plus: rank 23, nullity 2");
+    for (r, row) in BOARD.iter().enumerate() {
+        for (c, cell) in row.chars().enumerate() {
+            if cell == 'b' {
+                client.click_cell("board", (5, 5), (r, c));
+            }
+        }
+    }
+    client.click("hint");
+    let hint = client.wait_for_text("status", "Hint: press row");
+    let (r, c) = Client::cell_named(&hint);
+    let (_, grid) = cli_best(&BOARD);
+    assert_eq!(grid[r].as_bytes()[c], b'x', "{hint} is not a press of {grid:?}");
+    let drawn = client.drawn_board(5, 5);
+    let marks: Vec<(usize, usize)> = (0..5)
+        .flat_map(|i| (0..5).map(move |j| (i, j)))
+        .filter(|&(i, j)| drawn[i].as_bytes()[j] == b'x')
+        .collect();
+    assert_eq!(marks, [(r, c)], "a hint drew {drawn:?}");
+    assert_eq!(client.text("presses"), "", "a hint listed the presses");
+    client.screenshot("hint-only-5x5.png");
+
+    client.click("solve");
+    client.wait_for_text("status", " to all ");
+    let drawn = client.drawn_board(5, 5);
+    let marks = drawn.iter().map(|row| row.matches('x').count()).sum::<usize>();
+    let presses = grid.iter().map(|row| row.matches('x').count()).sum::<usize>();
+    assert_eq!(marks, presses, "Solve drew {drawn:?}, the CLI presses {grid:?}");
+    assert!(client.text("presses").starts_with("Press: "), "{}", client.text("presses"));
+
+    client.goto(&format!("{base}#rows=4&cols=4&states=3"));
+    client.wait_for_text("status", "The board of the link: 4×4, 3 states.");
+    assert_eq!(client.text("presses"), "");
+}

@@ -155,6 +155,12 @@ function wire() {
   // new board, analysed like one typed in.
   window.addEventListener("hashchange", () => {
     loadFromUrl();
+    // What the page said of the board before (a hardest board's count, a
+    // solution) is not of this one.
+    forgetSolution();
+    const size = state.graph ? state.graph.label : `${state.rows}×${state.cols}`;
+    const kind = state.states === 2 ? "two states" : `${state.states} states`;
+    say(`The board of the link: ${size}, ${kind}.`);
     showSettings();
     changed();
     analyzeSoon();

@@ -299,7 +299,13 @@ export function drawBoard() {
   }
   const box = boardView.box;
   const s = state.solution;
-  if (s && state.states === 2) {
+  if (s && !s.shown) {
+    // Hidden (a hint or a step asked for it): only the hinted press.
+    if (state.hint >= 0 && left(s, state.hint) > 0) {
+      if (state.states === 2) mark(g, box(state.hint), "#e0a100");
+      else badge(g, box(state.hint), "#e0a100", left(s, state.hint));
+    }
+  } else if (s && state.states === 2) {
     for (const i of s.presses.keys()) if (left(s, i) === 0) mark(g, box(i), "#777");
     for (const i of remaining(s)) mark(g, box(i), "#e0a100");
   } else if (s) {

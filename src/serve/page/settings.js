@@ -123,6 +123,7 @@ export function showSettings() {
     $("rows").value = state.rows;
     $("cols").value = state.cols;
   }
+  ruleWords();
   $("rule").value = state.rule;
   $("torus").checked = state.torus;
   $("states").value = state.states;
@@ -134,6 +135,19 @@ export function showSettings() {
   $("mask").hidden = state.rule !== "mask";
   const bits = state.mask.replace(/\//g, "");
   $("mask").querySelectorAll("button").forEach((b, k) => b.setAttribute("aria-pressed", bits[k] === "1"));
+}
+
+/** The rule menu in the words of the board played: a grid's cell and its
+ *  4 neighbours, a graph's vertex and its neighbours (as the CLI says). */
+function ruleWords() {
+  const [plus, neighbours] = state.graph
+    ? ["plus: a vertex and its neighbours", "neighbours: its neighbours only"]
+    : ["plus: the cell and its 4 neighbours", "neighbours: the 4 neighbours only"];
+  const options = $("rule").options;
+  for (const option of options) {
+    if (option.value === "plus") option.textContent = plus;
+    if (option.value === "neighbours") option.textContent = neighbours;
+  }
 }
 
 /** The key to the colours of K > 2 under the board: each state (the

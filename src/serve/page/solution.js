@@ -9,8 +9,21 @@ import { makeMove, progressText } from "./play.js";
 /** Presses listed in words under the board (all are drawn). */
 const LISTED_PRESSES = 100;
 
-/** Asks for the fewest presses from the board as it is now. */
+/** Asks for the fewest presses from the board as it is now, and shows
+ *  them all. */
 export async function solve() {
+  // A solution a hint or a step already fetched is the one shown, so that
+  // the hints given are among its presses.
+  const hidden = state.solution && !state.solution.shown ? state.solution : null;
+  const s = hidden || (await fetchSolution());
+  if (s) reveal(s);
+  return s;
+}
+
+/** Asks the server for the fewest presses from the board as it is now and
+ *  keeps them, hidden: a hint or a step uses them without giving the rest
+ *  away; `reveal` shows them. */
+async function fetchSolution() {
   const answer = await api("/api/solve", { board: boardBody(), target: targetBody(), ...puzzleBody() });
   // Two states answer by colour, more with a list of targets.
   const name = state.states === 2
@@ -28,19 +41,31 @@ export async function solve() {
   const toPress = [];
   counts.forEach((n, i) => { if (n) toPress.push(i); });
   state.solution = {
-    presses: new Map(toPress.map((i) => [i, counts[i]])), pressed: new Map(), target: name, proven: entry.proven_minimal,
+    presses: new Map(toPress.map((i) => [i, counts[i]])),
+    pressed: new Map(),
+    target: name,
+    proven: entry.proven_minimal,
+    count: entry.presses,
+    shown: false,
   };
   state.hint = -1;
   showLegend();
-  const proof = entry.proven_minimal ? "proven minimal" : "not proven minimal";
-  say(`${presses(entry.presses)} to ${allOf(name)} (${proof}).`);
+  return state.solution;
+}
+
+/** Shows the solution `s`: every press drawn and listed. */
+function reveal(s) {
+  s.shown = true;
+  state.hint = -1;
+  const proof = s.proven ? "proven minimal" : "not proven minimal";
+  say(`${presses(s.count)} to ${allOf(s.target)} (${proof}).`);
   // A cell pressed n times is listed as r1c2×n; a vertex as v3×n.
   const where = (i) => (state.graph ? `v${i}` : `r${Math.floor(i / state.cols) + 1}c${(i % state.cols) + 1}`);
-  const listed = toPress.slice(0, LISTED_PRESSES).map((i) => `${where(i)}${counts[i] > 1 ? `×${counts[i]}` : ""}`);
+  const toPress = [...s.presses.keys()];
+  const listed = toPress.slice(0, LISTED_PRESSES).map((i) => `${where(i)}${s.presses.get(i) > 1 ? `×${s.presses.get(i)}` : ""}`);
   if (toPress.length > LISTED_PRESSES) listed.push(`… and ${toPress.length - LISTED_PRESSES} more`);
   $("presses").textContent = toPress.length ? "Press: " + listed.join(" ") : "No presses needed.";
   changed();
-  return state.solution;
 }
 
 /** Says why no presses reach the target, and marks the proof from
@@ -76,8 +101,10 @@ async function explainImpossible(answer) {
     `by a multiple of ${k}, but reaching ${allOf(target)} would change it by something else.`);
 }
 
+/** One press of a minimal solution, outlined; the rest stays hidden
+ *  until Solve. */
 export async function hint() {
-  const s = state.solution || (await solve());
+  const s = state.solution || (await fetchSolution());
   if (!s) return;
   const [next] = remaining(s);
   if (next === undefined) {
@@ -93,7 +120,7 @@ export async function hint() {
 
 /** Presses the next press of the solution (a move like any other). */
 export async function step() {
-  const s = state.solution || (await solve());
+  const s = state.solution || (await fetchSolution());
   if (!s) return;
   const [next] = remaining(s);
   if (next === undefined) {
