@@ -97,7 +97,7 @@ fn within(members: Option<u64>, budget: usize) -> bool {
 /// at a time limit with the best found.
 pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let search_args = &args.search;
-    super::long::interrupt_flag();
+    super::interrupt::interrupt_flag();
     let max_memory = args.memory.max_memory;
     let states = args.puzzle.modulus();
     let targets = args.target.resolve_states(&args.source, states, max_memory)?;
