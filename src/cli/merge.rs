@@ -7,7 +7,7 @@ use crate::cli::{
     TwoStates, parse_sealed, read_record, smaller_or_more_memory, solver_failure,
 };
 use crate::present::{Report, state_target_name};
-use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, Shard, Slice, SliceKind, Sliced, merge};
+use crate::solve::{Best, LongSearch, MAX_EXHAUSTIVE_NULLITY, Mask, Shard, Slice, SliceKind, Sliced, merge};
 use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
 use super::record::{Entry, check_one_split, coverage_error};
@@ -246,7 +246,7 @@ fn merge_two_states(
                 (local.mask, false, plan.bound + 1)
             }
         };
-        let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
+        let presses = search.solver.long_member(&search.board, target, particular, coset, mask)?;
         let solution = super::search::solution(presses, proven, bound);
         Ok(Outcome { target: target.clone(), solution: Some(solution) })
     };
@@ -280,7 +280,7 @@ fn above_the_bound(coset: &crate::solve::Coset, bound: u64, source: &str) -> Res
 /// Merges K-state records: every slice verified against the problem
 /// rebuilt from the first record, joined into the proven minimum.
 fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Streams) -> Result<u8, Failure> {
-    use super::states_search::{cosets, entries, goals, state_solution};
+    use super::states_search::{cosets, entries, goals};
     let (first_source, first) = &records[0];
     let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
     let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
@@ -290,13 +290,13 @@ fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Strea
     let names: Vec<String> = goals.iter().map(|g| state_target_name(&g.target)).collect();
     let mut outcome = |index: usize, merged: Merged| -> Result<Outcome<StateGrid>, Failure> {
         let goal = &goals[index];
-        let (Some(best), Some((_, coset))) = (merged, &goal.reachable) else {
+        let (Some(best), Some((particular, coset))) = (merged, &goal.reachable) else {
             return Ok(Outcome { target: goal.target.clone(), solution: None });
         };
         let mask = best.map_or(Mask::ZERO, |b| b.mask);
-        let cells = coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()))?;
-        let total = cells.iter().map(|&v| u64::from(v)).sum();
-        let solution = state_solution(&solver, &board, &goal.target, cells, true, total)?;
+        let presses = solver.long_member(&board, &goal.target, particular, coset, mask)?;
+        let total = presses.total();
+        let solution = super::search::solution(presses, true, total);
         Ok(Outcome { target: goal.target.clone(), solution: Some(solution) })
     };
     let (outcomes, rechecked) =
