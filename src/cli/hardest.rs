@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use super::hardest_record::{HardestProblem, HardestRecord};
 use super::interrupt::interrupt_flag;
-use super::read_record;
-use super::record::{Sealed, check_one_split, coverage_error, save};
+use super::long::Checkpoints;
+use super::record::{Sealed, check_one_split, coverage_error};
 use super::solve::create;
 use super::{
     Failure, HardestArgs, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat,
@@ -262,24 +262,18 @@ where
         .into());
     }
     let started = std::time::Instant::now();
-    let resume = match &args.checkpoint {
-        Some(path) => resumed(path, game, goal, shard)?,
-        None => None,
-    };
+    let mut checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
+    let resume = resumed(&checkpoints, game, goal, shard)?;
     let before = resume.as_ref().map_or(0, |r| r.milliseconds);
     let record = |slice: &DistributionSlice| {
         HardestRecord::new(game, goal, slice, before + started.elapsed().as_millis() as u64)
     };
-    let every = Duration::from_secs_f64(args.checkpoint_every.unwrap_or(60.0));
-    let (mut saved_at, mut unsaved) = (std::time::Instant::now(), None);
+    let mut unsaved = None;
     let mut progress = |slice: &DistributionSlice| {
-        if let Some(path) = &args.checkpoint
-            && saved_at.elapsed() >= every
+        if checkpoints.due(false)
+            && let Err(e) = checkpoints.save(&record(slice))
         {
-            if let Err(e) = save(&record(slice), path) {
-                unsaved.get_or_insert(e);
-            }
-            saved_at = std::time::Instant::now();
+            unsaved.get_or_insert(e);
         }
     };
     let total = distribution_cost(game, goal, shard)?;
@@ -300,9 +294,7 @@ where
         return Err(e.into());
     }
     let line = record(&walked);
-    if let Some(path) = &args.checkpoint {
-        save(&line, path)?;
-    }
+    checkpoints.save(&line)?;
     let len = shard.len(walked.prefixes);
     if walked.done < len {
         let kept = match &args.checkpoint {
@@ -321,19 +313,17 @@ where
     Ok(0)
 }
 
-/// The checkpoint at `path` of this slice, if there is one (an empty file
-/// is none: a run killed before its first save).
+/// The saved checkpoint of this slice, if there is one (an empty file is
+/// none: a run killed before its first save).
 fn resumed<G: Weighed>(
-    path: &std::path::Path,
+    checkpoints: &Checkpoints,
     game: &G,
     goal: Goal,
     shard: Shard,
 ) -> Result<Option<HardestRecord>, Failure> {
-    if !path.exists() {
+    let Some((source, text)) = checkpoints.saved()? else {
         return Ok(None);
-    }
-    let source = path.display().to_string();
-    let text = read_record(path)?;
+    };
     if text.trim().is_empty() {
         return Ok(None);
     }

@@ -5,6 +5,7 @@
 //! (`search.rs` for two states, `states_search.rs` for K).
 
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -21,6 +22,45 @@ use crate::solve::{SliceKind, Sliced, WorkCurve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
+
+/// A run's checkpoint file (`--checkpoint`), saved every
+/// `--checkpoint-every` seconds and when the run stops: one cadence for
+/// the minimum's searches and the distribution's slices (`hardest.rs`).
+pub(super) struct Checkpoints<'a> {
+    path: Option<&'a Path>,
+    every: f64,
+    saved_at: Instant,
+}
+
+impl<'a> Checkpoints<'a> {
+    pub(super) fn new(path: Option<&'a Path>, every: Option<f64>) -> Self {
+        Checkpoints { path, every: every.unwrap_or(CHECKPOINT_EVERY), saved_at: Instant::now() }
+    }
+
+    /// The file's name and text, to resume from; none before the first
+    /// save (no file yet).
+    pub(super) fn saved(&self) -> Result<Option<(String, String)>, Error> {
+        let Some(path) = self.path.filter(|p| p.exists()) else {
+            return Ok(None);
+        };
+        Ok(Some((path.display().to_string(), read_record(path)?)))
+    }
+
+    /// Whether a save is due: there is a file, and the run is `stopping`
+    /// or the time between checkpoints has passed.
+    pub(super) fn due(&self, stopping: bool) -> bool {
+        self.path.is_some() && (stopping || self.saved_at.elapsed().as_secs_f64() >= self.every)
+    }
+
+    /// Saves `record` when there is a file; the time to the next save runs
+    /// from now, whether this one was written or not.
+    pub(super) fn save<T: Sealed>(&mut self, record: &T) -> Result<(), Error> {
+        let Some(path) = self.path else { return Ok(()) };
+        let saved = save(record, path);
+        self.saved_at = Instant::now();
+        saved
+    }
+}
 
 /// Why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,16 +81,13 @@ pub(super) fn search<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     args: &SearchArgs,
     io: &mut Streams,
 ) -> Result<Option<u8>, Failure> {
-    if let Some(path) = args.checkpoint.as_ref().filter(|p| p.exists()) {
-        let source = path.display().to_string();
-        let text = read_record(path)?;
+    let mut checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
+    if let Some((source, text)) = checkpoints.saved()? {
         record.resume(Record::parse(&text, &source)?, cosets, &source)?;
     }
-    if let Some(path) = &args.checkpoint {
-        save(record, path)?;
-    }
+    checkpoints.save(record)?;
     let started = Instant::now();
-    let stopped = run(record, cosets, args)?;
+    let stopped = run(record, cosets, args, &mut checkpoints)?;
     if stopped == Stop::Interrupted {
         let states = || record.searches.iter().filter_map(|s| s.state());
         let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
@@ -89,6 +126,7 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     record: &mut Record<K>,
     cosets: &[Option<&C>],
     args: &SearchArgs,
+    checkpoints: &mut Checkpoints,
 ) -> Result<Stop, Error> {
     let started = Instant::now();
     let interrupted = interrupt_flag();
@@ -144,7 +182,6 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         record.searches.first().and_then(|e| e.state()).map_or(0, |s| s.done),
     ));
     bar.set_position(done);
-    let mut last_save = Instant::now();
     let mut stop = Stop::Done;
     for (index, coset) in cosets.iter().enumerate() {
         let (Some(mut state), Some(coset)) = (record.searches[index].state().cloned(), coset) else {
@@ -163,16 +200,14 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
             } else if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
                 stop = Stop::TimeLimit;
             }
-            let due = last_save.elapsed().as_secs_f64() >= args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
-            if let (Some(path), true) = (&args.checkpoint, due || stop != Stop::Done) {
+            if checkpoints.due(stop != Stop::Done) {
                 let mut saved = record.clone();
                 *saved.searches[index].state_mut() = Some(s.clone());
                 saved.milliseconds = elapsed(started);
-                if let Err(e) = save(&saved, path) {
+                if let Err(e) = checkpoints.save(&saved) {
                     failure = Some(e);
                     return ControlFlow::Break(());
                 }
-                last_save = Instant::now();
             }
             if stop == Stop::Done { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
         });
@@ -186,8 +221,6 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     }
     bar.finish_and_clear();
     record.milliseconds = elapsed(started);
-    if let Some(path) = &args.checkpoint {
-        save(record, path)?;
-    }
+    checkpoints.save(record)?;
     Ok(stop)
 }
