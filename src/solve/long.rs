@@ -47,14 +47,14 @@ pub type Reachable<'a, G> = (<G as Game>::Board, <G as LongSearch>::Coset<'a>);
 /// # Example
 /// ```
 /// use lightsout::solve::{LongSearch, Mask};
-/// use lightsout::{Grid, Method, Puzzle, Solver, Target};
+/// use lightsout::{Game, Grid, Method, Puzzle, Solver, Target};
 ///
 /// let solver = Solver::new(&Puzzle::new(4, 4)?, Method::Auto, 32)?;
 /// let board = Grid::ones(4, 4);
 /// let (particular, coset) = solver.long_coset(&board, &Target::White, false)?.unwrap();
-/// // Mask 0 is the particular press set itself, re-checked.
+/// // The member mask 0 names, re-checked: it turns the board white.
 /// let member = solver.long_member(&board, &Target::White, &particular, &coset, Mask::ZERO)?;
-/// assert_eq!(member, particular);
+/// solver.check(&board, &member, &Target::White)?;
 /// // Nothing searched: a local search's answer, never lighter than the minimum (4 presses).
 /// let settled = solver.settle(&board, &Target::White, &particular, &coset, None, None)?;
 /// assert!(settled.weight >= 4 && settled.lower_bound <= 4);
@@ -228,5 +228,59 @@ impl StateSolver {
             .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
         self.check(board, &presses, target)?;
         Ok(presses)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Method;
+    use crate::model::Puzzle;
+    use crate::solve::states::StateTarget;
+    use crate::solve::states::minimum::StateSearchState;
+    use crate::solve::{Board, SearchState, Shard};
+    use crate::zk::Modulus;
+
+    /// `best`, a whole search's lightest member of `coset`, named by its
+    /// mask, is the game's minimum, re-checked; settling with it gives it
+    /// again, and settling with nothing searched a re-checked press set no
+    /// lighter, with an honest bound.
+    fn settles_as_searched<G: LongSearch>(
+        game: &G,
+        board: &G::Board,
+        target: &TargetOf<G>,
+        (particular, coset): &Reachable<'_, G>,
+        best: Best,
+    ) {
+        let fewest = game.solve_for(board, target).unwrap().unwrap();
+        assert!(fewest.proven_minimal);
+        let member = game.long_member(board, target, particular, coset, best.mask).unwrap();
+        assert_eq!((member.presses(), best.weight), (fewest.presses.presses(), fewest.presses.presses()));
+        let settled = game.settle(board, target, particular, coset, Some(best), None).unwrap();
+        assert_eq!((settled.weight, settled.presses.presses()), (best.weight, best.weight));
+        game.check(board, &settled.presses, target).unwrap();
+        let local = game.settle(board, target, particular, coset, None, None).unwrap();
+        game.check(board, &local.presses, target).unwrap();
+        assert!(local.weight >= best.weight && local.lower_bound <= best.weight);
+        assert_eq!(local.presses.presses(), local.weight);
+    }
+
+    #[test]
+    fn both_games_settle_on_what_their_search_found() {
+        let two = Solver::new(&Puzzle::new(5, 5).unwrap(), Method::Auto, 32).unwrap();
+        let board = Grid::ones(5, 5);
+        let reachable = two.long_coset(&board, &Target::White, false).unwrap().unwrap();
+        let mut state = SearchState::new(&reachable.1, Shard::WHOLE);
+        state.run(&reachable.1, false, &mut |_| std::ops::ControlFlow::Continue(()));
+        settles_as_searched(&two, &board, &Target::White, &reachable, state.best.unwrap());
+
+        let k = Modulus::new(3).unwrap();
+        let three = StateSolver::new(&Puzzle::new(4, 4).unwrap(), k, Method::Auto, 30, 1 << 30).unwrap();
+        let board = StateGrid::from_fn(4, 4, |r, c| ((r + 2 * c) % 3) as u8);
+        let target = StateTarget::Uniform(0);
+        let reachable = three.long_coset(&board, &target, false).unwrap().unwrap();
+        let mut state = StateSearchState::new(&reachable.1, Shard::WHOLE).unwrap();
+        state.run(&reachable.1, &mut |_| std::ops::ControlFlow::Continue(()));
+        settles_as_searched(&three, &board, &target, &reachable, state.best.unwrap());
     }
 }
