@@ -1,24 +1,29 @@
 //! `lightsout hardest`: the most presses a solvable board of a size needs,
 //! a board that needs them, and the boards by their fewest presses, for
-//! both kinds of game (the library's `analysis::hardest`).
+//! both kinds of game (the library's `analysis::hardest`); its slices
+//! (`--shard`, `--checkpoint`), and `merge` of their records.
 
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::hardest_record::{HardestProblem, HardestRecord};
-use super::long::interrupt_flag;
-use super::read_record;
-use super::record::{Sealed, save};
+use super::interrupt::interrupt_flag;
+use super::long::Checkpoints;
+use super::record::{Sealed, check_one_split, coverage_error};
 use super::solve::create;
-use super::{Failure, HardestArgs, Kind, Streams, StudyFormat, smaller_or_more_memory, terminal_bar};
+use super::{
+    Failure, HardestArgs, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat,
+    smaller_or_more_memory, terminal_bar,
+};
 use crate::analysis::{
     DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, Weighed, distribution_cost,
-    distribution_shards, hardest as weigh, hardest_cost, hardest_slice, is_distribution_refusal,
+    distribution_shards, hardest as weigh, hardest_cost, hardest_merged, hardest_slice,
+    is_distribution_refusal,
 };
-use crate::present::{Shown, hardest_json, hardest_text};
+use crate::present::{Shown, hardest_json, hardest_text, parse_bytes};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
-use crate::{Answer, Error, Method};
+use crate::{Answer, Error, Method, Solver, StateSolver};
 
 pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure>
 where
@@ -101,6 +106,130 @@ where
     Ok(())
 }
 
+/// `merge` of hardest-boards records: every slice of one problem once,
+/// joined into what `hardest --distribution` prints, in text or JSON.
+pub(super) fn merge_hardest(
+    texts: &[(String, String)],
+    args: &MergeArgs,
+    io: &mut Streams,
+) -> Result<u8, Failure> {
+    let format = match args.format {
+        None | Some(MergeFormat::Text) => StudyFormat::Text,
+        Some(MergeFormat::Json) => StudyFormat::Json,
+        Some(other) => {
+            let name = if other == MergeFormat::Poj { "poj" } else { "csv" };
+            return Err(Error::BadInput(format!(
+                "--format {name} is not for a distribution; hardest records merge to text or json"
+            ))
+            .into());
+        }
+    };
+    if args.show {
+        return Err(Error::BadInput(
+            "--show is for searches; a distribution's slices are checked against the walk as they merge"
+                .into(),
+        )
+        .into());
+    }
+    let mut records = Vec::new();
+    for (source, text) in texts {
+        records.push((source.clone(), HardestRecord::parse(text, source)?));
+    }
+    // An unfinished slice first: it is the file to act on (in a folder,
+    // the checkpoint of a slice still running).
+    for (source, record) in &records {
+        let len = record.shard.len(record.prefixes);
+        if record.done < len {
+            return Err(Error::BadInput(format!(
+                "{source}: slice {} is unfinished ({} of its {len} prefixes walked), stopped before its end; \
+                 resume it: run its command again with the --checkpoint that saved it",
+                record.shard, record.done
+            ))
+            .into());
+        }
+    }
+    let parts: Vec<(&str, &str, Shard)> =
+        records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
+    check_one_split(&parts, "counted another problem")?;
+    let (first_source, first) = &records[0];
+    let (puzzle, goal) = first.problem.arguments(first_source)?;
+    if puzzle.states == 2 {
+        merge_with::<Solver>(&records, &puzzle, goal, format, args.recheck, io)
+    } else {
+        merge_with::<StateSolver>(&records, &puzzle, goal, format, args.recheck, io)
+    }
+}
+
+/// `--recheck SHARE`: that share of the slices (at least one), picked at
+/// random, counted again here; a slice whose counts differ from its
+/// record's is refused, naming the file. The checks of the merge catch a
+/// record edited in its total or its heaviest; only counting again
+/// catches cosets moved from one weight to another and sealed again.
+fn recount<G: Weighed>(
+    game: &G,
+    goal: Goal,
+    records: &[(String, HardestRecord)],
+    share: f64,
+    io: &mut Streams,
+) -> Result<(), Failure> {
+    let amount = ((records.len() as f64 * share).ceil() as usize).clamp(1, records.len());
+    let picked = rand::seq::index::sample(&mut rand::rng(), records.len(), amount);
+    let options = HardestOptions { distribution: true, work: u64::MAX, progress: None };
+    for i in picked {
+        let (source, record) = &records[i];
+        let counted =
+            hardest_slice(game, goal, &options, &Default::default(), record.shard, None, &mut |_| {})?;
+        let claimed = record.slice();
+        if counted.cosets != claimed.cosets || counted.heaviest != claimed.heaviest {
+            let at = counted.cosets.iter().zip(&claimed.cosets).find(|(c, r)| c != r);
+            let detail = match at {
+                Some(((w, c), (_, r))) => format!(": {r} cosets of weight {w} recorded, {c} counted"),
+                None => String::new(),
+            };
+            return Err(Error::BadInput(format!(
+                "{source}: slice {} does not hold up: counted again, its cosets differ{detail}",
+                record.shard
+            ))
+            .into());
+        }
+    }
+    let plural = if amount == 1 { "" } else { "s" };
+    let _ =
+        writeln!(io.stderr, "lightsout: note: counted {amount} slice{plural} again, each as its record says");
+    Ok(())
+}
+
+/// The merge for one kind of game: the game made as `hardest` makes it.
+fn merge_with<G: Kind>(
+    records: &[(String, HardestRecord)],
+    puzzle: &PuzzleArgs,
+    goal: Goal,
+    format: StudyFormat,
+    recheck: Option<f64>,
+    io: &mut Streams,
+) -> Result<u8, Failure>
+where
+    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+{
+    let first = &records[0].1.problem;
+    let max_memory = parse_bytes(DEFAULT_MAX_MEMORY).map_err(Error::Internal)?;
+    let mut solvers =
+        G::solvers(puzzle, Method::Auto, DEFAULT_MAX_NULLITY, max_memory, &smaller_or_more_memory);
+    let game = solvers.for_shape(first.rows, first.cols)?;
+    let slices: Vec<DistributionSlice> = records.iter().map(|(_, r)| r.slice()).collect();
+    let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
+    let found =
+        hardest_merged(game, goal, &slices)?.map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
+    if let Some(share) = recheck {
+        recount(game, goal, records, share, io)?;
+    }
+    print_hardest(game, goal, &found, format, io)?;
+    Ok(0)
+}
+
+/// `--max-memory`'s default, which `hardest` factors the puzzle within.
+const DEFAULT_MAX_MEMORY: &str = "1G";
+
 /// `--shard K/N`: walks one slice of the distribution and prints its
 /// record, for `lightsout merge`.
 fn slice<G: Kind>(
@@ -133,24 +262,18 @@ where
         .into());
     }
     let started = std::time::Instant::now();
-    let resume = match &args.checkpoint {
-        Some(path) => resumed(path, game, goal, shard)?,
-        None => None,
-    };
+    let mut checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
+    let resume = resumed(&checkpoints, game, goal, shard)?;
     let before = resume.as_ref().map_or(0, |r| r.milliseconds);
     let record = |slice: &DistributionSlice| {
         HardestRecord::new(game, goal, slice, before + started.elapsed().as_millis() as u64)
     };
-    let every = Duration::from_secs_f64(args.checkpoint_every.unwrap_or(60.0));
-    let (mut saved_at, mut unsaved) = (std::time::Instant::now(), None);
+    let mut unsaved = None;
     let mut progress = |slice: &DistributionSlice| {
-        if let Some(path) = &args.checkpoint
-            && saved_at.elapsed() >= every
+        if checkpoints.due(false)
+            && let Err(e) = checkpoints.save(&record(slice))
         {
-            if let Err(e) = save(&record(slice), path) {
-                unsaved.get_or_insert(e);
-            }
-            saved_at = std::time::Instant::now();
+            unsaved.get_or_insert(e);
         }
     };
     let total = distribution_cost(game, goal, shard)?;
@@ -171,9 +294,7 @@ where
         return Err(e.into());
     }
     let line = record(&walked);
-    if let Some(path) = &args.checkpoint {
-        save(&line, path)?;
-    }
+    checkpoints.save(&line)?;
     let len = shard.len(walked.prefixes);
     if walked.done < len {
         let kept = match &args.checkpoint {
@@ -192,19 +313,17 @@ where
     Ok(0)
 }
 
-/// The checkpoint at `path` of this slice, if there is one (an empty file
-/// is none: a run killed before its first save).
+/// The saved checkpoint of this slice, if there is one (an empty file is
+/// none: a run killed before its first save).
 fn resumed<G: Weighed>(
-    path: &std::path::Path,
+    checkpoints: &Checkpoints,
     game: &G,
     goal: Goal,
     shard: Shard,
 ) -> Result<Option<HardestRecord>, Failure> {
-    if !path.exists() {
+    let Some((source, text)) = checkpoints.saved()? else {
         return Ok(None);
-    }
-    let source = path.display().to_string();
-    let text = read_record(path)?;
+    };
     if text.trim().is_empty() {
         return Ok(None);
     }

@@ -1,6 +1,6 @@
 //! The record of one slice of `lightsout hardest --distribution --shard
-//! K/N`, and `merge` of such records into what the unsharded command
-//! prints.
+//! K/N`, which `merge` (in `hardest.rs`) joins into what the unsharded
+//! command prints.
 //!
 //! A record holds the problem (states, size, topology, rule, target, the
 //! graph), its hash, the slice, how many prefixes the walk was cut into,
@@ -15,18 +15,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::hardest::print_hardest;
-use super::merge::{check_one_split, coverage_error};
+use super::PuzzleArgs;
 use super::record::{Sealed, Shape, parse_sealed_version, problem_hash, read_puzzle};
-use super::{
-    Failure, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat, smaller_or_more_memory,
-};
-use crate::analysis::{
-    DistributionSlice, Goal, HardestOptions, SliceHeaviest, Weighed, hardest_merged, hardest_slice,
-};
-use crate::present::{Shown, parse_bytes, puzzle_topology};
-use crate::solve::{DEFAULT_MAX_NULLITY, Shard};
-use crate::{Answer, Error, Graph, Method, Solver, StateSolver};
+use crate::analysis::{DistributionSlice, Goal, SliceHeaviest, Weighed};
+use crate::present::puzzle_topology;
+use crate::solve::Shard;
+use crate::{Error, Graph};
 
 /// Version of hardest-boards records.
 pub(super) const HARDEST_RECORD_VERSION: u32 = 1;
@@ -122,7 +116,7 @@ impl HardestProblem {
 
     /// The command line's puzzle flags and the goal this problem names,
     /// read back (an error names `source`, the record's file).
-    fn arguments(&self, source: &str) -> Result<(PuzzleArgs, Goal), Error> {
+    pub(super) fn arguments(&self, source: &str) -> Result<(PuzzleArgs, Goal), Error> {
         let bad = |why: String| Error::BadInput(format!("{source}: its problem {why}"));
         if self.states < 2 {
             return Err(bad(format!("has {} states; the number of states is 2 to 255", self.states)));
@@ -202,135 +196,11 @@ impl HardestRecord {
     }
 }
 
-/// `merge` of hardest-boards records: every slice of one problem once,
-/// joined into what `hardest --distribution` prints, in text or JSON.
-pub(super) fn merge_hardest(
-    texts: &[(String, String)],
-    args: &MergeArgs,
-    io: &mut Streams,
-) -> Result<u8, Failure> {
-    let format = match args.format {
-        None | Some(MergeFormat::Text) => StudyFormat::Text,
-        Some(MergeFormat::Json) => StudyFormat::Json,
-        Some(other) => {
-            let name = if other == MergeFormat::Poj { "poj" } else { "csv" };
-            return Err(Error::BadInput(format!(
-                "--format {name} is not for a distribution; hardest records merge to text or json"
-            ))
-            .into());
-        }
-    };
-    if args.show {
-        return Err(Error::BadInput(
-            "--show is for searches; a distribution's slices are checked against the walk as they merge"
-                .into(),
-        )
-        .into());
-    }
-    let mut records = Vec::new();
-    for (source, text) in texts {
-        records.push((source.clone(), HardestRecord::parse(text, source)?));
-    }
-    // An unfinished slice first: it is the file to act on (in a folder,
-    // the checkpoint of a slice still running).
-    for (source, record) in &records {
-        let len = record.shard.len(record.prefixes);
-        if record.done < len {
-            return Err(Error::BadInput(format!(
-                "{source}: slice {} is unfinished ({} of its {len} prefixes walked), stopped before its end; \
-                 resume it: run its command again with the --checkpoint that saved it",
-                record.shard, record.done
-            ))
-            .into());
-        }
-    }
-    let parts: Vec<(&str, &str, Shard)> =
-        records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
-    check_one_split(&parts, "counted another problem")?;
-    let (first_source, first) = &records[0];
-    let (puzzle, goal) = first.problem.arguments(first_source)?;
-    if puzzle.states == 2 {
-        merge_with::<Solver>(&records, &puzzle, goal, format, args.recheck, io)
-    } else {
-        merge_with::<StateSolver>(&records, &puzzle, goal, format, args.recheck, io)
-    }
-}
-
-/// `--recheck SHARE`: that share of the slices (at least one), picked at
-/// random, counted again here; a slice whose counts differ from its
-/// record's is refused, naming the file. The checks of the merge catch a
-/// record edited in its total or its heaviest; only counting again
-/// catches cosets moved from one weight to another and sealed again.
-fn recount<G: Weighed>(
-    game: &G,
-    goal: Goal,
-    records: &[(String, HardestRecord)],
-    share: f64,
-    io: &mut Streams,
-) -> Result<(), Failure> {
-    let amount = ((records.len() as f64 * share).ceil() as usize).clamp(1, records.len());
-    let picked = rand::seq::index::sample(&mut rand::rng(), records.len(), amount);
-    let options = HardestOptions { distribution: true, work: u64::MAX, progress: None };
-    for i in picked {
-        let (source, record) = &records[i];
-        let counted =
-            hardest_slice(game, goal, &options, &Default::default(), record.shard, None, &mut |_| {})?;
-        let claimed = record.slice();
-        if counted.cosets != claimed.cosets || counted.heaviest != claimed.heaviest {
-            let at = counted.cosets.iter().zip(&claimed.cosets).find(|(c, r)| c != r);
-            let detail = match at {
-                Some(((w, c), (_, r))) => format!(": {r} cosets of weight {w} recorded, {c} counted"),
-                None => String::new(),
-            };
-            return Err(Error::BadInput(format!(
-                "{source}: slice {} does not hold up: counted again, its cosets differ{detail}",
-                record.shard
-            ))
-            .into());
-        }
-    }
-    let plural = if amount == 1 { "" } else { "s" };
-    let _ =
-        writeln!(io.stderr, "lightsout: note: counted {amount} slice{plural} again, each as its record says");
-    Ok(())
-}
-
-/// The merge for one kind of game: the game made as `hardest` makes it.
-fn merge_with<G: Kind>(
-    records: &[(String, HardestRecord)],
-    puzzle: &PuzzleArgs,
-    goal: Goal,
-    format: StudyFormat,
-    recheck: Option<f64>,
-    io: &mut Streams,
-) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
-{
-    let first = &records[0].1.problem;
-    let max_memory = parse_bytes(DEFAULT_MAX_MEMORY).map_err(Error::Internal)?;
-    let mut solvers =
-        G::solvers(puzzle, Method::Auto, DEFAULT_MAX_NULLITY, max_memory, &smaller_or_more_memory);
-    let game = solvers.for_shape(first.rows, first.cols)?;
-    let slices: Vec<DistributionSlice> = records.iter().map(|(_, r)| r.slice()).collect();
-    let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
-    let found =
-        hardest_merged(game, goal, &slices)?.map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
-    if let Some(share) = recheck {
-        recount(game, goal, records, share, io)?;
-    }
-    print_hardest(game, goal, &found, format, io)?;
-    Ok(0)
-}
-
-/// `--max-memory`'s default, which `hardest` factors the puzzle within.
-const DEFAULT_MAX_MEMORY: &str = "1G";
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analysis::{HardestOptions, hardest_slice};
-    use crate::{Puzzle, Rule, Topology};
+    use crate::{Method, Puzzle, Rule, Solver, StateSolver, Topology};
 
     const COUNT: HardestOptions = HardestOptions { distribution: true, work: u64::MAX, progress: None };
 

@@ -5,23 +5,62 @@
 //! (`search.rs` for two states, `states_search.rs` for K).
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, Once};
+use std::path::Path;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use indicatif::ProgressBar;
 
 use super::args::SearchArgs;
 use super::input::read_record;
-use super::progress::{SharedWork, terminal_bar_with_work};
+use super::interrupt::{SharedWork, interrupt_flag, interrupted_after};
+use super::progress::terminal_bar_with_work;
 use super::record::{Entry, Record, RecordKind, save};
-use super::search::human;
 use super::{Failure, Sealed, Streams};
 use crate::Error;
 use crate::solve::{SliceKind, Sliced, WorkCurve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
+
+/// A run's checkpoint file (`--checkpoint`), saved every
+/// `--checkpoint-every` seconds and when the run stops: one cadence for
+/// the minimum's searches and the distribution's slices (`hardest.rs`).
+pub(super) struct Checkpoints<'a> {
+    path: Option<&'a Path>,
+    every: f64,
+    saved_at: Instant,
+}
+
+impl<'a> Checkpoints<'a> {
+    pub(super) fn new(path: Option<&'a Path>, every: Option<f64>) -> Self {
+        Checkpoints { path, every: every.unwrap_or(CHECKPOINT_EVERY), saved_at: Instant::now() }
+    }
+
+    /// The file's name and text, to resume from; none before the first
+    /// save (no file yet).
+    pub(super) fn saved(&self) -> Result<Option<(String, String)>, Error> {
+        let Some(path) = self.path.filter(|p| p.exists()) else {
+            return Ok(None);
+        };
+        Ok(Some((path.display().to_string(), read_record(path)?)))
+    }
+
+    /// Whether a save is due: there is a file, and the run is `stopping`
+    /// or the time between checkpoints has passed.
+    pub(super) fn due(&self, stopping: bool) -> bool {
+        self.path.is_some() && (stopping || self.saved_at.elapsed().as_secs_f64() >= self.every)
+    }
+
+    /// Saves `record` when there is a file; the time to the next save runs
+    /// from now, whether this one was written or not.
+    pub(super) fn save<T: Sealed>(&mut self, record: &T) -> Result<(), Error> {
+        let Some(path) = self.path else { return Ok(()) };
+        let saved = save(record, path);
+        self.saved_at = Instant::now();
+        saved
+    }
+}
 
 /// Why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,16 +81,13 @@ pub(super) fn search<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     args: &SearchArgs,
     io: &mut Streams,
 ) -> Result<Option<u8>, Failure> {
-    if let Some(path) = args.checkpoint.as_ref().filter(|p| p.exists()) {
-        let source = path.display().to_string();
-        let text = read_record(path)?;
+    let mut checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
+    if let Some((source, text)) = checkpoints.saved()? {
         record.resume(Record::parse(&text, &source)?, cosets, &source)?;
     }
-    if let Some(path) = &args.checkpoint {
-        save(record, path)?;
-    }
+    checkpoints.save(record)?;
     let started = Instant::now();
-    let stopped = run(record, cosets, args)?;
+    let stopped = run(record, cosets, args, &mut checkpoints)?;
     if stopped == Stop::Interrupted {
         let states = || record.searches.iter().filter_map(|s| s.state());
         let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
@@ -90,6 +126,7 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     record: &mut Record<K>,
     cosets: &[Option<&C>],
     args: &SearchArgs,
+    checkpoints: &mut Checkpoints,
 ) -> Result<Stop, Error> {
     let started = Instant::now();
     let interrupted = interrupt_flag();
@@ -145,7 +182,6 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         record.searches.first().and_then(|e| e.state()).map_or(0, |s| s.done),
     ));
     bar.set_position(done);
-    let mut last_save = Instant::now();
     let mut stop = Stop::Done;
     for (index, coset) in cosets.iter().enumerate() {
         let (Some(mut state), Some(coset)) = (record.searches[index].state().cloned(), coset) else {
@@ -164,16 +200,14 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
             } else if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
                 stop = Stop::TimeLimit;
             }
-            let due = last_save.elapsed().as_secs_f64() >= args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
-            if let (Some(path), true) = (&args.checkpoint, due || stop != Stop::Done) {
+            if checkpoints.due(stop != Stop::Done) {
                 let mut saved = record.clone();
                 *saved.searches[index].state_mut() = Some(s.clone());
                 saved.milliseconds = elapsed(started);
-                if let Err(e) = save(&saved, path) {
+                if let Err(e) = checkpoints.save(&saved) {
                     failure = Some(e);
                     return ControlFlow::Break(());
                 }
-                last_save = Instant::now();
             }
             if stop == Stop::Done { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
         });
@@ -187,138 +221,6 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     }
     bar.finish_and_clear();
     record.milliseconds = elapsed(started);
-    if let Some(path) = &args.checkpoint {
-        save(record, path)?;
-    }
+    checkpoints.save(record)?;
     Ok(stop)
-}
-
-/// Set by SIGINT or SIGTERM, once [`interrupt_flag`] has set the handler.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// A run that keeps nothing to resume from: an interrupt says how far it
-/// got and `advice`, and ends the process at once.
-struct Unsaved {
-    started: Instant,
-    /// The bar the run shows, if any yet (a solve in memory draws one per
-    /// long minimisation).
-    bar: Option<ProgressBar>,
-    /// The expected work done, where the bar's search has a model of it.
-    work: Option<SharedWork>,
-    advice: &'static str,
-}
-
-static UNSAVED: Mutex<Option<Unsaved>> = Mutex::new(None);
-
-/// Whether something of this process watches [`INTERRUPTED`]: a long
-/// search, which ends itself when it sees the flag. Until one does, an
-/// interrupt that no [`end_on_interrupt`] run is there to take ends the
-/// process at once, as it would with no handler.
-static WATCHED: AtomicBool = AtomicBool::new(false);
-
-/// The flag SIGINT and SIGTERM set, with the handler set (once per
-/// process: a second cannot be set, and tests run many commands in one).
-/// A long search looks at it between batches and inside branch and
-/// bound's blocks; a run registered by [`end_on_interrupt`] is ended by
-/// the handler itself.
-pub(super) fn interrupt_flag() -> &'static AtomicBool {
-    WATCHED.store(true, Ordering::SeqCst);
-    set_handler();
-    &INTERRUPTED
-}
-
-fn set_handler() {
-    static SET: Once = Once::new();
-    SET.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
-            INTERRUPTED.store(true, Ordering::SeqCst);
-            let unsaved = UNSAVED.lock().ok().and_then(|mut unsaved| unsaved.take());
-            if let Some(Unsaved { started, bar, work, advice }) = unsaved {
-                // Read before the bar is cleared: finishing it fills it.
-                let share = bar.as_ref().and_then(|bar| Some((bar.position(), bar.length()?)));
-                if let Some(bar) = bar {
-                    bar.finish_and_clear();
-                }
-                // As the bar said it: by the work where it had a model.
-                let of_work = work.and_then(|w| w.lock().ok().and_then(|w| *w));
-                let how_far = match of_work {
-                    Some((done, total)) if total > 0.0 => format!(
-                        "interrupted after {}, {:.1} % of the work done",
-                        human(started.elapsed().as_secs_f64()),
-                        (100.0 * done / total).min(100.0)
-                    ),
-                    _ => interrupted_after(started, share, ""),
-                };
-                eprintln!("lightsout: {how_far}; nothing was saved: {advice}");
-                std::process::exit(130);
-            }
-            if !WATCHED.load(Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    });
-}
-
-/// While the guard lives, an interrupt ends the process at once with exit
-/// code 130, saying how far `bar` got and `advice` (how to keep the work
-/// next time): for `verify` and `table`, which keep nothing to resume
-/// from.
-pub(super) fn end_on_interrupt(bar: &ProgressBar, advice: &'static str) -> EndOnInterrupt {
-    unsaved_from_now(Some(bar.clone()), advice)
-}
-
-/// [`end_on_interrupt`] for a run whose bars, if any, come later: a solve
-/// in memory, whose solver draws one per long minimisation
-/// ([`shown_while_unsaved`] hands each over). Taken once per run, not per
-/// board (a lock and a clock read per board were a third of the time of
-/// the 65,536 4x4 boards). Until a bar comes an interrupt says only how
-/// long the run went.
-pub(super) fn end_on_interrupt_unmeasured(advice: &'static str) -> EndOnInterrupt {
-    unsaved_from_now(None, advice)
-}
-
-fn unsaved_from_now(bar: Option<ProgressBar>, advice: &'static str) -> EndOnInterrupt {
-    if let Ok(mut unsaved) = UNSAVED.lock() {
-        *unsaved = Some(Unsaved { started: Instant::now(), bar, work: None, advice });
-    }
-    set_handler();
-    EndOnInterrupt
-}
-
-/// The bar an interrupt of a run registered by [`end_on_interrupt`]
-/// reports from (and clears) from now on, or none once it is finished;
-/// nothing when no run is registered.
-pub(super) fn shown_while_unsaved(shown: Option<(&ProgressBar, &SharedWork)>) {
-    if let Ok(mut unsaved) = UNSAVED.lock()
-        && let Some(unsaved) = unsaved.as_mut()
-    {
-        unsaved.bar = shown.map(|(bar, _)| bar.clone());
-        unsaved.work = shown.map(|(_, work)| std::sync::Arc::clone(work));
-    }
-}
-
-/// See [`end_on_interrupt`]: dropped, an interrupt no longer ends the
-/// process.
-pub(super) struct EndOnInterrupt;
-
-impl Drop for EndOnInterrupt {
-    fn drop(&mut self) {
-        if let Ok(mut unsaved) = UNSAVED.lock() {
-            *unsaved = None;
-        }
-    }
-}
-
-/// "interrupted after 1.0 min, 5.6 % of its blocks done" (`unit`, or no
-/// word when empty; no share when nothing says it).
-fn interrupted_after(started: Instant, share: Option<(u64, u64)>, unit: &str) -> String {
-    let after = human(started.elapsed().as_secs_f64());
-    match share {
-        Some((done, total)) if total > 0 => {
-            let percent = 100.0 * done as f64 / total as f64;
-            let of = if unit.is_empty() { String::new() } else { format!(" of its {unit}s") };
-            format!("interrupted after {after}, {percent:.1} %{of} done")
-        }
-        _ => format!("interrupted after {after}"),
-    }
 }

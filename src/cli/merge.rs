@@ -7,10 +7,10 @@ use crate::cli::{
     TwoStates, parse_sealed, read_record, smaller_or_more_memory, solver_failure,
 };
 use crate::present::{Report, state_target_name};
-use crate::solve::{Best, MAX_EXHAUSTIVE_NULLITY, Mask, MergeError, Shard, Slice, SliceKind, Sliced, merge};
+use crate::solve::{Best, LongSearch, MAX_EXHAUSTIVE_NULLITY, Mask, Shard, Slice, SliceKind, Sliced, merge};
 use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
-use super::record::Entry;
+use super::record::{Entry, check_one_split, coverage_error};
 use super::search::{Search, print_answer};
 use super::states_record::{KStates, is_state_record};
 
@@ -39,7 +39,7 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         .ok()
         .and_then(|v| v["lightsout"].as_str().map(str::to_string));
     if kind.as_deref() == Some("hardest") {
-        return super::hardest_record::merge_hardest(&texts, &args, io);
+        return super::hardest::merge_hardest(&texts, &args, io);
     }
     if kind.as_deref() == Some("table") {
         if args.show {
@@ -246,7 +246,7 @@ fn merge_two_states(
                 (local.mask, false, plan.bound + 1)
             }
         };
-        let presses = search.solver.member(&search.board, target, particular, coset, mask)?;
+        let presses = search.solver.long_member(&search.board, target, particular, coset, mask)?;
         let solution = super::search::solution(presses, proven, bound);
         Ok(Outcome { target: target.clone(), solution: Some(solution) })
     };
@@ -280,7 +280,7 @@ fn above_the_bound(coset: &crate::solve::Coset, bound: u64, source: &str) -> Res
 /// Merges K-state records: every slice verified against the problem
 /// rebuilt from the first record, joined into the proven minimum.
 fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Streams) -> Result<u8, Failure> {
-    use super::states_search::{cosets, entries, goals, state_solution};
+    use super::states_search::{cosets, entries, goals};
     let (first_source, first) = &records[0];
     let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
     let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
@@ -290,13 +290,13 @@ fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Strea
     let names: Vec<String> = goals.iter().map(|g| state_target_name(&g.target)).collect();
     let mut outcome = |index: usize, merged: Merged| -> Result<Outcome<StateGrid>, Failure> {
         let goal = &goals[index];
-        let (Some(best), Some((_, coset))) = (merged, &goal.reachable) else {
+        let (Some(best), Some((particular, coset))) = (merged, &goal.reachable) else {
             return Ok(Outcome { target: goal.target.clone(), solution: None });
         };
         let mask = best.map_or(Mask::ZERO, |b| b.mask);
-        let cells = coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()))?;
-        let total = cells.iter().map(|&v| u64::from(v)).sum();
-        let solution = state_solution(&solver, &board, &goal.target, cells, true, total)?;
+        let presses = solver.long_member(&board, &goal.target, particular, coset, mask)?;
+        let total = presses.total();
+        let solution = super::search::solution(presses, true, total);
         Ok(Outcome { target: goal.target.clone(), solution: Some(solution) })
     };
     let (outcomes, rechecked) =
@@ -423,61 +423,4 @@ fn merge_tables(
     }
     super::study::write_table(&table, (r0, r1), (c0, c1), format, io.stdout)?;
     Ok(0)
-}
-
-/// Refuses parts (source, problem hash, slice) of another problem than the
-/// first (`differs` says how) or that are not every slice of one split
-/// exactly once.
-pub(super) fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), Error> {
-    let Some(&(first_source, first_hash, _)) = parts.first() else {
-        return Err(Error::BadInput("no shards to merge".into()));
-    };
-    let foreign: Vec<&str> = parts.iter().filter(|p| p.1 != first_hash).map(|p| p.0).collect();
-    if !foreign.is_empty() {
-        return Err(Error::BadInput(format!("{} {differs} than {first_source}", foreign.join(", "))));
-    }
-    let named: Vec<(String, Shard)> =
-        parts.iter().map(|&(source, _, shard)| (source.to_string(), shard)).collect();
-    let shards: Vec<Shard> = parts.iter().map(|p| p.2).collect();
-    crate::solve::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))
-}
-
-pub(super) fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
-    // At most ten slices by number, then how many in all.
-    let list = |v: &[u64]| {
-        let shown: Vec<String> = v.iter().take(10).map(u64::to_string).collect();
-        if v.len() > 10 {
-            format!("{}, … ({} in all)", shown.join(", "), v.len())
-        } else {
-            shown.join(", ")
-        }
-    };
-    match e {
-        MergeError::Empty => "no shards to merge".into(),
-        MergeError::MixedCounts(counts) => format!("shards of different splits: N = {}", list(counts)),
-        MergeError::Duplicated(slices) => {
-            let files: Vec<&str> = shards
-                .iter()
-                .filter(|(_, s)| slices.contains(&s.index))
-                .map(|(f, _)| f.as_str())
-                .take(10)
-                .collect();
-            format!("slices given more than once: {} ({})", list(slices), files.join(", "))
-        }
-        MergeError::Missing(slices) => {
-            let count = shards.first().map_or(0, |(_, s)| s.count);
-            format!("slices missing: {} of {count}", list(slices))
-        }
-        MergeError::Inconsistent(index, why) => {
-            let file = shards.iter().find(|(_, s)| s.index == *index).map_or("?", |(f, _)| f.as_str());
-            format!("{file}: slice {index} does not hold up: {why}")
-        }
-        MergeError::Incomplete(index) => {
-            let file = shards.iter().find(|(_, s)| s.index == *index).map_or("?", |(f, _)| f.as_str());
-            format!(
-                "{file}: slice {index} was stopped before its end; run its command again (with the \
-                 --checkpoint it saved, if any) to finish it"
-            )
-        }
-    }
 }

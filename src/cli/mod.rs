@@ -17,6 +17,7 @@ mod groups;
 mod hardest;
 mod hardest_record;
 mod input;
+mod interrupt;
 mod kind;
 mod long;
 mod merge;

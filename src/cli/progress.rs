@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use indicatif::style::ProgressTracker;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
+use super::interrupt::{SharedWork, shown_while_unsaved};
 use crate::model::{GeneratedRows, RowStream};
 
 /// A progress bar of `len` steps on stderr, drawn only when stderr is a
@@ -18,11 +19,6 @@ use crate::model::{GeneratedRows, RowStream};
 pub(super) fn terminal_bar(len: u64, unit: &str) -> ProgressBar {
     terminal_bar_with_work(len, unit, None)
 }
-
-/// The expected work done and in all of a bar's search, set before each
-/// position it is given: what its share done and time left go by where a
-/// search has a model of its work ([`Estimate`]).
-pub(super) type SharedWork = Arc<Mutex<Option<(f64, f64)>>>;
 
 /// [`terminal_bar`] whose share done and time left go by `work` (while it
 /// holds a value) rather than by its steps.
@@ -268,14 +264,14 @@ pub(super) fn minimisation_bar() -> Box<crate::solve::Progress> {
         let current = bar.get_or_insert_with(|| {
             let made = terminal_bar_with_work(total, "blocks", Some(Arc::clone(&work)));
             // An interrupt of a solve in memory clears it and says how far it got.
-            super::long::shown_while_unsaved(Some((&made, &work)));
+            shown_while_unsaved(Some((&made, &work)));
             made
         });
         current.set_position(done);
         if done == total {
             current.finish_and_clear();
             *bar = None;
-            super::long::shown_while_unsaved(None);
+            shown_while_unsaved(None);
         }
     })
 }

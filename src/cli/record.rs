@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::cli::describe;
 use crate::present::{colour_targets, parse_topology, topology_name};
-use crate::solve::{Layout, SearchState, Shard, Slice, SliceKind, Sliced};
+use crate::solve::{Layout, MergeError, SearchState, Shard, Slice, SliceKind, Sliced};
 use crate::{Error, Graph, Grid, Method, Puzzle, Rule, Target, grid_lines, parse_boards};
 
 /// Version of the record format; a record of another version is refused.
@@ -580,6 +580,63 @@ pub(super) fn save<T: Sealed>(record: &T, path: &std::path::Path) -> Result<(), 
         let _ = folder.sync_all();
     }
     Ok(())
+}
+
+/// Refuses parts (source, problem hash, slice) of another problem than the
+/// first (`differs` says how) or that are not every slice of one split
+/// exactly once.
+pub(super) fn check_one_split(parts: &[(&str, &str, Shard)], differs: &str) -> Result<(), Error> {
+    let Some(&(first_source, first_hash, _)) = parts.first() else {
+        return Err(Error::BadInput("no shards to merge".into()));
+    };
+    let foreign: Vec<&str> = parts.iter().filter(|p| p.1 != first_hash).map(|p| p.0).collect();
+    if !foreign.is_empty() {
+        return Err(Error::BadInput(format!("{} {differs} than {first_source}", foreign.join(", "))));
+    }
+    let named: Vec<(String, Shard)> =
+        parts.iter().map(|&(source, _, shard)| (source.to_string(), shard)).collect();
+    let shards: Vec<Shard> = parts.iter().map(|p| p.2).collect();
+    crate::solve::check_coverage(&shards).map_err(|e| Error::BadInput(coverage_error(&e, &named)))
+}
+
+pub(super) fn coverage_error(e: &MergeError, shards: &[(String, Shard)]) -> String {
+    // At most ten slices by number, then how many in all.
+    let list = |v: &[u64]| {
+        let shown: Vec<String> = v.iter().take(10).map(u64::to_string).collect();
+        if v.len() > 10 {
+            format!("{}, … ({} in all)", shown.join(", "), v.len())
+        } else {
+            shown.join(", ")
+        }
+    };
+    match e {
+        MergeError::Empty => "no shards to merge".into(),
+        MergeError::MixedCounts(counts) => format!("shards of different splits: N = {}", list(counts)),
+        MergeError::Duplicated(slices) => {
+            let files: Vec<&str> = shards
+                .iter()
+                .filter(|(_, s)| slices.contains(&s.index))
+                .map(|(f, _)| f.as_str())
+                .take(10)
+                .collect();
+            format!("slices given more than once: {} ({})", list(slices), files.join(", "))
+        }
+        MergeError::Missing(slices) => {
+            let count = shards.first().map_or(0, |(_, s)| s.count);
+            format!("slices missing: {} of {count}", list(slices))
+        }
+        MergeError::Inconsistent(index, why) => {
+            let file = shards.iter().find(|(_, s)| s.index == *index).map_or("?", |(f, _)| f.as_str());
+            format!("{file}: slice {index} does not hold up: {why}")
+        }
+        MergeError::Incomplete(index) => {
+            let file = shards.iter().find(|(_, s)| s.index == *index).map_or("?", |(f, _)| f.as_str());
+            format!(
+                "{file}: slice {index} was stopped before its end; run its command again (with the \
+                 --checkpoint it saved, if any) to finish it"
+            )
+        }
+    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,6 @@ mod answers;
 mod estimate;
 
 pub(super) use answers::{print_answer, solution};
-pub(super) use estimate::human;
 
 /// A board's problem and the solver and cosets that search it.
 pub(super) struct Search {
@@ -245,7 +244,7 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     let search_args = &args.search;
     // From the start: an interrupt while the search is set up (seconds on
     // 79x79) stops it before its first batch, with the checkpoint saved.
-    super::long::interrupt_flag();
+    super::interrupt::interrupt_flag();
     let dense = matches!(args.method, super::MethodArg::Dense);
     // A long search holds its one board in memory (no streaming), and reads
     // its input whole even at a terminal: it must know there is one board.

@@ -102,7 +102,7 @@ where
     // (the classic 65,536 boards pay nothing per board); per board at a
     // terminal, where an interrupt while a board is typed just ends.
     let per_board = *stdin_is_terminal;
-    let unsaved = || super::long::end_on_interrupt_unmeasured(UNSAVED_ADVICE);
+    let unsaved = || super::interrupt::end_on_interrupt_unmeasured(UNSAVED_ADVICE);
     let _interrupt = (!per_board).then(unsaved);
     G::each_board(
         input,

@@ -10,12 +10,12 @@
 //! version 2; two-state records stay version 1, their fields and hashes
 //! unchanged.
 
-use crate::cli::search::print_answer;
+use crate::cli::search::{print_answer, solution};
 use crate::cli::{Failure, Record, SolveArgs, Streams, smaller_or_more_memory, solver_failure};
 use crate::present::{Report, state_target_name};
-use crate::solve::states::minimum::{SlicedCoset, StateSearchState, minimize};
-use crate::solve::{Mask, Shard};
-use crate::{Answer, Error, FoundBy, Game, Method, Outcome, Solution, StateGrid, StateSolver, StateTarget};
+use crate::solve::states::minimum::{SlicedCoset, StateSearchState};
+use crate::solve::{LongSearch, Mask, Shard};
+use crate::{Answer, Error, Method, Outcome, Solution, StateGrid, StateSolver, StateTarget};
 
 use super::states_record::{KStates, StateProblem, StateTargetSearch};
 
@@ -32,18 +32,10 @@ pub(super) fn goals<'a>(
     board: &StateGrid,
     targets: &[StateTarget],
 ) -> Result<Vec<Goal<'a>>, Error> {
-    let k = solver.states().get();
-    let gens: Vec<(&'a [u8], u32)> = solver.quiet_patterns().iter().map(|(g, o)| (g.cells(), *o)).collect();
-    targets
-        .iter()
-        .map(|target| {
-            let reachable = solver.particular_to(board, target)?.map(|x| {
-                let coset = SlicedCoset::new(k, x.cells(), &gens);
-                (x, coset)
-            });
-            Ok(Goal { target: target.clone(), reachable })
-        })
-        .collect()
+    let goal = |target: &StateTarget| {
+        Ok(Goal { target: target.clone(), reachable: solver.long_coset(board, target, false)? })
+    };
+    targets.iter().map(goal).collect()
 }
 
 /// Per goal, its coset when reachable.
@@ -97,7 +89,7 @@ fn within(members: Option<u64>, budget: usize) -> bool {
 /// at a time limit with the best found.
 pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let search_args = &args.search;
-    super::long::interrupt_flag();
+    super::interrupt::interrupt_flag();
     let max_memory = args.memory.max_memory;
     let states = args.puzzle.modulus();
     let targets = args.target.resolve_states(&args.source, states, max_memory)?;
@@ -128,9 +120,9 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     for (goal, entry) in goals.iter().zip(&record.searches) {
         let solution = match &goal.reachable {
             Some(reachable) => {
-                let (cells, proven, bound, note) = answer(&solver, goal, reachable, entry, budget)?;
+                let (solution, note) = answer(&solver, &board, goal, reachable, entry, budget)?;
                 notes.extend(note.map(|note| (state_target_name(&goal.target), note)));
-                Some(state_solution(&solver, &board, &goal.target, cells, proven, bound)?)
+                Some(solution)
             }
             None => None,
         };
@@ -186,32 +178,30 @@ fn nothing_to_slice(solver: &StateSolver, budget: usize) -> Failure {
     Failure::hinted(error, hint)
 }
 
-/// A reachable target's press set after its run: (cells, proven, lower
-/// bound, the note on a press set not proven minimal).
+/// A reachable target's solution after its run, with the note on a press
+/// set not proven minimal.
 fn answer(
     solver: &StateSolver,
+    board: &StateGrid,
     goal: &Goal,
     (particular, coset): &(StateGrid, SlicedCoset),
     entry: &StateTargetSearch,
     budget: usize,
-) -> Result<(Vec<u8>, bool, u64, Option<String>), Error> {
-    let member = |mask| coset.member(mask).ok_or_else(|| Error::Internal("a mask off the coset".into()));
+) -> Result<(Solution<StateGrid>, Option<String>), Error> {
+    let target = &goal.target;
     if let Some(state) = entry.state.as_ref().filter(|s| s.is_complete()) {
-        let presses = member(state.best.map_or(Mask::ZERO, |b| b.mask))?;
-        let total = presses.iter().map(|&v| u64::from(v)).sum();
-        return Ok((presses, true, total, None));
+        let mask = state.best.map_or(Mask::ZERO, |b| b.mask);
+        let presses = solver.long_member(board, target, particular, coset, mask)?;
+        let total = presses.total();
+        return Ok((solution(presses, true, total), None));
     }
     // Stopped at the time limit, or beyond --max-nullity: the lighter of
     // the searched part's best and a local search, proven only when it
     // meets the lower bound.
-    let gens: Vec<(&[u8], u32)> = solver.quiet_patterns().iter().map(|(g, o)| (g.cells(), *o)).collect();
-    let local = minimize(solver.states().get(), particular.cells(), &gens, 0);
-    let (presses, total) = match entry.state.as_ref().and_then(|s| s.best) {
-        Some(best) if best.weight <= local.total => (member(best.mask)?, best.weight),
-        _ => (local.presses.clone(), local.total),
-    };
-    let bound = local.lower_bound.min(total);
-    let proven = total <= local.lower_bound;
+    let searched = entry.state.as_ref().and_then(|s| s.best);
+    let settled = solver.settle(board, target, particular, coset, searched, None)?;
+    let proven = settled.proven();
+    let (total, bound) = (settled.weight, settled.lower_bound);
     let how = match &entry.state {
         Some(s) => format!(
             "the exhaustive search covered {} of the kernel's {} members before its time limit",
@@ -220,44 +210,8 @@ fn answer(
         ),
         None => format!("{}; a local search found it", beyond_budget(solver, budget)),
     };
-    let name = state_target_name(&goal.target);
+    let name = state_target_name(target);
     let note =
         (!proven).then(|| format!("{name}: {total} presses, not proven minimal; {how}; at least {bound}"));
-    Ok((presses, proven, bound, note))
-}
-
-/// The solution a long K-state search (or a merge) answers, re-applied
-/// first: the one place the CLI builds a [`Solution<StateGrid>`].
-pub(super) fn state_solution(
-    solver: &StateSolver,
-    board: &StateGrid,
-    target: &StateTarget,
-    cells: Vec<u8>,
-    proven_minimal: bool,
-    lower_bound: u64,
-) -> Result<Solution<StateGrid>, Error> {
-    let presses = StateGrid::from_cells(board.nrows(), board.ncols(), cells)
-        .ok_or_else(|| Error::Internal("a press set of the wrong size".into()))?;
-    reapply(solver, board, &presses, target)?;
-    Ok(Solution { presses, proven_minimal, lower_bound, found_by: FoundBy::Search })
-}
-
-/// Every press set is re-applied before it is printed.
-pub(super) fn reapply(
-    solver: &StateSolver,
-    board: &StateGrid,
-    presses: &StateGrid,
-    target: &StateTarget,
-) -> Result<(), Error> {
-    let reached = solver.apply(board, presses)?;
-    let wanted = match target {
-        StateTarget::Uniform(s) => StateGrid::filled(board.nrows(), board.ncols(), *s),
-        StateTarget::Board(goal) => goal.clone(),
-    };
-    if reached != wanted {
-        return Err(Error::Internal(
-            "a K-state search's press set, re-applied, does not reach its target".into(),
-        ));
-    }
-    Ok(())
+    Ok((solution(settled.presses, proven, bound), note))
 }

@@ -258,7 +258,7 @@ pub(super) fn table_two_states(args: &TableArgs, io: &mut Streams) -> Result<u8,
         args.picture.check_size((r1 - r0 + 1).saturating_mul(c1 - c0 + 1), "range")?;
     }
     let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
-    let _interrupt = super::long::end_on_interrupt(&bar, TABLE_ADVICE);
+    let _interrupt = super::interrupt::end_on_interrupt(&bar, TABLE_ADVICE);
     let table = nullity_table(r0..=r1, c0..=c1, &template, max_memory, &|| bar.inc(1)).limit_hint(narrow)?;
     bar.finish_and_clear();
     let title = format!(

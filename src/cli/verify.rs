@@ -37,7 +37,7 @@ pub(super) fn verify_two_states(args: &VerifyArgs, io: &mut Streams) -> Result<u
         .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
     let states = 1u32 << puzzle.cells();
     let bar = terminal_bar(u64::from(states), "boards");
-    let _interrupt = super::long::end_on_interrupt(&bar, VERIFY_ADVICE);
+    let _interrupt = super::interrupt::end_on_interrupt(&bar, VERIFY_ADVICE);
     let (white, black) = bfs::uniform_states(rows, cols);
     // The two searches are independent: one a core.
     let (to_white, to_black) =

@@ -222,6 +222,21 @@ pub fn parse_range(s: &str) -> Result<(usize, usize), String> {
     Ok((a, b))
 }
 
+/// A duration in the unit that reads best: 42 s, 12 min, 3.4 hours,
+/// 5.1 days, 2.3 years (the command line's estimates and interrupts).
+#[cfg(feature = "cli")]
+pub(crate) fn human(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 5] =
+        [(365.25 * 86400.0, "years"), (86400.0, "days"), (3600.0, "hours"), (60.0, "min"), (1.0, "s")];
+    for (size, name) in UNITS {
+        if seconds >= 2.0 * size || size == 1.0 {
+            let value = seconds / size;
+            return if value >= 10.0 { format!("{value:.0} {name}") } else { format!("{value:.1} {name}") };
+        }
+    }
+    String::new()
+}
+
 /// `1536` → `1.5 KiB`.
 ///
 /// # Example

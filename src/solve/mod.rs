@@ -12,6 +12,7 @@ mod chase;
 mod dense;
 mod game;
 pub mod limits;
+mod long;
 pub mod minimal;
 pub mod slices;
 mod spec;
@@ -24,6 +25,7 @@ pub use answer::{
 pub use chase::{Chase, MAX_STREAMED_NULLITY};
 pub use dense::Dense;
 pub use game::{Game, KernelSize, Limits, TargetOf};
+pub use long::{LongSearch, Reachable, Settled};
 pub use minimal::Incumbent;
 pub use minimal::{
     Anytime, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Progress, SearchState, Step, improve, minimize,

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use crate::cli::search::Search;
 use crate::cli::{Failure, Format, Streams};
 use crate::present::{GROUP_BOUND, Report, Shown, Tally, answers, overran_words, symmetric_words};
-use crate::solve::minimal::{Found, settle_stopped};
-use crate::solve::{Budget, Coset, Mask, SearchState, Start, improve};
-use crate::{Answer, FoundBy, Game, Grid, Outcome, Solution, Solver, Target};
+use crate::solve::minimal::Found;
+use crate::solve::{Budget, Coset, LongSearch, Mask, SearchState, Start, improve};
+use crate::{Answer, Board, FoundBy, Game, Grid, Outcome, Solution, Solver, Target};
 
 /// Turns a finished (or stopped) search into the answer `solve` prints.
 pub(super) fn answer(
@@ -38,7 +38,7 @@ pub(super) fn answer(
             answer.outcomes.push(Outcome { target: target.clone(), solution: Some(solution) });
             continue;
         }
-        let member = |mask| search.solver.member(&search.board, target, particular, coset, mask);
+        let member = |mask| search.solver.long_member(&search.board, target, particular, coset, mask);
         let (presses, proven, bound, note) = match &entry.state {
             Some(state) if state.is_complete() && state.found_nothing_within().is_none() => {
                 let best = state.best.map_or(Mask::ZERO, |b| b.mask);
@@ -63,10 +63,11 @@ pub(super) fn answer(
                 (member(local.best.mask)?, proven, above + 1, note)
             }
             state => {
-                let (mask, proven, bound, how) = stopped(coset, state.as_ref(), entry.nullity, time_limit);
+                let (particular, state) = (particular, state.as_ref());
+                let stopped = stopped(search, target, particular, coset, state, entry.nullity, time_limit)?;
                 let limit = time_limit.map(Duration::from_secs_f64);
                 let overran = limit.filter(|&t| search.starts_took > t).map(|_| search.starts_took);
-                or_start(name, (member(mask)?, proven, bound, how), start.as_ref(), overran)
+                or_start(name, stopped, start.as_ref(), overran)
             }
         };
         notes.extend(note);
@@ -83,27 +84,27 @@ pub(super) fn answer(
 }
 
 /// A search stopped early, or beyond exhaustive reach (`state` absent):
-/// the best of the searched part and of a local search (a mask of
-/// `coset`), whether it is proven, a lower bound, and how it was found.
+/// the best of the searched part and of a local search (the game's
+/// [`LongSearch::settle`]), whether it is proven, a lower bound, and how it
+/// was found.
 fn stopped(
+    search: &Search,
+    target: &Target,
+    particular: &Grid,
     coset: &Coset,
     state: Option<&SearchState>,
     nullity: usize,
     time_limit: Option<f64>,
-) -> (Mask, bool, u64, String) {
+) -> Result<(Grid, bool, u64, String), Failure> {
     // Beyond exhaustive reach the whole --time-limit goes to the local
     // search; after a stopped exhaustive search, its usual fraction of a
     // second.
-    let budget = match (state, time_limit) {
-        (None, Some(t)) => Budget {
-            descents: u64::MAX,
-            work: u64::MAX,
-            time_limit: Some(Duration::from_secs_f64(t)),
-            ..Budget::default()
-        },
-        _ => Budget::default(),
+    let time = match (state, time_limit) {
+        (None, Some(t)) => Some(Duration::from_secs_f64(t)),
+        _ => None,
     };
-    let local = settle_stopped(coset, state.and_then(|s| s.best), &budget);
+    let searched = state.and_then(|s| s.best);
+    let local = search.solver.settle(&search.board, target, particular, coset, searched, time)?;
     let how = match state {
         Some(s) => format!(
             "the exhaustive search covered {} of 2^{} members (orbits included) before its time limit",
@@ -114,7 +115,8 @@ fn stopped(
             format!("nullity {nullity} is above --max-nullity: {} descents of a local search", local.descents)
         }
     };
-    (local.best.mask, local.proven(), local.lower_bound, how)
+    let proven = local.proven();
+    Ok((local.presses, proven, local.lower_bound, how))
 }
 
 /// A stopped search's answer (`presses`, `proven` against `bound`, found
@@ -151,11 +153,11 @@ fn or_start<'n>(
     (presses, proven, bound, note)
 }
 
-/// The solution a long search (or a merge) answers: the one place the CLI
-/// builds a two-state [`Solution`]. A press set that meets its proven
+/// The solution a long search (or a merge) of either kind answers: the one
+/// place the CLI builds a [`Solution`]. A press set that meets its proven
 /// lower bound is the minimum, and is called so.
-pub(in crate::cli) fn solution(presses: Grid, proven_minimal: bool, lower_bound: u64) -> Solution {
-    let proven_minimal = proven_minimal || presses.count_ones() as u64 <= lower_bound;
+pub(in crate::cli) fn solution<B: Board>(presses: B, proven_minimal: bool, lower_bound: u64) -> Solution<B> {
+    let proven_minimal = proven_minimal || presses.presses() <= lower_bound;
     Solution { presses, proven_minimal, lower_bound, found_by: FoundBy::Search }
 }
 

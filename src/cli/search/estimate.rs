@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use crate::cli::search::Search;
 use crate::cli::{Failure, Streams};
+use crate::present::human;
 use crate::solve::minimal::{Branching, MAX_TRANSFORM_NULLITY};
 use crate::solve::slices::MAX_SHARDS;
 use crate::solve::{Coset, SearchState};
@@ -104,20 +105,6 @@ fn slices_for(whole: f64, time: f64) -> String {
             crate::error::plural(count as usize, "slice")
         )
     }
-}
-
-/// A duration in the unit that reads best: 42 s, 12 min, 3.4 hours,
-/// 5.1 days, 2.3 years.
-pub(in crate::cli) fn human(seconds: f64) -> String {
-    const UNITS: [(f64, &str); 5] =
-        [(365.25 * 86400.0, "years"), (86400.0, "days"), (3600.0, "hours"), (60.0, "min"), (1.0, "s")];
-    for (size, name) in UNITS {
-        if seconds >= 2.0 * size || size == 1.0 {
-            let value = seconds / size;
-            return if value >= 10.0 { format!("{value:.0} {name}") } else { format!("{value:.1} {name}") };
-        }
-    }
-    String::new()
 }
 
 /// How far the fold gets, by depth: ", 1.3x at depth 2, …, 4.6x at 34,

@@ -125,7 +125,7 @@ pub(in crate::cli) fn table(args: &TableArgs, io: &mut Streams) -> Result<u8, Fa
     let template = args.puzzle.puzzle(1, 1)?;
     let cols: Vec<usize> = (c0..=c1).collect();
     let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
-    let _interrupt = super::super::long::end_on_interrupt(&bar, super::super::study::TABLE_ADVICE);
+    let _interrupt = super::super::interrupt::end_on_interrupt(&bar, super::super::study::TABLE_ADVICE);
     let mut table = Vec::new();
     for row in kernel_table(r0..=r1, &cols, &template, states, args.memory.max_memory) {
         table.push(row.map_err(|e| solver_failure(e, &template, Method::Auto, &smaller_or_more_memory))?);
@@ -194,7 +194,7 @@ pub(in crate::cli) fn verify(args: &VerifyArgs, io: &mut Streams) -> Result<u8, 
     let lists = puzzle.press_lists();
     let targets = StateTarget::any(states);
     let bar = terminal_bar(boards, "boards");
-    let _interrupt = super::super::long::end_on_interrupt(&bar, super::super::verify::VERIFY_ADVICE);
+    let _interrupt = super::super::interrupt::end_on_interrupt(&bar, super::super::verify::VERIFY_ADVICE);
     let distances = (0..k)
         .into_par_iter()
         .map(|s| state_bfs::distances(n, &lists, k, &vec![s; n]))
