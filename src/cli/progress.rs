@@ -30,7 +30,7 @@ pub(super) fn terminal_bar_with_work(len: u64, unit: &str, work: Option<SharedWo
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     let template = format!("{{filled}} {{pos}}/{{len}} {unit}, {{estimate}}{{msg}}");
     let filled = Filled { work: work.clone() };
-    let estimate = Estimate { work, ..Estimate::default() };
+    let estimate = Estimate { work, unit: unit.to_string(), ..Estimate::default() };
     let style = ProgressStyle::with_template(&template)
         .map(|style| style.with_key("filled", filled).with_key("estimate", estimate))
         .unwrap_or_else(|_| ProgressStyle::default_bar());
@@ -125,6 +125,9 @@ pub(super) struct Estimate {
     /// The latest point and time.
     now: Option<(Point, Instant)>,
     len: u64,
+    /// What the steps are (`blocks`), for the rate: a bare `76/s` left
+    /// a tester guessing.
+    unit: String,
 }
 
 /// Where a bar stands: its position, and the work done and in all when
@@ -191,7 +194,7 @@ impl Estimate {
         Some(Duration::from_secs_f64((left / rate).min(1e9)))
     }
 
-    /// What the bar shows: `37.1%, 39.1k/s, 1m 07s left at this rate`, or
+    /// What the bar shows: `37.1%, 39.1k blocks/s, 1m 07s left at this rate`, or
     /// `37.1%, measuring the rate` during the warm-up; by work, `62.0% of
     /// the work, 1m 07s left` (the steps a second say little then).
     pub(super) fn describe(&self) -> String {
@@ -202,7 +205,12 @@ impl Estimate {
             (true, _, Some(left)) => format!("{share:.1}% of the work, {} left", short_duration(left)),
             (true, _, None) => format!("{share:.1}% of the work, measuring the rate"),
             (false, Some(rate), Some(left)) => {
-                format!("{share:.1}%, {}/s, {} left at this rate", short_count(rate), short_duration(left))
+                let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
+                format!(
+                    "{share:.1}%, {}{unit}/s, {} left at this rate",
+                    short_count(rate),
+                    short_duration(left)
+                )
             }
             (false, _, _) => format!("{share:.1}%, measuring the rate"),
         }
@@ -220,7 +228,8 @@ impl ProgressTracker for Estimate {
     }
 
     fn reset(&mut self, _: &ProgressState, _: Instant) {
-        *self = Estimate { work: self.work.take(), ..Estimate::default() };
+        *self =
+            Estimate { work: self.work.take(), unit: std::mem::take(&mut self.unit), ..Estimate::default() };
     }
 
     fn write(&self, _: &ProgressState, w: &mut dyn std::fmt::Write) {
@@ -363,7 +372,7 @@ mod tests {
     #[test]
     fn regression_a_slow_start_does_not_inflate_the_time_left() {
         let len = 4_194_304;
-        let mut estimate = Estimate::default();
+        let mut estimate = Estimate { unit: "blocks".into(), ..Estimate::default() };
         let start = Instant::now();
         estimate.observe(0, len, None, start);
         let slow = run(&mut estimate, len, (0, start), 2_800.0, 5.0);
@@ -377,7 +386,7 @@ mod tests {
             "{left} s left, truly {truth} s: {}",
             estimate.describe()
         );
-        assert!(estimate.describe().contains("28.0k/s"), "{}", estimate.describe());
+        assert!(estimate.describe().contains("28.0k blocks/s"), "{}", estimate.describe());
     }
 
     /// A resumed search's bar jumps to the saved position at once: that

@@ -13,7 +13,7 @@ use crate::cli::{
     TargetSearch, TwoStates, boards, read_input, solver_failure,
 };
 use crate::present::format_bytes;
-use crate::solve::minimal::{BRANCH_FROM, Branching, Found, MAX_TRANSFORM_NULLITY, past_budget};
+use crate::solve::minimal::{Branching, ExactEngine, Found, MAX_TRANSFORM_NULLITY, past_budget};
 use crate::solve::{Budget, Coset, MAX_EXHAUSTIVE_NULLITY, SearchState, Shard, improve};
 use crate::{Error, Game, Grid, Puzzle, Solver, Target};
 
@@ -47,8 +47,8 @@ type Reachable = (Grid, Coset);
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Engine {
     /// Branch and bound (`Some(true)`), the transform (`Some(false)`), or
-    /// by nullity (`None`: branch and bound from [`BRANCH_FROM`], and
-    /// past the transform's reach).
+    /// by nullity (`None`: [`ExactEngine::for_nullity`], and past the
+    /// transform's reach).
     pub(super) branch: Option<bool>,
     /// Upper bound to look below (else a local search's).
     pub(super) incumbent: Option<u64>,
@@ -78,7 +78,9 @@ impl Engine {
     /// (never an empty one: it has no cross basis, and its one member is
     /// the answer).
     fn branches(&self, d: usize) -> bool {
-        d > 0 && (d > MAX_TRANSFORM_NULLITY || self.branch.unwrap_or(d >= BRANCH_FROM))
+        d > 0
+            && (d > MAX_TRANSFORM_NULLITY
+                || self.branch.unwrap_or(ExactEngine::for_nullity(d) == ExactEngine::Branch))
     }
 
     /// The plan of a branch-and-bound search of `coset` cut into `count`;
@@ -214,7 +216,7 @@ fn refuse_limits(
         ));
     }
     if !solver.holds_quiet_patterns() {
-        let buffers = if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
+        let buffers = if ExactEngine::branches_within(nullity, max_nullity) {
             let bytes = crate::solve::limits::branch_bytes(puzzle, nullity);
             format!(" and branch and bound's buffers ({})", format_bytes(bytes))
         } else {

@@ -31,7 +31,7 @@ pub use minimal::{
     Anytime, Budget, Coset, Layout, MAX_EXHAUSTIVE_NULLITY, Progress, SearchState, Step, improve, minimize,
     minimize_with_progress, search_blocks,
 };
-use minimal::{BRANCH_FROM, Search, cross_coset_for_problem, improve_with_symmetry};
+use minimal::{ExactEngine, Search, cross_coset_for_problem, improve_with_symmetry};
 pub use slices::{Best, Mask, MergeError, Shard, Slice, SliceKind, Sliced, WorkCurve, check_coverage, merge};
 pub use spec::{GameSpec, Made};
 use word::WordSystem;
@@ -119,9 +119,9 @@ impl Solver {
             System::Chase(c) => c.nullity(),
         };
         let mut with_quiet = solve_bytes.saturating_add(limits::quiet_bytes(puzzle, nullity));
-        // A null space that the exact search will walk by branch and bound
-        // (by default from BRANCH_FROM): its buffers too.
-        if (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&nullity) {
+        // A null space that the exact search will walk by branch and bound:
+        // its buffers too.
+        if ExactEngine::branches_within(nullity, max_nullity) {
             with_quiet = with_quiet.saturating_add(limits::branch_bytes(puzzle, nullity));
         }
         // Chasing keeps its null space compact (d first rows) and chases a
@@ -148,7 +148,7 @@ impl Solver {
             progress: None,
             word: None,
         };
-        if solver.holds_quiet_patterns() && nullity < minimal::TRANSFORM_FROM {
+        if solver.holds_quiet_patterns() && ExactEngine::for_nullity(nullity) == ExactEngine::Walk {
             let particular = |rhs: &Grid| solver.particular(rhs).ok().flatten();
             solver.word = WordSystem::new(puzzle, &solver.quiet, particular);
         }

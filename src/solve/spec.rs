@@ -124,7 +124,7 @@ impl Made for Solver {
     }
 
     fn searches_long(&self) -> bool {
-        self.nullity() >= super::minimal::TRANSFORM_FROM
+        super::minimal::ExactEngine::for_nullity(self.nullity()) != super::minimal::ExactEngine::Walk
     }
 }
 

@@ -154,7 +154,7 @@ pub(crate) fn minimize_problem(
     let coset = || Coset::for_problem(puzzle, rhs, x, quiet);
     let cross = || cross_coset_for_problem(puzzle, rhs, x, quiet);
     let began = Instant::now();
-    let start = (search.time_limit.is_some() && d >= TRANSFORM_FROM)
+    let start = (search.time_limit.is_some() && ExactEngine::for_nullity(d) != ExactEngine::Walk)
         .then(|| past_budget(puzzle, rhs, x, quiet, None));
     if let Some(start) = start.as_ref().filter(|start| start.proven) {
         return start.clone();
@@ -213,13 +213,13 @@ fn minimize_with(
 ) -> Found {
     let d = quiet.len();
     let max_nullity = search.max_nullity;
-    if d < TRANSFORM_FROM && d <= max_nullity {
+    if ExactEngine::for_nullity(d) == ExactEngine::Walk && d <= max_nullity {
         return Found::minimal(combine(x, quiet, gray_walk(x, quiet)));
     }
     if d > MAX_KEY_BITS {
         return descent(x, quiet);
     }
-    let cross = (BRANCH_FROM..=max_nullity.min(MAX_EXHAUSTIVE_NULLITY)).contains(&d).then(cross);
+    let cross = ExactEngine::branches_within(d, max_nullity).then(cross);
     if let Some(Some(cross)) = cross {
         return minimize_branch(x, quiet, &cross, incumbent(), search);
     }
@@ -370,6 +370,52 @@ pub const BRANCH_FROM: usize = 48;
 
 /// Nullity from which the transform beats the Gray-code walk.
 pub(crate) const TRANSFORM_FROM: usize = 12;
+
+/// The exact engine that weighs a two-state null space by default, chosen
+/// by its dimension: the one place that choice is made (the solver, its
+/// memory estimate, the command line's long search and the fronts' "may
+/// this search be long" all ask here).
+///
+/// # Example
+/// ```
+/// use lightsout::solve::minimal::ExactEngine;
+///
+/// assert_eq!(ExactEngine::for_nullity(4), ExactEngine::Walk); // 4x4
+/// assert_eq!(ExactEngine::for_nullity(16), ExactEngine::Transform); // 19x19
+/// assert_eq!(ExactEngine::for_nullity(64), ExactEngine::Branch); // 79x79
+/// assert!(!ExactEngine::branches_within(64, 36)); // past the budget: not searched
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExactEngine {
+    /// Below [`TRANSFORM_FROM`] (12): the Gray-code walk, member by member.
+    Walk,
+    /// The Walsh–Hadamard transform over blocks of the coset.
+    Transform,
+    /// Branch and bound: from [`BRANCH_FROM`], below the transform's
+    /// reach ([`MAX_TRANSFORM_NULLITY`]).
+    Branch,
+}
+
+const _: () = assert!(BRANCH_FROM <= MAX_TRANSFORM_NULLITY, "the transform must reach branch and bound");
+
+impl ExactEngine {
+    /// The engine for a null space of dimension `d`.
+    pub fn for_nullity(d: usize) -> ExactEngine {
+        if d < TRANSFORM_FROM {
+            ExactEngine::Walk
+        } else if d < BRANCH_FROM {
+            ExactEngine::Transform
+        } else {
+            ExactEngine::Branch
+        }
+    }
+
+    /// Whether an exact search of dimension `d` within `max_nullity` runs
+    /// branch and bound by default (and so needs its buffers).
+    pub fn branches_within(d: usize, max_nullity: usize) -> bool {
+        ExactEngine::for_nullity(d) == ExactEngine::Branch && d <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY)
+    }
+}
 
 /// Splits a range of blocks into batches small enough to report progress
 /// (and to stop or checkpoint between) a few times a second.
