@@ -10,8 +10,9 @@
 //! test build compiled and nothing else used (issue 15).
 //!
 //! Needs `chromium` and `chromedriver` (scripts/install-browser.sh). Without
-//! them the tests say so and skip, except under CI (`CI=true`), where they
-//! fail: CI must install them. Screenshots go to
+//! them each test prints a `NOT RUN:` line naming itself and passes, and
+//! `browser_tests_not_run_are_named` prints one line naming them all;
+//! under CI (`CI=true`) they fail: CI must install them. Screenshots go to
 //! `target/tmp/browser-shots/`.
 
 use std::io::{Read, Write};
@@ -24,6 +25,9 @@ use std::time::{Duration, Instant};
 
 use lightsout::serve::{Limits, serve};
 use serde_json::{Value, json};
+
+mod toolbox;
+use toolbox::{folder, json, press_plus, run};
 
 /// The flags every Chromium run of this project uses: no sandbox (CI runs
 /// as root), no GPU, and nothing that reaches out to the network.
@@ -48,9 +52,10 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .and_then(|paths| std::env::split_paths(&paths).map(|dir| dir.join(name)).find(|p| p.is_file()))
 }
 
-/// Chromium and chromedriver, or `None` (after saying why) when a local
-/// run may skip. Under CI their absence is a failure.
-fn browser() -> Option<(PathBuf, PathBuf)> {
+/// Chromium and chromedriver, or `None` when a local run may skip `test`
+/// (the name of the calling test), after a line that names it as not run.
+/// Under CI their absence is a failure.
+fn browser(test: &str) -> Option<(PathBuf, PathBuf)> {
     let found = on_path("chromium").zip(on_path("chromedriver"));
     if found.is_none() {
         let ci = std::env::var("CI").is_ok_and(|v| v == "true");
@@ -59,13 +64,43 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
             "CI=true but chromium or chromedriver is missing: .ci/run must run scripts/install-browser.sh"
         );
         // Written to the stream itself, past the test harness's capture, so
-        // that a skip is seen.
-        let _ = writeln!(
-            std::io::stderr(),
-            "browser tests SKIPPED: chromium and chromedriver not found (run scripts/install-browser.sh)"
-        );
+        // that the skip is seen beside the `ok` the harness prints for it.
+        let _ = writeln!(std::io::stderr(), "NOT RUN: browser test {test}: {MISSING}");
     }
     found
+}
+
+/// Why a browser test did not run.
+const MISSING: &str = "chromium and chromedriver not found (run scripts/install-browser.sh)";
+
+/// The summary of a run without a browser: one line naming every browser
+/// test that did not run, so that no skip passes silently. It also checks
+/// that each browser test hands `browser` its own name, which the lines
+/// above depend on.
+#[test]
+fn browser_tests_not_run_are_named() {
+    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser.rs")).unwrap();
+    let mut tests = Vec::new();
+    // The patterns are split so that these lines are not what they find.
+    for (at, _) in source.match_indices(concat!("browser", "(\"")) {
+        let name = source[at..].split('"').nth(1).unwrap();
+        let test = source[..at].rsplit("\nfn ").next().unwrap().split("()").next().unwrap();
+        assert_eq!(name, test, "a browser test hands browser() another test's name");
+        tests.push(name);
+    }
+    // Every test of this file but this one asks for the browser.
+    let all = source.matches(concat!("#[test]", "\nfn ")).count();
+    assert_eq!(tests.len(), all - 1, "{tests:?}");
+    if on_path("chromium").zip(on_path("chromedriver")).is_none() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(!ci, "CI=true but chromium or chromedriver is missing");
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOT RUN: {} browser tests ({}): {MISSING}",
+            tests.len(),
+            tests.join(", ")
+        );
+    }
 }
 
 /// The explorer on a free port of 127.0.0.1, served by
@@ -227,8 +262,7 @@ impl Client {
     /// Starts chromedriver and a headless Chromium session with a fresh
     /// profile and a window of `width` × `height` CSS pixels.
     fn start(chromium: &Path, chromedriver: &Path, (width, height): (u32, u32)) -> Client {
-        let profile = std::env::temp_dir().join(format!("lightsout-chromium-{}-{width}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&profile);
+        let profile = folder(&format!("chromium-{width}"));
         let port = free_port();
         let process = Command::new(chromedriver)
             .arg(format!("--port={port}"))
@@ -459,7 +493,7 @@ impl Client {
     /// as a person reads the colours: each cell's colour (left of its
     /// number, clear of the marks) matched to the nearest swatch of the
     /// key under the board. 255 where no swatch is near.
-    fn drawn_states(&self, rows: usize, cols: usize) -> Vec<Vec<u8>> {
+    fn drawn_states(&self, rows: usize, cols: usize) -> Vec<Vec<u32>> {
         let script = "const [rows, cols] = arguments; const c = document.getElementById('board');
             const swatches = [...document.querySelectorAll('#ramp .swatch')].map((s) =>
               [Number(s.textContent), getComputedStyle(s).backgroundColor.match(/[0-9.]+/g).map(Number)]);
@@ -605,26 +639,19 @@ fn cli_best(board: &[&str]) -> (String, Vec<String>) {
     (target, grid)
 }
 
-/// What `lightsout ARGS` prints for `board`, as JSON.
+/// What `lightsout ARGS` prints for `board`, as JSON (whatever its exit).
 fn cli_json(args: &[&str], board: &[&str]) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_lightsout"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all((board.join("\n") + "\n").as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    serde_json::from_slice(&output.stdout).unwrap()
+    json(&run(args, &(board.join("\n") + "\n")).0)
 }
 
 const BOARD: [&str; 5] = ["wbbww", "wwwwb", "wbbwb", "wbwbb", "bwbbb"];
 
 #[test]
 fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) = browser("the_page_draws_boards_solutions_hints_and_quiet_patterns")
+    else {
+        return;
+    };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (1200, 1500));
@@ -780,7 +807,10 @@ fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
 /// here in a phone-sized window.
 #[test]
 fn regression_the_page_fits_a_phone_and_plays_as_a_game() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) = browser("regression_the_page_fits_a_phone_and_plays_as_a_game")
+    else {
+        return;
+    };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (400, 860));
@@ -894,39 +924,10 @@ fn regression_the_page_fits_a_phone_and_plays_as_a_game() {
     client.screenshot("phone-256-rows.png");
 }
 
-/// The plus rule on a plane of `states` states: `board` after pressing
-/// each cell `presses[r][c]` times (the test's own arithmetic, to check
-/// what the page shows against).
-fn apply_plus(board: &[Vec<u8>], presses: &[Vec<u8>], states: u8) -> Vec<Vec<u8>> {
-    let (rows, cols) = (board.len(), board[0].len());
-    let mut out = board.to_vec();
-    for (r, row) in presses.iter().enumerate() {
-        for (c, &n) in row.iter().enumerate() {
-            let mut reach = vec![(r, c)];
-            if r > 0 {
-                reach.push((r - 1, c));
-            }
-            if r + 1 < rows {
-                reach.push((r + 1, c));
-            }
-            if c > 0 {
-                reach.push((r, c - 1));
-            }
-            if c + 1 < cols {
-                reach.push((r, c + 1));
-            }
-            for (rr, cc) in reach {
-                out[rr][cc] = ((u32::from(out[rr][cc]) + u32::from(n)) % u32::from(states)) as u8;
-            }
-        }
-    }
-    out
-}
-
 /// The presses listed under the board ("Press: r1c2×2 r3c1 …"), as counts
 /// per cell.
-fn listed_presses(text: &str, rows: usize, cols: usize) -> Vec<Vec<u8>> {
-    let mut counts = vec![vec![0u8; cols]; rows];
+fn listed_presses(text: &str, rows: usize, cols: usize) -> Vec<Vec<u32>> {
+    let mut counts = vec![vec![0u32; cols]; rows];
     let list = text.strip_prefix("Press: ").unwrap_or_else(|| panic!("no press list: {text:?}"));
     for item in list.split_whitespace() {
         let (cell, times) = item.split_once('×').unwrap_or((item, "1"));
@@ -940,13 +941,13 @@ fn listed_presses(text: &str, rows: usize, cols: usize) -> Vec<Vec<u8>> {
 /// A 5x5 board of three states that can be cleared to 0s: the presses
 /// below applied to a board of 0s (the plus rule), then shifted by 1 so
 /// that the page's best target is not simply 0.
-fn three_state_board() -> Vec<Vec<u8>> {
-    let presses: Vec<Vec<u8>> =
+fn three_state_board() -> Vec<Vec<u32>> {
+    let presses: Vec<Vec<u32>> =
         [[1, 0, 2, 0, 0], [0, 0, 0, 1, 0], [2, 0, 0, 0, 0], [0, 0, 1, 0, 2], [0, 0, 0, 0, 1]]
             .iter()
             .map(|r| r.to_vec())
             .collect();
-    apply_plus(&vec![vec![1u8; 5]; 5], &presses, 3)
+    press_plus(&vec![vec![1u32; 5]; 5], &presses, 3)
 }
 
 /// Issue 14: K states on the page. With 3 states: a board drawn by clicks
@@ -960,7 +961,7 @@ fn three_state_board() -> Vec<Vec<u8>> {
 /// their order; and the key's colours fall in lightness.
 #[test]
 fn the_page_plays_three_states() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) = browser("the_page_plays_three_states") else { return };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (1200, 1500));
@@ -1004,14 +1005,14 @@ fn the_page_plays_three_states() {
     client.click("solve");
     let status = client.wait_for_text("status", "presses to all");
     let words: Vec<&str> = status.split_whitespace().collect();
-    let (total, target): (usize, u8) =
+    let (total, target): (usize, u32) =
         (words[0].parse().unwrap(), words[4].trim_end_matches('s').parse().unwrap());
     assert!(status.ends_with("(proven minimal)."), "{status}");
     let counts = listed_presses(&client.text("presses"), 5, 5);
-    assert_eq!(counts.iter().flatten().map(|&n| usize::from(n)).sum::<usize>(), total, "{status}");
+    assert_eq!(counts.iter().flatten().map(|&n| n as usize).sum::<usize>(), total, "{status}");
     assert!(counts.iter().flatten().any(|&n| n == 2), "no cell pressed twice: {counts:?}");
     assert_eq!(
-        apply_plus(&board, &counts, 3),
+        press_plus(&board, &counts, 3),
         vec![vec![target; 5]; 5],
         "the presses {counts:?} miss all {target}s"
     );
@@ -1042,10 +1043,10 @@ fn the_page_plays_three_states() {
     client.click_on(&client.find("input[name=mode][value=play]"));
     client.click_cell("board", (5, 5), (2, 2));
     client.wait_for_text("status", "Pressed row 3, column 3.");
-    let mut one = vec![vec![0u8; 5]; 5];
+    let mut one = vec![vec![0u32; 5]; 5];
     one[2][2] = 1;
     client.blur();
-    assert_eq!(client.drawn_states(5, 5), apply_plus(&vec![vec![target; 5]; 5], &one, 3));
+    assert_eq!(client.drawn_states(5, 5), press_plus(&vec![vec![target; 5]; 5], &one, 3));
     client.click("step-back");
     client.wait_for_text("status", "Took back the press of row 3, column 3");
     client.blur();
@@ -1083,7 +1084,7 @@ fn the_page_plays_three_states() {
 /// corrected to 255 in the box, with a word.
 #[test]
 fn the_page_plays_three_states_on_a_phone() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) = browser("the_page_plays_three_states_on_a_phone") else { return };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (400, 860));
@@ -1125,7 +1126,7 @@ fn the_page_plays_three_states_on_a_phone() {
 
 #[test]
 fn the_page_says_1_press_not_1_presses() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) = browser("the_page_says_1_press_not_1_presses") else { return };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (1200, 900));
@@ -1142,7 +1143,7 @@ fn the_page_says_1_press_not_1_presses() {
 /// on a grid of two states and on a graph of three.
 #[test]
 fn the_page_loads_a_hardest_board() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) = browser("the_page_loads_a_hardest_board") else { return };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (1200, 900));
@@ -1181,7 +1182,11 @@ fn the_page_loads_a_hardest_board() {
 /// its box, or zooms with − and +.
 #[test]
 fn regression_a_phone_plays_with_the_board_and_its_buttons_on_one_screen() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) =
+        browser("regression_a_phone_plays_with_the_board_and_its_buttons_on_one_screen")
+    else {
+        return;
+    };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (400, 800));
@@ -1268,7 +1273,7 @@ fn regression_a_phone_plays_with_the_board_and_its_buttons_on_one_screen() {
 /// and a graph past 256 vertices is one line, not a hang.
 #[test]
 fn the_page_plays_graphs() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) = browser("the_page_plays_graphs") else { return };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (1200, 1500));
@@ -1450,7 +1455,10 @@ fn the_page_plays_graphs() {
 /// board, and the status says so (it kept a hardest board's count).
 #[test]
 fn regression_a_hint_is_one_press_and_a_link_a_new_board() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) = browser("regression_a_hint_is_one_press_and_a_link_a_new_board")
+    else {
+        return;
+    };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (1200, 1500));

@@ -34,11 +34,14 @@
 //! the output is wrong; then the program needs fixing, not the doc.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+mod toolbox;
+use toolbox::{binary, folder};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const SKIP: &str = "<!-- docs-test: skip";
@@ -219,7 +222,7 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lightsout"))
+        let mut child = Command::new(binary())
             .args(["serve", "--port", "0"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -334,8 +337,7 @@ struct Outcome {
 }
 
 fn run_block(block: &Block, index: usize, bin: &Path, server: &Mutex<Option<Server>>) -> Outcome {
-    let dir = std::env::temp_dir().join(format!("lightsout-docs-{}-{index}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = folder(&format!("docs-{index}"));
     let setup = || -> std::io::Result<()> {
         std::fs::create_dir_all(dir.join("docs/img"))?;
         std::fs::create_dir_all(dir.join("target"))?;
@@ -424,10 +426,8 @@ fn docs_examples_print_what_the_docs_say() {
     }
 
     // `lightsout` on the PATH of every command: a folder holding only it.
-    let bin: PathBuf = std::env::temp_dir().join(format!("lightsout-docs-{}-bin", std::process::id()));
-    let _ = std::fs::remove_dir_all(&bin);
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_lightsout"), bin.join("lightsout")).unwrap();
+    let bin = folder("docs-bin");
+    std::os::unix::fs::symlink(binary(), bin.join("lightsout")).unwrap();
 
     // The server's examples are curl commands: without curl they are skipped, and say so.
     let has_curl =

@@ -119,7 +119,7 @@ def test_the_poj_sample_and_all_4x4_boards():
     answers = lightsout.solve_many(every)
     counts = np.bincount([s.presses for s in answers if s.presses is not None])
     # Either colour: 4096 solvable boards; the counts by press number are the
-    # breadth-first search's (tests/bfs_agreement.rs checks the same).
+    # breadth-first search's (tests/it/bfs_agreement.rs checks the same).
     assert counts.sum() == 4096 and counts[0] == 2
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the graph6 test data that tests/graphs.rs checks the parser against.
+"""Writes the graph6 test data that tests/it/graphs.rs checks the parser against.
 
 networkx is the independent oracle: its graph6 writer, not ours, makes these
 lines, and its edge lists say what each line must decode to.

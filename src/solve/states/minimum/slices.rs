@@ -261,7 +261,7 @@ mod tests {
                     // Stopped after a batch, as a time limit or an interrupt
                     // would, and resumed from a copy that went through JSON.
                     // (These cosets are small: most slices are complete by
-                    // then. tests/states_search.rs stops unfinished ones.)
+                    // then. tests/it/states_search.rs stops unfinished ones.)
                     state.run(coset, &mut |_| ControlFlow::Break(()));
                     state = serde_json::from_str(&serde_json::to_string(&state).unwrap()).unwrap();
                     assert!(state.fits(coset));

@@ -2,20 +2,11 @@
 //! they act on (`Fold`) against the same search unfolded, on all-black
 //! squares small enough to search whole, and as the CLI prints them.
 
-use assert_cmd::Command;
 use lightsout::solve::minimal::{Branching, cross_coset, search_branch};
 use lightsout::solve::{Budget, Shard, improve};
 use lightsout::{Grid, Method, Puzzle, Solver, Target};
 
-/// Runs the CLI, returning (stdout, stderr, exit code).
-fn run(args: &[&str]) -> (String, String, i32) {
-    let out = Command::cargo_bin("lightsout").unwrap().args(args).output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap_or(-1),
-    )
-}
+use crate::toolbox::run;
 
 /// Folded and unfolded find the same (weight, mask) over the same cross
 /// basis, whole and in 3 slices, and the fold acts below the cross: on
@@ -55,8 +46,8 @@ fn folded_equals_unfolded_on_all_black_squares() {
 fn the_folded_engine_answers_as_the_transform_does() {
     for n in ["19", "33", "39", "47"] {
         let problem = ["-g", "all-black", "-r", n, "-c", n, "-t", "white", "--engine"];
-        let branch = run(&[&problem[..], &["branch"]].concat());
-        let transform = run(&[&problem[..], &["transform"]].concat());
+        let branch = run(&[&problem[..], &["branch"]].concat(), "");
+        let transform = run(&[&problem[..], &["transform"]].concat(), "");
         assert_eq!(branch.2, 0, "{n}: {}", branch.1);
         assert_eq!(branch, transform, "{n}x{n}");
     }
@@ -68,21 +59,24 @@ fn the_folded_engine_answers_as_the_transform_does() {
 /// slice and on 64 and 1000 cores, and the engine the search runs by.
 #[test]
 fn the_estimate_prints_the_fold_reached() {
-    let (out, err, code) = run(&[
-        "-g",
-        "all-black",
-        "-r",
-        "79",
-        "-c",
-        "79",
-        "-t",
-        "white",
-        "--max-nullity",
-        "64",
-        "--engine",
-        "branch",
-        "--estimate",
-    ]);
+    let (out, err, code) = run(
+        &[
+            "-g",
+            "all-black",
+            "-r",
+            "79",
+            "-c",
+            "79",
+            "-t",
+            "white",
+            "--max-nullity",
+            "64",
+            "--engine",
+            "branch",
+            "--estimate",
+        ],
+        "",
+    );
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(out.contains("7 symmetries folded, "), "{out}");
     assert!(out.contains("4.6x at 34, 6.7x at 36, 8.0x from 41): about 1."), "{out}");

@@ -1,35 +1,11 @@
 //! Long searches as a user runs them: shards and `merge`, checkpoints,
 //! time limits, and every way their files can be wrong.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command as Process;
 use std::time::Duration;
 
-use assert_cmd::Command;
-
-mod common;
-
-fn lightsout() -> Command {
-    Command::cargo_bin("lightsout").unwrap()
-}
-
-/// Runs in `dir`, returning (stdout, stderr, exit code).
-fn run(dir: &Path, args: &[&str]) -> (String, String, i32) {
-    let out = lightsout().current_dir(dir).args(args).output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
-/// A fresh folder for one test's files.
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lightsout-search-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::toolbox::{self, binary, folder, lightsout, read_json, reseal, run_in};
 
 /// 47x47 all black to white: nullity 30, 971 presses (OEIS A075464).
 const PROBLEM: [&str; 7] = ["--generate", "all-black", "--rows", "47", "--cols", "47", "--target"];
@@ -45,7 +21,7 @@ fn shards(dir: &Path, count: u64) -> Vec<String> {
     (1..=count)
         .map(|k| {
             let shard = format!("{k}/{count}");
-            let (out, err, code) = run(dir, &args(&["--shard", &shard]));
+            let (out, err, code) = run_in(dir, &args(&["--shard", &shard]));
             assert_eq!((code, err.as_str()), (0, ""), "shard {shard}");
             assert_eq!(out.lines().count(), 1, "one JSON line");
             let name = format!("part-{k}-of-{count}.json");
@@ -56,35 +32,15 @@ fn shards(dir: &Path, count: u64) -> Vec<String> {
 }
 
 #[test]
-fn shards_merge_into_the_unsharded_answer() {
-    let dir = folder("merge");
-    let whole = run(&dir, &args(&["--format", "json"]));
-    assert_eq!(whole.2, 0);
-    assert!(whole.0.contains("\"presses\":971"), "{}", whole.0);
-    let parts = shards(&dir, 3);
-    let mut merge = vec!["merge"];
-    merge.extend(parts.iter().map(String::as_str));
-    merge.extend(["--format", "json"]);
-    assert_eq!(run(&dir, &merge), whole);
-    // The record names the problem, the slice and how much it searched.
-    let record: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join(&parts[1])).unwrap()).unwrap();
-    let state = &record["searches"][0]["state"];
-    assert_eq!((state["shard"]["index"].as_u64(), state["shard"]["count"].as_u64()), (Some(2), Some(3)));
-    assert_eq!(record["hash"].as_str().unwrap().len(), 64);
-    assert!(state["done"].as_u64().unwrap() > 0 && state["best"]["weight"].as_u64().unwrap() >= 971);
-}
-
-#[test]
 fn merge_names_missing_duplicated_foreign_and_damaged_shards() {
     let dir = folder("merge-errors");
     let parts = shards(&dir, 3);
     let (a, b, c) = (parts[0].as_str(), parts[1].as_str(), parts[2].as_str());
     // Another problem's shard: 47x47 to black instead of white.
-    let (other, _, _) = run(&dir, &[&PROBLEM[..], &["black", "--shard", "1/3"]].concat());
+    let (other, _, _) = run_in(&dir, &[&PROBLEM[..], &["black", "--shard", "1/3"]].concat());
     std::fs::write(dir.join("other.json"), other).unwrap();
     // A shard of another split.
-    let (split, _, _) = run(&dir, &args(&["--shard", "1/2"]));
+    let (split, _, _) = run_in(&dir, &args(&["--shard", "1/2"]));
     std::fs::write(dir.join("split.json"), split).unwrap();
     let text = std::fs::read_to_string(dir.join(a)).unwrap();
     std::fs::write(dir.join("edited.json"), text.replace("\"weight\":", "\"weight\":1")).unwrap();
@@ -101,7 +57,7 @@ fn merge_names_missing_duplicated_foreign_and_damaged_shards() {
         (&["absent.json"], "cannot read absent.json"),
     ];
     for (files, expected) in cases {
-        let (out, err, code) = run(&dir, &[&["merge"], files].concat());
+        let (out, err, code) = run_in(&dir, &[&["merge"], files].concat());
         assert_eq!((code, out.as_str()), (2, ""), "{files:?}");
         assert!(err.starts_with("lightsout: ") && err.contains(expected), "{files:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -113,7 +69,7 @@ fn bad_shards_are_refused() {
     let dir = folder("bad-shards");
     for shard in ["0/4", "5/4", "1/0", "x", "1/", "-1/4"] {
         let flag = format!("--shard={shard}");
-        let (out, err, code) = run(&dir, &args(&[&flag]));
+        let (out, err, code) = run_in(&dir, &args(&[&flag]));
         assert_eq!((code, out.as_str()), (2, ""), "{shard}");
         assert!(err.contains("--shard") && err.lines().count() == 1, "{shard}: {err}");
     }
@@ -121,34 +77,6 @@ fn bad_shards_are_refused() {
     let out = lightsout().args(["--shard", "1/2"]).write_stdin("bw\nwb\n\nbb\nbb\n").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("search one board"));
-}
-
-#[test]
-fn a_search_stopped_by_its_time_limit_resumes_from_its_checkpoint() {
-    let dir = folder("resume");
-    // 39x39 to white: nullity 32, 561 presses; a tenth of a second does not finish it.
-    let problem = ["--generate", "all-black", "--rows", "39", "--cols", "39", "--target", "white"];
-    fn with<'a>(problem: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
-        [problem, extra].concat()
-    }
-    let (out, err, code) =
-        run(&dir, &with(&problem, &["--checkpoint", "cp.json", "--time-limit", "0.1", "--format", "json"]));
-    assert_eq!(code, 0);
-    assert!(out.contains("\"proven_minimal\":false"), "{out}");
-    assert!(
-        err.contains("not proven minimal; the exhaustive search covered") && err.contains("of 2^32 members"),
-        "{err}"
-    );
-    let saved = std::fs::read_to_string(dir.join("cp.json")).unwrap();
-    // Another problem's run refuses the checkpoint and leaves it as it was.
-    let (_, err, code) =
-        run(&dir, &["--generate", "all-black", "--rows", "39", "--cols", "40", "--checkpoint", "cp.json"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("cp.json: checkpoint of another problem"), "{err}");
-    assert_eq!(std::fs::read_to_string(dir.join("cp.json")).unwrap(), saved);
-    let (out, err, code) = run(&dir, &with(&problem, &["--checkpoint", "cp.json", "--format", "text"]));
-    assert_eq!((code, err.as_str()), (0, ""));
-    assert!(out.contains("white: 561 presses (minimal)"), "{out}");
 }
 
 #[test]
@@ -161,7 +89,7 @@ fn ctrl_c_and_sigterm_save_the_checkpoint_and_exit_130() {
 fn interrupt_saves_the_checkpoint(signal: &str) {
     let dir = folder(&format!("interrupt{signal}"));
     // 61x61: nullity 40, minutes of work; interrupted after a moment.
-    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+    let child = Process::new(binary())
         .current_dir(&dir)
         .args(["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"])
         .args(["--max-nullity", "40", "--checkpoint", "cp.json"])
@@ -174,8 +102,7 @@ fn interrupt_saves_the_checkpoint(signal: &str) {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
     assert!(String::from_utf8_lossy(&out.stderr).contains("run the same command to go on"));
-    let record: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("cp.json")).unwrap()).unwrap();
+    let record: serde_json::Value = read_json(dir.join("cp.json"));
     let state = &record["searches"][0]["state"];
     assert!(state["done"].as_u64().unwrap() > 0 && state["done"].as_u64() < state["blocks"].as_u64());
 }
@@ -200,10 +127,10 @@ fn an_interrupted_branch_and_bound_slice_resumes_to_the_unbroken_record() {
     // 61x61, nullity 40, slice 1 of 32: 8 batches of 128 blocks, seconds.
     let slice = ["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"];
     let slice = [&slice[..], &["--max-nullity", "40", "--engine", "branch", "--shard", "1/32"]].concat();
-    let (unbroken, err, code) = run(&dir, &slice);
+    let (unbroken, err, code) = run_in(&dir, &slice);
     assert_eq!((code, err.as_str()), (0, ""));
     let checkpointed = [&slice[..], &["--checkpoint", "cp.json", "--checkpoint-every", "0.001"]].concat();
-    let mut child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+    let mut child = Process::new(binary())
         .current_dir(&dir)
         .args(&checkpointed)
         .stdout(std::process::Stdio::piped())
@@ -236,7 +163,7 @@ fn an_interrupted_branch_and_bound_slice_resumes_to_the_unbroken_record() {
     assert_eq!(err.lines().count(), 1, "{err}");
     let saved = done();
     assert!(saved > 0 && saved < 1024, "the checkpoint holds {saved} of 1024 blocks");
-    let (resumed, err, code) = run(&dir, &checkpointed);
+    let (resumed, err, code) = run_in(&dir, &checkpointed);
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(without_time(&resumed), without_time(&unbroken));
 }
@@ -244,7 +171,7 @@ fn an_interrupted_branch_and_bound_slice_resumes_to_the_unbroken_record() {
 /// What `lightsout ARGS` in `dir` printed and how it ended, sent `signal`
 /// 1.5 s after it started.
 fn interrupted(dir: &Path, args: &[&str], signal: &str) -> std::process::Output {
-    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+    let child = Process::new(binary())
         .current_dir(dir)
         .args(args)
         .stdout(std::process::Stdio::piped())
@@ -277,8 +204,10 @@ fn an_interrupt_without_a_checkpoint_says_what_was_lost() {
 #[test]
 fn an_interrupted_solve_in_memory_says_what_was_lost() {
     let dir = folder("interrupt-in-memory");
-    let (board, _, code) =
-        run(&dir, &["generate", "random-solvable", "-r", "9", "-c", "9", "--states", "128", "--seed", "3"]);
+    let (board, _, code) = run_in(
+        &dir,
+        &["generate", "random-solvable", "-r", "9", "-c", "9", "--states", "128", "--seed", "3"],
+    );
     assert_eq!(code, 0);
     std::fs::write(dir.join("z128.txt"), board).unwrap();
     let two = [
@@ -313,18 +242,18 @@ fn table_slices_merge_into_the_whole_table() {
         for k in 1..=count {
             let shard = format!("{k}/{count}");
             let (out, err, code) =
-                run(&dir, &[&["table"], &ranges[..], &["--torus", "--shard", &shard]].concat());
+                run_in(&dir, &[&["table"], &ranges[..], &["--torus", "--shard", &shard]].concat());
             assert_eq!((code, err.as_str()), (0, ""));
             let name = format!("table-{k}-of-{count}.json");
             std::fs::write(dir.join(&name), out).unwrap();
             files.push(name);
         }
-        let whole = run(&dir, &[&["table"], &ranges[..], &["--torus", "--format", format]].concat());
+        let whole = run_in(&dir, &[&["table"], &ranges[..], &["--torus", "--format", format]].concat());
         let mut merge: Vec<&str> = vec!["merge", "--format", format];
         merge.extend(files.iter().map(String::as_str));
-        assert_eq!(run(&dir, &merge), whole, "{count} slices, {format}");
+        assert_eq!(run_in(&dir, &merge), whole, "{count} slices, {format}");
         if count > 1 {
-            let (_, err, code) = run(&dir, &merge[..merge.len() - 1]);
+            let (_, err, code) = run_in(&dir, &merge[..merge.len() - 1]);
             assert_eq!(code, 2);
             assert!(err.contains(&format!("slices missing: {count} of {count}")), "{err}");
         }
@@ -339,7 +268,7 @@ fn regression_a_shard_beyond_max_nullity_is_refused_up_front() {
     let dir = folder("beyond");
     let big = ["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"];
     for extra in [&["--shard", "1/2"][..], &["--checkpoint", "cp.json"][..]] {
-        let (out, err, code) = run(&dir, &[&big[..], extra].concat());
+        let (out, err, code) = run_in(&dir, &[&big[..], extra].concat());
         assert_eq!((code, out.as_str()), (3, ""), "{extra:?}");
         assert!(err.contains("give --max-nullity 40"), "{err}");
     }
@@ -351,7 +280,7 @@ fn regression_a_shard_beyond_max_nullity_is_refused_up_front() {
 #[test]
 fn regression_an_unwritable_checkpoint_is_refused_before_searching() {
     let dir = folder("unwritable");
-    let (out, err, code) = run(&dir, &args(&["--checkpoint", "no/such/folder/cp.json"]));
+    let (out, err, code) = run_in(&dir, &args(&["--checkpoint", "no/such/folder/cp.json"]));
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains("cannot write checkpoint no/such/folder/cp.json"), "{err}");
 }
@@ -365,14 +294,14 @@ fn regression_merge_checks_coverage_even_when_nothing_is_reachable() {
     std::fs::write(dir.join("board.txt"), impossible).unwrap();
     for k in 1..=2 {
         let shard = format!("{k}/2");
-        let (out, _, code) = run(&dir, &["board.txt", "--shard", &shard]);
+        let (out, _, code) = run_in(&dir, &["board.txt", "--shard", &shard]);
         assert_eq!(code, 0);
         std::fs::write(dir.join(format!("i{k}.json")), out).unwrap();
     }
-    let (_, err, code) = run(&dir, &["merge", "i1.json"]);
+    let (_, err, code) = run_in(&dir, &["merge", "i1.json"]);
     assert_eq!(code, 2);
     assert!(err.contains("slices missing: 2 of 2"), "{err}");
-    assert_eq!(run(&dir, &["merge", "i1.json", "i2.json"]), ("Impossible\n".into(), String::new(), 0));
+    assert_eq!(run_in(&dir, &["merge", "i1.json", "i2.json"]), ("Impossible\n".into(), String::new(), 0));
 }
 
 /// Found by review: `--shard 1/100000000` was accepted and its `merge`
@@ -380,12 +309,12 @@ fn regression_merge_checks_coverage_even_when_nothing_is_reachable() {
 #[test]
 fn regression_huge_splits_are_refused_and_lists_are_short() {
     let dir = folder("huge-split");
-    let (_, err, code) = run(&dir, &args(&["--shard", "1/100000000"]));
+    let (_, err, code) = run_in(&dir, &args(&["--shard", "1/100000000"]));
     assert_eq!(code, 2);
     assert!(err.contains("N at most 1048576"), "{err}");
-    let (out, _, _) = run(&dir, &args(&["--shard", "1/1000"]));
+    let (out, _, _) = run_in(&dir, &args(&["--shard", "1/1000"]));
     std::fs::write(dir.join("one.json"), out).unwrap();
-    let (_, err, code) = run(&dir, &["merge", "one.json"]);
+    let (_, err, code) = run_in(&dir, &["merge", "one.json"]);
     assert_eq!(code, 2);
     assert!(err.contains("slices missing: 2, 3, 4") && err.contains("(999 in all) of 1000"), "{err}");
     assert!(err.len() < 200, "{err}");
@@ -398,19 +327,9 @@ fn regression_a_wrong_size_target_with_a_shard_names_the_target() {
     let dir = folder("target-size");
     std::fs::write(dir.join("board.txt"), "bwwb\nbbwb\nbwwb\nbwww\n").unwrap();
     std::fs::write(dir.join("t.txt"), "bw\nwb\n").unwrap();
-    let (_, err, code) = run(&dir, &["board.txt", "--target", "t.txt", "--shard", "1/2"]);
+    let (_, err, code) = run_in(&dir, &["board.txt", "--target", "t.txt", "--shard", "1/2"]);
     assert_eq!(code, 2);
     assert!(err.contains("--target board is 2x2 but the board is 4x4"), "{err}");
-}
-
-/// Seals `record` again as anyone can: SHA-256 of its JSON with the
-/// checksum empty (the key order is the record's own).
-fn reseal(mut record: serde_json::Value) -> String {
-    use sha2::{Digest, Sha256};
-    record["checksum"] = "".into();
-    let digest = Sha256::digest(record.to_string().as_bytes());
-    record["checksum"] = digest.iter().map(|b| format!("{b:02x}")).collect::<String>().into();
-    record.to_string()
 }
 
 /// Found by adversarial checks: `merge` trusted what it could check. A
@@ -424,9 +343,7 @@ fn reseal(mut record: serde_json::Value) -> String {
 fn regression_merge_refuses_resealed_forgeries() {
     let dir = folder("merge-forged");
     let parts = shards(&dir, 4);
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
-    };
+    let read = |name: &str| -> serde_json::Value { read_json(dir.join(name)) };
     let forge = |tag: &str, name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
         let mut record = read(name);
         edit(&mut record);
@@ -437,7 +354,7 @@ fn regression_merge_refuses_resealed_forgeries() {
     let honest = forge("resealed", &parts[0], &|_| {});
     let mut files = vec!["merge".to_string(), honest];
     files.extend(parts[1..].iter().cloned());
-    let (out, err, code) = run(&dir, &files.iter().map(String::as_str).collect::<Vec<_>>());
+    let (out, err, code) = run_in(&dir, &files.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!((out.as_str(), err.as_str(), code), ("971\n", "", 0));
     // Which slice holds the minimum: raising its weight would hide it.
     let holder = parts
@@ -465,7 +382,7 @@ fn regression_merge_refuses_resealed_forgeries() {
         files.extend(
             parts.iter().enumerate().map(|(i, p)| if i == holder { forged.as_str() } else { p.as_str() }),
         );
-        let (out, err, code) = run(&dir, &files);
+        let (out, err, code) = run_in(&dir, &files);
         assert_eq!((code, out.as_str()), (2, ""), "{forged}: {err}");
         assert!(err.contains(expected) && err.lines().count() == 1, "{forged}: {err}");
     }
@@ -480,11 +397,9 @@ fn merge_recheck_refuses_a_slice_that_hid_its_lightest_member() {
     let dir = folder("merge-recheck");
     let halves = shards(&dir, 2);
     let quarters = shards(&dir, 4);
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
-    };
+    let read = |name: &str| -> serde_json::Value { read_json(dir.join(name)) };
     let best = |name: &str| read(name)["searches"][0]["state"]["best"].clone();
-    let (out, err, code) = run(&dir, &["merge", &halves[0], &halves[1], "--recheck", "1"]);
+    let (out, err, code) = run_in(&dir, &["merge", &halves[0], &halves[1], "--recheck", "1"]);
     assert_eq!((out.as_str(), code), ("971\n", 0), "{err}");
     assert!(err.starts_with("lightsout: note: searched ") && err.contains("none lighter"), "{err}");
     // Half h holds blocks h, h+2, …; quarters h and h+2 (1-based h+1, h+3)
@@ -498,14 +413,14 @@ fn merge_recheck_refuses_a_slice_that_hid_its_lightest_member() {
     std::fs::write(dir.join("hidden.json"), reseal(record)).unwrap();
     let other = &halves[1 - holder];
     // Without a recheck the forgery passes every check a record allows.
-    let (out, _, code) = run(&dir, &["merge", "hidden.json", other]);
+    let (out, _, code) = run_in(&dir, &["merge", "hidden.json", other]);
     assert_eq!((out.trim(), code), (heavier["weight"].to_string().as_str(), 0));
-    let (out, err, code) = run(&dir, &["merge", "hidden.json", other, "--recheck", "1"]);
+    let (out, err, code) = run_in(&dir, &["merge", "hidden.json", other, "--recheck", "1"]);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(err.contains("hidden.json: slice") && err.contains("presses where it claims"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     for bad in ["0", "1.5", "x"] {
-        let (_, err, code) = run(&dir, &["merge", &halves[0], &halves[1], "--recheck", bad]);
+        let (_, err, code) = run_in(&dir, &["merge", &halves[0], &halves[1], "--recheck", bad]);
         assert_eq!(code, 2, "--recheck {bad}: {err}");
     }
 }
@@ -523,15 +438,15 @@ fn small<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 #[test]
 fn branch_and_bound_shards_merge_into_the_transform_answer() {
     let dir = folder("branch");
-    let transform = run(&dir, &small(&["--format", "json"]));
-    let whole = run(&dir, &small(&["--format", "json", "--engine", "branch"]));
+    let transform = run_in(&dir, &small(&["--format", "json"]));
+    let whole = run_in(&dir, &small(&["--format", "json", "--engine", "branch"]));
     // The same press count; the press set may differ (each engine's tie
     // rule picks the smallest mask in its own basis).
     assert!(transform.0.contains("\"presses\":376") && whole.0.contains("\"presses\":376"), "{whole:?}");
     let mut parts = Vec::new();
     for k in 1..=3 {
         let shard = format!("{k}/3");
-        let (out, err, code) = run(&dir, &small(&["--shard", &shard, "--engine", "branch"]));
+        let (out, err, code) = run_in(&dir, &small(&["--shard", &shard, "--engine", "branch"]));
         assert_eq!((code, err.as_str()), (0, ""), "shard {shard}");
         let name = format!("branch-{k}.json");
         std::fs::write(dir.join(&name), out).unwrap();
@@ -540,10 +455,8 @@ fn branch_and_bound_shards_merge_into_the_transform_answer() {
     let mut merge: Vec<&str> = vec!["merge"];
     merge.extend(parts.iter().map(String::as_str));
     merge.extend(["--format", "json"]);
-    assert_eq!(run(&dir, &merge), whole);
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
-    };
+    assert_eq!(run_in(&dir, &merge), whole);
+    let read = |name: &str| -> serde_json::Value { read_json(dir.join(name)) };
     let holder = parts
         .iter()
         .position(|p| read(p)["searches"][0]["state"]["best"]["weight"] == 376)
@@ -555,7 +468,7 @@ fn branch_and_bound_shards_merge_into_the_transform_answer() {
     std::fs::write(dir.join("forged.json"), reseal(forged)).unwrap();
     let mut files: Vec<&str> = vec!["merge"];
     files.extend(parts.iter().enumerate().map(|(i, p)| if i == holder { "forged.json" } else { p.as_str() }));
-    let (out, err, code) = run(&dir, &files);
+    let (out, err, code) = run_in(&dir, &files);
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
     assert!(err.contains("above its bound 300"), "{err}");
     // `--recheck` searches branch-and-bound slices again too: honest ones
@@ -564,7 +477,7 @@ fn branch_and_bound_shards_merge_into_the_transform_answer() {
     // is refused by it.
     let mut files: Vec<&str> = vec!["merge"];
     files.extend(parts.iter().map(String::as_str));
-    let (out, err, code) = run(&dir, &[&files[..], &["--recheck", "1"]].concat());
+    let (out, err, code) = run_in(&dir, &[&files[..], &["--recheck", "1"]].concat());
     assert_eq!((out.as_str(), code), ("376\n", 0), "{err}");
     assert!(err.contains("none lighter than its slice claims"), "{err}");
     let mut hidden = read(&parts[holder]);
@@ -574,10 +487,10 @@ fn branch_and_bound_shards_merge_into_the_transform_answer() {
     files.extend(parts.iter().enumerate().map(|(i, p)| if i == holder { "hidden.json" } else { p.as_str() }));
     // Without a recheck, the local search of the rebuilt problem finds the
     // 376 that every slice now claims is not there (issue 25, item 8).
-    let (out, err, code) = run(&dir, &files);
+    let (out, err, code) = run_in(&dir, &files);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(err.contains("no press set weighs 376 or less, but a local search finds one of 376"), "{err}");
-    let (out, err, code) = run(&dir, &[&files[..], &["--recheck", "1"]].concat());
+    let (out, err, code) = run_in(&dir, &[&files[..], &["--recheck", "1"]].concat());
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(err.contains("hidden.json: slice") && err.contains("376 presses where it claims none"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -591,13 +504,11 @@ fn branch_and_bound_shards_merge_into_the_transform_answer() {
 #[test]
 fn branch_and_bound_records_name_their_fold() {
     let dir = folder("fold");
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
-    };
+    let read = |name: &str| -> serde_json::Value { read_json(dir.join(name)) };
     let mut parts = Vec::new();
     for k in 1..=2 {
         let shard = format!("{k}/2");
-        let (out, err, code) = run(&dir, &small(&["--shard", &shard, "--engine", "branch"]));
+        let (out, err, code) = run_in(&dir, &small(&["--shard", &shard, "--engine", "branch"]));
         assert_eq!((code, err.as_str()), (0, ""), "shard {shard}");
         let name = format!("fold-{k}.json");
         std::fs::write(dir.join(&name), out).unwrap();
@@ -608,14 +519,14 @@ fn branch_and_bound_records_name_their_fold() {
     let fold = record["searches"][0]["state"]["branch"]["fold"].as_str().unwrap().to_string();
     assert_eq!(fold.len(), 16, "all black 30x30 folds by its symmetries: {fold}");
     assert_eq!(read(&parts[1])["searches"][0]["state"]["branch"]["fold"], fold.as_str());
-    assert_eq!(run(&dir, &["merge", &parts[0], &parts[1]]).0, "376\n");
-    let transform = run(&dir, &small(&["--shard", "1/2"])).0;
+    assert_eq!(run_in(&dir, &["merge", &parts[0], &parts[1]]).0, "376\n");
+    let transform = run_in(&dir, &small(&["--shard", "1/2"])).0;
     assert!(transform.starts_with(r#"{"lightsout":"search","version":1,"#), "{transform}");
 
     let mut edited = read(&parts[1]);
     edited["searches"][0]["state"]["branch"]["fold"] = "0123456789abcdef".into();
     std::fs::write(dir.join("edited.json"), reseal(edited)).unwrap();
-    let (out, err, code) = run(&dir, &["merge", &parts[0], "edited.json"]);
+    let (out, err, code) = run_in(&dir, &["merge", &parts[0], "edited.json"]);
     assert_eq!((out.as_str(), code, err.lines().count()), ("", 2, 1), "{err}");
     assert!(
         err.contains("edited.json: its branch-and-bound slice was searched under fold 0123456789abcdef")
@@ -627,17 +538,17 @@ fn branch_and_bound_records_name_their_fold() {
     old["version"] = 1.into();
     old["searches"][0]["state"]["branch"].as_object_mut().unwrap().remove("fold");
     std::fs::write(dir.join("old.json"), reseal(old)).unwrap();
-    let (_, err, code) = run(&dir, &["merge", &parts[0], "old.json"]);
+    let (_, err, code) = run_in(&dir, &["merge", &parts[0], "old.json"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("old.json: its branch-and-bound slice was searched under an unnamed fold"), "{err}");
 
     // The same for a checkpoint: resumed under its own fold, refused under another.
     let checkpoint = small(&["--engine", "branch", "--checkpoint", "cp.json", "--time-limit", "0.000001"]);
-    assert_eq!(run(&dir, &checkpoint).2, 0);
+    assert_eq!(run_in(&dir, &checkpoint).2, 0);
     let mut edited = read("cp.json");
     edited["searches"][0]["state"]["branch"]["fold"] = "0123456789abcdef".into();
     std::fs::write(dir.join("cp.json"), reseal(edited)).unwrap();
-    let (out, err, code) = run(&dir, &small(&["--engine", "branch", "--checkpoint", "cp.json"]));
+    let (out, err, code) = run_in(&dir, &small(&["--engine", "branch", "--checkpoint", "cp.json"]));
     assert_eq!((out.as_str(), code, err.lines().count()), ("", 2, 1), "{err}");
     assert!(
         err.contains(
@@ -656,15 +567,15 @@ fn branch_and_bound_records_name_their_fold() {
 #[test]
 fn an_incumbent_is_searched_below_and_reported_honestly() {
     let dir = folder("incumbent");
-    let (out, err, code) = run(&dir, &small(&["--engine", "branch", "--incumbent", "377"]));
+    let (out, err, code) = run_in(&dir, &small(&["--engine", "branch", "--incumbent", "377"]));
     assert_eq!((out.as_str(), err.as_str(), code), ("376\n", "", 0));
     let text = ["--format", "text"];
     let (out, err, code) =
-        run(&dir, &small(&[&["--engine", "branch", "--incumbent", "376"][..], &text].concat()));
+        run_in(&dir, &small(&[&["--engine", "branch", "--incumbent", "376"][..], &text].concat()));
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
     assert!(out.contains("white: 376 presses (minimal)"), "{out}");
     let (out, err, code) =
-        run(&dir, &small(&[&["--engine", "branch", "--incumbent", "300"][..], &text].concat()));
+        run_in(&dir, &small(&[&["--engine", "branch", "--incumbent", "300"][..], &text].concat()));
     assert_eq!(code, 0);
     assert!(out.contains("white: 376 presses (not proven minimal)"), "{out}");
     assert!(err.contains("every press set weighs more than 299 (proven by branch and bound)"), "{err}");
@@ -678,17 +589,17 @@ fn nullity_64_is_accepted_and_estimated() {
     let dir = folder("estimate");
     let big = ["--generate", "all-black", "--rows", "79", "--cols", "79", "--target", "white"];
     let (out, err, code) =
-        run(&dir, &[&big[..], &["--max-nullity", "64", "--estimate", "--incumbent", "2629"]].concat());
+        run_in(&dir, &[&big[..], &["--max-nullity", "64", "--estimate", "--incumbent", "2629"]].concat());
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(out.contains("white: branch and bound over 2^64 members, slice 1/1 (looking for 2628"), "{out}");
     assert!(out.contains("white: transform over 2^64 members"), "{out}");
-    let (_, err, code) = run(&dir, &[&big[..], &["--max-nullity", "129"]].concat());
+    let (_, err, code) = run_in(&dir, &[&big[..], &["--max-nullity", "129"]].concat());
     assert_eq!(code, 2);
     assert!(err.contains("expected a whole number from 0 to 128, got '129'"), "{err}");
     // Branch and bound's buffers (about 13 MB a thread here) count
     // against --max-memory, named in the refusal.
     let (out, err, code) =
-        run(&dir, &[&big[..], &["--max-nullity", "64", "--estimate", "--max-memory", "10M"]].concat());
+        run_in(&dir, &[&big[..], &["--max-nullity", "64", "--estimate", "--max-memory", "10M"]].concat());
     assert_eq!((code, out.as_str()), (3, ""), "{err}");
     assert!(err.contains("quiet patterns of this 79x79 board and branch and bound's buffers ("), "{err}");
     assert!(err.contains("do not fit --max-memory 10.0 MiB") && err.lines().count() == 1, "{err}");
@@ -707,9 +618,9 @@ fn merge_reads_every_record_of_a_folder() {
         std::fs::rename(dir.join(p), dir.join("parts").join(p)).unwrap();
     }
     std::fs::write(dir.join("parts").join("notes.txt"), "not a record").unwrap();
-    let (out, err, code) = run(&dir, &["merge", "parts"]);
+    let (out, err, code) = run_in(&dir, &["merge", "parts"]);
     assert_eq!((out.as_str(), err.as_str(), code), ("971\n", "", 0));
-    let (out, err, code) = run(&dir, &["merge", "empty"]);
+    let (out, err, code) = run_in(&dir, &["merge", "empty"]);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(err.contains("empty holds no .json records") && err.lines().count() == 1, "{err}");
 }
@@ -720,16 +631,16 @@ fn merge_reads_every_record_of_a_folder() {
 #[test]
 fn branch_and_bound_meets_the_published_all_black_minima_to_54() {
     let dir = folder("branch-a075464");
-    let nullity = common::table("nxn_nullity.txt");
-    let mut terms = common::table("allblack_nxn_min_presses.txt");
-    terms.extend(common::table("allblack_nxn_min_presses_31_54.txt"));
+    let nullity = toolbox::table("nxn_nullity.txt");
+    let mut terms = toolbox::table("allblack_nxn_min_presses.txt");
+    terms.extend(toolbox::table("allblack_nxn_min_presses_31_54.txt"));
     let mut checked = 0;
     for (n, expected) in terms {
         if nullity[&n] == 0 {
             continue;
         }
         let side = n.to_string();
-        let (out, err, code) = run(
+        let (out, err, code) = run_in(
             &dir,
             &["-r", &side, "-c", &side, "--generate", "all-black", "--target", "white", "--engine", "branch"],
         );
@@ -771,7 +682,7 @@ fn branch_and_bound_equals_the_transform_on_random_solvable_boards() {
         let name = format!("board-{n}.txt");
         std::fs::write(dir.join(&name), text).unwrap();
         let presses = |engine: &str| -> Vec<u64> {
-            let (out, err, code) = run(&dir, &[&name, "--engine", engine, "--format", "json"]);
+            let (out, err, code) = run_in(&dir, &[&name, "--engine", engine, "--format", "json"]);
             assert_eq!(code, 0, "{n}x{n} {engine}: {err}");
             let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
             ["white", "black"].iter().map(|t| answer[t]["presses"].as_u64().expect("solvable")).collect()
@@ -788,9 +699,9 @@ fn branch_and_bound_equals_the_transform_on_random_solvable_boards() {
 fn regression_branch_and_bound_on_nullity_0_answers() {
     let dir = folder("branch-nullity-0");
     let board = ["--generate", "all-black", "--rows", "55", "--cols", "55", "--target", "white"];
-    let (out, err, code) = run(&dir, &[&board[..], &["--engine", "branch"]].concat());
+    let (out, err, code) = run_in(&dir, &[&board[..], &["--engine", "branch"]].concat());
     assert_eq!((out.as_str(), err.as_str(), code), ("1697\n", "", 0));
-    let (out, err, code) = run(&dir, &[&board[..], &["--engine", "branch", "--shard", "1/2"]].concat());
+    let (out, err, code) = run_in(&dir, &[&board[..], &["--engine", "branch", "--shard", "1/2"]].concat());
     assert_eq!((err.as_str(), code), ("", 0));
     assert!(out.starts_with(r#"{"lightsout":"search","version":1,"#), "{out}");
 }
@@ -801,22 +712,22 @@ fn regression_branch_and_bound_on_nullity_0_answers() {
 #[test]
 fn slice_time_prints_the_shard_count_for_it() {
     let dir = folder("slice-time");
-    let (out, err, code) = run(&dir, &args(&["--estimate", "--slice-time", "1d"]));
+    let (out, err, code) = run_in(&dir, &args(&["--estimate", "--slice-time", "1d"]));
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(
         out.contains("white: for slices of about 24 hours of one core: --shard K/1 (1 slice of"),
         "{out}"
     );
-    let (out, _, code) = run(&dir, &args(&["--estimate", "--slice-time", "0.000001"]));
+    let (out, _, code) = run_in(&dir, &args(&["--estimate", "--slice-time", "0.000001"]));
     assert_eq!(code, 0);
     let count: u64 = out.split("--shard K/").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(count > 1, "{out}");
     for (bad, says) in [("10x", "expected a time above 0 such as 600, 90s, 10m"), ("0m", "expected a time")] {
-        let (_, err, code) = run(&dir, &args(&["--estimate", "--slice-time", bad]));
+        let (_, err, code) = run_in(&dir, &args(&["--estimate", "--slice-time", bad]));
         assert_eq!((code, err.lines().count()), (2, 1), "{err}");
         assert!(err.contains(says), "{err}");
     }
-    let (_, err, code) = run(&dir, &args(&["--slice-time", "10m"]));
+    let (_, err, code) = run_in(&dir, &args(&["--slice-time", "10m"]));
     assert_eq!(code, 2);
     assert!(err.contains("--estimate"), "{err}");
 }
@@ -827,7 +738,7 @@ fn slice_time_prints_the_shard_count_for_it() {
 fn an_interrupted_verify_says_how_far_it_got() {
     let dir = folder("interrupt-verify");
     // 5x5: 2^25 boards, tens of seconds.
-    let child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
+    let child = Process::new(binary())
         .current_dir(&dir)
         .args(["verify", "--rows", "5", "--cols", "5"])
         .stdout(std::process::Stdio::piped())
@@ -854,16 +765,19 @@ fn an_interrupted_verify_says_how_far_it_got() {
 fn a_folder_counts_a_finished_checkpoint_beside_its_part_once() {
     let dir = folder("checkpoints-beside-parts");
     std::fs::create_dir_all(dir.join("parts")).unwrap();
-    let whole = run(&dir, &small(&[])).0;
+    let whole = run_in(&dir, &small(&[])).0;
     for k in ["1", "2"] {
-        let (out, err, code) =
-            run(&dir, &small(&["--shard", &format!("{k}/2"), "--checkpoint", &format!("parts/cp-{k}.json")]));
+        let (out, err, code) = run_in(
+            &dir,
+            &small(&["--shard", &format!("{k}/2"), "--checkpoint", &format!("parts/cp-{k}.json")]),
+        );
         assert_eq!(code, 0, "{err}");
         std::fs::write(dir.join(format!("parts/part-{k}.json")), out).unwrap();
     }
-    let (out, err, code) = run(&dir, &["merge", "parts"]);
+    let (out, err, code) = run_in(&dir, &["merge", "parts"]);
     assert_eq!((out.as_str(), err.as_str(), code), (whole.as_str(), "", 0));
-    let (_, err, code) = run(&dir, &["merge", "parts/part-1.json", "parts/part-2.json", "parts/cp-2.json"]);
+    let (_, err, code) =
+        run_in(&dir, &["merge", "parts/part-1.json", "parts/part-2.json", "parts/cp-2.json"]);
     assert_eq!(code, 2);
     assert!(err.contains("slices given more than once: 2"), "{err}");
 }
@@ -875,12 +789,12 @@ fn a_folder_counts_a_finished_checkpoint_beside_its_part_once() {
 fn a_folder_names_an_unfinished_checkpoint_with_its_share_done() {
     let dir = folder("unfinished-checkpoint");
     std::fs::create_dir_all(dir.join("parts")).unwrap();
-    let (out, err, code) = run(&dir, &args(&["--shard", "1/2", "--checkpoint", "parts/cp-1.json"]));
+    let (out, err, code) = run_in(&dir, &args(&["--shard", "1/2", "--checkpoint", "parts/cp-1.json"]));
     assert_eq!(code, 0, "{err}");
     std::fs::write(dir.join("parts/part-1.json"), out).unwrap();
     let stopped = args(&["--shard", "2/2", "--checkpoint", "parts/cp-2.json", "--time-limit", "0.000001"]);
-    assert_eq!(run(&dir, &stopped).2, 0);
-    let (out, err, code) = run(&dir, &["merge", "parts"]);
+    assert_eq!(run_in(&dir, &stopped).2, 0);
+    let (out, err, code) = run_in(&dir, &["merge", "parts"]);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     let named = "parts/cp-2.json: slice 2/2 is unfinished (";
     assert!(err.starts_with(&format!("lightsout: {named}")), "{err}");
@@ -901,7 +815,7 @@ fn merge_refuses_a_branch_and_bound_bound_its_own_local_search_refutes() {
     for k in 1..=2 {
         let shard = format!("{k}/2");
         let (out, err, code) =
-            run(&dir, &small(&["--engine", "branch", "--incumbent", "376", "--shard", &shard]));
+            run_in(&dir, &small(&["--engine", "branch", "--incumbent", "376", "--shard", &shard]));
         assert_eq!((code, err.as_str()), (0, ""), "shard {shard}");
         let record: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(record["searches"][0]["state"]["best"], serde_json::Value::Null, "{out}");
@@ -914,10 +828,10 @@ fn merge_refuses_a_branch_and_bound_bound_its_own_local_search_refutes() {
         forged["searches"][0]["state"]["branch"]["bound"] = 384.into();
         std::fs::write(dir.join(format!("forged-{k}.json")), reseal(forged)).unwrap();
     }
-    let (out, err, code) = run(&dir, &["merge", "honest-0.json", "honest-1.json", "--format", "json"]);
+    let (out, err, code) = run_in(&dir, &["merge", "honest-0.json", "honest-1.json", "--format", "json"]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
     assert!(out.contains("\"presses\":376,\"proven_minimal\":true"), "{out}");
-    let (out, err, code) = run(&dir, &["merge", "forged-0.json", "forged-1.json"]);
+    let (out, err, code) = run_in(&dir, &["merge", "forged-0.json", "forged-1.json"]);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(err.contains("no press set weighs 384 or less, but a local search finds one of 376"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -933,11 +847,11 @@ fn a_time_limited_search_answers_no_heavier_than_past_the_budget() {
     let dir = folder("no-heavier");
     let problem = ["-g", "all-black", "-r", "61", "-c", "61", "-t", "white"];
     let presses = |out: &str| out.trim().parse::<u64>().unwrap();
-    let (out, _, code) = run(&dir, &problem);
+    let (out, _, code) = run_in(&dir, &problem);
     assert_eq!(code, 0);
     let past_budget = presses(&out);
     let (out, err, code) =
-        run(&dir, &[&problem[..], &["--max-nullity", "40", "--time-limit", "0.5"]].concat());
+        run_in(&dir, &[&problem[..], &["--max-nullity", "40", "--time-limit", "0.5"]].concat());
     assert_eq!(code, 0);
     assert!(presses(&out) <= past_budget, "{out} presses against {past_budget}: {err}");
     assert!(err.contains("not proven minimal; the exhaustive search covered"), "{err}");

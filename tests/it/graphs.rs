@@ -296,7 +296,7 @@ fn graph_puzzles_refuse_grid_rules_and_chasing() {
 }
 
 /// The speed check of the brief, run by hand (`cargo test --release --test
-/// graphs -- --ignored --nocapture`): a random graph of 10,000 vertices
+/// it graphs::speed_check -- --ignored --nocapture`): a random graph of 10,000 vertices
 /// and 50,000 edges, σ⁺, factored by dense elimination, one solution.
 #[test]
 #[ignore]

@@ -7,7 +7,7 @@
 //! own (the POJ 1753 distribution, the two-state BFS, brute force over
 //! press vectors), and then the algebra is checked against it.
 
-mod common;
+use crate::toolbox;
 
 use lightsout::Game;
 use lightsout::solve::states::bfs::{self as state_bfs, UNREACHABLE};
@@ -38,7 +38,7 @@ fn bfs_reproduces_the_flip_game_distribution() {
         let answer = if w.min(b) == UNREACHABLE { -1 } else { i64::from(w.min(b)) };
         *counts.entry(answer).or_insert(0u64) += 1;
     }
-    assert_eq!(counts, common::table("flipgame_4x4_distribution.txt"));
+    assert_eq!(counts, toolbox::table("flipgame_4x4_distribution.txt"));
 
     // And board by board the project's two-state BFS (a bitset search of
     // its own), whose state numbers are the same: cell r·C + c is bit r·C + c.

@@ -5,7 +5,7 @@
 //! The CI run is short (the case counts below). The long run, documented in
 //! docs/formats.md with the number of inputs tried, is
 //!
-//!     FUZZ_CASES=1000000 cargo test --release --test fuzz
+//!     FUZZ_CASES=1000000 cargo test --release --test it fuzz::
 //!
 //! Every input that ever panicked stays below as a regression test, with
 //! what was wrong.

@@ -2,7 +2,7 @@
 //! flip matrix and light chasing on the first row must agree, and both must
 //! match the published tables.
 
-mod common;
+use crate::toolbox;
 
 use bitvec::order::Lsb0;
 use bitvec::view::BitView;
@@ -48,7 +48,7 @@ fn dense_and_chase_agree_on_random_boards_up_to_17x17() {
 
 #[test]
 fn nxn_nullity_matches_published_sequence_up_to_200() {
-    for (n, nullity) in common::table("nxn_nullity.txt") {
+    for (n, nullity) in toolbox::table("nxn_nullity.txt") {
         let n = n as usize;
         let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Chase, 0).unwrap();
         assert_eq!(solver.nullity() as u64, nullity, "n = {n}");
@@ -63,7 +63,7 @@ fn nxn_nullity_matches_published_sequence_up_to_200() {
 
 #[test]
 fn all_black_minimum_presses_match_published_sequence_up_to_30() {
-    for (n, expected) in common::table("allblack_nxn_min_presses.txt") {
+    for (n, expected) in toolbox::table("allblack_nxn_min_presses.txt") {
         let n = n as usize;
         let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 32).unwrap();
         let board = Grid::ones(n, n);
@@ -77,7 +77,7 @@ fn all_black_minimum_presses_match_published_sequence_up_to_30() {
 /// its symmetric search against the published terms.
 #[test]
 fn all_black_minimum_presses_match_published_sequence_from_31_to_54() {
-    for (n, expected) in common::table("allblack_nxn_min_presses_31_54.txt") {
+    for (n, expected) in toolbox::table("allblack_nxn_min_presses_31_54.txt") {
         let n = n as usize;
         let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 36).unwrap();
         let solution = solver.solve_for(&Grid::ones(n, n), &Target::White).unwrap().unwrap();

@@ -1,20 +1,6 @@
 //! The binary as a user runs it: stdout, stderr and exit code.
 
-use assert_cmd::Command;
-
-fn lightsout() -> Command {
-    Command::cargo_bin("lightsout").unwrap()
-}
-
-/// Runs with `stdin`, returning (stdout, stderr, exit code).
-fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
-    let out = lightsout().args(args).write_stdin(stdin).output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap_or(-1),
-    )
-}
+use crate::toolbox::{binary, folder, lightsout, run, run_in};
 
 const SAMPLE: &str = "bwwb\nbbwb\nbwwb\nbwww\n";
 
@@ -230,23 +216,17 @@ fn help_and_version_exit_0() {
     assert_eq!(run(&["--version"], "").2, 0);
 }
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("lightsout-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 #[test]
 fn pbm_boards_in_and_press_grids_out() {
     use lightsout::{Puzzle, read_pbm};
     for kind in ["raw", "plain"] {
-        let board_file = temp(&format!("board-{kind}.pbm"));
+        let board_file = folder("cli").join(format!("board-{kind}.pbm"));
         let out = lightsout()
             .args(["generate", "random", "--rows", "40", "--cols", "30", "--seed", "11", "--pbm", kind])
             .output()
             .unwrap();
         std::fs::write(&board_file, &out.stdout).unwrap();
-        let presses_file = temp(&format!("presses-{kind}.pbm"));
+        let presses_file = folder("cli").join(format!("presses-{kind}.pbm"));
         let (text, err, code) = run(
             &[
                 board_file.to_str().unwrap(),
@@ -287,7 +267,7 @@ fn pbm_boards_in_and_press_grids_out() {
 fn huge_generated_boards_stream_their_presses_out() {
     use lightsout::{Generate, Puzzle, read_pbm};
     // 8200 x 8200 = 67.2 M cells: above the streaming threshold (2^26).
-    let presses_file = temp("stream.pbm");
+    let presses_file = folder("cli").join("stream.pbm");
     let args =
         ["--generate", "random", "--rows", "8200", "--cols", "8200", "--seed", "2", "--format", "text"];
     let (text, err, code) = run(&[&args[..], &["--output", presses_file.to_str().unwrap()]].concat(), "");
@@ -467,7 +447,7 @@ fn torus_rules_and_board_targets_solve() {
     assert!(out.contains("nullity 4"), "{out}");
     let (out, _, _) = run(&["--rule", "king", "--target", "white"], "bb\nbb\n");
     assert_eq!(out, "1\n");
-    let target = temp("target.txt");
+    let target = folder("cli").join("target.txt");
     std::fs::write(&target, "bww\nwbw\nwwb\n").unwrap();
     let (out, err, code) =
         run(&["--target", target.to_str().unwrap(), "--format", "json"], "www\nwww\nwww\n");
@@ -481,13 +461,13 @@ fn torus_rules_and_board_targets_solve() {
 
 #[test]
 fn pictures_are_valid_png_and_svg() {
-    let png = temp("board.png");
-    let svg = temp("board.svg");
+    let png = folder("cli").join("board.png");
+    let svg = folder("cli").join("board.svg");
     let (_, err, code) = run(&["--png", png.to_str().unwrap(), "--svg", svg.to_str().unwrap()], SAMPLE);
     assert_eq!(code, 0, "{err}");
-    let quiet_png = temp("quiet.png");
+    let quiet_png = folder("cli").join("quiet.png");
     run(&["analyze", "--rows", "5", "--cols", "5", "--png", quiet_png.to_str().unwrap()], "");
-    let heat_svg = temp("heat.svg");
+    let heat_svg = folder("cli").join("heat.svg");
     run(&["table", "--rows", "1..30", "--cols", "1..30", "--svg", heat_svg.to_str().unwrap()], "");
     for path in [&png, &quiet_png] {
         let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
@@ -555,7 +535,7 @@ fn regression_a_target_file_takes_the_puzzles_shape_from_rows_and_cols() {
     // `bw/wb/bb` became a square 2x2 board (the first row's width) and a
     // 3x2 puzzle was refused with "target board is 2x2". Fix: the target
     // is read with the puzzle's --rows/--cols, in solve and in check.
-    let target = temp("tall-target.txt");
+    let target = folder("cli").join("tall-target.txt");
     std::fs::write(&target, "bw\nwb\nbb\n").unwrap();
     let target = target.to_str().unwrap();
     let board = "bw\nwb\nbb\n";
@@ -613,20 +593,10 @@ fn regression_usage_errors_keep_what_clap_knew_on_one_line() {
         assert!(err.starts_with("lightsout: ") && err.lines().count() == 1, "{args:?}: {err:?}");
     }
     // A file that happens to be named like a command is still a file.
-    let file = temp("analyse");
+    let file = folder("cli").join("analyse");
     std::fs::write(&file, SAMPLE).unwrap();
-    let (out, _, code) = lightsout_in(file.parent().unwrap(), &["analyse"]);
+    let (out, _, code) = run_in(file.parent().unwrap(), &["analyse"]);
     assert_eq!((out.as_str(), code), ("4\n", 0));
-}
-
-/// Runs in directory `dir` with empty stdin: (stdout, stderr, exit code).
-fn lightsout_in(dir: &std::path::Path, args: &[&str]) -> (String, String, i32) {
-    let out = lightsout().current_dir(dir).args(args).write_stdin("").output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap_or(-1),
-    )
 }
 
 #[test]
@@ -834,7 +804,7 @@ fn short_options_mean_their_long_ones() {
     assert_eq!(out, "  | 3 4 5\n4 | 0 4 0\n");
     let (out, _, _) = run(&["check", "-f", "json", "-t", "white"], SAMPLE);
     assert!(out.contains("\"white\":{\"solvable\":true"), "{out}");
-    let file = temp("short-output.pbm");
+    let file = folder("cli").join("short-output.pbm");
     let (_, err, code) = run(&["-o", file.to_str().unwrap()], SAMPLE);
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(std::fs::read(&file).unwrap().starts_with(b"P4\n4 4\n"));
@@ -874,7 +844,7 @@ fn text_output_lists_the_presses_as_coordinates() {
 
 #[test]
 fn several_files_are_answered_in_turn() {
-    let second = temp("second.txt");
+    let second = folder("cli").join("second.txt");
     std::fs::write(&second, "bbb\nbbb\n\nbw\nwb\n").unwrap();
     let first = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/flip-game.txt");
     let second = second.to_str().unwrap();
@@ -900,8 +870,7 @@ fn several_files_are_answered_in_turn() {
 /// work, or a note about a question nobody asked.
 #[test]
 fn regression_review_of_the_renovated_floor() {
-    let dir = std::env::temp_dir().join(format!("lightsout-review-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = folder("review");
     let file = |name: &str, text: &str| {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
@@ -981,7 +950,7 @@ fn regression_cli_habits_from_the_tryout() {
     let (_, err, code) = run(&["--rule", "cross", "-g", "all-black", "-r", "2", "-c", "2"], "");
     assert_eq!(code, 2);
     assert!(err.contains("expected plus, neighbours, king or a mask like 010/111/010, got 'cross'"), "{err}");
-    let png = std::env::temp_dir().join(format!("lightsout-habits-{}.jpg", std::process::id()));
+    let png = folder("habits").join("board.jpg");
     let (_, err, code) = run(&["analyze", "-r", "3", "-c", "3", "--png", png.to_str().unwrap()], "");
     assert_eq!(code, 2);
     assert!(err.contains("writes PNG images; name the file .png, not .jpg") && !png.exists(), "{err}");
@@ -1022,12 +991,8 @@ fn regression_piped_boards_are_answered_as_they_arrive() {
         (&[][..], "bwwb\nbbwb\nbwwb\nbwww\n\n", "bbbb\nbbbb\nbbbb\nbbbb\n", ["4", "0"]),
         (&["--rows", "2"][..], "bbb\nwbw\n", "bbb\nbbb\n", ["1", "0"]),
     ] {
-        let mut child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child =
+            Process::new(binary()).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
         let mut stdin = child.stdin.take().unwrap();
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         stdin.write_all(first.as_bytes()).unwrap();
@@ -1096,7 +1061,7 @@ fn regression_output_file_only_when_there_are_presses_to_write() {
     // 3x3 under `neighbours` has nullity 3: a lone black corner cannot be cleared.
     let impossible = "bww\nwww\nwww\n";
     for (states, target, ext) in [("2", "white", "pbm"), ("3", "0", "pgm")] {
-        let path = temp(&format!("never-written.{ext}"));
+        let path = folder("cli").join(format!("never-written.{ext}"));
         let _ = std::fs::remove_file(&path);
         let p = path.to_str().unwrap();
         let args =
@@ -1170,12 +1135,12 @@ fn regression_record_files_are_bounded_regular_files() {
     let (out, err, code) = run(&args, "");
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(err.contains("not a regular file"), "{err}");
-    let empty = temp("empty-part.json");
+    let empty = folder("cli").join("empty-part.json");
     std::fs::write(&empty, "").unwrap();
     let (_, err, code) = run(&["merge", empty.to_str().unwrap()], "");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is empty: was its slice interrupted? its checkpoint can resume it"), "{err}");
-    let big = temp("big-part.json");
+    let big = folder("cli").join("big-part.json");
     std::fs::File::create(&big).unwrap().set_len((256 << 20) + 1).unwrap();
     let (_, err, code) = run(&["merge", big.to_str().unwrap()], "");
     assert_eq!(code, 2, "{err}");

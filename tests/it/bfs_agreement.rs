@@ -1,6 +1,6 @@
 //! The algebra against breadth-first search, wherever search can run.
 
-mod common;
+use crate::toolbox;
 
 use lightsout::Game;
 use lightsout::{Answer, Grid, Method, Puzzle, Rule, Solver, Target, Topology, bfs};
@@ -52,7 +52,7 @@ fn all_65536_flip_game_boards_agree_with_bfs() {
 
 #[test]
 fn flip_game_distribution_matches_published_table() {
-    let expected = common::table("flipgame_4x4_distribution.txt");
+    let expected = toolbox::table("flipgame_4x4_distribution.txt");
     let solver = Solver::new(&Puzzle::new(4, 4).unwrap(), Method::Auto, 32).unwrap();
     let mut counts = std::collections::BTreeMap::new();
     for state in 0..1u32 << 16 {
@@ -81,7 +81,7 @@ fn every_board_up_to_16_cells_agrees_with_bfs() {
 #[test]
 fn bfs_reproduces_the_published_5x5_distribution_and_random_5x5_boards_agree() {
     // First the reference itself: the 5x5 BFS must give OEIS A079873.
-    let expected = common::table("classic_5x5_distribution.txt");
+    let expected = toolbox::table("classic_5x5_distribution.txt");
     let to_white = bfs::distances(&Puzzle::new(5, 5).unwrap(), &[0]);
     let mut counts = std::collections::BTreeMap::new();
     for &d in to_white.iter().filter(|&&d| d != bfs::UNREACHABLE) {

@@ -5,9 +5,9 @@
 //! `tests/data/corpus/cases.txt` (its header describes the syntax), and each
 //! has `tests/data/corpus/expected/NAME.txt`, written by the binary itself:
 //!
-//!     LIGHTSOUT_BLESS=1 cargo test --release --test corpus   # rewrite every expected file
-//!     cargo test --release --test corpus                     # compare
-//!     LIGHTSOUT_CORPUS=merge,k3- cargo test --release --test corpus   # only names containing these
+//!     LIGHTSOUT_BLESS=1 cargo test --release --test it corpus::   # rewrite every expected file
+//!     cargo test --release --test it corpus::                      # compare
+//!     LIGHTSOUT_CORPUS=merge,k3- cargo test --release --test it corpus::   # only names containing these
 //!
 //! Bless only when an output changes on purpose, and read the diff of the
 //! expected files before committing it.
@@ -27,6 +27,8 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+use crate::toolbox::{binary, folder};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -279,16 +281,14 @@ fn normalize(bytes: Vec<u8>) -> Vec<u8> {
 type Run = Result<(String, Duration), String>;
 
 /// Runs one case in a directory of its own and renders what it produced.
-fn run(case: &Case) -> Run {
-    let dir = std::env::temp_dir().join(format!("lightsout-corpus-{}-{}", std::process::id(), case.name));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let result = run_in(case, &dir);
+fn run_case(case: &Case) -> Run {
+    let dir = folder(&format!("corpus-{}", case.name));
+    let result = run_case_in(case, &dir);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-fn run_in(case: &Case, dir: &Path) -> Run {
+fn run_case_in(case: &Case, dir: &Path) -> Run {
     let root = Path::new(ROOT);
     for link in ["examples", "tests"] {
         std::os::unix::fs::symlink(root.join(link), dir.join(link))
@@ -299,7 +299,7 @@ fn run_in(case: &Case, dir: &Path) -> Run {
         let name = Path::new(copy).file_name().ok_or(format!("+{copy}: no file name"))?;
         std::fs::copy(&from, dir.join(name)).map_err(|e| format!("+{copy}: {e}"))?;
     }
-    let mut command = Command::new(env!("CARGO_BIN_EXE_lightsout"));
+    let mut command = Command::new(binary());
     command.args(&case.args).current_dir(dir).stdout(Stdio::piped()).stderr(Stdio::piped());
     command.stdin(match &case.stdin {
         Stdin::None => Stdio::null(),
@@ -396,7 +396,7 @@ fn corpus_of_outputs_is_unchanged() {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = chosen.get(index) else { break };
-                    let result = run(case);
+                    let result = run_case(case);
                     results.lock().unwrap().push((index, result));
                 }
             });
@@ -469,8 +469,8 @@ fn corpus_of_outputs_is_unchanged() {
     assert!(
         failures.is_empty(),
         "{} of {} cases differ from tests/data/corpus/expected:\n\n{}{more}\n\n\
-         Re-run one: LIGHTSOUT_CORPUS=NAME cargo test --release --test corpus\n\
-         If the change is meant, bless and review: LIGHTSOUT_BLESS=1 cargo test --release --test corpus; git diff tests/data/corpus",
+         Re-run one: LIGHTSOUT_CORPUS=NAME cargo test --release --test it corpus::\n\
+         If the change is meant, bless and review: LIGHTSOUT_BLESS=1 cargo test --release --test it corpus::; git diff tests/data/corpus",
         failures.len(),
         chosen.len(),
         shown.join("\n")

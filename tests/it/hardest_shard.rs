@@ -4,9 +4,7 @@
 //! included), and refuses slices that are missing, given twice, of another
 //! split or problem, damaged, or edited and sealed again.
 
-use assert_cmd::Command;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -17,6 +15,8 @@ use lightsout::model::Graph;
 use lightsout::solve::{Limits, MergeError, Shard};
 use lightsout::zk::Modulus;
 use lightsout::{Method, Puzzle, Rule, Solver, StateSolver, Topology};
+
+use crate::toolbox::{Ran, folder, read_json, reseal, run};
 
 const EVERYTHING: HardestOptions = HardestOptions { distribution: true, work: u64::MAX, progress: None };
 
@@ -169,24 +169,6 @@ fn a_stopped_slice_resumes_to_the_same_slice() {
     assert!(matches!(refused, Err(lightsout::Error::BadInput(why)) if why.contains("add up to")));
 }
 
-fn lightsout() -> Command {
-    Command::cargo_bin("lightsout").unwrap()
-}
-
-/// Runs `lightsout ARGS`: exit code, stdout, stderr.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = lightsout().args(args).output().unwrap();
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
-}
-
-fn folder(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("lightsout-hshard-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Writes the `count` slices of `hardest ARGS --distribution` into `dir`
 /// as part-K.json (as scripts/slurm/job.sh does, `--format json` passed):
 /// their paths.
@@ -197,7 +179,7 @@ fn slices(dir: &std::path::Path, args: &[&str], count: u64) -> Vec<String> {
             let mut all = vec!["hardest"];
             all.extend(args);
             all.extend(["--distribution", "--shard", &shard, "--format", "json"]);
-            let (code, out, err) = run(&all);
+            let (out, err, code) = run(&all, "");
             assert_eq!(code, 0, "{all:?}: {err}");
             assert_eq!(out.lines().count(), 1, "one JSON line: {out}");
             let path = dir.join(format!("part-{k}.json"));
@@ -207,10 +189,10 @@ fn slices(dir: &std::path::Path, args: &[&str], count: u64) -> Vec<String> {
         .collect()
 }
 
-fn merge(files: &[String], format: &str) -> (i32, String, String) {
+fn merge(files: &[String], format: &str) -> Ran {
     let mut args = vec!["merge", "--format", format];
     args.extend(files.iter().map(String::as_str));
-    run(&args)
+    run(&args, "")
 }
 
 #[test]
@@ -231,7 +213,7 @@ fn merge_prints_what_the_unsharded_command_prints() {
             let mut all = vec!["hardest"];
             all.extend(*args);
             all.extend(["--distribution", "--format", format]);
-            let (code, out, err) = run(&all);
+            let (out, err, code) = run(&all, "");
             assert_eq!(code, 0, "{all:?}: {err}");
             out
         };
@@ -239,11 +221,11 @@ fn merge_prints_what_the_unsharded_command_prints() {
         for count in [1, 2, 3, 7] {
             let dir = folder(&format!("{i}-{count}"));
             let files = slices(&dir, args, count);
-            assert_eq!(merge(&files, "text"), (0, text.clone(), String::new()), "{args:?} in {count}");
-            assert_eq!(merge(&files, "json"), (0, json.clone(), String::new()), "{args:?} in {count}");
+            assert_eq!(merge(&files, "text"), (text.clone(), String::new(), 0), "{args:?} in {count}");
+            assert_eq!(merge(&files, "json"), (json.clone(), String::new(), 0), "{args:?} in {count}");
             // The folder stands for its records, in any order they come.
             let whole_folder = dir.display().to_string();
-            assert_eq!(run(&["merge", &whole_folder]).1, text, "{args:?}: the folder");
+            assert_eq!(run(&["merge", &whole_folder], "").0, text, "{args:?}: the folder");
             std::fs::remove_dir_all(&dir).unwrap();
         }
     }
@@ -253,12 +235,9 @@ fn merge_prints_what_the_unsharded_command_prints() {
 /// seals it (SHA-256 of its JSON with the checksum empty): what someone
 /// who knows the format could hand in.
 fn resealed(path: &str, out: &std::path::Path, edit: impl Fn(&mut Value)) -> String {
-    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut record = read_json(path);
     edit(&mut record);
-    record["checksum"] = Value::String(String::new());
-    let digest = Sha256::digest(serde_json::to_string(&record).unwrap().as_bytes());
-    record["checksum"] = Value::String(digest.iter().map(|b| format!("{b:02x}")).collect());
-    std::fs::write(out, serde_json::to_string(&record).unwrap() + "\n").unwrap();
+    std::fs::write(out, reseal(record) + "\n").unwrap();
     out.display().to_string()
 }
 
@@ -271,7 +250,7 @@ fn merge_refuses_what_is_not_every_slice_of_one_count_once() {
     let args = ["-r", "4", "-c", "4", "--states", "3"];
     let three = slices(&dir.join(""), &args, 3);
     let fail = |files: &[String]| {
-        let (code, out, err) = merge(files, "text");
+        let (out, err, code) = merge(files, "text");
         assert_eq!((code, out.as_str()), (2, ""), "{err}");
         assert_eq!(err.lines().count(), 1, "one line: {err}");
         err
@@ -280,7 +259,7 @@ fn merge_refuses_what_is_not_every_slice_of_one_count_once() {
     let name = |p: &str| std::path::Path::new(p).file_name().unwrap().to_string_lossy().into_owned();
     // Resealed first: a plain copy of the record, sealed again, still merges.
     let copy = resealed(&f(0), &dir.join("copy.json"), |_| {});
-    assert_eq!(merge(&[copy.clone(), f(1), f(2)], "text").0, 0);
+    assert_eq!(merge(&[copy.clone(), f(1), f(2)], "text").2, 0);
 
     assert!(fail(&[f(0), f(2)]).contains("slices missing: 2 of 3"));
     let twice = fail(&[f(0), f(1), f(1), f(2)]);
@@ -337,11 +316,11 @@ fn merge_refuses_what_is_not_every_slice_of_one_count_once() {
         assert!(err.contains(&name(&edited)) && err.contains(want), "{want}: {err}");
     }
     // Flags a distribution has no use for, and records of another kind.
-    let (code, _, err) = merge(&three, "poj");
+    let (_, err, code) = merge(&three, "poj");
     assert!(code == 2 && err.contains("--format poj is not for a distribution"), "{err}");
-    let (code, _, err) = run(&["merge", "--show", &f(0), &f(1), &f(2)]);
+    let (_, err, code) = run(&["merge", "--show", &f(0), &f(1), &f(2)], "");
     assert!(code == 2 && err.contains("--show is for searches"), "{err}");
-    let (code, search, _) = run(&["-g", "all-black", "-r", "5", "-c", "5", "--shard", "1/1"]);
+    let (search, _, code) = run(&["-g", "all-black", "-r", "5", "-c", "5", "--shard", "1/1"], "");
     assert_eq!(code, 0);
     let search_file = dir.join("search.json");
     std::fs::write(&search_file, search).unwrap();
@@ -358,37 +337,37 @@ fn a_slice_is_refused_what_it_cannot_do_and_told_how_many_slices_fit() {
     let with = |more: &[&str]| {
         let mut all = five.to_vec();
         all.extend(more);
-        run(&all)
+        run(&all, "")
     };
     // The whole count is past the default budget: a split that fits it.
-    let (code, _, err) = with(&[]);
+    let (_, err, code) = with(&[]);
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("or shard it: --shard 1/6 (and merge the 6 records)"), "{err}");
     // --max-work counts one slice's work: 6 slices fit the default budget.
-    let (code, out, err) = with(&["--shard", "1/6"]);
+    let (out, err, code) = with(&["--shard", "1/6"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("{\"lightsout\":\"hardest\",\"version\":1,"), "{out}");
-    let (code, _, err) = with(&["--shard", "1/4", "--max-work", "1e9"]);
+    let (_, err, code) = with(&["--shard", "1/4", "--max-work", "1e9"]);
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("in slice 1/4") && err.contains("or shard it finer: --shard 1/25"), "{err}");
     // Regression: a nullity-0 100x100 (10^4 untouched cells) passed its
     // slices in milliseconds and left the merge minutes of convolution with
     // no budget; the slices now hold it to theirs, and no split is offered.
     let big = ["hardest", "-r", "100", "-c", "100", "--distribution"];
-    let (code, _, whole) = run(&big);
+    let (_, whole, code) = run(&big, "");
     assert!(code == 3 && !whole.contains("--shard"), "{whole}");
-    let (code, _, err) = run(&[&big[..], &["--shard", "1/2"]].concat());
+    let (_, err, code) = run(&[&big[..], &["--shard", "1/2"]].concat(), "");
     assert!(code == 3 && err.contains("untouched cells when the slices merge"), "{err}");
     assert!(!err.contains("shard it"), "{err}");
-    let (code, _, err) = run(&["hardest", "-r", "4", "-c", "4", "--shard", "1/2"]);
+    let (_, err, code) = run(&["hardest", "-r", "4", "-c", "4", "--shard", "1/2"], "");
     assert!(
         code == 2 && err.contains("--shard slices the distribution's count: give --distribution"),
         "{err}"
     );
-    let (code, _, err) =
-        run(&["hardest", "-r", "4", "-c", "4", "--distribution", "--shard", "1/2", "-o", "x.pbm"]);
+    let (_, err, code) =
+        run(&["hardest", "-r", "4", "-c", "4", "--distribution", "--shard", "1/2", "-o", "x.pbm"], "");
     assert!(code == 2 && err.contains("--output x.pbm is for a whole run"), "{err}");
-    let (code, _, err) = run(&["hardest", "-r", "4", "-c", "4", "--distribution", "--shard", "3/2"]);
+    let (_, err, code) = run(&["hardest", "-r", "4", "-c", "4", "--distribution", "--shard", "3/2"], "");
     assert!(code == 2 && err.contains("K from 1 to 2"), "{err}");
     assert!(!std::path::Path::new("x.pbm").exists());
 }
@@ -406,7 +385,7 @@ fn a079875_in_four_slices() {
     ];
     let dir = folder("a079875");
     let files = slices(&dir, &["-r", "5", "-c", "5", "--states", "3", "--max-work", "3e10"], 4);
-    let (code, out, err) = merge(&files, "json");
+    let (out, err, code) = merge(&files, "json");
     assert_eq!(code, 0, "{err}");
     let merged: Value = serde_json::from_str(&out).unwrap();
     let found: Vec<u64> = merged["distribution"]
@@ -428,17 +407,17 @@ fn a_checkpointed_slice_goes_on_from_where_it_stopped() {
     let dir = folder("checkpoint");
     let cp = dir.join("cp.json").display().to_string();
     let slice = ["hardest", "-r", "5", "-c", "5", "--states", "3", "--distribution", "--max-work", "3e10"];
-    let with = |more: &[&str]| run(&[&slice[..], more].concat());
-    let (code, _, err) = with(&["--shard", "2/2", "--checkpoint", &cp, "--time-limit", "0.4"]);
+    let with = |more: &[&str]| run(&[&slice[..], more].concat(), "");
+    let (_, err, code) = with(&["--shard", "2/2", "--checkpoint", &cp, "--time-limit", "0.4"]);
     assert_eq!(code, 3, "{err}");
     assert!(
         err.contains("slice 2/2 stopped at --time-limit after") && err.contains("the same command goes on"),
         "{err}"
     );
-    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&cp).unwrap()).unwrap();
+    let saved: Value = read_json(&cp);
     let done = saved["done"].as_u64().unwrap();
     assert!(done < 2592 / 2, "{saved}");
-    let (code, _, err) = run(&["merge", &cp]);
+    let (_, err, code) = run(&["merge", &cp], "");
     assert!(
         code == 2
             && err.contains("cp.json: slice 2/2 is unfinished (")
@@ -446,13 +425,13 @@ fn a_checkpointed_slice_goes_on_from_where_it_stopped() {
         "{err}"
     );
     // Another slice, or the whole count, does not take it.
-    let (code, _, err) = with(&["--shard", "1/2", "--checkpoint", &cp]);
+    let (_, err, code) = with(&["--shard", "1/2", "--checkpoint", &cp]);
     assert!(code == 2 && err.contains("cp.json: checkpoint of slice 2/2, not 1/2"), "{err}");
-    let (code, _, err) = with(&["--checkpoint", &cp]);
+    let (_, err, code) = with(&["--checkpoint", &cp]);
     assert!(code == 2 && err.contains("--checkpoint saves a slice of the distribution"), "{err}");
-    let (code, resumed, err) = with(&["--shard", "2/2", "--checkpoint", &cp]);
+    let (resumed, err, code) = with(&["--shard", "2/2", "--checkpoint", &cp]);
     assert_eq!(code, 0, "{err}");
-    let (code, fresh, err) = with(&["--shard", "2/2"]);
+    let (fresh, err, code) = with(&["--shard", "2/2"]);
     assert_eq!(code, 0, "{err}");
     let fields = |line: &str| {
         let mut v: Value = serde_json::from_str(line).unwrap();
@@ -475,9 +454,9 @@ fn recheck_counts_slices_again_and_refuses_moved_cosets() {
     let dir = folder("recheck");
     let args = ["-r", "5", "-c", "5"];
     let two = slices(&dir, &args, 2);
-    let (code, whole, err) = merge(&two, "text");
+    let (whole, err, code) = merge(&two, "text");
     assert_eq!(code, 0, "{err}");
-    let (code, out, err) = run(&["merge", "--recheck", "1", &two[0], &two[1]]);
+    let (out, err, code) = run(&["merge", "--recheck", "1", &two[0], &two[1]], "");
     assert_eq!((code, out.as_str()), (0, whole.as_str()), "{err}");
     assert_eq!(err, "lightsout: note: counted 2 slices again, each as its record says\n");
     let moved = resealed(&two[0], &dir.join("moved.json"), |r| {
@@ -490,9 +469,9 @@ fn recheck_counts_slices_again_and_refuses_moved_cosets() {
         cosets[at + 1]["count"] = Value::String((m + 1).to_string());
     });
     // The merge's own checks cannot see it: the totals hold.
-    let (code, out, _) = merge(&[moved.clone(), two[1].clone()], "text");
+    let (out, _, code) = merge(&[moved.clone(), two[1].clone()], "text");
     assert!(code == 0 && out != whole, "{out}");
-    let (code, out, err) = run(&["merge", "--recheck", "1", &moved, &two[1]]);
+    let (out, err, code) = run(&["merge", "--recheck", "1", &moved, &two[1]], "");
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
     assert!(err.contains("moved.json: slice 1/2 does not hold up: counted again"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");

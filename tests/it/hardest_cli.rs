@@ -2,12 +2,9 @@
 //! again by `lightsout` itself and needs exactly the presses claimed, and
 //! the distributions it prints are the published (and BFS-checked) ones.
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn lightsout() -> Command {
-    Command::cargo_bin("lightsout").unwrap()
-}
+use crate::toolbox::{lightsout, table};
 
 /// `hardest ARGS --format json`, parsed.
 fn hardest(args: &[&str]) -> Value {
@@ -112,19 +109,6 @@ fn assert_needs(args: &[&str], target: &str, most: &Value, lower: u64) {
     );
 }
 
-/// `k count` lines of a table in tests/data, without its comments.
-fn table(name: &str) -> Vec<(i64, u64)> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).unwrap();
-    let pairs = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
-    pairs
-        .map(|l| {
-            let (k, n) = l.split_once(' ').unwrap();
-            (k.parse().unwrap(), n.trim().parse().unwrap())
-        })
-        .collect()
-}
-
 fn distribution(found: &Value) -> Vec<(i64, u64)> {
     let rows = found["distribution"].as_array().unwrap();
     rows.iter()
@@ -136,7 +120,7 @@ fn distribution(found: &Value) -> Vec<(i64, u64)> {
 fn distributions_are_the_published_ones() {
     // A079873, the 5x5 to all white (a(7) = 467104).
     let five = hardest(&["-r", "5", "-c", "5", "--distribution"]);
-    assert_eq!(distribution(&five), table("classic_5x5_distribution.txt"));
+    assert_eq!(distribution(&five), Vec::from_iter(table("classic_5x5_distribution.txt")));
     assert_eq!(five["most_presses"]["boards"], "7350");
     // POJ 1753: the 4x4 to either colour, without the impossible boards.
     let four = hardest(&["-r", "4", "-c", "4", "-t", "any", "--distribution"]);

@@ -3,7 +3,7 @@
 //! is answered (issue 22 item 1, issue 25 item 2), and the request shapes
 //! of issue 25 item 9.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::http::{Request, StatusCode, header};
@@ -78,25 +78,21 @@ async fn regression_solves_past_the_time_limit_give_their_slots_back() {
     let long = |seed| {
         let url = url.clone();
         let body = json!({"board": solvable_board(128, 128, 232, seed), "states": 232, "target": "any"});
-        tokio::spawn(async move {
-            let started = Instant::now();
-            let answer = post(&url, "/api/solve", &body).await;
-            (answer, started.elapsed())
-        })
+        tokio::spawn(async move { post(&url, "/api/solve", &body).await })
     };
+    // No bound in seconds (it would fail on a loaded machine): the status
+    // says the order. The server answers 422 at the deadline to work still
+    // running, and 503 to a request that found no free slot by its own.
     let (first, second) = (long(1), long(2));
-    for answer in [first.await.unwrap(), second.await.unwrap()] {
-        let ((status, body), took) = answer;
-        assert!(took < time + Duration::from_secs(5), "answered after {took:?}");
+    for (status, body) in [first.await.unwrap(), second.await.unwrap()] {
         // Answered within the limit, with what the searches found in time.
         assert_eq!(status, StatusCode::OK, "{body}");
         assert!(body["best"]["presses"].as_u64().is_some(), "{body}");
     }
-    // A request of the long lane (a small two-state solve has its own).
-    let started = Instant::now();
+    // A slot of the long lane came free within the request's own limit
+    // (a small two-state solve has a lane of its own).
     let (status, body) = post(&url, "/api/analyze", &json!({"rows": 4, "cols": 4})).await;
     assert_eq!((status, body["nullity"].as_u64()), (StatusCode::OK, Some(4)), "{body}");
-    assert!(started.elapsed() < time, "the analysis waited {:?} for a slot", started.elapsed());
 }
 
 /// Regression (issue 22 item 1): the K-state analysis searched a light
@@ -107,14 +103,12 @@ async fn regression_solves_past_the_time_limit_give_their_slots_back() {
 async fn regression_an_analysis_past_the_time_limit_gives_its_slot_back() {
     let time = Duration::from_secs(3);
     let url = start(Limits { jobs: 1, time, ..Limits::default() }).await;
-    let started = Instant::now();
     let (status, body) = post(&url, "/api/analyze", &json!({"rows": 256, "cols": 256, "states": 232})).await;
     assert!(status == StatusCode::OK || status == StatusCode::UNPROCESSABLE_ENTITY, "{status}: {body}");
-    // A request of the long lane (a small two-state solve has its own).
+    // Answered, not refused as busy: the slot came free within its limit
+    // (asked in the long lane: a small two-state solve has its own).
     let (status, body) = post(&url, "/api/analyze", &json!({"rows": 4, "cols": 4})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let took = started.elapsed();
-    assert!(took < time + Duration::from_secs(5), "both answered after {took:?}");
 }
 
 /// The page's request of issue 22 item 1: *Random solvable* on 256x256
@@ -123,16 +117,12 @@ async fn regression_an_analysis_past_the_time_limit_gives_its_slot_back() {
 /// with the lightest press sets found in time.
 #[tokio::test]
 async fn the_pages_any_state_solve_of_256x256_over_z232_answers_within_the_limit() {
-    let limits = Limits::default();
-    let time = limits.time;
-    let url = start(limits).await;
+    let url = start(Limits::default()).await;
     let body = json!({"board": solvable_board(256, 256, 232, 7), "target": "any", "rule": "plus",
         "torus": false, "states": 232});
-    let started = Instant::now();
+    // Answered 200, so within the limit: past it the server answers 422.
     let (status, answer) = post(&url, "/api/solve", &body).await;
-    let took = started.elapsed();
     assert_eq!(status, StatusCode::OK, "{answer}");
-    assert!(took < time + Duration::from_secs(1), "answered after {took:?}");
     let best = answer["best"]["target"].as_u64().unwrap();
     let entry = answer["targets"].as_array().unwrap().iter().find(|t| t["target"] == best).unwrap();
     assert_eq!(entry["solvable"], true);

@@ -1,15 +1,16 @@
 //! `POST /api/hardest`: the object `lightsout hardest --format json`
 //! prints, its refusals, and bounds answered within the server's time.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use assert_cmd::cargo::CommandCargoExt;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use lightsout::serve::{Limits, router};
 use serde_json::{Value, json};
 use tower::ServiceExt;
+
+use crate::toolbox::json_lines;
 
 async fn post(app: &Router, body: &Value) -> (StatusCode, Value) {
     let request = Request::builder()
@@ -24,11 +25,9 @@ async fn post(app: &Router, body: &Value) -> (StatusCode, Value) {
     (status, serde_json::from_slice(&bytes).unwrap())
 }
 
+/// What `lightsout hardest ARGS` prints.
 fn cli(args: &[&str]) -> Value {
-    let out =
-        std::process::Command::cargo_bin("lightsout").unwrap().arg("hardest").args(args).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
+    json_lines(&[&["hardest"], args].concat(), "").remove(0)
 }
 
 #[tokio::test]
@@ -92,10 +91,9 @@ async fn an_unsettled_size_answers_its_bounds_within_the_time_limit() {
     // 9x9 takes seconds to bound; a 2 s server answers before its limit,
     // with the bounds reached and a board needing the lower one.
     let app = router(Limits { time: Duration::from_secs(2), ..Limits::default() });
-    let started = Instant::now();
+    // Answered 200, so before the limit: past it the server answers 422.
     let (status, served) = post(&app, &json!({"rows": 9, "cols": 9})).await;
     assert_eq!(status, StatusCode::OK, "{served}");
-    assert!(started.elapsed() < Duration::from_secs(2), "answered after {:?}", started.elapsed());
     let most = &served["most_presses"];
     assert_eq!((most["stopped"].clone(), most["exact"].clone()), (json!(true), json!(false)), "{most}");
     assert!(most["lower"].as_u64().unwrap() <= most["upper"].as_u64().unwrap());

@@ -4,16 +4,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command as Process, Stdio};
 
-use assert_cmd::Command;
-
-fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
-    let out = Command::cargo_bin("lightsout").unwrap().args(args).write_stdin(stdin).output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap_or(-1),
-    )
-}
+use crate::toolbox::{binary, run};
 
 /// Found by review: K-state boards on a pipe were read to the end of input
 /// before the first answer, so a program feeding boards one at a time and
@@ -35,12 +26,8 @@ fn regression_piped_k_state_boards_are_answered_as_they_arrive() {
         assert_eq!(code, 0, "{args:?}: {err}");
         let answers: Vec<&str> = whole.lines().collect();
         assert_eq!(answers.len(), 2, "{args:?}: {whole}");
-        let mut child = Process::new(assert_cmd::cargo::cargo_bin("lightsout"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child =
+            Process::new(binary()).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
         let mut stdin = child.stdin.take().unwrap();
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         stdin.write_all(first.as_bytes()).unwrap();

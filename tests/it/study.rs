@@ -1,6 +1,6 @@
 //! The study toolkit against published tables, elimination and the solver.
 
-mod common;
+use crate::toolbox::{self, json, json_lines, run};
 
 use lightsout::Game;
 use lightsout::{Generate, Grid, Method, Puzzle, Rule, Solver, Target, Topology, analyze, nullity_table};
@@ -11,7 +11,7 @@ fn no_progress() {}
 fn table_diagonal_matches_published_sequence_and_the_chase() {
     let table =
         nullity_table(1..=1000, 1..=1000, &Puzzle::new(1, 1).unwrap(), u64::MAX, &no_progress).unwrap();
-    for (n, nullity) in common::table("nxn_nullity.txt") {
+    for (n, nullity) in toolbox::table("nxn_nullity.txt") {
         assert_eq!(table[n as usize - 1][n as usize - 1] as u64, nullity, "n = {n}");
     }
     // Past the published terms: the chase solver's own gcd (other
@@ -42,7 +42,7 @@ fn table_matches_elimination_on_every_size_up_to_40() {
 fn torus_nullity_matches_published_sequence() {
     let torus = Puzzle::new(1, 1).unwrap().with_topology(Topology::Torus);
     let table = nullity_table(1..=30, 1..=30, &torus, u64::MAX, &no_progress).unwrap();
-    for (n, nullity) in common::table("torus_nxn_nullity.txt") {
+    for (n, nullity) in toolbox::table("torus_nxn_nullity.txt") {
         assert_eq!(table[n as usize - 1][n as usize - 1] as u64, nullity, "torus n = {n}");
     }
 }
@@ -197,25 +197,17 @@ fn regression_analyze_gcd_is_the_one_its_label_names_on_every_size_up_to_40() {
 /// about a million cells of quiet patterns, and says what it left out.
 #[test]
 fn regression_analyze_json_keeps_the_text_limits() {
-    let out = assert_cmd::Command::cargo_bin("lightsout")
-        .unwrap()
-        .args(["analyze", "-r", "959", "-c", "959", "--format", "json", "--max-memory", "200M"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(out.stdout.len() < 4 << 20, "{} bytes of JSON", out.stdout.len());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (out, err, code) =
+        run(&["analyze", "-r", "959", "-c", "959", "--format", "json", "--max-memory", "200M"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.len() < 4 << 20, "{} bytes of JSON", out.len());
+    let v = json(&out);
     assert_eq!(v["nullity"], 382);
     assert_eq!(v["quiet_patterns"].as_array().unwrap().len(), 1);
     assert_eq!(v["quiet_patterns_omitted"]["count"], 381);
     assert!(v["quiet_patterns_omitted"]["why"].as_str().unwrap().contains("at most 64 patterns"));
     // Small sizes keep every pattern, and say nothing was left out.
-    let out = assert_cmd::Command::cargo_bin("lightsout")
-        .unwrap()
-        .args(["analyze", "-r", "5", "-c", "5", "--format", "json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = &json_lines(&["analyze", "-r", "5", "-c", "5", "--format", "json"], "")[0];
     assert_eq!(
         (v["quiet_patterns"].as_array().unwrap().len(), &v["quiet_patterns_omitted"]),
         (2, &serde_json::Value::Null)

@@ -2,48 +2,7 @@
 //! and Lights Out on graphs (`--graph`), through the binary: answers that
 //! re-apply, files in and out, and every bad input refused in one line.
 
-use assert_cmd::Command;
-
-fn lightsout() -> Command {
-    Command::cargo_bin("lightsout").unwrap()
-}
-
-/// Runs with `stdin`, returning (stdout, stderr, exit code).
-fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
-    let out = lightsout().args(args).write_stdin(stdin).output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
-fn folder(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("lightsout-variants-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The board reached from `board` (rows of digits) by the press counts
-/// `presses` under the plus rule on the plane, mod `k`: written apart from
-/// the library, so the CLI's answers are checked from outside.
-fn press_plus(board: &[Vec<u32>], presses: &[Vec<u32>], k: u32) -> Vec<Vec<u32>> {
-    let (rows, cols) = (board.len(), board[0].len());
-    let mut out = board.to_vec();
-    for (r, row) in presses.iter().enumerate() {
-        for (c, &n) in row.iter().enumerate() {
-            for (dr, dc) in [(0i64, 0i64), (-1, 0), (1, 0), (0, -1), (0, 1)] {
-                let (rr, cc) = (r as i64 + dr, c as i64 + dc);
-                if (0..rows as i64).contains(&rr) && (0..cols as i64).contains(&cc) {
-                    let cell = &mut out[rr as usize][cc as usize];
-                    *cell = (*cell + n) % k;
-                }
-            }
-        }
-    }
-    out
-}
+use crate::toolbox::{folder, lightsout, press_plus, run};
 
 fn digits(rows: &serde_json::Value) -> Vec<Vec<u32>> {
     rows.as_array()
