@@ -21,6 +21,7 @@
 
 mod classes;
 mod climb;
+mod leader;
 mod spectrum;
 mod spread;
 mod work;
@@ -35,6 +36,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use self::classes::Classes;
+use self::leader::{Leader, MAX_LEADER_BITS};
 use self::spectrum::{Level, MAX_SPECTRUM_BITS, SPAN_BITS, Spectrum};
 use self::work::Work;
 use crate::error::Error;
@@ -701,9 +703,16 @@ impl Found {
             }
         }
         let mut best = (climbed, signed);
-        // Lower the ceiling level by level until a level is reached.
+        // Lower the ceiling level by level until a level is reached: by the
+        // flag's branch and bound where its rows fit.
+        let bits = classes.orders.len();
+        let leader = (bits <= MAX_LEADER_BITS).then(|| Leader::new(bits, &classes.bit_keys(), &classes.sizes()));
         while best.0 < ceiling {
-            match spectrum.decide(ceiling, work) {
+            let level = match &leader {
+                Some(leader) => leader.decide(ceiling, work),
+                None => spectrum.decide(ceiling, work),
+            };
+            match level {
                 Level::Reached(signed) => {
                     best = (ceiling, signed);
                     self.how = How::Search;
