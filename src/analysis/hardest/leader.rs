@@ -53,7 +53,13 @@ struct Slot {
     top: usize,
     /// Whether its sign may be fixed (the first of its `U_i`).
     free_sign: bool,
+    /// `χ_b(key)` as ±1 for the members `b < 64`: a row of `2^u` members
+    /// is walked 64 at a time, each block this or its negation.
+    signs: [i64; BLOCK],
 }
+
+/// Members per block of a row (the key's low 6 bits).
+const BLOCK: usize = 64;
 
 /// The classes of a two-state kernel of dimension `bits`, in the flag's
 /// order, ready for [`Leader::decide`].
@@ -74,7 +80,8 @@ impl Leader {
             .map(|(class, (&key, &size))| {
                 let key = span.coords(key).expect("the flag spans every key");
                 let top = 63 - key.leading_zeros() as usize;
-                Slot { class, key, size: size as i64, top, free_sign: false }
+                let signs = std::array::from_fn(|b| if even(key, b) { 1 } else { -1 });
+                Slot { class, key, size: size as i64, top, free_sign: false, signs }
             })
             .collect();
         // Each U_i's classes together; the smallest first (fewest choices,
@@ -88,11 +95,13 @@ impl Leader {
 
     /// Whether some signed counts keep every `F(s)` at `level` or above:
     /// the counts (in the caller's class order) when they do, `Refuted`
-    /// when the search proves none does, `Unknown` when `work` runs out.
-    pub fn decide(&self, level: i64, work: &mut Work) -> Level {
+    /// when the search proves none does, `Unknown` when `work` runs out;
+    /// with the share of the search tree done (each node's share split
+    /// evenly among its values), from which a caller may guess the rest.
+    pub fn decide(&self, level: i64, work: &mut Work) -> (Level, f64) {
         let classes = self.slots.len();
         if classes == 0 {
-            return if level <= 0 { Level::Reached(Vec::new()) } else { Level::Refuted };
+            return (if level <= 0 { Level::Reached(Vec::new()) } else { Level::Refuted }, 1.0);
         }
         let reach = -level;
         let mut search = Search {
@@ -104,26 +113,27 @@ impl Leader {
             low: vec![0; classes],
             high: vec![0; classes],
             work,
+            done: 0.0,
         };
         for (i, slot) in self.slots.iter().enumerate() {
             let top = reach.min(slot.size);
             // The largest value of the class's parity within the box.
             let top = top - (top - slot.size).rem_euclid(2);
             if top < 0 {
-                return Level::Refuted;
+                return (Level::Refuted, 1.0);
             }
             let low = if slot.free_sign { slot.size % 2 } else { -top };
             if !search.set(i, low, top) {
-                return Level::Unknown;
+                return (Level::Unknown, 0.0);
             }
         }
         let mut changed = Vec::new();
         let found = match search.propagate(0, &mut changed) {
-            Some(true) => search.descend(0),
+            Some(true) => search.descend(0, 1.0),
             Some(false) => Some(false),
             None => None,
         };
-        match found {
+        let level = match found {
             Some(true) => {
                 let mut e = vec![0i64; classes];
                 for (i, slot) in self.slots.iter().enumerate() {
@@ -133,7 +143,9 @@ impl Leader {
             }
             Some(false) => Level::Refuted,
             None => Level::Unknown,
-        }
+        };
+        let done = if matches!(level, Level::Unknown) { search.done } else { 1.0 };
+        (level, done)
     }
 }
 
@@ -177,6 +189,8 @@ struct Search<'a, 'w> {
     low: Vec<i64>,
     high: Vec<i64>,
     work: &'a mut Work<'w>,
+    /// The share of the search tree refuted so far.
+    done: f64,
 }
 
 /// An interval as it was before propagation narrowed it: class, low, high.
@@ -196,8 +210,11 @@ impl Search<'_, '_> {
                 if !self.work.spend(rows.len() as u64) {
                     return false;
                 }
-                for (b, row) in rows.iter_mut().enumerate() {
-                    *row += if even(slot.key, b) { shift } else { -shift };
+                for (block, rows) in rows.chunks_mut(BLOCK).enumerate() {
+                    let shift = if even(slot.key >> 6, block) { shift } else { -shift };
+                    for (row, &sign) in rows.iter_mut().zip(&slot.signs) {
+                        *row += sign * shift;
+                    }
                 }
             }
         }
@@ -235,13 +252,15 @@ impl Search<'_, '_> {
                     if !self.work.spend(1 << u) {
                         return None;
                     }
-                    let key = self.slots[i].key;
+                    let slot = &self.slots[i];
                     let (mut kept, mut flipped) = (i64::MAX, i64::MAX);
-                    for (b, &row) in self.centre[u].iter().enumerate() {
-                        if even(key, b) {
-                            kept = kept.min(row);
-                        } else {
-                            flipped = flipped.min(row);
+                    for (block, rows) in self.centre[u].chunks(BLOCK).enumerate() {
+                        let negated = !even(slot.key >> 6, block);
+                        for (&row, &sign) in rows.iter().zip(&slot.signs) {
+                            // Branch-free, so that the block vectorises.
+                            let keeps = (sign > 0) != negated;
+                            kept = kept.min(if keeps { row } else { i64::MAX });
+                            flipped = flipped.min(if keeps { i64::MAX } else { row });
                         }
                     }
                     // A row counts the class at its high end where it keeps
@@ -270,12 +289,14 @@ impl Search<'_, '_> {
     }
 
     /// Tries each value of class `i`'s interval, propagating: `Some(true)`
-    /// with every interval a single value when the level is reached.
-    fn descend(&mut self, i: usize) -> Option<bool> {
+    /// with every interval a single value when the level is reached
+    /// (`share`: the node's share of the whole tree).
+    fn descend(&mut self, i: usize, share: f64) -> Option<bool> {
         if i == self.slots.len() {
             return Some(true);
         }
         let (low, high) = (self.low[i], self.high[i]);
+        let share = share / ((high - low) / 2 + 1) as f64;
         let mut value = low;
         while value <= high {
             if !self.set(i, value, value) {
@@ -283,8 +304,11 @@ impl Search<'_, '_> {
             }
             let mut changed = Vec::new();
             let reached = match self.propagate(i + 1, &mut changed)? {
-                true => self.descend(i + 1)?,
-                false => false,
+                true => self.descend(i + 1, share)?,
+                false => {
+                    self.done += share;
+                    false
+                }
             };
             if reached {
                 return Some(true);
@@ -333,7 +357,7 @@ mod tests {
             let leader = Leader::new(bits, &keys, &sizes);
             let ceiling = spectrum.parity_ceiling();
             let truth = highest(|l| spectrum.decide(l, &mut Work::new(u64::MAX, &never)), ceiling).0;
-            let (level, e) = highest(|l| leader.decide(l, &mut Work::new(u64::MAX, &never)), ceiling);
+            let (level, e) = highest(|l| leader.decide(l, &mut Work::new(u64::MAX, &never)).0, ceiling);
             assert_eq!(level, truth, "round {round}: {keys:?} {sizes:?}");
             // The counts found are counts of the classes, reaching the level.
             for (&v, &n) in e.iter().zip(&sizes) {
@@ -350,8 +374,8 @@ mod tests {
         let keys = [1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 13, 14];
         let sizes = [2, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 2];
         let leader = Leader::new(4, &keys, &sizes);
-        assert!(matches!(leader.decide(-2, &mut Work::new(10, &never)), Level::Unknown));
-        assert!(matches!(leader.decide(-2, &mut Work::new(u64::MAX, &never)), Level::Reached(_)));
-        assert!(matches!(leader.decide(0, &mut Work::new(u64::MAX, &never)), Level::Refuted));
+        assert!(matches!(leader.decide(-2, &mut Work::new(10, &never)), (Level::Unknown, _)));
+        assert!(matches!(leader.decide(-2, &mut Work::new(u64::MAX, &never)), (Level::Reached(_), _)));
+        assert!(matches!(leader.decide(0, &mut Work::new(u64::MAX, &never)), (Level::Refuted, 1.0)));
     }
 }
