@@ -367,6 +367,52 @@ mod tests {
         }
     }
 
+    /// Every grid up to 12x12 (plane and torus; plus, neighbours and king
+    /// rules) whose kernel has 1 to 6 dimensions and whose tally takes at
+    /// most 10^9 weighings: the leader program's
+    /// level, from the parity ceiling down, gives the Most Clicks the tally
+    /// counts (every board), and its counts reach that level.
+    #[test]
+    fn agrees_with_the_tally_on_every_small_grid() {
+        use crate::model::{Puzzle, Rule, Topology};
+        use crate::{Method, Solver};
+
+        let never = || false;
+        let mut settled = 0;
+        for rule in [Rule::plus(), Rule::neighbours(), Rule::king()] {
+            for topology in [Topology::Plane, Topology::Torus] {
+                for rows in 1..=12 {
+                    for cols in rows..=12 {
+                        let puzzle = Puzzle::new(rows, cols).unwrap().with_rule(rule.clone()).with_topology(topology);
+                        let solver = Solver::new(&puzzle, Method::Auto, 64).unwrap();
+                        if !(1..=6).contains(&solver.nullity()) {
+                            continue;
+                        }
+                        let prepared = super::super::prepare(&solver, super::super::Goal::State(0)).unwrap();
+                        let classes = &prepared.classes;
+                        let what = format!("{rows}x{cols} {topology:?} {rule}");
+                        // The tally's walk is the reference: where it is quick.
+                        if super::super::spread::tally_cost(classes) > 1e9 {
+                            continue;
+                        }
+                        let tally = super::super::spread::tally(classes, &mut Work::new(u64::MAX, &never)).unwrap();
+                        let most = tally.heaviest + classes.untouched.len() as u64;
+                        let (keys, sizes) = (classes.bit_keys(), classes.sizes());
+                        let leader = Leader::new(classes.orders.len(), &keys, &sizes);
+                        let ceiling = super::super::spectrum::parity_ceiling(&sizes);
+                        let (level, e) = highest(|l| leader.decide(l, &mut Work::new(u64::MAX, &never)).0, ceiling);
+                        let cells = (classes.cells() + classes.untouched.len()) as i64;
+                        assert_eq!((cells + level) as u64 / 2, most, "{what}");
+                        let spectrum = Spectrum::new(classes.orders.len(), keys, sizes);
+                        assert!(*spectrum.transform(&e).iter().min().unwrap() >= level, "{what}");
+                        settled += 1;
+                    }
+                }
+            }
+        }
+        assert!(settled > 40, "only {settled} grids of nullity 1 to 6");
+    }
+
     #[test]
     fn runs_out_of_work_as_unknown() {
         let never = || false;
