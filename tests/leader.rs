@@ -17,7 +17,8 @@ fn the_default_answer_is_the_count_of_every_board() {
         for topology in [Topology::Plane, Topology::Torus] {
             for rows in 1..=7 {
                 for cols in rows..=7 {
-                    let puzzle = Puzzle::new(rows, cols).unwrap().with_rule(rule.clone()).with_topology(topology);
+                    let puzzle =
+                        Puzzle::new(rows, cols).unwrap().with_rule(rule.clone()).with_topology(topology);
                     let solver = Solver::new(&puzzle, Method::Auto, 64).unwrap();
                     if solver.nullity() == 0
                         || distribution_cost(&solver, Goal::State(0), Shard::WHOLE).unwrap() > 1e8
@@ -29,8 +30,9 @@ fn the_default_answer_is_the_count_of_every_board() {
                     let counted = hardest(&solver, Goal::State(0), &every, &Default::default()).unwrap();
                     assert_eq!(counted.upper_from, Bound::Tally, "{what}");
                     let most = counted.upper;
-                    let default = hardest(&solver, Goal::State(0), &HardestOptions::default(), &Default::default())
-                        .unwrap();
+                    let default =
+                        hardest(&solver, Goal::State(0), &HardestOptions::default(), &Default::default())
+                            .unwrap();
                     assert_eq!((default.lower, default.upper), (Some(most), most), "{what}");
                     assert!(default.lower_from.is_some(), "{what}");
                     compared += 1;

@@ -383,7 +383,8 @@ mod tests {
             for topology in [Topology::Plane, Topology::Torus] {
                 for rows in 1..=12 {
                     for cols in rows..=12 {
-                        let puzzle = Puzzle::new(rows, cols).unwrap().with_rule(rule.clone()).with_topology(topology);
+                        let puzzle =
+                            Puzzle::new(rows, cols).unwrap().with_rule(rule.clone()).with_topology(topology);
                         let solver = Solver::new(&puzzle, Method::Auto, 64).unwrap();
                         if !(1..=6).contains(&solver.nullity()) {
                             continue;
@@ -395,12 +396,14 @@ mod tests {
                         if super::super::spread::tally_cost(classes) > 1e9 {
                             continue;
                         }
-                        let tally = super::super::spread::tally(classes, &mut Work::new(u64::MAX, &never)).unwrap();
+                        let tally =
+                            super::super::spread::tally(classes, &mut Work::new(u64::MAX, &never)).unwrap();
                         let most = tally.heaviest + classes.untouched.len() as u64;
                         let (keys, sizes) = (classes.bit_keys(), classes.sizes());
                         let leader = Leader::new(classes.orders.len(), &keys, &sizes);
                         let ceiling = super::super::spectrum::parity_ceiling(&sizes);
-                        let (level, e) = highest(|l| leader.decide(l, &mut Work::new(u64::MAX, &never)).0, ceiling);
+                        let (level, e) =
+                            highest(|l| leader.decide(l, &mut Work::new(u64::MAX, &never)).0, ceiling);
                         let cells = (classes.cells() + classes.untouched.len()) as i64;
                         assert_eq!((cells + level) as u64 / 2, most, "{what}");
                         let spectrum = Spectrum::new(classes.orders.len(), keys, sizes);

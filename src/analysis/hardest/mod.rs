@@ -142,12 +142,13 @@ impl Default for HardestOptions<'_> {
     }
 }
 
-/// The default work: 2^36 member weighings. At the rates of
-/// [`WEIGHINGS_PER_SECOND`] that is about 2 CPU-minutes of the leader
-/// program's branch and bound (9x9, nullity 8, proven in about 1.5·10^10),
-/// or 7 CPU-seconds of counting every board (5x5 over Z_3, A079875:
-/// 2.5·10^10). A count, so that an answer is the same on every machine.
-pub const DEFAULT_HARDEST_WORK: u64 = 1 << 36;
+/// The default work: 2^37 member weighings. At the rates of
+/// [`WEIGHINGS_PER_SECOND`] that is about 14 CPU-seconds of counting every
+/// board (5x5 over Z_3, A079875: 2.5·10^10; the 6x6 torus: 6.9·10^10), and
+/// the leader program's branch and bound gets half of it, about 2
+/// CPU-minutes (9x9, nullity 8, is proven in about 1.5·10^10). A count, so
+/// that an answer is the same on every machine.
+pub const DEFAULT_HARDEST_WORK: u64 = 1 << 37;
 
 /// Weighings a second, one thread, as measured on the shared 2-core
 /// machine (docs/performance.md): the leader program's branch and bound
@@ -798,11 +799,14 @@ impl Found {
         let bits = classes.orders.len();
         let leader =
             (bits <= MAX_LEADER_BITS).then(|| Leader::new(bits, &classes.bit_keys(), &classes.sizes()));
+        // Half the work left: the budget is sized for the tally's vector
+        // walk, which weighs about 20 times faster (WEIGHINGS_PER_SECOND).
+        let mut part = work.share_of(2);
         while best.0 < ceiling {
-            let before = work.spent();
+            let before = part.spent();
             let (level, done) = match &leader {
-                Some(leader) => leader.decide(ceiling, work),
-                None => (spectrum.decide(ceiling, work), 0.0),
+                Some(leader) => leader.decide(ceiling, &mut part),
+                None => (spectrum.decide(ceiling, &mut part), 0.0),
             };
             match level {
                 Level::Reached(signed) => {
@@ -818,12 +822,13 @@ impl Found {
                     self.how = How::Bounds;
                     // What the whole search of this level would cost, by
                     // the share of it done: a rough guide, not a promise.
-                    let spent = (work.spent() - before) as f64;
+                    let spent = (part.spent() - before) as f64;
                     self.close_work = (done > 0.0).then(|| spent / done - spent);
                     break;
                 }
             }
         }
+        work.absorb(&mut part);
         if best.0 == ceiling && self.how == How::Bounds {
             self.how = How::ClosedForm;
         }
