@@ -78,8 +78,10 @@ impl Leader {
             .zip(sizes)
             .enumerate()
             .map(|(class, (&key, &size))| {
-                let key = span.coords(key).expect("the flag spans every key");
-                let top = 63 - key.leading_zeros() as usize;
+                // Every key is in the flag's span: `flag` adds keys until
+                // none is outside it.
+                let key = span.coords(key).unwrap_or_default();
+                let top = (u64::BITS - 1).saturating_sub(key.leading_zeros()) as usize;
                 let signs = std::array::from_fn(|b| if even(key, b) { 1 } else { -1 });
                 Slot { class, key, size: size as i64, top, free_sign: false, signs }
             })
