@@ -84,10 +84,12 @@ def test_leader_program_matches_cp_sat(rows, cols, torus, rule):
     check_board(a, 2, out)
 
 
-@pytest.mark.skipif(not os.environ.get("LIGHTSOUT_SLOW"), reason="about 2 CPU-minutes: LIGHTSOUT_SLOW=1")
+@pytest.mark.skipif(not os.environ.get("LIGHTSOUT_SLOW"), reason="CP-SAT needs 90 CPU-s alone: LIGHTSOUT_SLOW=1")
 def test_nine_by_nine_is_37():
     a, args = grid(9, 9, 2)
-    proven, best, _ = leader_program(a, 600)
+    # CP-SAT's limit is wall time: 90 CPU-s alone, far longer on a loaded
+    # machine (40 CPU-s in 600 s at load 12 did not settle it).
+    proven, best, _ = leader_program(a, 3600)
     assert proven and best == 37
     (out,) = L.run_json(["hardest", *args])
     assert out["most_presses"]["exact"] and out["most_presses"]["lower"] == 37
