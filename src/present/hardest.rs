@@ -65,8 +65,9 @@ fn unsettled_words<B: crate::Board>(h: &Hardest<B>) -> String {
     let at = format!("about {work:.1e} weighings, {time} at {rate:.0e} a second");
     if work <= SUGGESTED_WORK {
         // Within reach of a patient user: say how to ask for it (a run
-        // spends the default's work again before the rest).
-        let budget = work * 1.1 + crate::analysis::DEFAULT_HARDEST_WORK as f64;
+        // spends the default's work again before the rest, and the leader
+        // program's search gets half the budget).
+        let budget = 2.0 * work * 1.1 + crate::analysis::DEFAULT_HARDEST_WORK as f64;
         format!("{why}; settling them takes {at}: --max-work {budget:.1e}")
     } else {
         format!("{why}; settling them would take {at}")
