@@ -12,9 +12,9 @@ mod table;
 pub(crate) use table::table_cost;
 
 pub use hardest::{
-    DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, How, QuietCode, SliceHeaviest,
-    Weighed, distribution_cost, distribution_shards, hardest, hardest_cost, hardest_merged, hardest_slice,
-    is_distribution_refusal,
+    Bound, DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, How, QuietCode,
+    SliceHeaviest, WEIGHINGS_PER_SECOND, Weighed, distribution_cost, distribution_shards, hardest,
+    hardest_cost, hardest_merged, hardest_slice, is_distribution_refusal,
 };
 pub use table::{KernelEntry, kernel_table, kernel_table_within, nullity_table, plane_nullity};
 

@@ -6,7 +6,7 @@ use num_bigint::BigUint;
 use serde_json::{Value, json};
 
 use super::{Shown, goal_words, presses, puzzle_json, shape_text, topology_name};
-use crate::analysis::{Goal, Hardest, Weighed};
+use crate::analysis::{Goal, Hardest, WEIGHINGS_PER_SECOND, Weighed};
 
 /// Counts up to this many digits are spelled out in text; longer ones as
 /// a power of two (a 128x128 board has 2^16376 solvable boards). JSON
@@ -42,27 +42,54 @@ fn puzzle_words<G: Weighed>(game: &G, states: u8) -> String {
     format!("{shape}, rule {}{states}", p.rule())
 }
 
-/// Why bounds were left apart, and what would settle them.
+/// Where the bounds come from: `lower: tabu search, upper: sub-span ceiling`.
+fn sources_words<B: crate::Board>(h: &Hardest<B>, states: u8) -> String {
+    let upper = h.upper_from.name(states);
+    match h.lower_from {
+        Some(lower) if lower == h.upper_from => upper.to_string(),
+        Some(lower) => format!("lower: {}, upper: {upper}", lower.name(states)),
+        None => format!("upper: {upper}"),
+    }
+}
+
+/// Why bounds were left apart, and what would settle them: the work and
+/// its time at the slower of the fixed rates.
 fn unsettled_words<B: crate::Board>(h: &Hardest<B>) -> String {
     if h.stopped {
         return "stopped before the bounds met".into();
     }
     let why = "the exact methods do not finish within the work budget";
-    match h.settle_work {
-        // Within reach of a patient user: say how to ask for it.
-        Some(work) if work <= SUGGESTED_WORK => {
-            format!(
-                "{why}; counting every board takes about {work:.1e} weighings: --max-work {:.1e}",
-                work * 1.1
-            )
-        }
-        Some(work) => format!("{why}; counting every board would take about {work:.1e} weighings"),
-        None => why.into(),
+    let Some(work) = h.settle_work else { return why.into() };
+    let rate = WEIGHINGS_PER_SECOND.0;
+    let time = duration_words(work / rate);
+    let at = format!("about {work:.1e} weighings, {time} at {rate:.0e} a second");
+    if work <= SUGGESTED_WORK {
+        // Within reach of a patient user: say how to ask for it (a run
+        // spends the default's work again before the rest, and the leader
+        // program's search gets half the budget).
+        let budget = 2.0 * work * 1.1 + crate::analysis::DEFAULT_HARDEST_WORK as f64;
+        format!("{why}; settling them takes {at}: --max-work {budget:.1e}")
+    } else {
+        format!("{why}; settling them would take {at}")
     }
 }
 
-/// The most work the text suggests asking for: about 15 minutes of the
-/// coset walk at its measured rate (5x5 over Z_3: 2.5e10 weighings, 2.3 s).
+/// Seconds in the largest unit that keeps them above 1: `40 s`, `3.2
+/// hours`, `2.0e5 years`.
+fn duration_words(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 4] =
+        [(31_557_600.0, "years"), (86_400.0, "days"), (3_600.0, "hours"), (60.0, "minutes")];
+    for (size, name) in UNITS {
+        if seconds >= size {
+            let n = seconds / size;
+            return if n < 1e4 { format!("{n:.1} {name}") } else { format!("{n:.1e} {name}") };
+        }
+    }
+    format!("{seconds:.0} s")
+}
+
+/// The most work the text suggests asking for: about 6 hours of the
+/// leader program's search at its fixed rate.
 const SUGGESTED_WORK: f64 = 1e13;
 
 /// The hardest boards in a few lines: the puzzle and how many boards were
@@ -94,8 +121,19 @@ where
         format!("; {them}")
     });
     t += &match h.lower {
-        Some(lower) if h.exact() => format!("most presses: {lower}, proven ({}){at_most}\n", h.how.name()),
-        Some(lower) => format!("most presses: {lower} to {}, not proven ({})\n", h.upper, unsettled_words(h)),
+        Some(lower) if h.exact() => {
+            format!(
+                "most presses: {lower}, proven ({}: {}){at_most}\n",
+                h.how.name(),
+                sources_words(h, states)
+            )
+        }
+        Some(lower) => format!(
+            "most presses: {lower} to {}, not proven ({}; {})\n",
+            h.upper,
+            sources_words(h, states),
+            unsettled_words(h)
+        ),
         None => format!(
             "most presses: at most {}; no board certified (its fewest presses are past the exhaustive search)\n",
             h.upper
@@ -158,6 +196,8 @@ where
             "upper": h.upper,
             "exact": h.exact(),
             "how": h.how.name(),
+            "lower_from": h.lower_from.map(|b| b.name(states)),
+            "upper_from": h.upper_from.name(states),
             "board": h.board.as_ref().map(|b| b.board_json(game)),
             "boards": h.boards_at_most,
             "stopped": h.stopped,

@@ -21,6 +21,7 @@
 
 mod classes;
 mod climb;
+mod leader;
 mod spectrum;
 mod spread;
 mod work;
@@ -35,6 +36,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use self::classes::Classes;
+use self::leader::{Leader, MAX_LEADER_BITS};
 use self::spectrum::{Level, MAX_SPECTRUM_BITS, SPAN_BITS, Spectrum};
 use self::work::Work;
 use crate::error::Error;
@@ -77,6 +79,48 @@ impl How {
     }
 }
 
+/// Where a bound on the most presses comes from, so that a reader can tell
+/// a weak bound from a tight one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The average weight over the kernel's members, which the lightest
+    /// cannot pass (for two states sharpened by the parity of the odd
+    /// classes).
+    Average,
+    /// The same averaged over the members agreeing on a sub-span of the
+    /// classes' keys, a sub-problem settled exactly.
+    SubSpan,
+    /// The leader program (the lightest member of the hardest coset
+    /// weighed by the classes' counts), settled level by level by the
+    /// branch and bound of the signed counts: a level it reaches is a
+    /// lower bound, a level it refutes makes the one below the upper.
+    Program,
+    /// Every board counted (the tally of the cosets).
+    Tally,
+    /// A tabu search's board, certified by the exhaustive engine.
+    Climb,
+    /// A board built without a search (spread evenly or at random),
+    /// certified by the exhaustive engine.
+    Board,
+}
+
+impl Bound {
+    /// `"parity"`, `"average"`, `"sub-span ceiling"`, `"leader program"`,
+    /// `"every board counted"`, `"tabu search"` or `"a built board"`; the
+    /// average is `"parity"` for two states, where the parity sharpens it.
+    pub fn name(self, states: u8) -> &'static str {
+        match self {
+            Bound::Average if states == 2 => "parity",
+            Bound::Average => "average",
+            Bound::SubSpan => "sub-span ceiling",
+            Bound::Program => "leader program",
+            Bound::Tally => "every board counted",
+            Bound::Climb => "tabu search",
+            Bound::Board => "a built board",
+        }
+    }
+}
+
 /// What [`hardest`] may do.
 #[derive(Clone, Copy, Debug)]
 pub struct HardestOptions<'a> {
@@ -98,8 +142,19 @@ impl Default for HardestOptions<'_> {
     }
 }
 
-/// The default work: 2^32 member weighings, a few seconds here.
-pub const DEFAULT_HARDEST_WORK: u64 = 1 << 32;
+/// The default work: 2^37 member weighings. At the rates of
+/// [`WEIGHINGS_PER_SECOND`] that is about 14 CPU-seconds of counting every
+/// board (5x5 over Z_3, A079875: 2.5·10^10; the 6x6 torus: 6.9·10^10), and
+/// the leader program's branch and bound gets half of it, about 2
+/// CPU-minutes (9x9, nullity 8, is proven in about 1.5·10^10). A count, so
+/// that an answer is the same on every machine.
+pub const DEFAULT_HARDEST_WORK: u64 = 1 << 37;
+
+/// Weighings a second, one thread, as measured on the shared 2-core
+/// machine (docs/performance.md): the leader program's branch and bound
+/// (which updates rows one by one) and the tally (whose blocks are walked
+/// as vector `min`s). What a budget or a note converts to time with.
+pub const WEIGHINGS_PER_SECOND: (f64, f64) = (5e8, 1e10);
 
 /// Most weighings of a tally run only to count the hardest boards once the
 /// most presses is settled another way: well under a second.
@@ -129,8 +184,14 @@ pub struct Hardest<B: Board> {
     /// Whether the time limit or the stop flag cut the work short.
     pub stopped: bool,
     /// Where the bounds are left apart by the budget: the work (member
-    /// weighings) that counting every board would take, which settles it.
+    /// weighings) that would settle it, the least of counting every board
+    /// and the leader program's estimate for the level it was deciding
+    /// (its work so far over the share of its search done).
     pub settle_work: Option<f64>,
+    /// Where `lower` comes from.
+    pub lower_from: Option<Bound>,
+    /// Where `upper` comes from.
+    pub upper_from: Bound,
 }
 
 impl<B: Board> Hardest<B> {
@@ -266,7 +327,7 @@ pub fn hardest<G: Weighed>(
     let Prepared { classes, per_coset, target_state } = prepare(game, goal)?;
     let states = classes.states;
     let upper = average_bound(&classes);
-    let mut found = Found { upper, lower: None, how: How::Bounds, source: None };
+    let mut found = Found::new(upper, Bound::Average);
     let cost = spread::tally_cost(&classes) + spread::untouched_cost(&classes);
     if options.distribution && cost > options.work as f64 {
         return Err(Error::Limit(format!(
@@ -293,13 +354,14 @@ pub fn hardest<G: Weighed>(
     }
     work.report();
     let prepared = Prepared { classes, per_coset, target_state };
-    finish(game, goal, found, &prepared, options.distribution, stopped(), cost)
+    let settle = found.close_work.map_or(cost, |close| close.min(cost));
+    finish(game, goal, found, &prepared, options.distribution, stopped(), settle)
 }
 
 /// The answer from what the searches settled: the board built and
 /// certified, the hardest boards counted, and the distribution when asked
 /// (`cut_short`: the time limit or stop flag cut the work; `cost`: the
-/// tally's, which would settle bounds left apart).
+/// work that would settle bounds left apart).
 fn finish<G: Weighed>(
     game: &G,
     goal: Goal,
@@ -324,6 +386,7 @@ fn finish<G: Weighed>(
         board = game.board_of(board_for(puzzle, &in_cell_order(classes), states, target_state));
         certified = certify(game, &board, &targets)?;
     }
+    let mut lower_from = found.lower_from;
     let report = match (found.lower, certified) {
         (Some(claimed), Some((weight, lightest))) if weight == claimed => {
             (Some(weight), Some(board), Some(lightest))
@@ -336,7 +399,10 @@ fn finish<G: Weighed>(
         }
         // A board built without a claim: its proven minimum bounds the
         // most presses from below.
-        (None, Some((weight, lightest))) => (Some(weight), Some(board), Some(lightest)),
+        (None, Some((weight, lightest))) => {
+            lower_from = Some(Bound::Board);
+            (Some(weight), Some(board), Some(lightest))
+        }
         (None, None) => (None, None, None),
     };
     let (lower, board, lightest) = report;
@@ -362,6 +428,8 @@ fn finish<G: Weighed>(
         boards,
         stopped: cut_short,
         settle_work: (how == How::Bounds && !cut_short && cost.is_finite()).then_some(cost),
+        lower_from,
+        upper_from: found.upper_from,
     })
 }
 
@@ -521,8 +589,13 @@ pub fn hardest_merged<G: Weighed>(
         Err(e) => return Ok(Err(e)),
     };
     let most = tally.heaviest + classes.untouched.len() as u64 * (u64::from(classes.states) - 1);
-    let found =
-        Found { upper: most, lower: Some(most), how: How::Search, source: Some(Source::Tally(tally)) };
+    let found = Found {
+        lower: Some(most),
+        how: How::Search,
+        source: Some(Source::Tally(tally)),
+        lower_from: Some(Bound::Tally),
+        ..Found::new(most, Bound::Tally)
+    };
     let cost = spread::tally_cost(classes) + spread::untouched_cost(classes);
     finish(game, goal, found, &prepared, true, false, cost).map(Ok)
 }
@@ -649,6 +722,11 @@ struct Found {
     lower: Option<u64>,
     how: How,
     source: Option<Source>,
+    upper_from: Bound,
+    lower_from: Option<Bound>,
+    /// The leader program's estimate of the work its last level would
+    /// have taken, where the budget stopped it.
+    close_work: Option<f64>,
 }
 
 /// Where a hardest press set comes from.
@@ -659,11 +737,24 @@ enum Source {
 }
 
 impl Found {
+    fn new(upper: u64, upper_from: Bound) -> Found {
+        Found {
+            upper,
+            lower: None,
+            how: How::Bounds,
+            source: None,
+            upper_from,
+            lower_from: None,
+            close_work: None,
+        }
+    }
+
     fn settle_by_tally(&mut self, classes: &Classes, work: &mut Work) {
         if let Some(tally) = spread::tally(classes, work) {
             let most = tally.heaviest + classes.untouched.len() as u64 * (u64::from(classes.states) - 1);
             (self.upper, self.lower, self.how) = (most, Some(most), How::Search);
             self.source = Some(Source::Tally(tally));
+            (self.upper_from, self.lower_from) = (Bound::Tally, Some(Bound::Tally));
         }
     }
 
@@ -678,6 +769,7 @@ impl Found {
             self.lower =
                 Some(climbed.weight + classes.untouched.len() as u64 * (u64::from(classes.states) - 1));
             self.source = Some(Source::Climbed(climbed));
+            self.lower_from = Some(Bound::Climb);
         }
     }
 
@@ -697,33 +789,52 @@ impl Found {
             work.absorb(&mut part);
             if spanned < ceiling {
                 (ceiling, self.how) = (spanned, How::Search);
-                self.upper = most(ceiling);
+                (self.upper, self.upper_from) = (most(ceiling), Bound::SubSpan);
             }
         }
         let mut best = (climbed, signed);
-        // Lower the ceiling level by level until a level is reached.
+        let mut best_from = Bound::Climb;
+        // Lower the ceiling level by level until a level is reached: by the
+        // flag's branch and bound where its rows fit.
+        let bits = classes.orders.len();
+        let leader =
+            (bits <= MAX_LEADER_BITS).then(|| Leader::new(bits, &classes.bit_keys(), &classes.sizes()));
+        // Half the work left: the budget is sized for the tally's vector
+        // walk, which weighs about 20 times faster (WEIGHINGS_PER_SECOND).
+        let mut part = work.share_of(2);
         while best.0 < ceiling {
-            match spectrum.decide(ceiling, work) {
+            let before = part.spent();
+            let (level, done) = match &leader {
+                Some(leader) => leader.decide(ceiling, &mut part),
+                None => (spectrum.decide(ceiling, &mut part), 0.0),
+            };
+            match level {
                 Level::Reached(signed) => {
                     best = (ceiling, signed);
-                    self.how = How::Search;
+                    (self.how, best_from) = (How::Search, Bound::Program);
                 }
                 Level::Refuted => {
                     ceiling -= 2;
-                    self.upper = most(ceiling);
+                    (self.upper, self.upper_from) = (most(ceiling), Bound::Program);
                     self.how = How::Search;
                 }
                 Level::Unknown => {
                     self.how = How::Bounds;
+                    // What the whole search of this level would cost, by
+                    // the share of it done: a rough guide, not a promise.
+                    let spent = (part.spent() - before) as f64;
+                    self.close_work = (done > 0.0).then(|| spent / done - spent);
                     break;
                 }
             }
         }
+        work.absorb(&mut part);
         if best.0 == ceiling && self.how == How::Bounds {
             self.how = How::ClosedForm;
         }
         self.lower = Some(most(best.0));
         self.source = Some(Source::Signed(best.1));
+        self.lower_from = Some(best_from);
     }
 
     /// A press set of the claimed weight (class by class, the untouched

@@ -345,13 +345,13 @@ impl Spectrum {
 /// A subspace of keys: its basis reduced (distinct leading bits), each
 /// row with the combination of the added keys it is.
 #[derive(Clone, Default)]
-struct Span {
-    basis: Vec<(u64, u64)>,
+pub(super) struct Span {
+    pub basis: Vec<(u64, u64)>,
 }
 
 impl Span {
     /// Adds an independent key.
-    fn add(&mut self, key: u64) {
+    pub fn add(&mut self, key: u64) {
         let (mut v, mut c) = (key, 1u64 << self.basis.len());
         for &(row, comb) in &self.basis {
             if v ^ row < v {
@@ -364,7 +364,7 @@ impl Span {
     }
 
     /// The key in the added keys' coordinates, if it is in the span.
-    fn coords(&self, key: u64) -> Option<u64> {
+    pub fn coords(&self, key: u64) -> Option<u64> {
         let (mut v, mut c) = (key, 0u64);
         for &(row, comb) in &self.basis {
             if v ^ row < v {

@@ -81,7 +81,6 @@ impl<'a> Work<'a> {
     }
 
     /// Weighings spent so far.
-    #[cfg(test)]
     pub fn spent(&self) -> u64 {
         self.spent
     }
