@@ -17,6 +17,7 @@ mod graphs;
 mod hardest;
 mod hardest_cli;
 mod hardest_shard;
+mod leader;
 mod poly_properties;
 mod search;
 mod serve;
