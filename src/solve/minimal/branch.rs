@@ -281,9 +281,18 @@ fn parity(coset: &Coset) -> Option<u64> {
 /// where 20 to 24 coordinates are still free. Measured on slices of a(79)
 /// (docs/search.md): there the checks cut the tree 50-fold at depths 40 to
 /// 44 and cost about what they save one depth either side.
+/// None below nullity [`CHECKS_FROM`]: there a whole search takes under a
+/// second, and building the triples costs more than they save (47×47 by
+/// branch and bound: 0.17 CPU-s without them, 0.70 s with them).
 fn check_depths(d: usize) -> Range<usize> {
+    if d < CHECKS_FROM {
+        return 0..0;
+    }
     d.saturating_sub(CHECKS_FREE.end - 1)..d.saturating_sub(CHECKS_FREE.start - 1)
 }
+
+/// The least nullity whose searches run the parity checks.
+const CHECKS_FROM: usize = 48;
 
 /// Group merges that one triple of the parity checks costs, about: on
 /// slice 263297 of a(79) the checks looked at 1.9·10^9 triples in about

@@ -515,6 +515,43 @@ mod tests {
         assert!(stepped > 20, "only {stepped} nodes had a penalty");
     }
 
+    /// Whole searches with the checks at every depth find what they find
+    /// without them (least weight, then least mask), on random codes and
+    /// all-black squares, with the incumbent below the minimum, at it and
+    /// above it.
+    #[test]
+    fn whole_searches_with_the_checks_find_what_they_find_without() {
+        use crate::solve::slices::Shard;
+        use std::sync::atomic::AtomicBool;
+        let never = AtomicBool::new(false);
+        let mut cosets: Vec<Coset> = [(8, 8, 14, 2), (10, 10, 18, 5), (12, 12, 20, 8)]
+            .into_iter()
+            .map(|(rows, cols, d, seed)| {
+                let (x, quiet) = random_coset(rows, cols, d, seed);
+                cross_coset(&x, &quiet).unwrap()
+            })
+            .collect();
+        for n in [19, 30, 33] {
+            let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 63).unwrap();
+            cosets.push(solver.cross_coset(&Grid::ones(n, n), &Target::White).unwrap().unwrap().1);
+        }
+        for coset in &cosets {
+            let d = coset.nullity();
+            let search = |bound: u64, checked: bool| {
+                let plan = Branching { leaf_bits: 0, prefix_bits: 6, bound, fold: FoldTag::Unnamed };
+                let mut tree = Tree::<u64>::new(coset, &plan);
+                tree.set_checks(if checked { 0..d + 1 } else { 0..0 }, usize::MAX);
+                tree.restrict(Shard::WHOLE, 0..1 << 6);
+                let found = tree.run(&never).unwrap();
+                found.map(|b| (b.weight, b.mask.bits()))
+            };
+            let least = search(coset.cells() as u64, false).unwrap().0;
+            for bound in [least - 1, least, least + 3, coset.cells() as u64] {
+                assert_eq!(search(bound, true), search(bound, false), "d={d} bound {bound}");
+            }
+        }
+    }
+
     /// On a(79)'s coset (the tool's own cross basis), at 20 random nodes of
     /// depth 44 and below: never above the exact minimum (a transform of
     /// 2^20 members at depth 44), and the bound at depth 44 rises by at
