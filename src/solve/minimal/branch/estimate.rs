@@ -61,21 +61,9 @@ fn estimate_keyed<K: Key>(coset: &Coset, plan: &Branching, probes: u64, seed: u6
                 }
                 break;
             }
-            merges += scale * tree.lens[t][side] as f64;
-            let (lb0, lb1) = tree.split(t, side);
-            // The children the bound and the fold keep, with their ties.
-            let unfolded = |s: usize| {
-                let child = prefix << 1 | s as u128;
-                match &tree.fold {
-                    Some(fold) if t < 64 => fold.check(t + 1, coordinates(child, t + 1), tied),
-                    _ => Some(tied),
-                }
-            };
-            let open: Vec<(usize, u32)> = [(0, lb0), (1, lb1)]
-                .into_iter()
-                .filter(|&(_, lb)| lb <= tree.plan.bound)
-                .filter_map(|(s, _)| unfolded(s).map(|kept| (s, kept)))
-                .collect();
+            let before = tree.work;
+            let open = tree.kept_children(t, side, prefix, tied);
+            merges += scale * (tree.work - before) as f64;
             if open.is_empty() {
                 break;
             }
@@ -173,20 +161,13 @@ fn block_work<K: Key>(
     let mut tied = tree.fold.as_ref().map_or(0, |f| f.all_tied());
     let mut path = 0.0;
     for t in 0..depth {
-        path += tree.lens[t][side] as f64;
-        let (lb0, lb1) = tree.split(t, side);
+        let before = tree.work;
+        let open = tree.kept_children(t, side, prefix, tied);
+        path += (tree.work - before) as f64;
         let s = (block >> (depth - 1 - t) & 1) as usize;
-        if [lb0, lb1][s] > tree.plan.bound {
-            return path;
-        }
+        let Some(&(_, kept)) = open.iter().find(|&&(child, _)| child == s) else { return path };
         prefix = prefix << 1 | s as u128;
-        tied = match &tree.fold {
-            Some(fold) if t < 64 => match fold.check(t + 1, coordinates(prefix, t + 1), tied) {
-                Some(tied) => tied,
-                None => return path,
-            },
-            _ => tied,
-        };
+        tied = kept;
         side = s;
     }
     let below: f64 = (0..each).map(|_| probe_below(tree, plan, (depth, side, prefix, tied), rng)).sum();
@@ -204,23 +185,12 @@ fn probe_below<K: Key>(
     let leaf_depth = tree.d - plan.leaf_bits;
     let (mut scale, mut work) = (1f64, 0f64);
     loop {
-        work += scale * tree.lens[t][side] as f64;
         if t >= leaf_depth {
-            return work;
+            return work + scale * tree.lens[t][side] as f64;
         }
-        let (lb0, lb1) = tree.split(t, side);
-        let open: Vec<(usize, u32)> = [(0, lb0), (1, lb1)]
-            .into_iter()
-            .filter(|&(_, lb)| lb <= tree.plan.bound)
-            .filter_map(|(s, _)| {
-                let child = prefix << 1 | s as u128;
-                match &tree.fold {
-                    Some(fold) if t < 64 => fold.check(t + 1, coordinates(child, t + 1), tied),
-                    _ => Some(tied),
-                }
-                .map(|kept| (s, kept))
-            })
-            .collect();
+        let before = tree.work;
+        let open = tree.kept_children(t, side, prefix, tied);
+        work += scale * (tree.work - before) as f64;
         if open.is_empty() {
             return work;
         }
@@ -228,6 +198,33 @@ fn probe_below<K: Key>(
         (side, tied) = open[rng.random_range(0..open.len())];
         prefix = prefix << 1 | side as u128;
         t += 1;
+    }
+}
+
+impl<K: Key> Tree<K> {
+    /// Makes the children of the node (depth t, `side`, `prefix`, the
+    /// fold's motions `tied`) and returns those that the bound (the
+    /// incumbent, never improved), the fold and the parity checks keep,
+    /// with their ties, as the search keeps them.
+    fn kept_children(&mut self, t: usize, side: usize, prefix: u128, tied: u32) -> Vec<(usize, u32)> {
+        let (raw0, raw1) = self.split_raw(t, side);
+        let mut open = Vec::with_capacity(2);
+        for (s, raw) in [(0, raw0), (1, raw1)] {
+            if self.round_up(raw) > self.plan.bound {
+                continue;
+            }
+            let child = prefix << 1 | s as u128;
+            let kept = match &self.fold {
+                Some(fold) if t < 64 => fold.check(t + 1, coordinates(child, t + 1), tied),
+                _ => Some(tied),
+            };
+            if let Some(kept) = kept
+                && !self.checks_prune(t + 1, s, child, raw)
+            {
+                open.push((s, kept));
+            }
+        }
+        open
     }
 }
 
