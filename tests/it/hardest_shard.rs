@@ -339,12 +339,13 @@ fn a_slice_is_refused_what_it_cannot_do_and_told_how_many_slices_fit() {
         all.extend(more);
         run(&all, "")
     };
-    // The whole count is past the default budget: a split that fits it.
-    let (_, err, code) = with(&[]);
+    // The whole count (2.5e10 weighings) is past a budget of 1e10 (the
+    // default, 2^37, admits it): a split that fits it.
+    let (_, err, code) = with(&["--max-work", "1e10"]);
     assert_eq!(code, 3, "{err}");
-    assert!(err.contains("or shard it: --shard 1/6 (and merge the 6 records)"), "{err}");
-    // --max-work counts one slice's work: 6 slices fit the default budget.
-    let (out, err, code) = with(&["--shard", "1/6"]);
+    assert!(err.contains("or shard it: --shard 1/3 (and merge the 3 records)"), "{err}");
+    // --max-work counts one slice's work: 3 slices fit that budget.
+    let (out, err, code) = with(&["--shard", "1/3", "--max-work", "1e10"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("{\"lightsout\":\"hardest\",\"version\":1,"), "{out}");
     let (_, err, code) = with(&["--shard", "1/4", "--max-work", "1e9"]);
