@@ -353,8 +353,9 @@ fn a_slice_is_refused_what_it_cannot_do_and_told_how_many_slices_fit() {
     assert!(err.contains("in slice 1/4") && err.contains("or shard it finer: --shard 1/25"), "{err}");
     // Regression: a nullity-0 100x100 (10^4 untouched cells) passed its
     // slices in milliseconds and left the merge minutes of convolution with
-    // no budget; the slices now hold it to theirs, and no split is offered.
-    let big = ["hardest", "-r", "100", "-c", "100", "--distribution"];
+    // no budget; the slices now hold it to theirs, and no split is offered
+    // (at the old default budget, 2^32: 2^37 admits this merge).
+    let big = ["hardest", "-r", "100", "-c", "100", "--distribution", "--max-work", "4e9"];
     let (_, whole, code) = run(&big, "");
     assert!(code == 3 && !whole.contains("--shard"), "{whole}");
     let (_, err, code) = run(&[&big[..], &["--shard", "1/2"]].concat(), "");
