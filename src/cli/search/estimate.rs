@@ -63,7 +63,7 @@ fn describe(state: &SearchState, coset: &Coset, e: &crate::solve::minimal::Estim
         if state.shard.count > 1 { format!(" per slice (of {})", state.shard.count) } else { String::new() };
     format!(
         "branch and bound over 2^{} members, slice {} (looking for {} presses or fewer, {} leaf bits, \
-         {} symmetries folded{}): about {:.2e} group merges{slice} and {:.2e} transform leaves \
+         {} symmetries folded{}): about {:.2e} merge-equivalents (group merges; a parity-check triple counts two){slice} and {:.2e} transform leaves \
          (estimated from {} random probes); at {:.2e} merges a CPU-second (measured here, {load}{cores} \
          threads; a loaded machine measures less) that is {} of CPU{slice}, and for the whole search \
          {:.2e} core-hours: {} on 64 cores, {} on 1000, {} on the {cores} threads here",
