@@ -369,7 +369,7 @@ pub const MAX_TRANSFORM_NULLITY: usize = 80;
 pub const BRANCH_FROM: usize = 48;
 
 /// Nullity from which the transform beats the Gray-code walk.
-pub(crate) const TRANSFORM_FROM: usize = 12;
+pub const TRANSFORM_FROM: usize = 12;
 
 /// The exact engine that weighs a two-state null space by default, chosen
 /// by its dimension: the one place that choice is made (the solver, its
