@@ -38,6 +38,11 @@ pub enum Error {
     Unsupported(String),
     /// `work` would need about `needed` bytes, more than the `limit` allowed.
     Memory { work: String, needed: u64, limit: u64 },
+    /// The hardest boards' distribution would take `needed` steps (in
+    /// words: "about 2.480e10"; `what` part of the count), past the work
+    /// `budget`: a front may offer its own way round (a larger budget,
+    /// slices, or no distribution).
+    DistributionPastBudget { needed: String, what: String, budget: u64 },
     /// Another stated limit refused the work.
     Limit(String),
     /// The caller's own check of its input failed: the messages the command
@@ -92,7 +97,7 @@ impl Error {
     /// Whether a stated limit refused the work (memory or otherwise), as
     /// against input that is wrong or a bug.
     pub fn is_limit(&self) -> bool {
-        matches!(self, Error::Memory { .. } | Error::Limit(_))
+        matches!(self, Error::Memory { .. } | Error::Limit(_) | Error::DistributionPastBudget { .. })
     }
 }
 
@@ -142,6 +147,10 @@ impl fmt::Display for Error {
             }
             Error::Memory { work, needed, limit } => {
                 write!(f, "{work} needs about {needed} bytes, more than the limit of {limit}")
+            }
+            Error::DistributionPastBudget { needed, what, budget } => {
+                let budget = *budget as f64;
+                write!(f, "the distribution needs {needed} steps{what}, past the work budget of {budget:.3e}")
             }
             Error::Unsupported(m) | Error::Limit(m) | Error::BadInput(m) => f.write_str(m),
             Error::Internal(m) => write!(f, "internal error: {m}"),

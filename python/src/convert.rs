@@ -23,7 +23,7 @@ use crate::LimitError;
 pub fn to_py(e: Error) -> PyErr {
     let message = e.to_string();
     match e {
-        Error::Memory { .. } | Error::Limit(_) => LimitError::new_err(message),
+        e if e.is_limit() => LimitError::new_err(message),
         Error::Internal(_) => PyRuntimeError::new_err(message),
         _ => PyValueError::new_err(message),
     }

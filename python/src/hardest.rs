@@ -260,11 +260,9 @@ impl Play for HardestOf {
             let options = HardestOptions { distribution, ..HardestOptions::default() };
             match analysis::hardest(&factored.game, goal, &options, &limits) {
                 Ok(found) => Ok(Hardness::of::<G>(found)),
-                Err(Error::Limit(why)) if distribution && analysis::is_distribution_refusal(&why) => {
-                    Err(LimitError::new_err(format!(
-                        "{why}; without distribution=True the most presses is still answered"
-                    )))
-                }
+                Err(e @ Error::DistributionPastBudget { .. }) => Err(LimitError::new_err(format!(
+                    "{e}; without distribution=True the most presses is still answered"
+                ))),
                 Err(e) => Err(to_py(e)),
             }
         })?

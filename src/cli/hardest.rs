@@ -19,7 +19,6 @@ use super::{
 use crate::analysis::{
     DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, Weighed, distribution_cost,
     distribution_shards, hardest as weigh, hardest_cost, hardest_merged, hardest_slice,
-    is_distribution_refusal,
 };
 use crate::present::{Shown, hardest_json, hardest_text, parse_bytes};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
@@ -376,7 +375,7 @@ fn watched<T>(spent: &AtomicU64, total: f64, work: impl FnOnce() -> T) -> T {
 /// fewest slices that each fit it, if some do).
 fn distribution_hint<G: Weighed>(error: Error, game: &G, goal: Goal, args: &HardestArgs) -> Failure {
     match error {
-        Error::Limit(ref why) if args.distribution && is_distribution_refusal(why) => {
+        Error::DistributionPastBudget { .. } => {
             let work = args.max_work.unwrap_or(DEFAULT_HARDEST_WORK);
             let shards = distribution_shards(game, goal, work).ok().flatten();
             let shard = match (shards, args.shard) {

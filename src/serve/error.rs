@@ -70,6 +70,7 @@ impl From<Error> for ApiError {
                 ),
             ),
             Error::Limit(m) => ApiError::limit("work", m),
+            e @ Error::DistributionPastBudget { .. } => ApiError::limit("work", e.to_string()),
             Error::Internal(m) => ApiError::Internal(m),
             other => ApiError::BadRequest(other.to_string()),
         }

@@ -203,3 +203,18 @@ fn regression_past_the_exact_methods_the_lower_bound_is_a_random_boards() {
     let most = &hardest(&["-r", "79", "-c", "79"])["most_presses"];
     assert!(most["lower"].as_u64().is_some() && most["board"].is_array(), "{most}");
 }
+
+/// Issue 32 item 8: a distribution too large for a float was refused as
+/// "about inf steps"; the refusal is now an error of its own kind (the
+/// fronts no longer recognise it by its words) and says "more than".
+#[test]
+fn a_distribution_past_any_count_is_refused_in_words() {
+    let (out, err, code) =
+        crate::toolbox::run(&["hardest", "--graph", "complete:1773", "--distribution"], "");
+    assert_eq!((out.as_str(), code), ("", 3), "{err}");
+    assert!(err.contains("the distribution needs more than 1.798e308 steps"), "{err}");
+    assert!(
+        !err.contains("inf") && err.contains("without --distribution the most presses is still answered"),
+        "{err}"
+    );
+}

@@ -330,10 +330,8 @@ pub fn hardest<G: Weighed>(
     let mut found = Found::new(upper, Bound::Average);
     let cost = spread::tally_cost(&classes) + spread::untouched_cost(&classes);
     if options.distribution && cost > options.work as f64 {
-        return Err(Error::Limit(format!(
-            "{DISTRIBUTION_REFUSAL} {cost:.3e} steps (class counts weighed by members, and the counts of the untouched cells), past the work budget of {:.3e}",
-            options.work as f64
-        )));
+        let what = " (class counts weighed by members, and the counts of the untouched cells)".into();
+        return Err(past_budget(cost, what, options.work));
     }
     // Two states settle by the signed counts first (milliseconds where the
     // tally takes seconds); the tally then counts the hardest boards if it
@@ -493,20 +491,16 @@ pub fn hardest_slice<G: Weighed>(
     let Prepared { classes, .. } = prepare(game, goal)?;
     let cost = spread::slice_cost(&classes, shard);
     if cost > options.work as f64 {
-        return Err(Error::Limit(format!(
-            "{DISTRIBUTION_REFUSAL} {cost:.3e} steps in slice {shard} (class counts weighed by members), past the work budget of {:.3e}",
-            options.work as f64
-        )));
+        let what = format!(" in slice {shard} (class counts weighed by members)");
+        return Err(past_budget(cost, what, options.work));
     }
     // The merge convolves the untouched cells in, with no budget of its
     // own: every slice holds it to its own (a nullity-0 100x100 would
     // pass its slices in milliseconds and hold the merge for minutes).
     let finish = spread::untouched_cost(&classes);
     if finish > options.work as f64 {
-        return Err(Error::Limit(format!(
-            "{DISTRIBUTION_REFUSAL} {finish:.3e} steps to count the untouched cells when the slices merge, past the work budget of {:.3e}",
-            options.work as f64
-        )));
+        let what = " to count the untouched cells when the slices merge".into();
+        return Err(past_budget(finish, what, options.work));
     }
     let resume = match resume {
         None => None,
@@ -645,14 +639,15 @@ pub fn distribution_shards<G: Weighed>(game: &G, goal: Goal, work: u64) -> Resul
     Ok(Some(high.max(2)))
 }
 
-/// How [`hardest`]'s refusal of a distribution past the work budget opens.
-const DISTRIBUTION_REFUSAL: &str = "the distribution needs about";
-
-/// Whether the message of an [`Error::Limit`] is [`hardest`]'s refusal of
-/// a distribution past the work budget, which a front may follow with its
-/// own way round (a larger budget, or no distribution).
-pub fn is_distribution_refusal(why: &str) -> bool {
-    why.starts_with(DISTRIBUTION_REFUSAL)
+/// The refusal of a distribution of `needed` steps (`what` part of the
+/// count) past the work `budget`.
+fn past_budget(needed: f64, what: String, budget: u64) -> Error {
+    // A count past f64 (256x256 on complete:1773) is said, not `inf`.
+    let needed = match needed.is_finite() {
+        true => format!("about {needed:.3e}"),
+        false => format!("more than {:.3e}", f64::MAX),
+    };
+    Error::DistributionPastBudget { needed, what, budget }
 }
 
 /// The most member weighings [`hardest`] makes with these options: the
