@@ -205,7 +205,12 @@ impl Estimate {
             (true, _, Some(left)) => format!("{share:.1}% of the work, {} left", short_duration(left)),
             (true, _, None) => format!("{share:.1}% of the work, measuring the rate"),
             (false, Some(rate), Some(left)) => {
-                let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
+                // A unit of one word names the rate (`blocks/s`); a phrase
+                // (`million weighings at most`) would not read as one.
+                let unit = match self.unit.contains(' ') || self.unit.is_empty() {
+                    true => String::new(),
+                    false => format!(" {}", self.unit),
+                };
                 format!(
                     "{share:.1}%, {}{unit}/s, {} left at this rate",
                     short_count(rate),

@@ -6,8 +6,9 @@
 //! `--format json` (the CLI's own renderers). Every request is bounded
 //! before work starts ([`Limits`]: body size, board sides, enumeration
 //! budget, memory, table work) and while it runs (a time limit); the work
-//! runs on tokio's blocking pool, at most one job per core at a time, so
-//! the server keeps answering other requests meanwhile.
+//! runs on tokio's blocking pool, at most one job per core at a time in
+//! each of two lanes (small two-state boards have their own), so the
+//! server keeps answering other requests meanwhile.
 //!
 //! - [`router`]: the routes (`router.rs`);
 //! - `page.rs`: the page (one HTML, one CSS, one JavaScript module in

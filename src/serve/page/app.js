@@ -154,13 +154,15 @@ function wire() {
   // A link followed within the page (another size, rule or board) is a
   // new board, analysed like one typed in.
   window.addEventListener("hashchange", () => {
+    say("");
     loadFromUrl();
     // What the page said of the board before (a hardest board's count, a
-    // solution) is not of this one.
+    // solution) is not of this one; what the link's reading said is kept.
     forgetSolution();
     const size = state.graph ? state.graph.label : `${state.rows}×${state.cols}`;
     const kind = state.states === 2 ? "two states" : `${state.states} states`;
-    say(`The board of the link: ${size}, ${kind}.`);
+    const read = $("status").textContent;
+    say(`${read ? `${read} ` : ""}The board of the link: ${size}, ${kind}.`);
     showSettings();
     changed();
     analyzeSoon();

@@ -391,8 +391,8 @@ pub enum ExactEngine {
     Walk,
     /// The Walsh–Hadamard transform over blocks of the coset.
     Transform,
-    /// Branch and bound: from [`BRANCH_FROM`], below the transform's
-    /// reach ([`MAX_TRANSFORM_NULLITY`]).
+    /// Branch and bound: from [`BRANCH_FROM`] on (past the transform's
+    /// reach, [`MAX_TRANSFORM_NULLITY`], the only exact engine).
     Branch,
 }
 
