@@ -646,6 +646,20 @@ fn cli_json(args: &[&str], board: &[&str]) -> Value {
 
 const BOARD: [&str; 5] = ["wbbww", "wwwwb", "wbbwb", "wbwbb", "bwbbb"];
 
+/// A white 5x5 board at `base`, its black cells set to [`BOARD`]'s by
+/// clicking them.
+fn draw_board(client: &Client, base: &str) {
+    client.goto(&format!("{base}#rows=5&cols=5"));
+    client.wait_for_text("analysis", "5×5 plane, rule plus: rank 23, nullity 2");
+    for (r, row) in BOARD.iter().enumerate() {
+        for (c, cell) in row.chars().enumerate() {
+            if cell == 'b' {
+                client.click_cell("board", (5, 5), (r, c));
+            }
+        }
+    }
+}
+
 #[test]
 fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     let Some((chromium, chromedriver)) = browser("the_page_draws_boards_solutions_hints_and_quiet_patterns")
@@ -657,15 +671,7 @@ fn the_page_draws_boards_solutions_hints_and_quiet_patterns() {
     let client = Client::start(&chromium, &chromedriver, (1200, 1500));
 
     // A white 5x5 board; set the black cells by clicking them.
-    client.goto(&format!("{base}#rows=5&cols=5"));
-    client.wait_for_text("analysis", "5×5 plane, rule plus: rank 23, nullity 2");
-    for (r, row) in BOARD.iter().enumerate() {
-        for (c, cell) in row.chars().enumerate() {
-            if cell == 'b' {
-                client.click_cell("board", (5, 5), (r, c));
-            }
-        }
-    }
+    draw_board(&client, &base);
     client.wait_for_text("status", "Set row 5, column 5 to black.");
     assert_eq!(client.drawn_board(5, 5), BOARD, "the clicks drew another board");
     let url = client.current_url();
@@ -1462,15 +1468,7 @@ fn regression_a_hint_is_one_press_and_a_link_a_new_board() {
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
     let client = Client::start(&chromium, &chromedriver, (1200, 1500));
-    client.goto(&format!("{base}#rows=5&cols=5"));
-    client.wait_for_text("analysis", "5×5 plane, rule plus: rank 23, nullity 2");
-    for (r, row) in BOARD.iter().enumerate() {
-        for (c, cell) in row.chars().enumerate() {
-            if cell == 'b' {
-                client.click_cell("board", (5, 5), (r, c));
-            }
-        }
-    }
+    draw_board(&client, &base);
     client.click("hint");
     let hint = client.wait_for_text("status", "Hint: press row");
     let (r, c) = Client::cell_named(&hint);

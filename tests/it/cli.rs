@@ -1,6 +1,6 @@
 //! The binary as a user runs it: stdout, stderr and exit code.
 
-use crate::toolbox::{binary, folder, lightsout, run, run_in};
+use crate::toolbox::{folder, lightsout, run, run_in, stream_two};
 
 const SAMPLE: &str = "bwwb\nbbwb\nbwwb\nbwww\n";
 
@@ -985,38 +985,13 @@ fn regression_cli_habits_from_the_tryout() {
 /// has no more rows than its first is wide), or `--rows` rows.
 #[test]
 fn regression_piped_boards_are_answered_as_they_arrive() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command as Process, Stdio};
     for (args, first, second, answers) in [
         (&[][..], "bwwb\nbbwb\nbwwb\nbwww\n\n", "bbbb\nbbbb\nbbbb\nbbbb\n", ["4", "0"]),
         (&["--rows", "2"][..], "bbb\nwbw\n", "bbb\nbbb\n", ["1", "0"]),
     ] {
-        let mut child =
-            Process::new(binary()).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        stdin.write_all(first.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-        // The first answer arrives while the pipe is still open (a reader
-        // thread, so that a regression fails instead of hanging).
-        let (send, receive) = std::sync::mpsc::channel();
-        let reader = std::thread::spawn(move || {
-            let mut line = String::new();
-            stdout.read_line(&mut line).unwrap();
-            send.send(line).unwrap();
-            stdout
-        });
-        let line = receive
-            .recv_timeout(std::time::Duration::from_secs(20))
-            .expect("no answer before the input ended");
-        assert_eq!(line.trim(), answers[0], "{args:?}");
-        let mut stdout = reader.join().unwrap();
-        stdin.write_all(second.as_bytes()).unwrap();
-        drop(stdin);
-        let mut rest = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
-        assert_eq!(rest.trim(), answers[1], "{args:?}");
-        assert!(child.wait().unwrap().success());
+        let (line, rest) = stream_two(args, first, second);
+        assert_eq!(line, answers[0], "{args:?}");
+        assert_eq!(rest, answers[1], "{args:?}");
     }
     // A stream of squares with a trailing blank line is still squares, as
     // in a file: two 4x4 boards, not one 8x4.

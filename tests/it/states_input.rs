@@ -1,10 +1,7 @@
 //! K-state boards as they come in: streamed from a pipe (each answered once
 //! it is complete), and the rule for rows of numbers above 10 states.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command as Process, Stdio};
-
-use crate::toolbox::{binary, run};
+use crate::toolbox::{run, stream_two};
 
 /// Found by review: K-state boards on a pipe were read to the end of input
 /// before the first answer, so a program feeding boards one at a time and
@@ -26,32 +23,9 @@ fn regression_piped_k_state_boards_are_answered_as_they_arrive() {
         assert_eq!(code, 0, "{args:?}: {err}");
         let answers: Vec<&str> = whole.lines().collect();
         assert_eq!(answers.len(), 2, "{args:?}: {whole}");
-        let mut child =
-            Process::new(binary()).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        stdin.write_all(first.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-        // The first answer arrives while the pipe is still open (a reader
-        // thread, so that a regression fails instead of hanging).
-        let (send, receive) = std::sync::mpsc::channel();
-        let reader = std::thread::spawn(move || {
-            let mut line = String::new();
-            stdout.read_line(&mut line).unwrap();
-            send.send(line).unwrap();
-            stdout
-        });
-        let line = receive
-            .recv_timeout(std::time::Duration::from_secs(20))
-            .unwrap_or_else(|_| panic!("{args:?}: no answer before the input ended"));
-        assert_eq!(line.trim(), answers[0], "{args:?}");
-        let mut stdout = reader.join().unwrap();
-        stdin.write_all(second.as_bytes()).unwrap();
-        drop(stdin);
-        let mut rest = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
-        assert_eq!(rest.trim(), answers[1], "{args:?}");
-        assert!(child.wait().unwrap().success());
+        let (line, rest) = stream_two(args, first, second);
+        assert_eq!(line, answers[0], "{args:?}");
+        assert_eq!(rest, answers[1], "{args:?}");
     }
     // Squares without blank lines are squares, as in a file.
     let (out, _, code) = run(&["--states", "3"], "120\n012\n201\n111\n111\n111\n");

@@ -140,3 +140,36 @@ pub fn solvable_board(rows: usize, cols: usize, states: u32, seed: u64) -> Vec<V
 pub fn digit_rows(board: &[Vec<u32>]) -> String {
     board.iter().map(|row| row.iter().map(u32::to_string).collect::<String>() + "\n").collect()
 }
+
+/// Pipes `first` to `lightsout ARGS` and waits for its first line of
+/// answer while the pipe is still open (on a reader thread with a 20 s
+/// limit, so that a regression fails instead of hanging), then pipes
+/// `second`, closes the pipe and reads the rest: the first line and the
+/// rest, trimmed. Asserts the process succeeds.
+pub fn stream_two(args: &[&str], first: &str, second: &str) -> (String, String) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child =
+        Command::new(binary()).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    stdin.write_all(first.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        send.send(line).unwrap();
+        stdout
+    });
+    let line = receive
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .unwrap_or_else(|_| panic!("{args:?}: no answer before the input ended"));
+    let mut stdout = reader.join().unwrap();
+    stdin.write_all(second.as_bytes()).unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success(), "{args:?}");
+    (line.trim().to_string(), rest.trim().to_string())
+}
