@@ -59,6 +59,8 @@ pub mod model;
 #[cfg(feature = "cli")]
 pub mod picture;
 pub mod present;
+#[cfg(feature = "records")]
+pub mod record;
 #[cfg(feature = "cli")]
 pub mod serve;
 pub mod solve;

@@ -193,6 +193,17 @@ pub(super) struct PuzzleArgs {
 }
 
 impl PuzzleArgs {
+    /// The flags that name `puzzle` with `states` per cell (a record's
+    /// problem read back).
+    pub(super) fn of(puzzle: &Puzzle, states: u8) -> PuzzleArgs {
+        PuzzleArgs {
+            torus: puzzle.topology() == crate::Topology::Torus,
+            rule: puzzle.rule().clone(),
+            states,
+            graph: puzzle.graph().cloned().map(std::sync::Arc::new),
+        }
+    }
+
     /// The puzzle of this shape and size (on a graph, the graph's: one row
     /// of its vertices, whatever the size).
     pub(super) fn puzzle(&self, rows: usize, cols: usize) -> Result<Puzzle, Error> {

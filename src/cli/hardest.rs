@@ -7,10 +7,8 @@ use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::hardest_record::{HardestProblem, HardestRecord};
 use super::interrupt::interrupt_flag;
 use super::long::Checkpoints;
-use super::record::{Sealed, check_one_split, coverage_error};
 use super::solve::create;
 use super::{
     Failure, HardestArgs, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat,
@@ -21,6 +19,8 @@ use crate::analysis::{
     distribution_shards, hardest as weigh, hardest_cost, hardest_merged, hardest_slice,
 };
 use crate::present::{Shown, hardest_json, hardest_text, parse_bytes};
+use crate::record::{HardestProblem, HardestRecord};
+use crate::record::{Sealed, check_one_split, coverage_error};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
 use crate::{Answer, Error, Method, Solver, StateSolver};
 
@@ -151,7 +151,8 @@ pub(super) fn merge_hardest(
         records.iter().map(|(s, r)| (s.as_str(), r.hash.as_str(), r.shard)).collect();
     check_one_split(&parts, "counted another problem")?;
     let (first_source, first) = &records[0];
-    let (puzzle, goal) = first.problem.arguments(first_source)?;
+    let (puzzle, states, goal) = first.problem.question(first_source)?;
+    let puzzle = PuzzleArgs::of(&puzzle, states);
     if puzzle.states == 2 {
         merge_with::<Solver>(&records, &puzzle, goal, format, args.recheck, io)
     } else {

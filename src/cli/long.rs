@@ -15,9 +15,10 @@ use super::args::SearchArgs;
 use super::input::read_record;
 use super::interrupt::{SharedWork, interrupt_flag, interrupted_after};
 use super::progress::terminal_bar_with_work;
-use super::record::{Entry, Record, RecordKind, save};
-use super::{Failure, Sealed, Streams};
+use super::{Failure, Streams};
 use crate::Error;
+use crate::record::Sealed;
+use crate::record::{Entry, Record, RecordKind, save};
 use crate::solve::{SliceKind, Sliced, WorkCurve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.

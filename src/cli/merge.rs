@@ -3,16 +3,19 @@
 //! one problem is there exactly once.
 
 use crate::cli::{
-    Failure, Format, MergeArgs, MergeFormat, Record, RecordKind, Streams, TableFormat, TableRecord,
-    TwoStates, parse_sealed, read_record, smaller_or_more_memory, solver_failure,
+    Failure, Format, MergeArgs, MergeFormat, Streams, TableFormat, read_record, smaller_or_more_memory,
+    solver_failure,
 };
 use crate::present::{Report, state_target_name};
 use crate::solve::{Best, LongSearch, MAX_EXHAUSTIVE_NULLITY, Mask, Shard, Slice, SliceKind, Sliced, merge};
 use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
-use super::record::{Entry, check_one_split, coverage_error};
+use crate::record::states::is_state_record;
+use crate::record::{
+    Entry, KStates, Record, RecordKind, TableRecord, TwoStates, check_one_split, coverage_error, parse_sealed,
+};
+
 use super::search::{Search, print_answer};
-use super::states_record::{KStates, is_state_record};
 
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.

@@ -1,6 +1,6 @@
 //! Long searches for one board: `--shard`, `--checkpoint`, `--time-limit`.
 //!
-//! A run keeps one [`Record`] (`record.rs`): the problem, its hash, and per
+//! A run keeps one [`Record`] (`crate::record`): the problem, its hash, and per
 //! target the [`SearchState`] of the exhaustive search, saved as a
 //! checkpoint or printed as a shard's line for `lightsout merge`; it runs
 //! as every long search does (`long.rs`).
@@ -9,10 +9,11 @@ use answers::{answer, symmetric_incumbent};
 use estimate::{note_long_branch, print_estimates};
 
 use crate::cli::{
-    Failure, MemoryHint, Problem, Question, Record, SEARCH_TYPING_HINT, SearchArgs, SolveArgs, Streams,
-    TargetSearch, TwoStates, boards, read_input, solver_failure,
+    Failure, MemoryHint, SEARCH_TYPING_HINT, SearchArgs, SolveArgs, Streams, boards, read_input,
+    solver_failure,
 };
 use crate::present::format_bytes;
+use crate::record::{Problem, Question, Record, TargetSearch, TwoStates};
 use crate::solve::minimal::{Branching, ExactEngine, Found, MAX_TRANSFORM_NULLITY, past_budget};
 use crate::solve::{Budget, Coset, MAX_EXHAUSTIVE_NULLITY, SearchState, Shard, improve};
 use crate::{Error, Game, Grid, Puzzle, Solver, Target};

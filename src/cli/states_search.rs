@@ -6,18 +6,18 @@
 //! graph, the graph6), its hash, and per target the
 //! [`StateSearchState`] of the exhaustive search over the kernel; it runs
 //! as every long search does (`long.rs`), and `merge` verifies it against
-//! the problem rebuilt from it. K-state records (`states_record.rs`) are
+//! the problem rebuilt from it. K-state records (`record/states.rs`) are
 //! version 2; two-state records stay version 1, their fields and hashes
 //! unchanged.
 
 use crate::cli::search::{print_answer, solution};
-use crate::cli::{Failure, Record, SolveArgs, Streams, smaller_or_more_memory, solver_failure};
+use crate::cli::{Failure, SolveArgs, Streams, smaller_or_more_memory, solver_failure};
 use crate::present::{Report, state_target_name};
 use crate::solve::states::minimum::{SlicedCoset, StateSearchState};
 use crate::solve::{LongSearch, Mask, Shard};
 use crate::{Answer, Error, Method, Outcome, Solution, StateGrid, StateSolver, StateTarget};
 
-use super::states_record::{KStates, StateProblem, StateTargetSearch};
+use crate::record::{KStates, Record, StateProblem, StateTargetSearch};
 
 /// One target of a search: the target, and when reachable its particular
 /// press set and the coset around it.

@@ -6,13 +6,13 @@ use std::io::{self, Write};
 use crate::analysis::Analysis;
 use crate::cli::{
     AnalyzeArgs, BoardInput, CheckArgs, Failure, Kind, LimitHint, SMALLER_OR_MORE_MEMORY, Streams,
-    StudyFormat, TableArgs, TableFormat, TableProblem, check_text, smaller_or_more_memory, table_record,
-    terminal_bar,
+    StudyFormat, TableArgs, TableFormat, check_text, smaller_or_more_memory, terminal_bar,
 };
 use crate::present::{
     Shown, analysis_json, listed_patterns, omitted_patterns, power_of_two, presses, table_entry_json,
     topology_name,
 };
+use crate::record::{TableProblem, table_record};
 use crate::solve::limits;
 use crate::{Answer, Error, Method, analyze as analyse, grid_lines, nullity_table, picture};
 

@@ -4,7 +4,7 @@
 //! them alike (the Python crate builds without the `cli` feature).
 
 use crate::analysis::Goal;
-use crate::{Rule, Target, Topology};
+use crate::{Puzzle, Rule, Target, Topology};
 
 /// The target words and what each asks: `white`, `black`, or `either`
 /// (both, for the fewer presses). Anything else names a board, a state
@@ -120,6 +120,12 @@ pub fn topology_name(t: Topology) -> &'static str {
         Topology::Plane => "plane",
         Topology::Torus => "torus",
     }
+}
+
+/// `plane`, `torus`, or `graph`: a puzzle's topology as records and
+/// JSON name it.
+pub fn puzzle_topology(puzzle: &Puzzle) -> &'static str {
+    if puzzle.graph().is_some() { "graph" } else { topology_name(puzzle.topology()) }
 }
 
 /// Reads a topology's name, as [`topology_name`] writes it.

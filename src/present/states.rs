@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::{
     LISTED_CELLS, LISTED_PATTERNS, LISTED_PRESSES, Report, Shown, Tally, omitted_patterns, outcome_json,
-    topology_name,
+    puzzle_topology,
 };
 use crate::{Answer, Game, Outcome, Puzzle, StateGrid, StateSolver, StateTarget, state_lines};
 
@@ -50,11 +50,6 @@ pub(crate) fn puzzle_json(puzzle: &Puzzle, states: u8) -> serde_json::Map<String
         v.insert("graph".into(), json!({"vertices": g.vertex_count(), "edges": g.edge_count()}));
     }
     v
-}
-
-/// `plane`, `torus`, or `graph`.
-pub(crate) fn puzzle_topology(puzzle: &Puzzle) -> &'static str {
-    if puzzle.graph().is_some() { "graph" } else { topology_name(puzzle.topology()) }
 }
 
 /// The kernel's numbers: its size (exact, and log2), and rank and nullity

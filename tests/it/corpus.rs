@@ -238,7 +238,7 @@ fn section(title: &str, bytes: &[u8]) -> String {
 
 /// A search record's line with its time set to 0 and sealed again: the
 /// checksum is SHA-256 of the record's JSON with the checksum empty (as
-/// `cli/record.rs` seals it). A checksum that does not hold as written is
+/// `src/record/seal.rs` seals it). A checksum that does not hold as written is
 /// kept, marked, so the case fails.
 fn normalize_record(line: &str) -> Option<String> {
     if !line.starts_with("{\"lightsout\":") {

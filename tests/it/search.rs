@@ -873,3 +873,25 @@ fn a_time_limited_solve_answers_no_heavier_than_past_the_budget() {
     assert!(!past_budget.proven_minimal);
     assert!(limited.presses.count_ones() <= past_budget.presses.count_ones());
 }
+
+/// Issue 15: `--checkpoint kk.json` wrote to the fixed name `kk.json.tmp`
+/// with `File::create`, which follows a link: with `kk.json.tmp` a link to
+/// another file, the checkpoint overwrote that file. The temporary file is
+/// now created new under a random name (`record::save`), so the link and
+/// the file it points to are left alone.
+#[test]
+fn regression_the_checkpoint_never_writes_through_a_planted_link() {
+    let dir = folder("planted-link");
+    let precious = dir.join("precious.txt");
+    std::fs::write(&precious, "not a checkpoint\n").unwrap();
+    std::os::unix::fs::symlink(&precious, dir.join("kk.json.tmp")).unwrap();
+    let args = ["-g", "all-black", "-r", "5", "-c", "5", "-t", "white", "--checkpoint", "kk.json"];
+    let (out, err, code) = run_in(&dir, &args);
+    assert_eq!((out.as_str(), code), ("15\n", 0), "{err}");
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "not a checkpoint\n");
+    assert!(std::fs::symlink_metadata(dir.join("kk.json.tmp")).unwrap().file_type().is_symlink());
+    let saved = std::fs::read_to_string(dir.join("kk.json")).unwrap();
+    assert!(saved.starts_with('{') && saved.contains("\"checksum\""), "{saved}");
+    // Nothing left behind but the three files.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+}

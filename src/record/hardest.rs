@@ -1,5 +1,5 @@
 //! The record of one slice of `lightsout hardest --distribution --shard
-//! K/N`, which `merge` (in `hardest.rs`) joins into what the unsharded
+//! K/N`, which `merge` joins into what the unsharded
 //! command prints.
 //!
 //! A record holds the problem (states, size, topology, rule, target, the
@@ -11,80 +11,78 @@
 //! plans the walk again from the problem and checks every slice against it
 //! (`analysis::hardest_merged`).
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 
-use super::PuzzleArgs;
-use super::record::{Sealed, Shape, parse_sealed_version, problem_hash, read_puzzle};
+use super::problem::{Shape, read_puzzle};
+use super::seal::{Sealed, parse_sealed_version, problem_hash};
 use crate::analysis::{DistributionSlice, Goal, SliceHeaviest, Weighed};
 use crate::present::puzzle_topology;
 use crate::solve::Shard;
-use crate::{Error, Graph};
+use crate::{Error, Graph, Puzzle};
 
 /// Version of hardest-boards records.
-pub(super) const HARDEST_RECORD_VERSION: u32 = 1;
+pub const HARDEST_RECORD_VERSION: u32 = 1;
 
 /// What a slice counts: everything that decides the distribution and the
 /// board printed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct HardestProblem {
+pub struct HardestProblem {
     /// K.
-    pub(super) states: u8,
-    pub(super) rows: usize,
-    pub(super) cols: usize,
+    pub states: u8,
+    pub rows: usize,
+    pub cols: usize,
     /// `plane`, `torus` or `graph`.
-    pub(super) topology: String,
+    pub topology: String,
     /// The rule as a mask (`010/111/010`).
-    pub(super) rule: String,
+    pub rule: String,
     /// A state number, or `any`.
-    pub(super) target: String,
+    pub target: String,
     /// The graph (graph6) of a puzzle on a graph; absent for a grid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) graph: Option<String>,
+    pub graph: Option<String>,
 }
 
 /// The cosets of one weight.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct CosetCount {
-    pub(super) weight: u64,
+pub struct CosetCount {
+    pub weight: u64,
     /// In decimal.
-    pub(super) count: String,
+    pub count: String,
 }
 
 /// A slice's first heaviest coset.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct HeaviestCoset {
-    pub(super) weight: u64,
-    pub(super) prefix: u64,
+pub struct HeaviestCoset {
+    pub weight: u64,
+    pub prefix: u64,
     /// Per class of cells, how many it presses 0, 1, …, K − 1 times.
-    pub(super) counts: Vec<Vec<u32>>,
+    pub counts: Vec<Vec<u32>>,
 }
 
 /// What `hardest --distribution --shard K/N` prints.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct HardestRecord {
-    pub(super) lightsout: String,
-    pub(super) version: u32,
-    pub(super) hash: String,
-    pub(super) problem: HardestProblem,
-    pub(super) shard: Shard,
+pub struct HardestRecord {
+    pub lightsout: String,
+    pub version: u32,
+    pub hash: String,
+    pub problem: HardestProblem,
+    pub shard: Shard,
     /// The prefixes of the walk cut into this many slices.
-    pub(super) prefixes: u64,
+    pub prefixes: u64,
     /// How many of the slice's prefixes are walked (all, once finished; a
     /// checkpoint on the way holds fewer).
-    pub(super) done: u64,
+    pub done: u64,
     /// Cosets by weight, ascending, none zero.
-    pub(super) cosets: Vec<CosetCount>,
+    pub cosets: Vec<CosetCount>,
     /// None when the slice holds no prefix.
-    pub(super) heaviest: Option<HeaviestCoset>,
+    pub heaviest: Option<HeaviestCoset>,
     /// Milliseconds the slice took.
-    pub(super) milliseconds: u64,
-    pub(super) checksum: String,
+    pub milliseconds: u64,
+    pub checksum: String,
 }
 
 impl Sealed for HardestRecord {
@@ -94,7 +92,7 @@ impl Sealed for HardestRecord {
 }
 
 impl HardestProblem {
-    pub(super) fn of<G: Weighed>(game: &G, goal: Goal) -> HardestProblem {
+    pub fn of<G: Weighed>(game: &G, goal: Goal) -> HardestProblem {
         let puzzle = game.puzzle();
         HardestProblem {
             states: game.cell_states(),
@@ -110,13 +108,13 @@ impl HardestProblem {
         }
     }
 
-    pub(super) fn hash(&self) -> String {
+    pub fn hash(&self) -> String {
         problem_hash("hardest", HARDEST_RECORD_VERSION, self)
     }
 
-    /// The command line's puzzle flags and the goal this problem names,
+    /// The puzzle, its number of states and the goal this problem names,
     /// read back (an error names `source`, the record's file).
-    pub(super) fn arguments(&self, source: &str) -> Result<(PuzzleArgs, Goal), Error> {
+    pub fn question(&self, source: &str) -> Result<(Puzzle, u8, Goal), Error> {
         let bad = |why: String| Error::BadInput(format!("{source}: its problem {why}"));
         if self.states < 2 {
             return Err(bad(format!("has {} states; the number of states is 2 to 255", self.states)));
@@ -129,24 +127,13 @@ impl HardestProblem {
         }
         let goal = crate::present::parse_goal(&self.target, self.states)
             .map_err(|e| bad(format!("has the target '{}': {e}", self.target)))?;
-        let args = PuzzleArgs {
-            torus: self.topology == "torus",
-            rule: puzzle.rule().clone(),
-            states: self.states,
-            graph: puzzle.graph().cloned().map(Arc::new),
-        };
-        Ok((args, goal))
+        Ok((puzzle, self.states, goal))
     }
 }
 
 impl HardestRecord {
     /// The record of `slice` of `game`'s distribution to `goal`.
-    pub(super) fn new<G: Weighed>(
-        game: &G,
-        goal: Goal,
-        slice: &DistributionSlice,
-        milliseconds: u64,
-    ) -> Self {
+    pub fn new<G: Weighed>(game: &G, goal: Goal, slice: &DistributionSlice, milliseconds: u64) -> Self {
         let problem = HardestProblem::of(game, goal);
         HardestRecord {
             lightsout: "hardest".into(),
@@ -169,7 +156,7 @@ impl HardestRecord {
 
     /// Reads and checks a record from `source`: its kind and version, its
     /// checksum, its slice and its hash.
-    pub(super) fn parse(text: &str, source: &str) -> Result<HardestRecord, Error> {
+    pub fn parse(text: &str, source: &str) -> Result<HardestRecord, Error> {
         let record: HardestRecord = parse_sealed_version(text, source, "hardest", &[HARDEST_RECORD_VERSION])?;
         if !record.shard.is_valid() {
             return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
@@ -181,7 +168,7 @@ impl HardestRecord {
     }
 
     /// The slice as the library joins it.
-    pub(super) fn slice(&self) -> DistributionSlice {
+    pub fn slice(&self) -> DistributionSlice {
         DistributionSlice {
             shard: self.shard,
             prefixes: self.prefixes,
@@ -230,22 +217,20 @@ mod tests {
         let torus = Puzzle::new(3, 4).unwrap().with_topology(Topology::Torus).with_rule(rule);
         let solver = Solver::new(&torus, Method::Auto, 32).unwrap();
         let problem = HardestProblem::of(&solver, Goal::State(1));
-        let (args, goal) = problem.arguments("x.json").unwrap();
-        let puzzle = args.puzzle(problem.rows, problem.cols).unwrap();
-        assert_eq!((goal, args.states), (Goal::State(1), 2));
+        let (puzzle, states, goal) = problem.question("x.json").unwrap();
+        assert_eq!((goal, states), (Goal::State(1), 2));
         assert_eq!((puzzle.topology(), puzzle.rule(), puzzle.rows()), (Topology::Torus, torus.rule(), 3));
         let graph = Puzzle::on_graph(Graph::named("petersen").unwrap(), Rule::plus()).unwrap();
         let states = StateSolver::new(&graph, crate::zk::Modulus::new(3).unwrap(), Method::Auto, 30, 1 << 30);
         let problem = HardestProblem::of(&states.unwrap(), Goal::Any);
         assert_eq!((problem.topology.as_str(), problem.target.as_str()), ("graph", "any"));
-        let (args, goal) = problem.arguments("x.json").unwrap();
-        let puzzle = args.puzzle(problem.rows, problem.cols).unwrap();
-        assert_eq!((goal, args.states), (Goal::Any, 3));
+        let (puzzle, states, goal) = problem.question("x.json").unwrap();
+        assert_eq!((goal, states), (Goal::Any, 3));
         assert_eq!(puzzle.graph().map(Graph::to_graph6), graph.graph().map(Graph::to_graph6));
         // A graph topology without its graph is refused, naming the file.
         let mut bare = problem.clone();
         bare.graph = None;
-        let err = bare.arguments("x.json").map(drop).unwrap_err().to_string();
+        let err = bare.question("x.json").map(drop).unwrap_err().to_string();
         assert!(err.starts_with("x.json: its problem"), "{err}");
     }
 }

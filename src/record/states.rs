@@ -2,14 +2,15 @@
 //!
 //! A K-state [`Record`] holds the problem of a K-state long search (with
 //! `states` and, on a graph, the graph6), its hash, and per target the
-//! [`StateSearchState`] of its exhaustive search; `states_search.rs` writes
-//! them (a shard's line, a checkpoint) and `merge` joins them, each slice
-//! verified against the problem rebuilt from the record. Two-state records
-//! (`record.rs`) stay version 1.
+//! [`StateSearchState`] of its exhaustive search; a long K-state search
+//! writes them (a shard's line, a checkpoint) and `merge` joins them, each
+//! slice verified against the problem rebuilt from the record. Two-state
+//! records ([`search`](super::search)) stay version 1.
 
 use serde::{Deserialize, Serialize};
 
-use crate::cli::{Entry, RecordKind, Shape, read_puzzle};
+use super::problem::{Shape, method_word, problem_error, read_puzzle};
+use super::search::{Entry, RecordKind};
 use crate::present::topology_name;
 use crate::solve::Slice;
 use crate::solve::states::minimum::{StateSearchState, TaskLayout};
@@ -17,41 +18,35 @@ use crate::zk::Modulus;
 use crate::{Error, Graph, Method, Puzzle, StateGrid, StateTarget};
 
 /// Version of K-state search records (two-state ones are version 1).
-pub(super) const STATE_RECORD_VERSION: u32 = 2;
+pub const STATE_RECORD_VERSION: u32 = 2;
 
 /// What a K-state search answers: everything that decides its answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct StateProblem {
+pub struct StateProblem {
     /// K.
-    pub(super) states: u8,
-    pub(super) rows: usize,
-    pub(super) cols: usize,
-    pub(super) topology: String,
+    pub states: u8,
+    pub rows: usize,
+    pub cols: usize,
+    pub topology: String,
     /// The rule as a mask (`010/111/010`).
-    pub(super) rule: String,
+    pub rule: String,
     /// The board: one list of states per row.
-    pub(super) board: Vec<Vec<u8>>,
+    pub board: Vec<Vec<u8>>,
     /// `any`, a state number, or `board` (then `target_board` holds it).
-    pub(super) target: String,
+    pub target: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) target_board: Option<Vec<Vec<u8>>>,
+    pub target_board: Option<Vec<Vec<u8>>>,
     /// `auto`, `dense` or `chase`: the method picks the generators of the
     /// kernel, and so what a mask means.
-    pub(super) method: String,
+    pub method: String,
     /// The graph (graph6) of a puzzle on a graph; absent for a grid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) graph: Option<String>,
+    pub graph: Option<String>,
 }
 
 impl StateProblem {
-    pub(super) fn of(
-        puzzle: &Puzzle,
-        k: u8,
-        board: &StateGrid,
-        targets: &[StateTarget],
-        method: Method,
-    ) -> Self {
+    pub fn of(puzzle: &Puzzle, k: u8, board: &StateGrid, targets: &[StateTarget], method: Method) -> Self {
         let rows_of = |g: &StateGrid| (0..g.nrows()).map(|r| g.row(r).to_vec()).collect::<Vec<_>>();
         let (target, target_board) = match targets {
             [StateTarget::Uniform(s)] => (s.to_string(), None),
@@ -67,18 +62,18 @@ impl StateProblem {
             board: rows_of(board),
             target,
             target_board,
-            method: super::record::method_word(method).into(),
+            method: method_word(method).into(),
             graph: puzzle.graph().map(Graph::to_graph6),
         }
     }
 
     /// The values the record holds, read back: puzzle, K, board, targets,
     /// method.
-    pub(super) fn question(
+    pub fn question(
         &self,
         source: &str,
     ) -> Result<(Puzzle, Modulus, StateGrid, Vec<StateTarget>, Method), Error> {
-        let wrap = super::record::problem_error(source);
+        let wrap = problem_error(source);
         let bad = |why: String| wrap(Error::BadInput(why));
         let states = Modulus::new(u32::from(self.states))
             .map_err(|_| bad(format!("has {} states; the number of states is 2 to 255", self.states)))?;
@@ -108,20 +103,20 @@ impl StateProblem {
 /// One target's search.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct StateTargetSearch {
+pub struct StateTargetSearch {
     /// The state number, or `board`.
-    pub(super) target: String,
+    pub target: String,
     /// Members of the kernel, in decimal.
-    pub(super) kernel_size: String,
-    pub(super) reachable: bool,
+    pub kernel_size: String,
+    pub reachable: bool,
     /// The exhaustive search (absent when unreachable, or when the kernel
     /// is above --max-nullity).
-    pub(super) state: Option<StateSearchState>,
+    pub state: Option<StateSearchState>,
 }
 
 /// K-state search records (version 2).
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct KStates;
+pub struct KStates;
 
 impl RecordKind for KStates {
     type Problem = StateProblem;
@@ -150,7 +145,7 @@ impl Entry<TaskLayout> for StateTargetSearch {
 }
 
 /// Whether `text` is a K-state search record (version 2), by its header.
-pub(super) fn is_state_record(text: &str) -> bool {
+pub fn is_state_record(text: &str) -> bool {
     serde_json::from_str::<serde_json::Value>(text.trim()).is_ok_and(|v| {
         v["lightsout"] == "search" && v["version"].as_u64() == Some(u64::from(STATE_RECORD_VERSION))
     })

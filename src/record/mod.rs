@@ -1,0 +1,27 @@
+//! The records long work writes down, so that it can be resumed,
+//! sharded and merged: the problem (everything that decides the answer),
+//! its hash, the state reached, and a checksum of it all. A checkpoint is a
+//! record written atomically; a shard prints one as a JSON line; `merge`
+//! reads them back and checks each against the problem rebuilt from it.
+//!
+//! Four kinds, one seal ([`Sealed`]): two-state searches (versions 1 and
+//! 3, [`search`]), K-state searches (version 2, [`states`]), table slices
+//! ([`table`]) and hardest-boards distribution slices ([`hardest`]).
+//! Behind the `records` feature (serde_json, sha2), which the command
+//! line turns on: the server and Python may shard with the same records.
+
+pub mod hardest;
+mod problem;
+mod seal;
+pub mod search;
+pub mod states;
+pub mod table;
+
+pub use hardest::{HardestProblem, HardestRecord};
+pub use problem::{Shape, method_word, problem_error, read_puzzle};
+pub use seal::{
+    RECORD_VERSION, Sealed, check_one_split, coverage_error, parse_sealed, parse_sealed_version, save,
+};
+pub use search::{Entry, Problem, Question, Record, RecordKind, TargetSearch, TwoStates};
+pub use states::{KStates, StateProblem, StateTargetSearch};
+pub use table::{TableProblem, TableRecord, table_record};
