@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::cli::{
     BoardArgs, BoardKind, Format, MemoryArgs, MergeFormat, MethodArg, PbmArg, PictureArgs, PuzzleArgs,
-    RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, parse_duration, parse_fraction,
-    parse_max_nullity, parse_seconds, parse_target, parse_work,
+    RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, output_path, parse_duration,
+    parse_fraction, parse_max_nullity, parse_seconds, parse_target, parse_work,
 };
 use crate::present::parse_range;
 use crate::solve::DEFAULT_MAX_NULLITY;
@@ -153,7 +153,7 @@ pub(super) struct SolveArgs {
     pub(super) method: MethodArg,
     /// Write the press grid of the best target as a PBM image (one image
     /// per solvable board; black pixel = press).
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", value_parser = output_path)]
     pub(super) output: Option<PathBuf>,
     /// PBM flavour for --output (default raw).
     #[arg(long, value_enum, value_name = "KIND")]
@@ -284,7 +284,7 @@ pub(super) struct HardestArgs {
     pub(super) checkpoint_every: Option<f64>,
     /// Write the hardest board to FILE as a PBM image (two states) or PGM
     /// (more), to solve later: `lightsout -t TARGET FILE`.
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", value_parser = output_path)]
     pub(super) output: Option<PathBuf>,
     #[command(flatten)]
     pub(super) memory: MemoryArgs,

@@ -270,9 +270,21 @@ fn picture_path(format: &'static str) -> impl Fn(&str) -> Result<PathBuf, String
             Some(ext) if !ext.eq_ignore_ascii_case(format) => {
                 Err(format!("writes {} images; name the file .{format}, not .{ext}", format.to_uppercase()))
             }
-            _ if s.is_empty() => Err("expected a file name".into()),
-            _ => Ok(path),
+            _ => output_path(s),
         }
+    }
+}
+
+/// A file a command writes: a name, and not `-`, which would mix the file
+/// with the answers on standard output (it once made a file named `-`).
+pub(super) fn output_path(s: &str) -> Result<PathBuf, String> {
+    match s {
+        "" => Err("expected a file name".into()),
+        "-" => {
+            Err("writes a file, and standard output carries the answers: name a file (like presses.pbm)"
+                .into())
+        }
+        _ => Ok(PathBuf::from(s)),
     }
 }
 

@@ -191,16 +191,20 @@ pub(super) const MAX_LINE: usize = MAX_SIDE + 4096;
 /// text, any line longer than [`MAX_LINE`], as soon as either is seen (a
 /// 2 GB line is not read to its end).
 pub(super) fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<Vec<u8>, Error> {
-    read_capped(reader, source, max_bytes, &format!("--max-memory {}", format_bytes(max_bytes)))
+    let limit = format!("--max-memory {}", format_bytes(max_bytes));
+    read_capped(reader, source, max_bytes, &limit, &format!(" (a row has at most {MAX_SIDE} cells)"))
 }
 
 /// [`read_limited`] with the limit named as `limit` says ("--max-memory
-/// 1.0 GiB", or a fixed cap in words) when it is hit.
+/// 1.0 GiB", or a fixed cap in words) when it is hit, and `why_lines`
+/// after the line length (why no line is longer: a board's row; nothing
+/// for a graph file).
 pub(super) fn read_capped(
     reader: &mut dyn Read,
     source: &str,
     max_bytes: u64,
     limit: &str,
+    why_lines: &str,
 ) -> Result<Vec<u8>, Error> {
     let mut data = Vec::new();
     let mut chunk = vec![0u8; 1 << 16];
@@ -238,7 +242,7 @@ pub(super) fn read_capped(
             // The line that is too long began before this chunk.
             let line = memchr::memchr_iter(b'\n', &data[..data.len() - n]).count() + 1;
             return Err(Error::BadInput(format!(
-                "{source}: line {line} is longer than {MAX_LINE} bytes (a row has at most {MAX_SIDE} cells)"
+                "{source}: line {line} is longer than {MAX_LINE} bytes{why_lines}"
             )));
         }
     }

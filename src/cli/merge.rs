@@ -38,9 +38,9 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         }
         texts.push((source, text));
     }
-    let kind = serde_json::from_str::<serde_json::Value>(texts[0].1.trim())
-        .ok()
-        .and_then(|v| v["lightsout"].as_str().map(str::to_string));
+    // The kind of the first record that names one, whole or cut short (a
+    // record cut short is then refused in the words of its kind).
+    let kind = texts.iter().find_map(|(_, text)| record_kind(text));
     if kind.as_deref() == Some("hardest") {
         return super::hardest::merge_hardest(&texts, &args, io);
     }
@@ -62,12 +62,23 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
         }
     };
     let how = How { format, show: args.show, recheck: args.recheck };
-    if is_state_record(&texts[0].1) {
+    if texts.iter().any(|(_, text)| is_state_record(text)) {
         let records = read_records::<KStates>(&texts, &how)?;
         return merge_states(&records, &how, io);
     }
     let records = read_records::<TwoStates>(&texts, &how)?;
     merge_two_states(&records, &how, io)
+}
+
+/// The kind a record names (`search`, `table`, `hardest`): read as JSON,
+/// or, from a record cut short, from the field every record begins with.
+fn record_kind(text: &str) -> Option<String> {
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(text.trim()) {
+        return value["lightsout"].as_str().map(str::to_string);
+    }
+    let (_, rest) = text.trim_start().strip_prefix('{')?.split_once("\"lightsout\":\"")?;
+    let kind = rest.split('"').next()?;
+    ["search", "table", "hardest"].contains(&kind).then(|| kind.to_string())
 }
 
 /// How a merge answers: its format, --show, and the share of each slice

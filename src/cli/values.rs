@@ -222,7 +222,7 @@ pub(super) fn parse_graph(s: &str) -> Result<Arc<Graph>, String> {
         "{}, the most a graph file may hold (graph6 of 45,000 vertices, an edge list of 20 million edges)",
         crate::present::format_bytes(MAX_GRAPH_BYTES)
     );
-    let data = super::read_capped(&mut file, s, MAX_GRAPH_BYTES, &limit).map_err(|e| e.to_string())?;
+    let data = super::read_capped(&mut file, s, MAX_GRAPH_BYTES, &limit, "").map_err(|e| e.to_string())?;
     let graph = Graph::parse(&data, s).map_err(|e| e.to_string())?;
     if graph.vertex_count() == 0 {
         return Err(format!("{s}: a graph needs at least one vertex, this one has none"));

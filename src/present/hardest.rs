@@ -9,11 +9,13 @@ use super::{Shown, goal_words, presses, puzzle_json, shape_text, topology_name};
 use crate::analysis::{Goal, Hardest, WEIGHINGS_PER_SECOND, Weighed};
 
 /// Counts up to this many digits are spelled out in text; longer ones as
-/// a power of two (a 128x128 board has 2^16376 solvable boards). JSON
-/// keeps every digit.
+/// a power (a 128x128 board has 2^16376 solvable boards, an 8x8 one over
+/// Z_3 3^60), or as a power of two rounded where the count is no power.
+/// JSON keeps every digit.
 const SPELLED_OUT_DIGITS: usize = 20;
 
-/// A count of boards for reading: `8388608`, `2^16376`, or `≈ 2^41.58`.
+/// A count of boards for reading: `8388608`, `2^16376`, `3^60`, `6^40`,
+/// `2^58·3^60`, or `≈ 2^41.58`.
 fn count_words(decimal: &str) -> String {
     if decimal.len() <= SPELLED_OUT_DIGITS {
         return decimal.to_string();
@@ -21,13 +23,38 @@ fn count_words(decimal: &str) -> String {
     let Some(n) = BigUint::parse_bytes(decimal.as_bytes(), 10) else {
         return decimal.to_string();
     };
-    let bits = n.bits();
-    if n.count_ones() == 1 {
-        return format!("2^{}", bits - 1);
+    if let Some(factors) = prime_powers(&n) {
+        let exponent = factors[0].1;
+        if factors.iter().all(|&(_, e)| e == exponent) {
+            let base: u64 = factors.iter().map(|&(p, _)| p).product();
+            return format!("{base}^{exponent}");
+        }
+        let powers: Vec<String> = factors.iter().map(|(p, e)| format!("{p}^{e}")).collect();
+        return powers.join("·");
     }
     // The leading 53 bits give the fraction of the logarithm.
+    let bits = n.bits();
     let top = (&n >> (bits - 53)).to_u64_digits().first().copied().unwrap_or(1);
     format!("≈ 2^{:.2}", (bits - 53) as f64 + (top as f64).log2())
+}
+
+/// `n` as powers of at most four primes up to 255, ascending: the counts of
+/// boards over Z_K (K ≤ 255, so at most four primes: 2·3·5·7 = 210) are
+/// products of powers of K's primes. `None` for any other number.
+fn prime_powers(n: &BigUint) -> Option<Vec<(u64, u64)>> {
+    let mut rest = n.clone();
+    let mut factors = Vec::new();
+    for p in (2u32..=255).filter(|p| (2..*p).take_while(|q| q * q <= *p).all(|q| p % q != 0)) {
+        let mut exponent = 0u64;
+        while (&rest % p).bits() == 0 {
+            rest /= p;
+            exponent += 1;
+        }
+        if exponent > 0 {
+            factors.push((u64::from(p), exponent));
+        }
+    }
+    (rest.bits() == 1 && (1..=4).contains(&factors.len())).then_some(factors)
 }
 
 /// The puzzle in words: `5x5 plane, rule plus`, with the states past two,
@@ -213,13 +240,23 @@ where
 #[cfg(test)]
 mod tests {
     use super::count_words;
+    use num_bigint::BigUint;
 
     #[test]
-    fn counts_past_twenty_digits_read_as_powers_of_two() {
+    fn counts_past_twenty_digits_read_as_powers() {
         assert_eq!(count_words("8388608"), "8388608");
         let two_to_100 = "1267650600228229401496703205376";
         assert_eq!(count_words(two_to_100), "2^100");
-        // 3^50 ≈ 2^79.25.
-        assert_eq!(count_words("717897987691852588770249"), "≈ 2^79.25");
+        // Exactly, as two states are (issue 32: 3^60 was "≈ 2^95.10").
+        assert_eq!(count_words("717897987691852588770249"), "3^50");
+        assert_eq!(count_words(&(BigUint::from(6u8).pow(40)).to_string()), "6^40");
+        assert_eq!(count_words(&(BigUint::from(251u8).pow(30)).to_string()), "251^30");
+        // No power: 3^50 + 1, and 2^100 times a prime past 255.
+        assert_eq!(count_words("717897987691852588770250"), "≈ 2^79.25");
+        let past = BigUint::from(2u8).pow(100) * 257u32;
+        assert_eq!(count_words(&past.to_string()), "≈ 2^108.01");
+        // Powers of the primes of Z_6, unequal.
+        let mixed = BigUint::from(2u8).pow(70) * BigUint::from(3u8).pow(5);
+        assert_eq!(count_words(&mixed.to_string()), "2^70·3^5");
     }
 }

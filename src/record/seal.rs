@@ -82,7 +82,7 @@ pub fn parse_sealed_version<T: Sealed + DeserializeOwned>(
     let version = versions.first().copied().unwrap_or(RECORD_VERSION);
     let bad = |why: String| Error::BadInput(format!("{source}: {why}"));
     let value: serde_json::Value =
-        serde_json::from_str(text.trim()).map_err(|e| bad(format!("not a lightsout search record ({e})")))?;
+        serde_json::from_str(text.trim()).map_err(|e| bad(format!("not a lightsout {kind} record ({e})")))?;
     let Some(found) = value["lightsout"].as_str() else {
         return Err(bad("not a lightsout record (it has no \"lightsout\" kind)".into()));
     };

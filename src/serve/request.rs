@@ -52,6 +52,11 @@ impl<T: DeserializeOwned> FromRequest<App> for ApiJson<T> {
         }
         let bytes: Bytes =
             axum::body::to_bytes(request.into_body(), limits.body_bytes).await.map_err(|_| too_large())?;
+        // serde reads a struct from an array too (`[]` was every default):
+        // a request is an object.
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+            return Err(ApiError::bad("request body: a JSON object of named fields, not an array"));
+        }
         serde_json::from_slice(&bytes).map(ApiJson).map_err(|e| ApiError::bad(format!("request body: {e}")))
     }
 }

@@ -283,7 +283,10 @@ fn merge_refuses_what_is_not_every_slice_of_one_count_once() {
     let cut = dir.join("cut.json");
     std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
     let err = fail(&[f(0), cut.display().to_string(), f(2)]);
-    assert!(err.contains("cut.json: not a lightsout search record"), "{err}");
+    assert!(err.contains("cut.json: not a lightsout hardest record"), "{err}");
+    // First in the list too: the kind is read from the records that are whole.
+    let err = fail(&[cut.display().to_string(), f(0), f(2)]);
+    assert!(err.contains("cut.json: not a lightsout hardest record"), "{err}");
     std::fs::write(&cut, "").unwrap();
     assert!(fail(&[f(0), cut.display().to_string(), f(2)]).contains("cut.json is empty"));
 

@@ -282,7 +282,10 @@ async fn malformed_requests_get_a_clear_400() {
     let app = app();
     let bad = StatusCode::BAD_REQUEST;
     let json_type = Some("application/json");
-    let cases: [(&str, &str, &str); 14] = [
+    let cases: [(&str, &str, &str); 16] = [
+        // serde would read a struct from an array: `[]` was every default.
+        ("/api/hardest", "[]", "a JSON object of named fields, not an array"),
+        ("/api/solve", " [[\"bw\"]]", "a JSON object of named fields, not an array"),
         ("/api/solve", "{\"board\": [\"bw\"", "EOF while parsing"),
         ("/api/solve", "not json", "expected ident"),
         ("/api/solve", "{}", "missing field `board`"),

@@ -412,7 +412,12 @@ fn finish<G: Weighed>(
     };
     // The boards at the most need only the top of the convolution: the
     // untouched cells all pressed K − 1 times, one way.
-    let boards_at_most = tally.map(|t| (&t.by_weight[t.heaviest as usize] * per_coset).to_string());
+    // Without quiet patterns every press set is its coset's lightest: one
+    // needs the most, every cell pressed K − 1 times.
+    let boards_at_most = match tally {
+        Some(t) => Some((&t.by_weight[t.heaviest as usize] * per_coset).to_string()),
+        None => (classes.orders.is_empty() && lower == Some(found.upper)).then(|| per_coset.to_string()),
+    };
     let distribution = tally.filter(|_| distribution).map(|t| boards_by_weight(t, classes, per_coset));
     let boards = solvable_boards(classes, per_coset);
     Ok(Hardest {
