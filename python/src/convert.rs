@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use lightsout::model::{MAX_EDGES, MAX_VERTICES};
 use lightsout::present::{TARGET_WORDS, colour_targets, parse_rule, topology};
 use lightsout::zk::Modulus;
 use lightsout::{Error, Graph, Puzzle, Rule, Target};
@@ -248,10 +249,21 @@ fn parse_graph(graph: &Bound<'_, PyAny>) -> PyResult<(Graph, Option<Py<PyList>>)
     })?;
     let n: usize =
         pair.get_item(0)?.extract().map_err(|_| bad("graph: n in (n, edges) is a count of vertices"))?;
-    let edges: Vec<(usize, usize)> = pair
-        .get_item(1)?
-        .extract()
-        .map_err(|_| bad("graph: the edges in (n, edges) are pairs of vertex numbers (u, v)"))?;
+    if n > MAX_VERTICES {
+        return Err(bad(format!("graph: {n} vertices is more than the limit of {MAX_VERTICES}")));
+    }
+    let not_pairs = || bad("graph: the edges in (n, edges) are pairs of vertex numbers (u, v)");
+    // Counted as they are read: a huge iterable is refused at the limit,
+    // not collected whole (as the text edge list, repeats allowed).
+    let mut edges = Vec::new();
+    for edge in pair.get_item(1)?.try_iter().map_err(|_| not_pairs())? {
+        let (u, v): (u32, u32) = edge?.extract().map_err(|_| not_pairs())?;
+        if edges.len() == 2 * MAX_EDGES {
+            return Err(bad(format!("graph: more than {} edges in (n, edges)", 2 * MAX_EDGES)));
+        }
+        edges.push((u, v));
+    }
+    let edges = edges.into_iter().map(|(u, v)| (u as usize, v as usize));
     Graph::from_edges(n, edges).map(|g| (g, None)).map_err(to_py)
 }
 
@@ -263,8 +275,16 @@ fn networkx_graph(graph: &Bound<'_, PyAny>) -> PyResult<(Graph, Option<Py<PyList
             "graph: a directed graph has no Lights Out game here; give an undirected one (G.to_undirected())",
         ));
     }
-    let labels =
-        PyList::new(graph.py(), graph.call_method0("nodes")?.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
+    // Vertices and edges are counted as they are read: a graph-like object
+    // with 10^9 nodes() is refused at the limit, not collected whole.
+    let mut nodes = Vec::new();
+    for node in graph.call_method0("nodes")?.try_iter()? {
+        if nodes.len() == MAX_VERTICES {
+            return Err(bad(format!("graph: more than {MAX_VERTICES} nodes(), the limit of vertices")));
+        }
+        nodes.push(node?);
+    }
+    let labels = PyList::new(graph.py(), nodes)?;
     let index = PyDict::new(graph.py());
     for (i, label) in labels.iter().enumerate() {
         index.set_item(label, i)?;
@@ -284,6 +304,9 @@ fn networkx_graph(graph: &Bound<'_, PyAny>) -> PyResult<(Graph, Option<Py<PyList
                 })?
                 .extract()
         };
+        if edges.len() == MAX_EDGES {
+            return Err(bad(format!("graph: more than {MAX_EDGES} edges(), the limit of edges")));
+        }
         edges.push((at(&u)?, at(&v)?));
     }
     let graph = Graph::from_edges(labels.len(), edges).map_err(to_py)?;

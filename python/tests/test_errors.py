@@ -125,3 +125,35 @@ def test_a_huge_table_is_refused_from_its_length():
     # The entries themselves are held against max_memory before any is computed.
     with pytest.raises(lightsout.LimitError, match=r"a table of 1000000 sizes needs about 8000000 bytes"):
         lightsout.nullity_table(range(1, 1001), range(1, 1001), states=3, max_memory=1 << 20)
+
+
+class _HugeGraph:
+    """A graph-like object whose nodes() or edges() would never end."""
+
+    def __init__(self, nodes, edges):
+        self._nodes, self._edges = nodes, edges
+
+    def nodes(self):
+        return self._nodes()
+
+    def edges(self):
+        return self._edges()
+
+
+def test_a_huge_graph_is_refused_as_it_is_read():
+    # Issue 32 item 6: nodes() of 10**9 was collected whole (MemoryError after
+    # 3.5 GB and 21 s), and edges() of 10**10 aborted the interpreter. They are
+    # counted as they are read: a ValueError at the limit.
+    import itertools
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    endless_nodes = _HugeGraph(lambda: range(10**9), lambda: iter(()))
+    refused(r"graph: more than 1048576 nodes\(\), the limit of vertices", lightsout.hardest, graph=endless_nodes)
+    pairs = lambda: ((i % 10, (i + 1) % 10) for i in itertools.count())
+    endless_edges = _HugeGraph(lambda: range(10), pairs)
+    refused(r"graph: more than 16777216 edges\(\), the limit of edges", lightsout.analyze, graph=endless_edges)
+    refused(r"graph: more than 33554432 edges in \(n, edges\)", lightsout.analyze, graph=(10, pairs()))
+    refused(r"graph: 2000000 vertices is more than the limit of 1048576", lightsout.analyze, graph=(2 * 10**6, []))
+    grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kib < 1024 * 1024, f"the peak memory grew by {grown_kib} KiB"
