@@ -173,6 +173,17 @@ def analyze(
 ) -> Analysis:
     """Rank, nullity, quiet patterns, gcd and lightest quiet pattern of a size (or graph)."""
 
+def press_matrix(
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    *,
+    torus: bool = False,
+    rule: str = "plus",
+    graph: Optional[GraphLike] = None,
+    max_memory: int = 1 << 30,
+) -> npt.NDArray[np.uint8]:
+    """The press matrix A (N x N, row-major cells): column j is what pressing cell j changes."""
+
 def nullity_table(
     rows: Iterable[int],
     cols: Iterable[int],

@@ -57,6 +57,7 @@ fn lightsout_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::check, m)?)?;
     m.add_function(wrap_pyfunction!(study::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(study::nullity_table, m)?)?;
+    m.add_function(wrap_pyfunction!(study::press_matrix, m)?)?;
     m.add_function(wrap_pyfunction!(hardest::hardest, m)?)?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 use lightsout::Puzzle;
 use lightsout::model::MAX_SIDE;
 use lightsout::zk::Modulus;
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
@@ -258,6 +258,54 @@ pub fn analyze(
     let layout = spec.layout(py, rows, cols);
     let study = py.detach(|| with_game(k, AnalyzeOne { puzzle, states: k, max_nullity, max_memory }))?;
     Ok(Analysis { study, layout })
+}
+
+/// The press matrix ``A`` of a size (or graph) and rule: ``uint8``, N × N
+/// for N cells (vertices), row-major as the boards are; column ``j`` holds
+/// 1 at every cell that pressing cell ``j`` changes, so the board a press
+/// set ``x`` (flattened) reaches from ``b`` is ``(b + A @ x) % K``. It is
+/// the same for every number of states: a press adds 1 to each cell it
+/// reaches. Refused (``LimitError``) past ``max_memory`` bytes (N² of them).
+///
+/// >>> a = lightsout.press_matrix(2, 3)
+/// >>> a.shape, int(a.sum()), (a == a.T).all()
+/// ((6, 6), 22, True)
+/// >>> a[:, 0].reshape(2, 3).tolist()
+/// [[1, 1, 0], [1, 0, 0]]
+#[pyfunction]
+#[pyo3(signature = (rows = None, cols = None, *, torus = false, rule = "plus", graph = None,
+    max_memory = Int::new(DEFAULT_MEMORY as i128)))]
+#[pyo3(
+    text_signature = "(rows=None, cols=None, *, torus=False, rule='plus', graph=None, max_memory=1073741824)"
+)]
+pub fn press_matrix<'py>(
+    py: Python<'py>,
+    rows: Option<Int>,
+    cols: Option<Int>,
+    torus: bool,
+    rule: &str,
+    graph: Option<&Bound<'py, PyAny>>,
+    max_memory: Int,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let spec = Spec::new(rule, torus, &Int::new(2), graph)?;
+    let puzzle = study_puzzle(&spec, rows, cols)?;
+    let max_memory = memory(&max_memory)?;
+    let n = puzzle.cells();
+    let needed = (n as u128 * n as u128).min(u128::from(u64::MAX)) as u64;
+    if needed > max_memory {
+        return Err(to_py(lightsout::Error::Memory {
+            work: format!("the press matrix of {n} cells"),
+            needed,
+            limit: max_memory,
+        }));
+    }
+    let mut matrix = vec![0u8; n * n];
+    for (press, cells) in puzzle.press_lists().into_iter().enumerate() {
+        for cell in cells {
+            matrix[cell * n + press] = 1;
+        }
+    }
+    Ok(PyArray1::from_vec(py, matrix).reshape([n, n])?)
 }
 
 /// Sizes from a range or any sequence of positive integers, counted by

@@ -112,3 +112,27 @@ def test_graphs():
     # A graph6 string, and K states on a graph.
     assert lightsout.solve("111", graph="Bw", target=0).presses == 1
     assert lightsout.solve([1, 2, 0], graph=(3, [(0, 1), (1, 2)]), states=3, target=0).presses is not None
+
+
+def test_the_press_matrix_is_what_a_press_does():
+    # A mathematician's matrix (issue 32 item 7): A @ x is the change a press
+    # set makes, checked against the independent `apply` and the solver.
+    rng = np.random.default_rng(7)
+    for rows, cols, torus, rule, states in [(4, 4, False, "plus", 2), (5, 3, True, "king", 3), (2, 2, True, "plus", 5), (3, 4, False, "010/101/010", 4)]:
+        a = lightsout.press_matrix(rows, cols, torus=torus, rule=rule)
+        assert a.dtype == np.uint8 and a.shape == (rows * cols, rows * cols)
+        for _ in range(5):
+            board = rng.integers(0, states, (rows, cols))
+            presses = rng.integers(0, states, (rows, cols))
+            reached = (board.ravel() + a.astype(np.int64) @ presses.ravel()) % states
+            assert (reached.reshape(rows, cols) == apply(board, presses, rule, torus, states)).all()
+    # The nullity is N minus the rank of A over GF(2): 5x5 has 2.
+    assert lightsout.analyze(5, 5).quiet_patterns.shape[0] == 2
+    a = lightsout.press_matrix(5, 5)
+    q = lightsout.analyze(5, 5).quiet_patterns.reshape(2, 25)
+    assert not ((a.astype(np.int64) @ q.T.astype(np.int64)) % 2).any()
+    # On a graph: the vertex and its neighbours, symmetric.
+    p = lightsout.press_matrix(graph="petersen")
+    assert p.shape == (10, 10) and (p == p.T).all() and (p.sum(axis=0) == 4).all()
+    with pytest.raises(lightsout.LimitError, match=r"the press matrix of 10000 cells needs about 100000000 bytes"):
+        lightsout.press_matrix(100, 100, max_memory=1 << 20)
