@@ -305,7 +305,7 @@ pub fn press_matrix<'py>(
             matrix[cell * n + press] = 1;
         }
     }
-    Ok(PyArray1::from_vec(py, matrix).reshape([n, n])?)
+    PyArray1::from_vec(py, matrix).reshape([n, n])
 }
 
 /// Sizes from a range or any sequence of positive integers, counted by
