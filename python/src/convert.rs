@@ -321,6 +321,12 @@ pub struct Cells {
 }
 
 impl Cells {
+    /// The board of a game of this kind with these cells (states checked
+    /// below K before).
+    pub fn board<B: lightsout::solve::Board>(&self) -> B {
+        B::from_cell_values(self.rows, self.cols, &self.cells)
+    }
+
     /// Refuses a state of K or more, naming the first one as the library
     /// names a bad state.
     fn check_states(&self, k: u8, what: &str) -> PyResult<()> {

@@ -108,7 +108,7 @@ pub fn solve_board<G: PyGame>(
         Some((target, s)) => Found {
             rows,
             cols,
-            best: Some((s.presses.presses(), G::reached(target), G::cells(&s.presses))),
+            best: Some((s.presses.presses(), G::reached(target), s.presses.cell_values())),
             proven_minimal: s.proven_minimal,
             lower_bound: (!s.proven_minimal).then_some(s.lower_bound),
             nullity,

@@ -6,12 +6,13 @@
 //! analysis holds) is [`PyGame`], implemented once for each.
 
 use lightsout::analysis::Weighed;
+use lightsout::solve::Board;
 use lightsout::solve::{Game, GameSpec, Limits, Made, TargetOf};
 use lightsout::zk::Modulus;
-use lightsout::{Grid, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use lightsout::{Puzzle, Solver, StateSolver, StateTarget, Target};
 use pyo3::prelude::*;
 
-use crate::convert::{Cells, Goal, bad, to_py};
+use crate::convert::{Goal, bad, to_py};
 use crate::stop::Stop;
 
 /// Which target a press set reaches.
@@ -33,12 +34,6 @@ pub trait PyGame:
     + Sized
     + 'static
 {
-    /// The board of `cells` (states checked below K before).
-    fn board(cells: Cells) -> Self::Board;
-
-    /// The cells of a board as states, row by row.
-    fn cells(board: &Self::Board) -> Vec<u8>;
-
     /// The targets that `goal` names in this game.
     ///
     /// # Errors
@@ -128,29 +123,13 @@ pub enum Table {
 }
 
 impl PyGame for Solver {
-    fn board(cells: Cells) -> Grid {
-        let cols = cells.cols;
-        Grid::from_fn(cells.rows, cells.cols, |r, c| cells.cells[r * cols + c] == 1)
-    }
-
-    fn cells(grid: &Grid) -> Vec<u8> {
-        let cols = grid.ncols();
-        let mut cells = vec![0u8; grid.nrows() * cols];
-        for r in 0..grid.nrows() {
-            for c in grid.row(r).iter_ones() {
-                cells[r * cols + c] = 1;
-            }
-        }
-        cells
-    }
-
     fn targets(goal: Goal, _: Modulus) -> PyResult<Vec<Target>> {
         Ok(match goal {
             Goal::Any => Target::EITHER.to_vec(),
             Goal::Colours { targets, .. } => targets.to_vec(),
             Goal::State(0) => vec![Target::White],
             Goal::State(_) => vec![Target::Black],
-            Goal::Board(cells) => vec![Target::Board(Self::board(cells))],
+            Goal::Board(cells) => vec![Target::Board(cells.board())],
         })
     }
 
@@ -167,12 +146,12 @@ impl PyGame for Solver {
             rank: Some(a.rank()),
             nullity: Some(a.nullity),
             kernel: KernelSize::PowerOfTwo(a.nullity),
-            quiet: held.then(|| a.quiet.iter().map(Self::cells).collect()),
+            quiet: held.then(|| a.quiet.iter().map(Board::cell_values).collect()),
             orders: vec![2; a.nullity],
             gcd: a.gcd.as_ref().map(|(g, factors)| {
                 (g.to_string(), factors.iter().map(|(p, m)| (p.to_string(), *m)).collect())
             }),
-            lightest: a.lightest_quiet.as_ref().map(|(q, proven)| (Self::cells(q), *proven)),
+            lightest: a.lightest_quiet.as_ref().map(|(q, proven)| (q.cell_values(), *proven)),
             targets_interchangeable: Some(a.targets_interchangeable),
         })
     }
@@ -203,14 +182,6 @@ impl PyGame for Solver {
 }
 
 impl PyGame for StateSolver {
-    fn board(cells: Cells) -> StateGrid {
-        StateGrid::from_fn(cells.rows, cells.cols, |r, c| cells.cells[r * cells.cols + c])
-    }
-
-    fn cells(grid: &StateGrid) -> Vec<u8> {
-        grid.cells().to_vec()
-    }
-
     fn targets(goal: Goal, k: Modulus) -> PyResult<Vec<StateTarget>> {
         Ok(match goal {
             Goal::Any => StateTarget::any(k),
@@ -222,7 +193,7 @@ impl PyGame for StateSolver {
                 )));
             }
             Goal::State(s) => vec![StateTarget::Uniform(s)],
-            Goal::Board(cells) => vec![StateTarget::Board(Self::board(cells))],
+            Goal::Board(cells) => vec![StateTarget::Board(cells.board())],
         })
     }
 

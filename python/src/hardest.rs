@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use lightsout::analysis::{self, Goal, HardestOptions, How};
 use lightsout::present::parse_goal;
-use lightsout::solve::{DEFAULT_MAX_NULLITY, GameSpec, Limits};
+use lightsout::solve::{Board, DEFAULT_MAX_NULLITY, GameSpec, Limits};
 use lightsout::zk::Modulus;
 use lightsout::{Error, Puzzle};
 use pyo3::prelude::*;
@@ -72,8 +72,8 @@ impl Hardness {
             lower: h.lower,
             upper: h.upper,
             how: h.how,
-            board: h.board.as_ref().map(G::cells),
-            presses: h.presses.as_ref().map(G::cells),
+            board: h.board.as_ref().map(Board::cell_values),
+            presses: h.presses.as_ref().map(Board::cell_values),
             boards_at_most: h.boards_at_most,
             solvable_boards: h.boards,
             distribution: h.distribution,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use lightsout::Puzzle;
-use lightsout::solve::{GameSpec, MAX_EXHAUSTIVE_NULLITY, TargetOf};
+use lightsout::solve::{Board as _, GameSpec, MAX_EXHAUSTIVE_NULLITY, TargetOf};
 use lightsout::zk::Modulus;
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::IntoPyObjectExt;
@@ -272,7 +272,7 @@ impl Play for SolveOne<'_, '_> {
         let puzzle = spec.puzzle(cells.rows, cells.cols)?;
         let game = budget.spec(puzzle, spec.states);
         let factored = py.detach(|| engine::<G>(&game))?;
-        solve_released(py, factored, G::board(cells), targets, budget.opts)
+        solve_released(py, factored, cells.board(), targets, budget.opts)
     }
 }
 
@@ -369,7 +369,7 @@ impl Play for SolveMany<'_, '_> {
             }
         }
         let jobs: Vec<(Arc<Factored<G>>, G::Board)> =
-            cells.into_iter().map(|c| (Arc::clone(&engines[&(c.rows, c.cols)]), G::board(c))).collect();
+            cells.into_iter().map(|c| (Arc::clone(&engines[&(c.rows, c.cols)]), c.board())).collect();
         py.detach(|| solve_batch(jobs, &targets, budget.opts))
     }
 }
@@ -673,14 +673,14 @@ impl Play for CheckOne<'_, '_> {
         let CheckOne { py, spec, cells, goal, max_memory } = self;
         let targets = G::targets(goal, spec.states)?;
         let puzzle = spec.puzzle(cells.rows, cells.cols)?;
-        let (k, board) = (spec.states, G::board(cells));
+        let (k, board) = (spec.states, cells.board());
         py.detach(move || {
             let factored = engine::<G>(&GameSpec::new(puzzle, k).with_max_memory(max_memory))?;
             let verdicts = targets
                 .iter()
                 .map(|t| {
                     let y = factored.game.obstruction(&board, t).map_err(to_py)?;
-                    Ok((G::reached(t), y.map(|y| G::cells(&y))))
+                    Ok((G::reached(t), y.map(|y| y.cell_values())))
                 })
                 .collect::<PyResult<Vec<_>>>()?;
             Ok((verdicts, factored.nullity))

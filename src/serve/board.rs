@@ -9,7 +9,7 @@ use super::json_response;
 use super::request::{self, ApiJson, CheckRequest, SolveRequest};
 use super::work::{App, Job, Lane};
 use crate::present::{Report, Shown};
-use crate::solve::{GameSpec, TargetOf};
+use crate::solve::{Board, GameSpec, TargetOf};
 use crate::zk::Modulus;
 use crate::{Answer, Error, Puzzle, StateGrid};
 use serde_json::Value;
@@ -92,7 +92,15 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
         {
             let ReadBoard { board, puzzle, vertices, asked, states, job, then } = self;
             let targets = G::targets(asked.target, vertices, states, &job.limits)?;
-            then.on(Play::<G> { board: G::board(board), puzzle, targets, states }, job)
+            then.on(
+                Play::<G> {
+                    board: Board::from_cell_values(board.nrows(), board.ncols(), board.cells()),
+                    puzzle,
+                    targets,
+                    states,
+                },
+                job,
+            )
         }
     }
     for_states(states, ReadBoard { board, puzzle, vertices, asked, states, job, then })

@@ -14,7 +14,7 @@ use crate::analysis::kernel_table_within;
 use crate::present::{Shown, analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
 use crate::solve::{Made, TargetOf};
 use crate::zk::Modulus;
-use crate::{Answer, Grid, Method, Puzzle, Solver, StateGrid, StateSolver, StateTarget, Target};
+use crate::{Answer, Method, Puzzle, Solver, StateSolver, StateTarget, Target};
 use crate::{analyze as analyse, nullity_table};
 
 /// Rows of a table computed between two checks of [`Job::should_stop`]:
@@ -28,8 +28,6 @@ pub(super) trait Served: Weighed + Made
 where
     Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
 {
-    /// The board of this kind that `cells` (read as states) is.
-    fn board(cells: StateGrid) -> Self::Board;
     /// The targets `asked` names, on a board of `graph` vertices if any.
     fn targets(
         asked: Option<&Value>,
@@ -58,10 +56,6 @@ where
 }
 
 impl Served for Solver {
-    fn board(cells: StateGrid) -> Grid {
-        Grid::from_fn(cells.nrows(), cells.ncols(), |r, c| cells.get(r, c) == 1)
-    }
-
     fn targets(
         asked: Option<&Value>,
         graph: Option<usize>,
@@ -113,10 +107,6 @@ impl Served for Solver {
 }
 
 impl Served for StateSolver {
-    fn board(cells: StateGrid) -> StateGrid {
-        cells
-    }
-
     fn targets(
         asked: Option<&Value>,
         graph: Option<usize>,

@@ -90,6 +90,28 @@ pub trait Board: Clone + std::fmt::Debug + PartialEq + Eq {
 
     /// Rows and columns.
     fn shape(&self) -> (usize, usize);
+
+    /// The board of `rows × cols` cells with these values, row by row, each
+    /// below the game's K (two states: 1 is black, a press). What every
+    /// front builds its boards from (a JSON list, a numpy array).
+    ///
+    /// # Panics
+    /// When `cells` holds fewer than `rows × cols` values.
+    fn from_cell_values(rows: usize, cols: usize, cells: &[u8]) -> Self;
+
+    /// Its cell values, row by row: what [`from_cell_values`](Self::from_cell_values) reads.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::solve::Board;
+    /// use lightsout::{Grid, StateGrid};
+    ///
+    /// let grid = Grid::from_cell_values(2, 2, &[1, 0, 0, 1]);
+    /// assert_eq!((grid.get(0, 0), grid.get(0, 1)), (true, false));
+    /// assert_eq!(grid.cell_values(), [1, 0, 0, 1]);
+    /// assert_eq!(StateGrid::from_cell_values(1, 3, &[2, 0, 1]).cell_values(), [2, 0, 1]);
+    /// ```
+    fn cell_values(&self) -> Vec<u8>;
 }
 
 impl Board for Grid {
@@ -101,6 +123,21 @@ impl Board for Grid {
 
     fn shape(&self) -> (usize, usize) {
         (self.nrows(), self.ncols())
+    }
+
+    fn from_cell_values(rows: usize, cols: usize, cells: &[u8]) -> Grid {
+        Grid::from_fn(rows, cols, |r, c| cells[r * cols + c] == 1)
+    }
+
+    fn cell_values(&self) -> Vec<u8> {
+        let cols = self.ncols();
+        let mut cells = vec![0u8; self.nrows() * cols];
+        for r in 0..self.nrows() {
+            for c in self.row(r).iter_ones() {
+                cells[r * cols + c] = 1;
+            }
+        }
+        cells
     }
 }
 

@@ -40,7 +40,7 @@ use self::leader::{Leader, MAX_LEADER_BITS};
 use self::spectrum::{Level, MAX_SPECTRUM_BITS, SPAN_BITS, Spectrum};
 use self::work::Work;
 use crate::error::Error;
-use crate::model::{Grid, Puzzle, StateGrid};
+use crate::model::Puzzle;
 use crate::solve::slices::MAX_SHARDS;
 use crate::solve::states::{StateSolver, StateTarget};
 use crate::solve::{Board, Game, Limits, MergeError, Shard, Solver, Target, TargetOf};
@@ -219,10 +219,14 @@ pub trait Weighed: Game {
 
     /// The board of the puzzle's shape with these cell values (row by
     /// row, each below K).
-    fn board_of(&self, cells: Vec<u8>) -> Self::Board;
+    fn board_of(&self, cells: Vec<u8>) -> Self::Board {
+        Board::from_cell_values(self.puzzle().rows(), self.puzzle().cols(), &cells)
+    }
 
     /// A board's cell values, row by row.
-    fn cells_of(&self, board: &Self::Board) -> Vec<u8>;
+    fn cells_of(&self, board: &Self::Board) -> Vec<u8> {
+        board.cell_values()
+    }
 }
 
 impl Weighed for Solver {
@@ -237,7 +241,7 @@ impl Weighed for Solver {
                 self.nullity()
             )));
         }
-        let generators = self.quiet_patterns().iter().map(|q| (grid_cells(q), 2)).collect();
+        let generators = self.quiet_patterns().iter().map(|q| (q.cell_values(), 2)).collect();
         Ok(QuietCode { states: 2, cells: self.puzzle().cells(), generators })
     }
 
@@ -247,15 +251,6 @@ impl Weighed for Solver {
             Goal::State(_) => vec![Target::Black],
             Goal::Any => Target::EITHER.to_vec(),
         }
-    }
-
-    fn board_of(&self, cells: Vec<u8>) -> Grid {
-        let cols = self.puzzle().cols();
-        Grid::from_fn(self.puzzle().rows(), cols, |r, c| cells[r * cols + c] == 1)
-    }
-
-    fn cells_of(&self, board: &Grid) -> Vec<u8> {
-        grid_cells(board)
     }
 }
 
@@ -276,19 +271,6 @@ impl Weighed for StateSolver {
             Goal::Any => StateTarget::any(self.states()),
         }
     }
-
-    fn board_of(&self, cells: Vec<u8>) -> StateGrid {
-        let (rows, cols) = (self.puzzle().rows(), self.puzzle().cols());
-        StateGrid::from_fn(rows, cols, |r, c| cells[r * cols + c])
-    }
-
-    fn cells_of(&self, board: &StateGrid) -> Vec<u8> {
-        board.cells().to_vec()
-    }
-}
-
-fn grid_cells(grid: &Grid) -> Vec<u8> {
-    (0..grid.nrows()).flat_map(|r| (0..grid.ncols()).map(move |c| u8::from(grid.get(r, c)))).collect()
 }
 
 /// The hardest boards of `game` for `goal`: the most presses a solvable

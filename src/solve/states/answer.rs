@@ -31,4 +31,12 @@ impl Board for StateGrid {
     fn shape(&self) -> (usize, usize) {
         (self.nrows(), self.ncols())
     }
+
+    fn from_cell_values(rows: usize, cols: usize, cells: &[u8]) -> StateGrid {
+        StateGrid::from_fn(rows, cols, |r, c| cells[r * cols + c])
+    }
+
+    fn cell_values(&self) -> Vec<u8> {
+        self.cells().to_vec()
+    }
 }
