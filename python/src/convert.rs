@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use lightsout::model::{MAX_EDGES, MAX_VERTICES};
 use lightsout::present::{TARGET_WORDS, colour_targets, parse_rule, topology};
+use lightsout::solve::AskedTarget;
 use lightsout::zk::Modulus;
-use lightsout::{Error, Graph, Puzzle, Rule, Target};
+use lightsout::{Error, Graph, Puzzle, Rule};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -570,17 +571,32 @@ pub fn array_cells(array: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
 }
 
 /// What a board should become, as the caller gave it, in neither game's
-/// terms yet ([`PyGame::targets`](crate::game::PyGame::targets) makes it
-/// the game's targets).
+/// terms yet: [`Goal::asked`] is the library's [`AskedTarget`], which
+/// [`Made::targets_of`](lightsout::solve::Made::targets_of) makes the
+/// game's targets.
 pub enum Goal {
     /// `"any"` or `"either"`: the uniform board that takes the fewest presses.
     Any,
     /// A colour word of the two-state game.
-    Colours { word: String, targets: &'static [Target] },
+    Colour(String),
     /// A uniform state, below K.
     State(u8),
     /// A board of the same shape.
     Board(Cells),
+}
+
+impl Goal {
+    /// The target as the library reads it.
+    pub fn asked(&self) -> AskedTarget<'_> {
+        match self {
+            Goal::Any => AskedTarget::Any,
+            Goal::Colour(word) => AskedTarget::Colour(word),
+            Goal::State(state) => AskedTarget::State(*state),
+            Goal::Board(cells) => {
+                AskedTarget::Board { rows: cells.rows, cols: cells.cols, cells: &cells.cells }
+            }
+        }
+    }
 }
 
 /// Reads `target`: `"any"` (`"either"`: whichever reachable uniform board
@@ -594,7 +610,7 @@ pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec) -> PyResult<Goal> {
         let word: &str = &word;
         match (word, colour_targets(word)) {
             ("any" | "either", _) => return Ok(Goal::Any),
-            (_, Some(targets)) => return Ok(Goal::Colours { word: word.to_string(), targets }),
+            (_, Some(_)) => return Ok(Goal::Colour(word.to_string())),
             // A string of one row or several is a board (on a graph, or
             // a one-line grid written as text).
             _ if word.chars().any(|c| !c.is_ascii_alphabetic())

@@ -12,7 +12,7 @@ use lightsout::zk::Modulus;
 use lightsout::{Puzzle, Solver, StateSolver, StateTarget, Target};
 use pyo3::prelude::*;
 
-use crate::convert::{Goal, bad, to_py};
+use crate::convert::{bad, to_py};
 use crate::stop::Stop;
 
 /// Which target a press set reaches.
@@ -34,13 +34,6 @@ pub trait PyGame:
     + Sized
     + 'static
 {
-    /// The targets that `goal` names in this game.
-    ///
-    /// # Errors
-    /// A `ValueError` for a goal this game has no target for (a colour
-    /// word with K states).
-    fn targets(goal: Goal, states: Modulus) -> PyResult<Vec<TargetOf<Self>>>;
-
     /// How Python names `target`.
     fn reached(target: &TargetOf<Self>) -> Reached;
 
@@ -123,16 +116,6 @@ pub enum Table {
 }
 
 impl PyGame for Solver {
-    fn targets(goal: Goal, _: Modulus) -> PyResult<Vec<Target>> {
-        Ok(match goal {
-            Goal::Any => Target::EITHER.to_vec(),
-            Goal::Colours { targets, .. } => targets.to_vec(),
-            Goal::State(0) => vec![Target::White],
-            Goal::State(_) => vec![Target::Black],
-            Goal::Board(cells) => vec![Target::Board(cells.board())],
-        })
-    }
-
     fn reached(target: &Target) -> Reached {
         Reached::Name(target.name())
     }
@@ -182,21 +165,6 @@ impl PyGame for Solver {
 }
 
 impl PyGame for StateSolver {
-    fn targets(goal: Goal, k: Modulus) -> PyResult<Vec<StateTarget>> {
-        Ok(match goal {
-            Goal::Any => StateTarget::any(k),
-            Goal::Colours { word, .. } => {
-                return Err(bad(format!(
-                    "target '{word}' names a colour of the two-state game; with {k} states give a state 0 \
-                     to {}, 'any' or a board",
-                    k.get() - 1
-                )));
-            }
-            Goal::State(s) => vec![StateTarget::Uniform(s)],
-            Goal::Board(cells) => vec![StateTarget::Board(cells.board())],
-        })
-    }
-
     fn reached(target: &StateTarget) -> Reached {
         match target {
             StateTarget::Uniform(state) => Reached::State(*state),

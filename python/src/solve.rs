@@ -268,7 +268,7 @@ impl Play for SolveOne<'_, '_> {
 
     fn play<G: PyGame>(self) -> PyResult<Found> {
         let SolveOne { py, spec, cells, goal, budget } = self;
-        let targets = G::targets(goal, spec.states)?;
+        let targets = G::targets_of(&goal.asked(), spec.states).map_err(to_py)?;
         let puzzle = spec.puzzle(cells.rows, cells.cols)?;
         let game = budget.spec(puzzle, spec.states);
         let factored = py.detach(|| engine::<G>(&game))?;
@@ -357,7 +357,7 @@ impl Play for SolveMany<'_, '_> {
 
     fn play<G: PyGame>(self) -> PyResult<Vec<Found>> {
         let SolveMany { py, spec, cells, goal, budget } = self;
-        let targets = G::targets(goal, spec.states)?;
+        let targets = G::targets_of(&goal.asked(), spec.states).map_err(to_py)?;
         // One factoring per size, in the order the sizes first appear.
         let mut engines: HashMap<(usize, usize), Arc<Factored<G>>> = HashMap::new();
         for c in &cells {
@@ -671,7 +671,7 @@ impl Play for CheckOne<'_, '_> {
 
     fn play<G: PyGame>(self) -> PyResult<Self::Output> {
         let CheckOne { py, spec, cells, goal, max_memory } = self;
-        let targets = G::targets(goal, spec.states)?;
+        let targets = G::targets_of(&goal.asked(), spec.states).map_err(to_py)?;
         let puzzle = spec.puzzle(cells.rows, cells.cols)?;
         let (k, board) = (spec.states, cells.board());
         py.detach(move || {

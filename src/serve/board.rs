@@ -91,7 +91,7 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
             G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
         {
             let ReadBoard { board, puzzle, vertices, asked, states, job, then } = self;
-            let targets = G::targets(asked.target, vertices, states, &job.limits)?;
+            let targets = request::targets::<G>(asked.target, vertices, states, &job.limits)?;
             then.on(
                 Play::<G> {
                     board: Board::from_cell_values(board.nrows(), board.ncols(), board.cells()),

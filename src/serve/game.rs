@@ -5,16 +5,15 @@
 
 use serde_json::Value;
 
-use super::Limits;
 use super::error::ApiError;
 use super::request;
 use super::work::Job;
 use crate::analysis::Weighed;
 use crate::analysis::kernel_table_within;
 use crate::present::{Shown, analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
-use crate::solve::{Made, TargetOf};
+use crate::solve::Made;
 use crate::zk::Modulus;
-use crate::{Answer, Method, Puzzle, Solver, StateSolver, StateTarget, Target};
+use crate::{Answer, Method, Puzzle, Solver, StateSolver};
 use crate::{analyze as analyse, nullity_table};
 
 /// Rows of a table computed between two checks of [`Job::should_stop`]:
@@ -28,13 +27,6 @@ pub(super) trait Served: Weighed + Made
 where
     Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
 {
-    /// The targets `asked` names, on a board of `graph` vertices if any.
-    fn targets(
-        asked: Option<&Value>,
-        graph: Option<usize>,
-        states: Modulus,
-        limits: &Limits,
-    ) -> Result<Vec<TargetOf<Self>>, ApiError>;
     /// `/api/analyze`'s object for `puzzle`, searching the lightest quiet
     /// pattern up to `max_nullity` (asked, or this kind's default) within
     /// `job`'s time.
@@ -56,15 +48,6 @@ where
 }
 
 impl Served for Solver {
-    fn targets(
-        asked: Option<&Value>,
-        graph: Option<usize>,
-        _: Modulus,
-        limits: &Limits,
-    ) -> Result<Vec<Target>, ApiError> {
-        request::target(asked, graph, limits)
-    }
-
     /// Searched exhaustively only up to the server's `max_nullity` (2^24
     /// patterns by default, milliseconds), by a bounded local search past
     /// it: short without a stop check.
@@ -107,15 +90,6 @@ impl Served for Solver {
 }
 
 impl Served for StateSolver {
-    fn targets(
-        asked: Option<&Value>,
-        graph: Option<usize>,
-        states: Modulus,
-        limits: &Limits,
-    ) -> Result<Vec<StateTarget>, ApiError> {
-        request::state_target(asked, graph, states, limits)
-    }
-
     fn analysis(
         puzzle: &Puzzle,
         states: Modulus,

@@ -16,8 +16,9 @@ use super::error::ApiError;
 use super::work::App;
 use crate::model::StateBoards;
 use crate::present::{TARGET_WORDS, colour_targets, parse_range, parse_rule, topology};
+use crate::solve::{AskedTarget, Made, TargetOf};
 use crate::zk::Modulus;
-use crate::{Error, Graph, Grid, Puzzle, StateGrid, StateTarget, Target};
+use crate::{Error, Graph, Puzzle, StateGrid};
 
 /// A JSON request body, read up to [`super::Limits::body_bytes`] and parsed into
 /// `T` (whose fields are `deny_unknown_fields`), with every failure an
@@ -394,52 +395,6 @@ pub(super) fn puzzle(
     Ok(Puzzle::new(rows, cols)?.with_topology(topology(torus)).with_rule(rule))
 }
 
-/// The target: `"white"`, `"black"`, `"either"` (also when absent) or a
-/// board of rows (of the board's shape: the solver checks).
-/// `graph`: the vertex count of a graph's board. As on the command
-/// line, `"any"` is either colour and 0 and 1 are white and black.
-pub(super) fn target(
-    value: Option<&Value>,
-    graph: Option<usize>,
-    limits: &Limits,
-) -> Result<Vec<Target>, ApiError> {
-    let rows = match value {
-        None => return Ok(Target::EITHER.to_vec()),
-        Some(Value::String(s)) if s == "any" => return Ok(Target::EITHER.to_vec()),
-        Some(Value::Number(n)) => {
-            return match n.as_u64() {
-                Some(0) => Ok(vec![Target::White]),
-                Some(1) => Ok(vec![Target::Black]),
-                _ => Err(ApiError::bad(format!("target: state {n} is not below 2 (give states for more)"))),
-            };
-        }
-        // A state number in quotes, as a form or a URL gives it.
-        Some(Value::String(s)) if is_state_number(s) => {
-            return match s.as_str() {
-                "0" => Ok(vec![Target::White]),
-                "1" => Ok(vec![Target::Black]),
-                _ => Err(ApiError::bad(format!("target: state {s} is not below 2 (give states for more)"))),
-            };
-        }
-        Some(Value::String(s)) => {
-            return colour_targets(s).map(<[Target]>::to_vec).ok_or_else(|| {
-                ApiError::bad(format!(
-                    "target: expected {TARGET_WORDS} or a board (a list of rows), got '{s}'"
-                ))
-            });
-        }
-        Some(Value::Array(rows)) => rows,
-        Some(other) => {
-            return Err(ApiError::bad(format!(
-                "target: expected {TARGET_WORDS} or a board (a list of rows), got {other}"
-            )));
-        }
-    };
-    // Its shape is checked against the board's by the solver.
-    let goal = state_board(&Value::Array(rows.clone()), "target", 2, graph, limits)?;
-    Ok(vec![Target::Board(Grid::from_fn(goal.nrows(), goal.ncols(), |r, c| goal.get(r, c) == 1))])
-}
-
 /// Whether `text` is a state number written as a string (`"2"`): a few
 /// digits, nothing else.
 fn is_state_number(text: &str) -> bool {
@@ -477,32 +432,48 @@ pub(super) fn range(name: &str, value: &Value) -> Result<(usize, usize), ApiErro
     parse_range(&text).map_err(|e| ApiError::bad(format!("{name}: {e}")))
 }
 
-/// The K-state target: `"any"` (also when absent), a state number, or a
-/// board (rows, as the board is given).
-pub(super) fn state_target(
+/// The targets a request asks for in a game of `states` states:
+/// `"any"` (also when absent), a state number (in quotes too, as a form or
+/// a URL gives it), for two states a colour word, or a board (rows, as the
+/// board is given); the library makes them the game's
+/// ([`Made::targets_of`]).
+pub(super) fn targets<G: Made>(
     value: Option<&Value>,
     graph: Option<usize>,
     states: Modulus,
     limits: &Limits,
-) -> Result<Vec<StateTarget>, ApiError> {
+) -> Result<Vec<TargetOf<G>>, ApiError> {
     let k = states.get();
-    match value {
-        None => Ok(StateTarget::any(states)),
-        Some(Value::String(s)) if s == "any" => Ok(StateTarget::any(states)),
+    let beyond = |n: &dyn std::fmt::Display| {
+        let more = if k == 2 { " (give states for more)" } else { "" };
+        ApiError::bad(format!("target: state {n} is not below {k}{more}"))
+    };
+    let expected = |got: String| match k {
+        2 => ApiError::bad(format!("target: expected {TARGET_WORDS} or a board (a list of rows), got {got}")),
+        _ => ApiError::bad(format!("target: expected any, a state number below {k} or a board, got {got}")),
+    };
+    let board;
+    let asked = match value {
+        None => AskedTarget::Any,
+        Some(Value::String(s)) if s == "any" => AskedTarget::Any,
         Some(Value::Number(n)) => match n.as_u64() {
-            Some(s) if s < u64::from(k) => Ok(vec![StateTarget::Uniform(s as u8)]),
-            _ => Err(ApiError::bad(format!("target: state {n} is not below {k}"))),
+            Some(s) if s < u64::from(k) => AskedTarget::State(s as u8),
+            _ => return Err(beyond(n)),
         },
-        // A state number in quotes, as a form or a URL gives it.
         Some(Value::String(s)) if is_state_number(s) => match s.parse::<u8>() {
-            Ok(state) if state < k => Ok(vec![StateTarget::Uniform(state)]),
-            _ => Err(ApiError::bad(format!("target: state {s} is not below {k}"))),
+            Ok(state) if state < k => AskedTarget::State(state),
+            _ => return Err(beyond(s)),
         },
+        Some(Value::String(s)) if k == 2 => match colour_targets(s) {
+            Some(_) => AskedTarget::Colour(s),
+            None => return Err(expected(format!("'{s}'"))),
+        },
+        // Its shape is checked against the board's by the solver.
         Some(rows @ Value::Array(_)) => {
-            Ok(vec![StateTarget::Board(state_board(rows, "target", k, graph, limits)?)])
+            board = state_board(rows, "target", k, graph, limits)?;
+            AskedTarget::Board { rows: board.nrows(), cols: board.ncols(), cells: board.cells() }
         }
-        Some(other) => Err(ApiError::bad(format!(
-            "target: expected any, a state number below {k} or a board, got {other}"
-        ))),
-    }
+        Some(other) => return Err(expected(other.to_string())),
+    };
+    Ok(G::targets_of(&asked, states)?)
 }

@@ -33,7 +33,7 @@ pub use minimal::{
 };
 use minimal::{ExactEngine, Search, cross_coset_for_problem, improve_with_symmetry};
 pub use slices::{Best, Mask, MergeError, Shard, Slice, SliceKind, Sliced, WorkCurve, check_coverage, merge};
-pub use spec::{GameSpec, Made};
+pub use spec::{AskedTarget, GameSpec, Made};
 use word::WordSystem;
 
 use std::borrow::Cow;

@@ -4,12 +4,13 @@
 //! and Python.
 
 use crate::error::Error;
-use crate::model::Puzzle;
+use crate::model::{Grid, Puzzle, StateGrid};
 use crate::zk::Modulus;
-use crate::{Method, Solver, StateSolver};
+use crate::{Method, Solver, StateSolver, StateTarget, Target};
 
 use super::DEFAULT_MAX_NULLITY;
-use super::game::Game;
+use super::answer::Board;
+use super::game::{Game, TargetOf};
 use super::states::DEFAULT_WORK_LOG2;
 
 /// A game as a front asks for it. The defaults: [`Method::Auto`], no
@@ -102,9 +103,46 @@ impl GameSpec {
     }
 }
 
+/// A target as a front reads it (a word, a number, a board), before the
+/// kind of game is known: [`Made::targets_of`] makes it the game's targets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AskedTarget<'a> {
+    /// `any` (`either`): every uniform board; the lightest answer wins.
+    Any,
+    /// A colour word of the two-state game: `white`, `black` or `either`
+    /// ([`colour_targets`](crate::present::colour_targets) knows them).
+    Colour(&'a str),
+    /// A uniform state, below K (two states: 0 white, 1 black).
+    State(u8),
+    /// A board to reach: its shape and cell values, row by row.
+    Board { rows: usize, cols: usize, cells: &'a [u8] },
+}
+
 /// A game made from a [`GameSpec`]: [`Solver`] for two states,
 /// [`StateSolver`] for K.
 pub trait Made: Game + Sized {
+    /// The targets `asked` names in a game of `states` states.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::solve::{AskedTarget, Made};
+    /// use lightsout::zk::Modulus;
+    /// use lightsout::{Solver, StateSolver, StateTarget, Target};
+    ///
+    /// let two = Modulus::new(2).unwrap();
+    /// assert_eq!(Solver::targets_of(&AskedTarget::State(1), two)?, [Target::Black]);
+    /// assert_eq!(Solver::targets_of(&AskedTarget::Any, two)?, [Target::White, Target::Black]);
+    /// let three = Modulus::new(3).unwrap();
+    /// assert_eq!(StateSolver::targets_of(&AskedTarget::Any, three)?.len(), 3);
+    /// assert!(StateSolver::targets_of(&AskedTarget::Colour("white"), three).is_err());
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::BadInput`] for what this game has no target for: a colour
+    /// word with K states, a state of K or more, an unknown colour word.
+    fn targets_of(asked: &AskedTarget, states: Modulus) -> Result<Vec<TargetOf<Self>>, Error>;
+
     /// Factors `spec`'s puzzle.
     ///
     /// # Errors
@@ -118,7 +156,32 @@ pub trait Made: Game + Sized {
     fn searches_long(&self) -> bool;
 }
 
+/// Refuses a state of `states` or more.
+fn below(state: u8, states: Modulus) -> Result<u8, Error> {
+    let top = states.get() - 1;
+    match state <= top {
+        true => Ok(state),
+        false => Err(Error::BadInput(format!("the target state is 0 to {top}, got {state}"))),
+    }
+}
+
 impl Made for Solver {
+    fn targets_of(asked: &AskedTarget, states: Modulus) -> Result<Vec<Target>, Error> {
+        Ok(match *asked {
+            AskedTarget::Any => Target::EITHER.to_vec(),
+            AskedTarget::Colour(word) => crate::present::colour_targets(word)
+                .ok_or_else(|| Error::BadInput(format!("'{word}' is not a colour: white, black or either")))?
+                .to_vec(),
+            AskedTarget::State(state) => match below(state, states)? {
+                0 => vec![Target::White],
+                _ => vec![Target::Black],
+            },
+            AskedTarget::Board { rows, cols, cells } => {
+                vec![Target::Board(Grid::from_cell_values(rows, cols, cells))]
+            }
+        })
+    }
+
     fn make(spec: &GameSpec) -> Result<Solver, Error> {
         Solver::with_memory_limit(&spec.puzzle, spec.method, spec.max_nullity, spec.max_memory)
     }
@@ -129,6 +192,23 @@ impl Made for Solver {
 }
 
 impl Made for StateSolver {
+    fn targets_of(asked: &AskedTarget, k: Modulus) -> Result<Vec<StateTarget>, Error> {
+        Ok(match *asked {
+            AskedTarget::Any => StateTarget::any(k),
+            AskedTarget::Colour(word) => {
+                return Err(Error::BadInput(format!(
+                    "target '{word}' names a colour of the two-state game; with {k} states give a state 0 to \
+                     {}, 'any' or a board",
+                    k.get() - 1
+                )));
+            }
+            AskedTarget::State(state) => vec![StateTarget::Uniform(below(state, k)?)],
+            AskedTarget::Board { rows, cols, cells } => {
+                vec![StateTarget::Board(StateGrid::from_cell_values(rows, cols, cells))]
+            }
+        })
+    }
+
     fn make(spec: &GameSpec) -> Result<StateSolver, Error> {
         let budget = u32::try_from(spec.max_nullity).unwrap_or(u32::MAX);
         let game = StateSolver::new(&spec.puzzle, spec.states, spec.method, budget, spec.max_memory)?;
