@@ -6,8 +6,7 @@
 //! analysis holds) is [`PyGame`], implemented once for each.
 
 use lightsout::analysis::Weighed;
-use lightsout::solve::Board;
-use lightsout::solve::{Game, GameSpec, Limits, Made, TargetOf};
+use lightsout::solve::{Game, Limits, Made, TargetOf};
 use lightsout::zk::Modulus;
 use lightsout::{Puzzle, Solver, StateSolver, StateTarget, Target};
 use pyo3::prelude::*;
@@ -36,12 +35,6 @@ pub trait PyGame:
 {
     /// How Python names `target`.
     fn reached(target: &TargetOf<Self>) -> Reached;
-
-    /// What is known about `puzzle`: `analyze`'s answer.
-    ///
-    /// # Errors
-    /// The library's, as Python exceptions.
-    fn study(puzzle: &Puzzle, states: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Study>;
 
     /// The table of every size `rows[i] × cols[j]` like `template`, row by
     /// row in C order: the nullity, or (`nullity` false, K states) log2 of
@@ -100,6 +93,36 @@ pub struct Study {
     pub targets_interchangeable: Option<bool>,
 }
 
+impl Study {
+    /// The library's study of a `rows × cols` puzzle (or graph) of `states`
+    /// states, held as Python reads and pickles it.
+    pub fn of(rows: usize, cols: usize, states: Modulus, study: lightsout::analysis::Study) -> Study {
+        let nullity = study.kernel.nullity;
+        let kernel = match (states.get(), nullity) {
+            (2, Some(d)) => KernelSize::PowerOfTwo(d),
+            _ => KernelSize::Decimal(study.kernel.size),
+        };
+        let orders = match &study.quiet {
+            Some(quiet) => quiet.iter().map(|(_, order)| *order).collect(),
+            None => vec![states.get().into(); nullity.unwrap_or(0)],
+        };
+        Study {
+            rows,
+            cols,
+            rank: study.rank,
+            nullity,
+            kernel,
+            quiet: study.quiet.map(|quiet| quiet.into_iter().map(|(cells, _)| cells).collect()),
+            orders,
+            gcd: study.gcd.map(|(g, factors)| {
+                (g.to_string(), factors.iter().map(|(p, m)| (p.to_string(), *m)).collect())
+            }),
+            lightest: study.lightest,
+            targets_interchangeable: study.targets_interchangeable,
+        }
+    }
+}
+
 /// How many press sets are quiet: 2^nullity, or the K-state count in decimal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KernelSize {
@@ -118,25 +141,6 @@ pub enum Table {
 impl PyGame for Solver {
     fn reached(target: &Target) -> Reached {
         Reached::Name(target.name())
-    }
-
-    fn study(puzzle: &Puzzle, _: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Study> {
-        let a = lightsout::analyze(puzzle, max_nullity, max_memory).map_err(to_py)?;
-        let held = a.quiet.len() == a.nullity;
-        Ok(Study {
-            rows: puzzle.rows(),
-            cols: puzzle.cols(),
-            rank: Some(a.rank()),
-            nullity: Some(a.nullity),
-            kernel: KernelSize::PowerOfTwo(a.nullity),
-            quiet: held.then(|| a.quiet.iter().map(Board::cell_values).collect()),
-            orders: vec![2; a.nullity],
-            gcd: a.gcd.as_ref().map(|(g, factors)| {
-                (g.to_string(), factors.iter().map(|(p, m)| (p.to_string(), *m)).collect())
-            }),
-            lightest: a.lightest_quiet.as_ref().map(|(q, proven)| (q.cell_values(), *proven)),
-            targets_interchangeable: Some(a.targets_interchangeable),
-        })
     }
 
     fn table(
@@ -170,25 +174,6 @@ impl PyGame for StateSolver {
             StateTarget::Uniform(state) => Reached::State(*state),
             StateTarget::Board(_) => Reached::Name("target"),
         }
-    }
-
-    fn study(puzzle: &Puzzle, k: Modulus, max_nullity: usize, max_memory: u64) -> PyResult<Study> {
-        let spec =
-            GameSpec::new(puzzle.clone(), k).with_max_memory(max_memory).asking_max_nullity(max_nullity);
-        let solver = Self::make(&spec).map_err(to_py)?;
-        let quiet = solver.quiet_patterns();
-        Ok(Study {
-            rows: puzzle.rows(),
-            cols: puzzle.cols(),
-            rank: solver.rank(),
-            nullity: solver.nullity(),
-            kernel: KernelSize::Decimal(solver.kernel_size()),
-            quiet: Some(quiet.iter().map(|(g, _)| g.cells().to_vec()).collect()),
-            orders: quiet.iter().map(|(_, o)| *o).collect(),
-            gcd: None,
-            lightest: solver.lightest_quiet_pattern().map(|(q, proven)| (q.cells().to_vec(), proven)),
-            targets_interchangeable: None,
-        })
     }
 
     fn table(

@@ -2,6 +2,7 @@
 
 use lightsout::Puzzle;
 use lightsout::model::MAX_SIDE;
+use lightsout::solve::Limits;
 use lightsout::zk::Modulus;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyOverflowError;
@@ -199,23 +200,6 @@ pub fn study_puzzle(spec: &Spec, rows: Option<Int>, cols: Option<Int>) -> PyResu
     }
 }
 
-/// `analyze`'s work, in whichever game.
-struct AnalyzeOne {
-    puzzle: Puzzle,
-    states: Modulus,
-    max_nullity: usize,
-    max_memory: u64,
-}
-
-impl Play for AnalyzeOne {
-    type Output = Study;
-
-    fn play<G: PyGame>(self) -> PyResult<Study> {
-        let AnalyzeOne { puzzle, states, max_nullity, max_memory } = self;
-        run_interruptible(move |_| G::study(&puzzle, states, max_nullity, max_memory))?
-    }
-}
-
 /// Analyses one size (or graph) and rule: rank, nullity, the quiet
 /// patterns, the gcd polynomial, the lightest quiet pattern (searched
 /// exhaustively up to nullity ``max_nullity``, by default 28 for two
@@ -250,14 +234,20 @@ pub fn analyze(
     let puzzle = study_puzzle(&spec, rows, cols)?;
     let max_memory = memory(&max_memory)?;
     let k = spec.states;
-    let max_nullity = match max_nullity {
-        Some(n) => n.within(0, usize::MAX, |n| format!("max_nullity is 0 or more, got {n}"))?,
-        None => lightsout::solve::limits::analyze_budget(k.get()),
-    };
+    let max_nullity = max_nullity
+        .map(|n| n.within(0, usize::MAX, |n| format!("max_nullity is 0 or more, got {n}")))
+        .transpose()?;
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
     let layout = spec.layout(py, rows, cols);
-    let study = py.detach(|| with_game(k, AnalyzeOne { puzzle, states: k, max_nullity, max_memory }))?;
-    Ok(Analysis { study, layout })
+    let study = py
+        .detach(|| {
+            run_interruptible(move |stop| {
+                let limits = Limits { stop: Some(stop.flag()), time_limit: None };
+                lightsout::analysis::study(&puzzle, k, max_nullity, max_memory, &limits)
+            })
+        })?
+        .map_err(to_py)?;
+    Ok(Analysis { study: Study::of(rows, cols, k, study), layout })
 }
 
 /// The press matrix ``A`` of a size (or graph) and rule: ``uint8``, N × N

@@ -6,6 +6,7 @@
 //! kernels over Z_K).
 
 pub mod hardest;
+mod study;
 mod table;
 
 #[cfg(feature = "cli")]
@@ -16,6 +17,7 @@ pub use hardest::{
     SliceHeaviest, WEIGHINGS_PER_SECOND, Weighed, distribution_cost, distribution_shards, hardest,
     hardest_cost, hardest_merged, hardest_slice,
 };
+pub use study::{Study, study};
 pub use table::{KernelEntry, kernel_table, kernel_table_within, nullity_table, plane_nullity};
 
 use crate::error::Error;
