@@ -142,3 +142,31 @@ fn complete_3000_is_one_press() {
     let second = stdout.lines().nth(1).unwrap();
     assert_eq!(second, "most presses: 1, proven (search: every board counted); 1 board needs them");
 }
+
+/// Disjoint cliques: each adds one independent press (its vertices' columns
+/// are one), so 12 copies of K_5 have 2^12 solvable boards, and as many
+/// need `k` presses as there are ways to light `k` cliques of 12. The walk
+/// reads them by 12 of the 60 vertices (the pivots of the columns).
+#[test]
+fn disjoint_cliques_give_the_binomial_distribution() {
+    let edges =
+        (0..12).flat_map(|c| (0..5).flat_map(move |u| (u + 1..5).map(move |v| (5 * c + u, 5 * c + v))));
+    let puzzle = Puzzle::on_graph(Graph::from_edges(60, edges).unwrap(), Rule::plus()).unwrap();
+    // Nullity 48: an engine asked to go to 64 proves the board's minimum in
+    // a minute; one to 32 leaves it to the walk's own check.
+    let solver = Solver::new(&puzzle, Method::Auto, 32).unwrap();
+    let options = HardestOptions { distribution: true, ..HardestOptions::default() };
+    let h = hardest(&solver, Goal::State(0), &options, &Default::default()).unwrap();
+    assert_eq!((h.lower, h.upper, h.how), (Some(12), 12, How::Search));
+    let mut binomial = vec![1u64];
+    for _ in 0..12 {
+        let mut next = vec![1u64; binomial.len() + 1];
+        for k in 1..binomial.len() {
+            next[k] = binomial[k - 1] + binomial[k];
+        }
+        binomial = next;
+    }
+    let expected: Vec<(u64, String)> =
+        binomial.iter().enumerate().map(|(k, n)| (k as u64, n.to_string())).collect();
+    assert_eq!(h.distribution, Some(expected));
+}
