@@ -209,7 +209,9 @@ def hardest(
     distribution: bool = False,
     time_limit: Optional[float] = None,
     max_memory: int = 1 << 30,
+    max_work: int = 1 << 37,
 ) -> Hardest:
     """The most presses a solvable board of a size (or graph) needs to reach `target`
     (0/"white", 1/"black", a state, "any"), a board that needs them, and with
-    distribution=True the boards by their fewest presses."""
+    distribution=True the boards by their fewest presses. max_work is the CLI's
+    --max-work: a count of member weighings, the same answer on every machine."""

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use lightsout::analysis::{self, Goal, HardestOptions, How};
+use lightsout::analysis::{self, DEFAULT_HARDEST_WORK, Goal, HardestOptions, How};
 use lightsout::present::parse_goal;
 use lightsout::solve::{Board, DEFAULT_MAX_NULLITY, GameSpec, Limits};
 use lightsout::zk::Modulus;
@@ -244,20 +244,21 @@ struct HardestOf {
     distribution: bool,
     time_limit: Option<Duration>,
     max_memory: u64,
+    max_work: u64,
 }
 
 impl Play for HardestOf {
     type Output = Hardness;
 
     fn play<G: PyGame>(self) -> PyResult<Hardness> {
-        let HardestOf { puzzle, states, goal, distribution, time_limit, max_memory } = self;
+        let HardestOf { puzzle, states, goal, distribution, time_limit, max_memory, max_work } = self;
         run_interruptible(move |stop| {
             // The board is certified by the exhaustive engine `solve` uses by
             // default, so the same factored puzzle serves both.
             let spec = GameSpec::new(puzzle, states).with_max_memory(max_memory);
             let factored = engine::<G>(&spec.asking_max_nullity(DEFAULT_MAX_NULLITY))?;
             let limits = Limits { stop: Some(stop.flag()), time_limit };
-            let options = HardestOptions { distribution, ..HardestOptions::default() };
+            let options = HardestOptions { distribution, work: max_work, ..HardestOptions::default() };
             match analysis::hardest(&factored.game, goal, &options, &limits) {
                 Ok(found) => Ok(Hardness::of::<G>(found)),
                 Err(e @ Error::DistributionPastBudget { .. }) => Err(LimitError::new_err(format!(
@@ -276,11 +277,16 @@ impl Play for HardestOf {
 /// (``"either"``: each board to the uniform state that takes it the fewest
 /// presses, POJ 1753's either colour). ``distribution=True`` also counts
 /// the boards by their fewest presses (refused with ``LimitError`` past
-/// the library's work budget; the most presses alone is then still
-/// answered). Where the exact methods do not finish (large nullity), or
-/// ``time_limit`` seconds pass, the answer is bounds, reported as bounds
-/// (``exact`` false). The rest as :func:`analyze`. Releases the GIL;
-/// Ctrl-C stops the work.
+/// the work budget; the most presses alone is then still answered).
+/// ``max_work`` is that budget, the CLI's ``--max-work``: member weighings
+/// (one member weighed against one class of cells), ``2**37`` unless
+/// given, about 14 s of counting boards or, with half of it, 2 CPU-minutes
+/// of the exact search (9x9 is proven in about 20); a search stops sooner
+/// once it has moved no bound for 1/32 of it. A count, not a clock, so the
+/// answer is the same on every machine. Where the exact methods do not
+/// finish (large nullity), or ``time_limit`` seconds pass, the answer is
+/// bounds, reported as bounds (``exact`` false). The rest as
+/// :func:`analyze`. Releases the GIL; Ctrl-C stops the work.
 ///
 /// >>> lightsout.hardest(4, 4, target="any").lower
 /// 6
@@ -292,13 +298,15 @@ impl Play for HardestOf {
 /// (18, 18)
 /// >>> lightsout.hardest(graph="petersen").board.shape
 /// (10,)
+/// >>> lightsout.hardest(16, 16, max_work=2**31)
+/// Hardest(lower=124, upper=125, exact=False, how='bounds')
 #[pyfunction]
 #[pyo3(signature = (rows = None, cols = None, *, target = None, torus = false, rule = "plus",
     states = Int::new(2), graph = None, distribution = false, time_limit = None,
-    max_memory = Int::new(DEFAULT_MEMORY as i128)))]
+    max_memory = Int::new(DEFAULT_MEMORY as i128), max_work = Int::new(DEFAULT_HARDEST_WORK as i128)))]
 #[pyo3(
     text_signature = "(rows=None, cols=None, *, target=0, torus=False, rule='plus', states=2, graph=None, \
-    distribution=False, time_limit=None, max_memory=1073741824)"
+    distribution=False, time_limit=None, max_memory=1073741824, max_work=137438953472)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn hardest(
@@ -313,14 +321,18 @@ pub fn hardest(
     distribution: bool,
     time_limit: Option<f64>,
     max_memory: Int,
+    max_work: Int,
 ) -> PyResult<Hardest> {
     let spec = Spec::new(rule, torus, &states, graph)?;
     let puzzle = study_puzzle(&spec, rows, cols)?;
     let goal = read_goal(target, spec.states)?;
     let time_limit = seconds(time_limit)?;
     let max_memory = memory(&max_memory)?;
+    let max_work = max_work
+        .within(1, u64::MAX, |w| format!("max_work is a number of weighings, 1 to 2**64 - 1, got {w}"))?;
     let layout = spec.layout(py, puzzle.rows(), puzzle.cols());
-    let work = HardestOf { puzzle, states: spec.states, goal, distribution, time_limit, max_memory };
+    let work =
+        HardestOf { puzzle, states: spec.states, goal, distribution, time_limit, max_memory, max_work };
     let found = py.detach(|| with_game(spec.states, work))?;
     Ok(Hardest { found, layout })
 }

@@ -220,3 +220,21 @@ def test_agrees_with_the_cli(cli, args, kwargs):
     assert board == most["board"]
     distribution = {d["presses"]: int(d["boards"]) for d in answer.get("distribution", [])} or None
     assert h.distribution == distribution
+
+
+def test_max_work_is_the_clis_counted_budget(cli):
+    # The same count as `--max-work`: the same bounds as the command line,
+    # twice the same (a count, not a clock), and 5×5 over Z_3's distribution
+    # (2.5e10 weighings) refused under 1e10 and answered by default.
+    small = lightsout.hardest(16, 16, max_work=2**31)
+    assert (small.lower, small.upper, small.exact, small.how) == (124, 125, False, "bounds")
+    assert small == lightsout.hardest(16, 16, max_work=2**31)
+    [answer] = cli(["hardest", "-r", "16", "-c", "16", "--max-work", str(2**31)])
+    assert (answer["most_presses"]["lower"], answer["most_presses"]["upper"]) == (124, 125)
+    with pytest.raises(lightsout.LimitError, match="past the work budget"):
+        lightsout.hardest(5, 5, states=3, distribution=True, max_work=10**10)
+    h = lightsout.hardest(5, 5, states=3, distribution=True)
+    assert sum(h.distribution.values()) == h.solvable_boards
+    for bad in (0, -1, 2**64):
+        with pytest.raises(ValueError, match="max_work"):
+            lightsout.hardest(4, 4, max_work=bad)

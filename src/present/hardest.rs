@@ -85,16 +85,27 @@ fn unsettled_words<B: crate::Board>(h: &Hardest<B>) -> String {
     if h.stopped {
         return "stopped before the bounds met".into();
     }
-    let why = "the exact methods do not finish within the work budget";
-    let Some(work) = h.settle_work else { return why.into() };
     let rate = WEIGHINGS_PER_SECOND.0;
+    let why = match h.stalled {
+        // The patience grows with the budget: the flag that buys more.
+        Some(patience) => format!(
+            "the search stopped after {:.1e} weighings without progress (about {} at {rate:.0e} a second; --max-work raises that with the budget)",
+            patience as f64,
+            duration_words(patience as f64 / rate)
+        ),
+        None => "the exact methods do not finish within the work budget".into(),
+    };
+    let Some(work) = h.settle_work else { return why };
     let time = duration_words(work / rate);
     let at = format!("about {work:.1e} weighings, {time} at {rate:.0e} a second");
     if work <= SUGGESTED_WORK {
         // Within reach of a patient user: say how to ask for it (a run
-        // spends the default's work again before the rest, and the leader
-        // program's search gets half the budget).
-        let budget = 2.0 * work * 1.1 + crate::analysis::DEFAULT_HARDEST_WORK as f64;
+        // spends the default's work again before the rest; the leader
+        // program's search gets half the budget, and its patience, 1/32 of
+        // it, must outlast its longest stretch without a new percent of the
+        // tree: under a fifth of the level in 9x9's proof, so a quarter).
+        let patience = crate::analysis::STALL_SHARE as f64 / 4.0;
+        let budget = patience * work * 1.1 + crate::analysis::DEFAULT_HARDEST_WORK as f64;
         format!("{why}; settling them takes {at}: --max-work {budget:.1e}")
     } else {
         format!("{why}; settling them would take {at}")

@@ -206,11 +206,28 @@ fn regression_past_the_exact_methods_the_lower_bound_is_a_random_boards() {
 
 /// Issue 32 item 8: a distribution too large for a float was refused as
 /// "about inf steps"; the refusal is now an error of its own kind (the
-/// fronts no longer recognise it by its words) and says "more than".
+/// fronts no longer recognise it by its words) and says "more than". The
+/// example was complete:1773, whose two solvable boards are now walked
+/// (issue 34 item 7); 21 disjoint copies of K_90 have 2^21 solvable boards,
+/// past that walk, and a kernel of 2^1869 members.
 #[test]
 fn a_distribution_past_any_count_is_refused_in_words() {
     let (out, err, code) =
         crate::toolbox::run(&["hardest", "--graph", "complete:1773", "--distribution"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("most presses: 1, proven (search: every board counted)"), "{out}");
+    let path = crate::toolbox::folder("past-any-count").join("cliques.txt");
+    let mut edges = String::new();
+    for copy in 0..21 {
+        for u in 0..90 {
+            for v in u + 1..90 {
+                edges += &format!("{} {}\n", copy * 90 + u, copy * 90 + v);
+            }
+        }
+    }
+    std::fs::write(&path, edges).unwrap();
+    let (out, err, code) =
+        crate::toolbox::run(&["hardest", "--graph", path.to_str().unwrap(), "--distribution"], "");
     assert_eq!((out.as_str(), code), ("", 3), "{err}");
     assert!(err.contains("the distribution needs more than 1.798e308 steps"), "{err}");
     assert!(

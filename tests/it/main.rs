@@ -30,6 +30,7 @@ mod states_search;
 mod states_solver;
 mod study;
 mod symmetry;
+mod tiny_images;
 mod variants;
 mod work_curve;
 mod zk;

@@ -21,6 +21,7 @@
 
 mod classes;
 mod climb;
+mod image;
 mod leader;
 mod spectrum;
 mod spread;
@@ -36,6 +37,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use self::classes::Classes;
+use self::image::{Image, MAX_IMAGE_BOARDS};
 use self::leader::{Leader, MAX_LEADER_BITS};
 use self::spectrum::{Level, MAX_SPECTRUM_BITS, SPAN_BITS, Spectrum};
 use self::work::Work;
@@ -150,6 +152,21 @@ impl Default for HardestOptions<'_> {
 /// that an answer is the same on every machine.
 pub const DEFAULT_HARDEST_WORK: u64 = 1 << 37;
 
+/// How much of the budget a search may spend in a row without progress
+/// (a bound moved, or a whole percent of the leader program's search tree
+/// refuted) before it stops: 1/32, so the default's 2^32 weighings, about
+/// 9 CPU-seconds at the leader program's rate of [`WEIGHINGS_PER_SECOND`].
+/// 9x9's proof goes at most 2.5·10^9 weighings between two percents; an
+/// unsettled 16x16 stops 2^32 weighings after its last level is refuted.
+/// `--max-work` raises the patience with the budget.
+pub const STALL_SHARE: u64 = 32;
+
+/// The patience of a search on a budget of `work` weighings: see
+/// [`STALL_SHARE`].
+pub fn stall_patience(work: u64) -> u64 {
+    work / STALL_SHARE
+}
+
 /// Weighings a second, one thread, as measured on the shared 2-core
 /// machine (docs/performance.md): the leader program's branch and bound
 /// (which updates rows one by one) and the tally (whose blocks are walked
@@ -183,6 +200,9 @@ pub struct Hardest<B: Board> {
     pub boards: String,
     /// Whether the time limit or the stop flag cut the work short.
     pub stopped: bool,
+    /// Where the search stopped because nothing moved for a while: that
+    /// many weighings without progress ([`stall_patience`] of the budget).
+    pub stalled: Option<u64>,
     /// Where the bounds are left apart by the budget: the work (member
     /// weighings) that would settle it, the least of counting every board
     /// and the leader program's estimate for the level it was deciding
@@ -308,6 +328,18 @@ pub fn hardest<G: Weighed>(
     let mut work = Work::new(options.work, &stopped).watched(options.progress);
     let Prepared { classes, per_coset, target_state } = prepare(game, goal)?;
     let states = classes.states;
+    // Few solvable boards, fewer than the kernel's members (a complete
+    // graph has two, and 2^(N−1) members): every one weighed, whatever the
+    // kernel. Where the kernel is the smaller, its methods go first.
+    let image = small_image(game, states);
+    if let Some(boards) = image.filter(|&(_, smaller)| smaller).map(|(boards, _)| boards) {
+        let any = goal == Goal::Any;
+        if let Some(image) = image::weigh_image(game.puzzle(), states, boards, any, &mut work) {
+            work.report();
+            let prepared = Prepared { classes, per_coset, target_state };
+            return finish(game, goal, Found::from_image(image), &prepared, options.distribution, false, 0.0);
+        }
+    }
     let upper = average_bound(&classes);
     let mut found = Found::new(upper, Bound::Average);
     let cost = spread::tally_cost(&classes) + spread::untouched_cost(&classes);
@@ -319,15 +351,27 @@ pub fn hardest<G: Weighed>(
     // tally takes seconds); the tally then counts the hardest boards if it
     // is cheap, and settles every other case it can.
     let spectrum = states == 2 && classes.orders.len() <= MAX_SPECTRUM_BITS;
+    let patience = stall_patience(options.work);
     if spectrum && !options.distribution {
-        found.settle_by_spectrum(&classes, &mut work);
+        found.settle_by_spectrum(&classes, &mut work, patience);
     }
     let wanted = if found.how == How::Bounds { options.work as f64 } else { CHEAP_TALLY };
     if options.distribution || cost <= wanted {
         found.settle_by_tally(&classes, &mut work);
     }
     if spectrum && found.lower.is_none() {
-        found.settle_by_spectrum(&classes, &mut work);
+        found.settle_by_spectrum(&classes, &mut work, patience);
+    }
+    // Bounds left apart where the image is small, but not smaller than
+    // the kernel: its walk settles them.
+    if let Some((boards, false)) = image.filter(|_| found.how == How::Bounds) {
+        let any = goal == Goal::Any;
+        let mut part = work.share();
+        let weighed = image::weigh_image(game.puzzle(), states, boards, any, &mut part);
+        work.absorb(&mut part);
+        if let Some(weighed) = weighed {
+            found = Found::from_image(weighed);
+        }
     }
     if found.lower.is_none() {
         found.climb(&classes, &mut work);
@@ -359,6 +403,9 @@ fn finish<G: Weighed>(
     let targets = game.goal_targets(goal);
     let mut board = game.board_of(board_for(puzzle, &presses, states, target_state));
     let mut certified = certify(game, &board, &targets)?;
+    if let (None, Some(Source::Image(image))) = (&certified, &found.source) {
+        certified = Some(walked(game, &board, image, target_state, &targets)?);
+    }
     if certified.is_none() && found.lower.is_none() {
         // A random board's minimum can be past the exhaustive engine's
         // reach where a structured one's is not (79x79: a board needing
@@ -388,20 +435,33 @@ fn finish<G: Weighed>(
     let (lower, board, lightest) = report;
     let how =
         if lower == Some(found.upper) && found.how == How::Bounds { How::ClosedForm } else { found.how };
-    let tally = match &found.source {
-        Some(Source::Tally(tally)) => Some(tally),
-        _ => None,
-    };
-    // The boards at the most need only the top of the convolution: the
-    // untouched cells all pressed K − 1 times, one way.
-    // Without quiet patterns every press set is its coset's lightest: one
-    // needs the most, every cell pressed K − 1 times.
-    let boards_at_most = match tally {
-        Some(t) => Some((&t.by_weight[t.heaviest as usize] * per_coset).to_string()),
-        None => (classes.orders.is_empty() && lower == Some(found.upper)).then(|| per_coset.to_string()),
-    };
-    let distribution = tally.filter(|_| distribution).map(|t| boards_by_weight(t, classes, per_coset));
     let boards = solvable_boards(classes, per_coset);
+    let (boards_at_most, distribution) = match &found.source {
+        // The boards at the most need only the top of the convolution: the
+        // untouched cells all pressed K − 1 times, one way.
+        Some(Source::Tally(t)) => (
+            Some((&t.by_weight[t.heaviest as usize] * per_coset).to_string()),
+            distribution.then(|| boards_by_weight(t, classes, per_coset)),
+        ),
+        Some(Source::Image(image)) => {
+            // Counted two ways: the walk's boards and the kernel's quotient.
+            let counted: u64 = image.by_weight.iter().sum();
+            if counted.to_string() != boards {
+                return Err(Error::Internal(format!(
+                    "the walk of the image counted {counted} boards where {boards} are solvable"
+                )));
+            }
+            let by_weight = image.by_weight.iter().enumerate().map(|(w, &n)| (w as u64, BigUint::from(n)));
+            (
+                Some(image.by_weight[image.heaviest as usize].to_string()),
+                distribution.then(|| by_weight.collect()),
+            )
+        }
+        // Without quiet patterns every press set is its coset's lightest:
+        // one needs the most, every cell pressed K − 1 times.
+        _ if classes.orders.is_empty() && lower == Some(found.upper) => (Some(per_coset.to_string()), None),
+        _ => (None, None),
+    };
     Ok(Hardest {
         lower,
         upper: found.upper,
@@ -412,6 +472,7 @@ fn finish<G: Weighed>(
         distribution: distribution.map(to_decimal),
         boards,
         stopped: cut_short,
+        stalled: found.stalled.filter(|_| how == How::Bounds && !cut_short),
         settle_work: (how == How::Bounds && !cut_short && cost.is_finite()).then_some(cost),
         lower_from,
         upper_from: found.upper_from,
@@ -709,11 +770,14 @@ struct Found {
     /// The leader program's estimate of the work its last level would
     /// have taken, where the budget stopped it.
     close_work: Option<f64>,
+    /// The patience that stopped the leader program, if it did.
+    stalled: Option<u64>,
 }
 
 /// Where a hardest press set comes from.
 enum Source {
     Tally(spread::Tally),
+    Image(Image),
     Signed(Vec<i64>),
     Climbed(climb::Climbed),
 }
@@ -728,6 +792,19 @@ impl Found {
             upper_from,
             lower_from: None,
             close_work: None,
+            stalled: None,
+        }
+    }
+
+    /// Every board weighed by the walk of a small image: exact.
+    fn from_image(image: Image) -> Found {
+        let most = image.heaviest;
+        Found {
+            lower: Some(most),
+            how: How::Search,
+            source: Some(Source::Image(image)),
+            lower_from: Some(Bound::Tally),
+            ..Found::new(most, Bound::Tally)
         }
     }
 
@@ -755,7 +832,11 @@ impl Found {
         }
     }
 
-    fn settle_by_spectrum(&mut self, classes: &Classes, work: &mut Work) {
+    /// Settles two states by the signed counts: the tabu search's level,
+    /// the sub-span ceilings, then the leader program level by level until
+    /// the levels meet, the work runs out, or neither a level nor the
+    /// search's own progress moves for `patience` weighings.
+    fn settle_by_spectrum(&mut self, classes: &Classes, work: &mut Work, patience: u64) {
         let spectrum = Spectrum::new(classes.orders.len(), classes.bit_keys(), classes.sizes());
         let cells = classes.cells() as i64;
         let untouched = classes.untouched.len() as i64;
@@ -764,9 +845,9 @@ impl Found {
         self.upper = most(ceiling);
         let (climbed, signed) = spectrum.climb(ceiling, work);
         // Sub-spans of the keys lower the ceiling where the parity alone
-        // is not met, on a quarter of the work left.
+        // is not met, on a quarter of the work left, at most the patience.
         if climbed < ceiling {
-            let mut part = work.share_of(4);
+            let mut part = work.share_of(4).capped(patience);
             let spanned = spectrum.span_ceiling(ceiling, climbed, SPAN_BITS, &mut part);
             work.absorb(&mut part);
             if spanned < ceiling {
@@ -782,8 +863,10 @@ impl Found {
         let leader =
             (bits <= MAX_LEADER_BITS).then(|| Leader::new(bits, &classes.bit_keys(), &classes.sizes()));
         // Half the work left: the budget is sized for the tally's vector
-        // walk, which weighs about 20 times faster (WEIGHINGS_PER_SECOND).
-        let mut part = work.share_of(2);
+        // walk, which weighs about 20 times faster (WEIGHINGS_PER_SECOND);
+        // and no more once neither a level nor a whole percent of the
+        // search's tree has been settled for `patience` weighings.
+        let mut part = work.share_of(2).with_patience(patience);
         while best.0 < ceiling {
             let before = part.spent();
             let (level, done) = match &leader {
@@ -799,9 +882,11 @@ impl Found {
                     ceiling -= 2;
                     (self.upper, self.upper_from) = (most(ceiling), Bound::Program);
                     self.how = How::Search;
+                    part.progressed();
                 }
                 Level::Unknown => {
                     self.how = How::Bounds;
+                    self.stalled = part.stalled().then_some(patience);
                     // What the whole search of this level would cost, by
                     // the share of it done: a rough guide, not a promise.
                     let spent = (part.spent() - before) as f64;
@@ -830,6 +915,9 @@ impl Found {
         for &cell in &classes.untouched {
             presses[cell] = top;
         }
+        if let Some(Source::Image(image)) = &self.source {
+            return image.presses.clone();
+        }
         let Some(source) = &self.source else {
             let mut rng = ChaCha8Rng::seed_from_u64(RANDOM_SEED);
             for cell in classes.classes.iter().flat_map(|class| &class.cells) {
@@ -840,6 +928,7 @@ impl Found {
         for (k, class) in classes.classes.iter().enumerate() {
             let counts: Vec<u32> = match source {
                 Source::Tally(tally) => tally.counts[k].clone(),
+                Source::Image(_) => unreachable!("an image's press set is returned whole"),
                 Source::Climbed(climbed) => climbed.counts[k].clone(),
                 Source::Signed(signed) => {
                     let pressed = ((class.cells.len() as i64 + signed[k]) / 2) as u32;
@@ -854,6 +943,24 @@ impl Found {
         }
         presses
     }
+}
+
+/// The boards of the press matrix's image, `K^N / |kernel|` (the boards
+/// solvable to one uniform target), where they are at most
+/// [`MAX_IMAGE_BOARDS`], and whether they are fewer than the kernel's
+/// members.
+fn small_image<G: Weighed>(game: &G, states: u8) -> Option<(u64, bool)> {
+    let kernel = game.kernel();
+    let cells = game.puzzle().cells();
+    // The logarithms first: K^N itself is not built for a large image.
+    let log2 = cells as f64 * f64::from(states).log2() - kernel.log2;
+    if log2 > (MAX_IMAGE_BOARDS as f64).log2() + 1.0 {
+        return None;
+    }
+    let members = BigUint::parse_bytes(kernel.size.as_bytes(), 10)?;
+    let all = BigUint::from(states).pow(u32::try_from(cells).ok()?);
+    let boards = u64::try_from(all / &members).ok().filter(|&boards| boards <= MAX_IMAGE_BOARDS)?;
+    Some((boards, BigUint::from(boards) < members))
 }
 
 /// A press set whose classes are spread evenly over the residues in
@@ -946,6 +1053,34 @@ fn certify<G: Weighed>(
         }
     }
     Ok(best)
+}
+
+/// A board of the image's walk whose minimum the engine cannot prove
+/// (a star of 2000 leaves: nullity 1999): the walk's press set, checked to
+/// reach the goal, and no press set the engine finds lighter. The walk
+/// weighed every board, so its minimum is a proof of its own.
+fn walked<G: Weighed>(
+    game: &G,
+    board: &G::Board,
+    image: &Image,
+    target_state: u8,
+    targets: &[TargetOf<G>],
+) -> Result<(u64, G::Board), Error> {
+    let presses = game.board_of(image.presses.clone());
+    let reached = game.goal_targets(Goal::State(target_state)).remove(0);
+    game.check(board, &presses, &reached)?;
+    for target in targets {
+        if let Some(solution) = game.solve_for(board, target)?
+            && solution.presses.presses() < image.heaviest
+        {
+            return Err(Error::Internal(format!(
+                "the walk of the image gives a board {} presses, the engine {}",
+                image.heaviest,
+                solution.presses.presses()
+            )));
+        }
+    }
+    Ok((presses.presses(), presses))
 }
 
 /// Boards by their minimum: the tally of the touched classes' cosets

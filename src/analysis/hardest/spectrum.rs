@@ -19,6 +19,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::leader::Leader;
 use super::work::Work;
 
 /// The classes of a two-state kernel of dimension `bits`: each class's key
@@ -292,7 +293,9 @@ impl Spectrum {
             let mut span = Span::default();
             span.add(self.keys[start]);
             let mut level = self.sub_level(&span, ceiling, work);
-            while span.basis.len() < span_bits.min(self.bits) && work.going() {
+            // The whole space is the whole problem: the caller's exact
+            // method, not a ceiling.
+            while span.basis.len() < span_bits.min(self.bits.saturating_sub(1)) && work.going() {
                 let mut best: Option<(i64, u64)> = None;
                 for &k in
                     by_size.iter().filter(|&&k| span.coords(self.keys[k]).is_none()).take(SPAN_CANDIDATES)
@@ -329,10 +332,12 @@ impl Spectrum {
         }
         let (keys, sizes): (Vec<u64>, Vec<u64>) =
             self.keys.iter().zip(&self.sizes).filter_map(|(&k, &n)| span.coords(k).map(|c| (c, n))).unzip();
-        let sub = Spectrum::new(span.basis.len(), keys, sizes);
-        let mut level = sub.parity_ceiling();
+        // The leader program's branch and bound decides a sub-problem's
+        // levels far sooner than the plain search (both are exact).
+        let mut level = parity_ceiling(&sizes);
+        let sub = Leader::new(span.basis.len(), &keys, &sizes);
         while level >= ceiling {
-            match sub.decide(level, work) {
+            match sub.decide(level, work).0 {
                 Level::Reached(_) => return Some(level),
                 Level::Refuted => level -= 2,
                 Level::Unknown => return None,

@@ -19,6 +19,13 @@ pub(crate) struct Work<'a> {
     stopped: bool,
     /// Whether the stop check (not the budget) stopped it.
     interrupted: bool,
+    /// Most weighings in a row without progress ([`Work::progressed`]),
+    /// if the work has such a limit.
+    patience: Option<u64>,
+    /// Weighings since the last progress.
+    quiet: u64,
+    /// Whether the patience (not the budget) stopped it.
+    stalled: bool,
 }
 
 /// Weighings between two reads of the stop check: about a millisecond.
@@ -35,7 +42,36 @@ impl<'a> Work<'a> {
             progress: None,
             stopped: false,
             interrupted: false,
+            patience: None,
+            quiet: 0,
+            stalled: false,
         }
+    }
+
+    /// The same, stopping once `patience` weighings in a row are spent
+    /// without progress: a search that has not moved for that long is
+    /// unlikely to move soon, and a count (not a clock) keeps the answer
+    /// the same on every machine.
+    pub fn with_patience(mut self, patience: u64) -> Work<'a> {
+        (self.patience, self.quiet) = (Some(patience), 0);
+        self
+    }
+
+    /// The same with at most `most` weighings left.
+    pub fn capped(mut self, most: u64) -> Work<'a> {
+        self.left = self.left.min(most);
+        self
+    }
+
+    /// Marks progress (a bound moved, or the search's own measure of
+    /// progress did): the patience starts again.
+    pub fn progressed(&mut self) {
+        self.quiet = 0;
+    }
+
+    /// Whether the patience stopped it.
+    pub fn stalled(&self) -> bool {
+        self.stalled
     }
 
     /// The same, adding the weighings spent to `progress` (set to 0 here)
@@ -63,9 +99,13 @@ impl<'a> Work<'a> {
                 return false;
             }
         }
+        if self.patience.is_some_and(|patience| self.quiet + n > patience) {
+            (self.stopped, self.stalled) = (true, true);
+            return false;
+        }
         match self.left.checked_sub(n) {
             Some(left) => {
-                (self.left, self.spent) = (left, self.spent + n);
+                (self.left, self.spent, self.quiet) = (left, self.spent + n, self.quiet + n);
                 true
             }
             None => {
@@ -78,6 +118,11 @@ impl<'a> Work<'a> {
     /// Whether the work may go on.
     pub fn going(&self) -> bool {
         !self.stopped
+    }
+
+    /// Weighings left of the budget.
+    pub fn left(&self) -> u64 {
+        self.left
     }
 
     /// Weighings spent so far.
@@ -93,9 +138,9 @@ impl<'a> Work<'a> {
         self.reported = self.spent;
     }
 
-    /// A share for another thread: the same stop check and counter, and
-    /// what is left of the budget (the parts of one search together stay
-    /// within it when its cost was checked against it first).
+    /// A share for another thread: the same stop check, counter and
+    /// patience, and what is left of the budget (the parts of one search
+    /// together stay within it when its cost was checked against it first).
     pub fn share(&self) -> Work<'a> {
         Work { left: self.left, spent: 0, reported: 0, ..*self }
     }
@@ -107,11 +152,12 @@ impl<'a> Work<'a> {
     }
 
     /// Takes back a share once its thread or step is done: whether the
-    /// work may still go on (a share that spent its own smaller budget
-    /// stops only itself).
+    /// work may still go on (a share that spent its own smaller budget, or
+    /// its patience, stops only itself).
     pub fn absorb(&mut self, part: &mut Work) -> bool {
         part.report();
         self.spent += part.spent;
+        self.quiet += part.spent;
         self.reported += part.spent;
         self.interrupted |= part.interrupted;
         self.stopped |= part.interrupted || self.left < part.spent;
