@@ -13,6 +13,7 @@ mod cli;
 mod corpus;
 mod fuzz;
 mod gf2_properties;
+mod graph_pictures;
 mod graphs;
 mod hardest;
 mod hardest_cli;
