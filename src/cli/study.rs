@@ -54,12 +54,13 @@ pub(super) fn analyze_two_states(args: &AnalyzeArgs, io: &mut Streams) -> Result
             Some(graph) => {
                 picture::check_graph(graph)?;
                 let layout = crate::model::Layout::of(graph);
-                let title = format!(
-                    "{}, rule {}: {} quiet patterns",
-                    picture::graph_title(graph, &layout),
-                    puzzle.rule(),
-                    a.nullity
-                );
+                let patterns = if a.nullity == 1 {
+                    "1 quiet pattern".into()
+                } else {
+                    format!("{} quiet patterns", a.nullity)
+                };
+                let title =
+                    format!("{}, rule {}: {patterns}", picture::graph_title(graph, &layout), puzzle.rule());
                 picture::graph_patterns(graph, &layout, &a.quiet, &title)
             }
             None => picture::patterns(&a.quiet, &title),

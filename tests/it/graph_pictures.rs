@@ -193,3 +193,52 @@ fn a_graph_too_large_to_draw_is_one_line() {
     assert!(err.contains("a graph of 5000 vertices would be a blur (a picture draws at most 4096)"), "{err}");
     assert!(!png.exists());
 }
+
+/// The page draws a graph where the server's analysis says (its `layout`),
+/// the library's layout that the pictures use: the page keeps no layout
+/// code of its own.
+#[tokio::test]
+async fn the_server_gives_the_page_the_librarys_layout() {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode, header};
+    use lightsout::model::Layout;
+    use tower::ServiceExt;
+
+    let app = lightsout::serve::router(lightsout::serve::Limits::default());
+    let analyze = |body: serde_json::Value| {
+        let app = app.clone();
+        async move {
+            let request = Request::post("/api/analyze")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap();
+            let response = app.oneshot(request).await.unwrap();
+            assert_eq!(response.status(), StatusCode::OK);
+            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+            serde_json::from_slice::<serde_json::Value>(&bytes).unwrap()
+        }
+    };
+    // The page sends graph6 (the Petersen graph's is IheA@GUAo), a link may
+    // name a built-in; either way the library's layout, to 4 decimals.
+    let petersen = Graph::named("petersen").unwrap();
+    for (graph, states) in [(petersen.to_graph6(), 2), ("petersen".to_string(), 3)] {
+        let answer = analyze(serde_json::json!({"graph": graph, "states": states})).await;
+        let layout = &answer["layout"];
+        assert_eq!(
+            (&layout["shape"], &layout["net"]),
+            (&serde_json::json!("Petersen graph"), &serde_json::json!(false))
+        );
+        let sent: Vec<[f64; 2]> = serde_json::from_value(layout["positions"].clone()).unwrap();
+        let library = Layout::of(&petersen);
+        assert_eq!(sent.len(), 10);
+        for (a, b) in sent.iter().zip(library.positions()) {
+            assert!((a[0] - b[0]).abs() <= 5e-5 && (a[1] - b[1]).abs() <= 5e-5, "{a:?} against {b:?}");
+        }
+    }
+    let cube = analyze(serde_json::json!({"graph": "cube"})).await;
+    assert_eq!(cube["layout"]["net"], serde_json::json!(true));
+    assert_eq!(cube["layout"]["positions"].as_array().unwrap().len(), 54);
+    // A grid has no layout to send.
+    let grid = analyze(serde_json::json!({"rows": 3, "cols": 3})).await;
+    assert!(grid.get("layout").is_none(), "{grid}");
+}
