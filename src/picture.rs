@@ -470,15 +470,30 @@ pub fn graph_title(graph: &Graph, layout: &Layout) -> String {
     )
 }
 
-/// Refuses a picture of a graph of more than [`MAX_GRAPH_VERTICES`] vertices.
+/// Most edges a picture draws in all (each drawing of the graph counts
+/// its edges): a quarter of a million lines take seconds to rasterise and
+/// make an SVG of tens of megabytes; more show nothing but ink.
+pub const MAX_DRAWN_EDGES: usize = 1 << 18;
+
+/// Refuses a picture of `drawings` copies of `graph` when it has more than
+/// [`MAX_GRAPH_VERTICES`] vertices or they hold more than
+/// [`MAX_DRAWN_EDGES`] edges in all.
 ///
 /// # Errors
-/// [`Error::Limit`](crate::Error::Limit) saying how many it has and how many a picture draws.
-pub fn check_graph(graph: &Graph) -> Result<(), crate::Error> {
-    if graph.vertex_count() > MAX_GRAPH_VERTICES {
+/// [`Error::Limit`](crate::Error::Limit) saying how many there are and how
+/// many a picture draws.
+pub fn check_graph(graph: &Graph, drawings: usize) -> Result<(), crate::Error> {
+    let n = graph.vertex_count();
+    if n > MAX_GRAPH_VERTICES {
         return Err(crate::Error::Limit(format!(
-            "a picture of a graph of {} vertices would be a blur (a picture draws at most {MAX_GRAPH_VERTICES})",
-            graph.vertex_count()
+            "a picture of a graph of {n} vertices would be a blur (a picture draws at most {MAX_GRAPH_VERTICES})"
+        )));
+    }
+    let edges = graph.edge_count().saturating_mul(drawings.max(1));
+    if edges > MAX_DRAWN_EDGES {
+        let copies = if drawings > 1 { format!(" in {drawings} drawings") } else { String::new() };
+        return Err(crate::Error::Limit(format!(
+            "a picture of {edges} edges{copies} would be a blur (a picture draws at most {MAX_DRAWN_EDGES})"
         )));
     }
     Ok(())

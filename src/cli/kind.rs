@@ -197,7 +197,7 @@ impl Kind for Solver {
         let presses = report.best().map(|(_, s)| &s.presses);
         // A board on a graph is drawn on the graph, not as its one row.
         if let Some(graph) = crate::Game::puzzle(report.solver).graph() {
-            crate::picture::check_graph(graph)?;
+            crate::picture::check_graph(graph, 1)?;
             let layout = crate::model::Layout::of(graph);
             let title = format!("{}, {}", crate::picture::graph_title(graph, &layout), report.best_summary());
             return Ok(picture.write(&crate::picture::graph_board(

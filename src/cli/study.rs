@@ -52,7 +52,7 @@ pub(super) fn analyze_two_states(args: &AnalyzeArgs, io: &mut Streams) -> Result
         let scene = match puzzle.graph() {
             // A graph's patterns are drawn on the graph, titled by what it is.
             Some(graph) => {
-                picture::check_graph(graph)?;
+                picture::check_graph(graph, a.quiet.len())?;
                 let layout = crate::model::Layout::of(graph);
                 let patterns = if a.nullity == 1 {
                     "1 quiet pattern".into()

@@ -192,6 +192,16 @@ fn a_graph_too_large_to_draw_is_one_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("a graph of 5000 vertices would be a blur (a picture draws at most 4096)"), "{err}");
     assert!(!png.exists());
+    // complete:256 has 255 quiet patterns of 32,640 edges each.
+    let (_, err, code) = run(&["analyze", "--graph", "complete:256", "--png", png.to_str().unwrap()], "");
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            3,
+            "lightsout: a picture of 8323200 edges in 255 drawings would be a blur (a picture draws at most 262144)\n"
+        )
+    );
+    assert!(!png.exists());
 }
 
 /// The page draws a graph where the server's analysis says (its `layout`),
