@@ -31,6 +31,7 @@ mod states_search;
 mod states_solver;
 mod study;
 mod symmetry;
+mod terminal_typing;
 mod variants;
 mod work_curve;
 mod zk;
