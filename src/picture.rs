@@ -1,4 +1,5 @@
-//! Pictures of boards, press grids, quiet patterns and nullity tables.
+//! Pictures of boards, press grids, quiet patterns and nullity tables; on
+//! a graph, of its vertices and edges where [`Layout`] places them.
 //!
 //! Each picture is drawn once as a [`Scene`] (rectangles, dots, text) and
 //! written either as PNG (rasterised here, text in an 8×8 bitmap font) or as
@@ -6,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use crate::model::Grid;
+use crate::model::{Graph, Grid, Layout};
 
 /// An RGB colour.
 pub type Rgb = [u8; 3];
@@ -17,11 +18,43 @@ const GRID: Rgb = [150, 150, 150];
 const PRESS: Rgb = [220, 40, 40];
 const INK: Rgb = [30, 30, 30];
 const PAPER: Rgb = [255, 255, 255];
+const EDGE: Rgb = [110, 110, 110];
 
 enum Shape {
-    Rect { x: u32, y: u32, w: u32, h: u32, fill: Rgb },
-    Dot { cx: u32, cy: u32, r: u32, fill: Rgb },
-    Text { x: u32, y: u32, text: String, fill: Rgb },
+    Rect {
+        x: u32,
+        y: u32,
+        w: u32,
+        h: u32,
+        fill: Rgb,
+    },
+    Dot {
+        cx: u32,
+        cy: u32,
+        r: u32,
+        fill: Rgb,
+    },
+    Text {
+        x: u32,
+        y: u32,
+        text: String,
+        fill: Rgb,
+    },
+    /// A graph's edge: a straight line `width` pixels wide.
+    Line {
+        from: [f64; 2],
+        to: [f64; 2],
+        width: f64,
+        stroke: Rgb,
+    },
+    /// A graph's vertex: a disc with a thin outline (an outline the colour
+    /// of the fill is none).
+    Disc {
+        centre: [f64; 2],
+        r: f64,
+        fill: Rgb,
+        stroke: Rgb,
+    },
 }
 
 /// A picture as a list of shapes on a canvas of `width × height` pixels.
@@ -100,6 +133,38 @@ impl Scene {
                         }
                     }
                 }
+                Shape::Line { from, to, width, stroke } => {
+                    // Square brushes of the line's width every half pixel
+                    // along it: no antialiasing, as the rest of the PNG.
+                    let length = (to[0] - from[0]).hypot(to[1] - from[1]);
+                    let steps = (2.0 * length).ceil().max(1.0) as usize;
+                    let half = (width / 2.0).max(0.5);
+                    for k in 0..=steps {
+                        let t = k as f64 / steps as f64;
+                        let (x, y) = (from[0] + t * (to[0] - from[0]), from[1] + t * (to[1] - from[1]));
+                        for yy in (y - half).round() as i64..(y + half).round() as i64 {
+                            for xx in (x - half).round() as i64..(x + half).round() as i64 {
+                                if xx >= 0 && yy >= 0 {
+                                    put(xx as u32, yy as u32, *stroke);
+                                }
+                            }
+                        }
+                    }
+                }
+                Shape::Disc { centre: [cx, cy], r, fill, stroke } => {
+                    // Pixel centres within r are inside; the last pixel of
+                    // them is the outline.
+                    let (x0, x1) = ((cx - r).floor().max(0.0) as u32, (cx + r).ceil() as u32);
+                    let (y0, y1) = ((cy - r).floor().max(0.0) as u32, (cy + r).ceil() as u32);
+                    for yy in y0..=y1 {
+                        for xx in x0..=x1 {
+                            let d = (xx as f64 + 0.5 - cx).hypot(yy as f64 + 0.5 - cy);
+                            if d <= *r {
+                                put(xx, yy, if d > r - 1.2 { *stroke } else { *fill });
+                            }
+                        }
+                    }
+                }
                 Shape::Text { x, y, text, fill } => {
                     for (k, ch) in text.chars().enumerate() {
                         let glyph = font8x8::legacy::BASIC_LEGACY.get(ch as usize).copied().unwrap_or([0; 8]);
@@ -139,6 +204,25 @@ impl Scene {
                 Shape::Dot { cx, cy, r, fill } => {
                     writeln!(out, r#"<circle cx="{cx}" cy="{cy}" r="{r}" fill="{}"/>"#, hex(fill))?
                 }
+                // Lines and discs are drawn smooth: crisp edges suit the
+                // rectangles of a grid, not circles.
+                Shape::Line { from, to, width, stroke } => writeln!(
+                    out,
+                    r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="{width:.1}" shape-rendering="geometricPrecision"/>"#,
+                    from[0],
+                    from[1],
+                    to[0],
+                    to[1],
+                    hex(stroke)
+                )?,
+                Shape::Disc { centre, r, fill, stroke } => writeln!(
+                    out,
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="{r:.1}" fill="{}" stroke="{}" stroke-width="1" shape-rendering="geometricPrecision"/>"#,
+                    centre[0],
+                    centre[1],
+                    hex(fill),
+                    hex(stroke)
+                )?,
                 Shape::Text { x, y, text, fill } => {
                     let escaped = text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
                     writeln!(
@@ -233,4 +317,184 @@ pub fn heat_map(table: &[Vec<usize>], first_row: usize, first_col: usize, title:
         format!("rows down, columns across; white = 0, darkest = {max}"),
     );
     scene
+}
+
+/// Most vertices a picture of a graph draws: past a few thousand the
+/// discs and edges are a blur, and finding how close the closest two
+/// vertices sit (which sizes the discs) weighs every pair.
+pub const MAX_GRAPH_VERTICES: usize = 4096;
+
+/// Where a graph's [`Layout`] lands in pixels: `scale` pixels a layout
+/// unit, vertex discs of radius `r`, in a box `width × height` (margins
+/// included).
+struct Placement {
+    scale: f64,
+    r: f64,
+    width: u32,
+    height: u32,
+}
+
+impl Placement {
+    /// The longer side about `target` pixels, grown (up to four times) when
+    /// the closest two vertices would otherwise sit under 10 pixels apart;
+    /// discs up to `max_r`, never so large that neighbours touch.
+    fn new(layout: &Layout, target: f64, max_r: f64) -> Placement {
+        let p = layout.positions();
+        let mut closest = f64::INFINITY;
+        for u in 0..p.len() {
+            for v in 0..u {
+                closest = closest.min((p[u][0] - p[v][0]).hypot(p[u][1] - p[v][1]));
+            }
+        }
+        let scale = if closest.is_finite() { (10.0 / closest).clamp(target, 4.0 * target) } else { target };
+        let r = if closest.is_finite() { (0.32 * closest * scale).clamp(2.0, max_r) } else { max_r };
+        let top = |k: usize| p.iter().map(|q| q[k]).fold(0.0, f64::max);
+        let side = |extent: f64| (extent * scale + 2.0 * r + 4.0).ceil() as u32;
+        Placement { scale, r, width: side(top(0)), height: side(top(1)) }
+    }
+
+    /// The pixel of layout position `p` in a drawing whose top left is `origin`.
+    fn at(&self, origin: (u32, u32), p: [f64; 2]) -> [f64; 2] {
+        let margin = self.r + 2.0;
+        [origin.0 as f64 + margin + p[0] * self.scale, origin.1 as f64 + margin + p[1] * self.scale]
+    }
+}
+
+impl Scene {
+    /// Draws `graph` where `place` puts `layout`, its top left at `origin`:
+    /// the edges as grey lines (in the cube's net, only those the net
+    /// keeps), each vertex a disc, dark when set in `states` (a board of
+    /// one row, a vertex a cell), with a red dot when pressed.
+    fn graph(
+        &mut self,
+        origin: (u32, u32),
+        place: &Placement,
+        (graph, layout): (&Graph, &Layout),
+        states: &Grid,
+        presses: Option<&Grid>,
+    ) {
+        let at = |v: usize| place.at(origin, layout.positions()[v]);
+        let width = if place.r >= 8.0 { 2.0 } else { 1.0 };
+        for (u, v) in graph.edges().filter(|&(u, v)| layout.draws_edge(u, v)) {
+            self.shapes.push(Shape::Line { from: at(u), to: at(v), width, stroke: EDGE });
+        }
+        for v in 0..graph.vertex_count() {
+            let fill = if states.get(0, v) { BLACK } else { WHITE };
+            self.shapes.push(Shape::Disc { centre: at(v), r: place.r, fill, stroke: INK });
+            if presses.is_some_and(|p| p.get(0, v)) {
+                let r = (place.r / 2.0).max(1.0);
+                self.shapes.push(Shape::Disc { centre: at(v), r, fill: PRESS, stroke: PRESS });
+            }
+        }
+    }
+}
+
+/// What a picture of the cube's net says of the edges it leaves out.
+const NET_NOTE: &str = "drawn as its net: edges between stickers that meet across a fold are not drawn";
+
+/// A graph picture's canvas: `width` at least `drawing_width` and wide
+/// enough for the title (and, for the cube's net, the note under it),
+/// with the title written; returns the scene and where drawing starts.
+fn graph_canvas(layout: &Layout, title: &str, drawing_width: u32, drawing_height: u32) -> (Scene, u32) {
+    let wide = |text: &str| text.len() as u32 * 8 + 16;
+    let mut width = drawing_width.max(wide(title));
+    let mut top = TEXT + 16;
+    if layout.is_net() {
+        width = width.max(wide(NET_NOTE));
+        top += TEXT + 4;
+    }
+    let mut scene = Scene::new(width, top + drawing_height + 8);
+    scene.text(8, 8, title);
+    if layout.is_net() {
+        scene.text(8, 8 + TEXT + 4, NET_NOTE);
+    }
+    (scene, top)
+}
+
+/// A board on a graph (one row, a vertex a cell) drawn on the graph: set
+/// vertices dark, presses (when given) as red dots.
+///
+/// # Example
+/// ```
+/// use lightsout::model::{Graph, Grid, Layout};
+///
+/// let petersen = Graph::named("petersen")?;
+/// let board = Grid::ones(1, 10);
+/// let scene = lightsout::picture::graph_board(&petersen, &Layout::of(&petersen), &board, None, "Petersen");
+/// let mut svg = Vec::new();
+/// scene.write_svg(&mut svg)?;
+/// let svg = String::from_utf8(svg).unwrap();
+/// assert_eq!((svg.matches("<circle").count(), svg.matches("<line").count()), (10, 15));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn graph_board(
+    graph: &Graph,
+    layout: &Layout,
+    board: &Grid,
+    presses: Option<&Grid>,
+    title: &str,
+) -> Scene {
+    let place = Placement::new(layout, 480.0, 24.0);
+    let (mut scene, top) = graph_canvas(layout, title, place.width + 16, place.height);
+    let left = (scene.width - place.width) / 2;
+    scene.graph((left, top), &place, (graph, layout), board, presses);
+    scene
+}
+
+/// The quiet patterns of a graph, one small drawing of the graph each
+/// (pressed vertices dark), in a grid of panels with their numbers.
+pub fn graph_patterns(graph: &Graph, layout: &Layout, patterns: &[Grid], title: &str) -> Scene {
+    let place = Placement::new(layout, 180.0, 10.0);
+    let per_row = (patterns.len() as f64).sqrt().ceil().max(1.0) as u32;
+    let panel_w = place.width.max(64) + 16;
+    let panel_h = place.height + TEXT + 16;
+    let lines = (patterns.len() as u32).div_ceil(per_row).max(1);
+    let (mut scene, top) = graph_canvas(layout, title, per_row * panel_w + 16, lines * panel_h);
+    for (i, pattern) in patterns.iter().enumerate() {
+        let (px, py) = (8 + (i as u32 % per_row) * panel_w, top + (i as u32 / per_row) * panel_h);
+        scene.text(px, py, format!("{} ({})", i + 1, pattern.count_ones()));
+        scene.graph((px, py + TEXT + 4), &place, (graph, layout), pattern, None);
+    }
+    scene
+}
+
+/// A graph as a picture's title names it: `Petersen graph, 10 vertices,
+/// 15 edges` (the shape [`Layout`] recognised, or `graph`).
+pub fn graph_title(graph: &Graph, layout: &Layout) -> String {
+    let plural = |n: usize, one: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") };
+    format!(
+        "{}, {}, {}",
+        layout.shape().name(),
+        plural(graph.vertex_count(), "vertex").replace("vertexs", "vertices"),
+        plural(graph.edge_count(), "edge")
+    )
+}
+
+/// Most edges a picture draws in all (each drawing of the graph counts
+/// its edges): a quarter of a million lines take seconds to rasterise and
+/// make an SVG of tens of megabytes; more show nothing but ink.
+pub const MAX_DRAWN_EDGES: usize = 1 << 18;
+
+/// Refuses a picture of `drawings` copies of `graph` when it has more than
+/// [`MAX_GRAPH_VERTICES`] vertices or they hold more than
+/// [`MAX_DRAWN_EDGES`] edges in all.
+///
+/// # Errors
+/// [`Error::Limit`](crate::Error::Limit) saying how many there are and how
+/// many a picture draws.
+pub fn check_graph(graph: &Graph, drawings: usize) -> Result<(), crate::Error> {
+    let n = graph.vertex_count();
+    if n > MAX_GRAPH_VERTICES {
+        return Err(crate::Error::Limit(format!(
+            "a picture of a graph of {n} vertices would be a blur (a picture draws at most {MAX_GRAPH_VERTICES})"
+        )));
+    }
+    let edges = graph.edge_count().saturating_mul(drawings.max(1));
+    if edges > MAX_DRAWN_EDGES {
+        let copies = if drawings > 1 { format!(" in {drawings} drawings") } else { String::new() };
+        return Err(crate::Error::Limit(format!(
+            "a picture of {edges} edges{copies} would be a blur (a picture draws at most {MAX_DRAWN_EDGES})"
+        )));
+    }
+    Ok(())
 }

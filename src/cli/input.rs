@@ -258,7 +258,10 @@ pub(super) fn boards<'a, 'r: 'a>(
         Input::Generated(board) => return Box::new(std::iter::once(Ok(board.clone()))),
         Input::Bytes { data, source } => (&*data, &*source),
         Input::Typed(reader) => {
-            let boards = TypedBoards::new(reader, args.rows, args.cols);
+            // A bad row is said on the process's stderr as it is typed:
+            // stdin is a terminal only for a person at one.
+            let name = Box::new(|e| args.name_error(e));
+            let boards = TypedBoards::new(reader, args.rows, args.cols, Box::new(io::stderr()), name);
             return Box::new(boards.map(|b| b.map_err(|e| args.name_error(e))));
         }
         Input::Piped { reader, max_memory, would_wait } => {

@@ -49,7 +49,23 @@ pub(super) fn analyze_two_states(args: &AnalyzeArgs, io: &mut Streams) -> Result
     );
     if args.picture.wanted() {
         args.picture.check_size(a.quiet.len().max(1) * puzzle.cells(), "size")?;
-        args.picture.write(&picture::patterns(&a.quiet, &title))?;
+        let scene = match puzzle.graph() {
+            // A graph's patterns are drawn on the graph, titled by what it is.
+            Some(graph) => {
+                picture::check_graph(graph, a.quiet.len())?;
+                let layout = crate::model::Layout::of(graph);
+                let patterns = if a.nullity == 1 {
+                    "1 quiet pattern".into()
+                } else {
+                    format!("{} quiet patterns", a.nullity)
+                };
+                let title =
+                    format!("{}, rule {}: {patterns}", picture::graph_title(graph, &layout), puzzle.rule());
+                picture::graph_patterns(graph, &layout, &a.quiet, &title)
+            }
+            None => picture::patterns(&a.quiet, &title),
+        };
+        args.picture.write(&scene)?;
     }
     let text = match args.format {
         StudyFormat::Text => analysis_text(&a),

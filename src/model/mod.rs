@@ -15,7 +15,7 @@ mod states;
 mod text;
 
 pub use generate::{Generate, GeneratedRows, MAX_SOLVABLE_CELLS, RowStream, random_solvable};
-pub use graph::{Graph, MAX_EDGES, MAX_VERTICES};
+pub use graph::{Graph, GraphShape, Layout, MAX_EDGES, MAX_VERTICES};
 pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
 pub use pgm::{is_pgm, read_pgm, write_pgm};
 pub use rule::{Rule, Topology};

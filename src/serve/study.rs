@@ -11,6 +11,8 @@ use super::{Limits, json_response};
 use crate::Answer;
 use crate::Puzzle;
 use crate::analysis::table_cost;
+use crate::model::{Graph, Layout};
+use crate::picture::MAX_GRAPH_VERTICES;
 use crate::present::Shown;
 use crate::zk::Modulus;
 
@@ -58,7 +60,29 @@ fn analysis(req: &AnalyzeRequest, job: &Job) -> Result<String, ApiError> {
         }
     }
     let states = request::states(req.states)?;
-    for_states(states, Analysis { puzzle, states, max_nullity: req.max_nullity, job })
+    // Where the page draws a graph's vertices: the library's layout, the
+    // one the CLI's pictures use, so the page keeps no copy of its own.
+    let layout = puzzle.graph().filter(|g| g.vertex_count() <= MAX_GRAPH_VERTICES).map(layout_json);
+    let answer = for_states(states, Analysis { puzzle, states, max_nullity: req.max_nullity, job })?;
+    match layout {
+        Some(layout) => {
+            let mut answer: serde_json::Value = serde_json::from_str(&answer)
+                .map_err(|e| ApiError::Internal(format!("the analysis is not JSON: {e}")))?;
+            answer.as_object_mut().map(|fields| fields.insert("layout".into(), layout));
+            Ok(answer.to_string())
+        }
+        None => Ok(answer),
+    }
+}
+
+/// `{"shape": "Petersen graph", "net": false, "positions": [[x, y], …]}`:
+/// what [`Layout::of`] makes of `graph`, positions in the unit box (y
+/// down) to 4 decimals, a tenth of a pixel on the page's largest drawing.
+fn layout_json(graph: &Graph) -> serde_json::Value {
+    let layout = Layout::of(graph);
+    let round = |x: f64| (x * 1e4).round() / 1e4;
+    let positions: Vec<[f64; 2]> = layout.positions().iter().map(|p| [round(p[0]), round(p[1])]).collect();
+    serde_json::json!({ "shape": layout.shape().name(), "net": layout.is_net(), "positions": positions })
 }
 
 /// `POST /api/table`: the objects `lightsout table --format json` prints,

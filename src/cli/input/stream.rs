@@ -3,7 +3,7 @@
 //! K-state rows), each board handed out as soon as it is complete.
 
 use std::cell::Cell;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::rc::Rc;
 
 use super::MAX_LINE;
@@ -16,8 +16,21 @@ use crate::{Error, Grid, StateGrid};
 /// of a board without blank lines, as in a batch). Each board's lines are
 /// parsed by [`TextBoards`] as a batch would be, with the lines before it
 /// left blank so that errors name the line the user typed.
+///
+/// A row is checked as soon as it is typed: a bad character, or a width
+/// other than the board's first row's (or `--cols`), is said at once in
+/// one line on `notes` (stderr), and the board typed so far is dropped so
+/// that the person types it again from its first row. On a pipe
+/// ([`PipedBoards`]) a bad board still ends the run: no one is there to
+/// type it again.
 pub(super) struct TypedBoards<'a, 'r> {
     reader: &'a mut io::BufReader<&'r mut dyn Read>,
+    /// Where a bad row is said as it is typed, and how its error names
+    /// the flags (`--cols` rather than the library's "columns given").
+    notes: Box<dyn io::Write + 'a>,
+    name_error: Box<dyn Fn(Error) -> Error + 'a>,
+    /// The line number of the first row of the board being typed.
+    first_row_line: usize,
     rows: Option<usize>,
     cols: Option<usize>,
     /// The lines of the board being typed, after as many newlines as lines
@@ -37,9 +50,14 @@ impl<'a, 'r> TypedBoards<'a, 'r> {
         reader: &'a mut io::BufReader<&'r mut dyn Read>,
         rows: Option<usize>,
         cols: Option<usize>,
+        notes: Box<dyn io::Write + 'a>,
+        name_error: Box<dyn Fn(Error) -> Error + 'a>,
     ) -> Self {
         TypedBoards {
             reader,
+            notes,
+            name_error,
+            first_row_line: 0,
             rows,
             cols,
             board: Vec::new(),
@@ -50,6 +68,41 @@ impl<'a, 'r> TypedBoards<'a, 'r> {
             parsed: Default::default(),
             done: false,
         }
+    }
+
+    /// What is wrong with `line`, typed as line `number`, as a row of the
+    /// board being typed: a cell that is not one (read as a batch reads a
+    /// row, so the message is a batch's), or a width that is not the
+    /// board's. A good row's width otherwise.
+    fn bad_row(&self, line: &[u8], number: usize) -> Result<usize, Error> {
+        let row = TextBoards::new(line, "<stdin>", Some(1), self.cols).continuing(number, false).next();
+        let width = match row {
+            Some(Ok(row)) => row.ncols(),
+            Some(Err(e)) => return Err(e),
+            None => return Ok(0),
+        };
+        if self.typed_rows > 0 && width != self.width {
+            return Err(Error::Parse {
+                source: "<stdin>".into(),
+                message: format!(
+                    "line {number} has {width} cells but line {} has {}",
+                    self.first_row_line, self.width
+                ),
+            });
+        }
+        Ok(width)
+    }
+
+    /// Says `error` of a row just typed and drops the board typed so far:
+    /// the person types it again.
+    fn retype(&mut self, error: Error) {
+        let error = (self.name_error)(error);
+        let again =
+            if self.typed_rows > 0 { "type this board again from its first row" } else { "type it again" };
+        let _ = writeln!(self.notes, "lightsout: {error}; {again}");
+        let _ = self.notes.flush();
+        self.board = vec![b'\n'; self.lines_read];
+        self.typed_rows = 0;
     }
 
     /// Parses the board typed so far and starts the next one.
@@ -104,8 +157,16 @@ impl Iterator for TypedBoards<'_, '_> {
                         }
                         continue;
                     }
+                    let width = match self.bad_row(&line, self.lines_read) {
+                        Ok(width) => width,
+                        Err(e) => {
+                            self.retype(e);
+                            continue;
+                        }
+                    };
                     if self.typed_rows == 0 {
-                        self.width = cells.len();
+                        self.width = width;
+                        self.first_row_line = self.lines_read;
                     }
                     self.typed_rows += 1;
                     self.board.extend_from_slice(&line);
@@ -397,5 +458,46 @@ impl<P: Pieces> Iterator for PipedBoards<'_, '_, P> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The boards typed in `text` (as a terminal delivers it, a line at a
+    /// time) with `--rows`/`--cols`, and what was said of bad rows.
+    fn typed(text: &str, rows: Option<usize>, cols: Option<usize>) -> (Vec<Result<Grid, String>>, String) {
+        let mut bytes = text.as_bytes();
+        let stdin: &mut dyn Read = &mut bytes;
+        let mut reader = io::BufReader::new(&mut *stdin);
+        let mut notes = Vec::new();
+        let boards: Vec<_> = TypedBoards::new(&mut reader, rows, cols, Box::new(&mut notes), Box::new(|e| e))
+            .map(|b| b.map_err(|e| e.to_string()))
+            .collect();
+        (boards, String::from_utf8(notes).unwrap())
+    }
+
+    #[test]
+    fn a_bad_row_is_said_and_its_board_typed_again() {
+        // A typo in the first row, then a short third row: each said in one
+        // line, the board dropped, and the board typed again answered.
+        let (boards, notes) = typed("bwbx\nbw\nwb\n\nbbb\nwww\nbb\nbbb\nwww\nbwb\n", None, None);
+        assert_eq!(
+            notes,
+            "lightsout: <stdin>: invalid character 'x' at line 1, column 4 (expected b, B, 1 or # for black, w, W, \
+             0 or . for white); type it again\n\
+             lightsout: <stdin>: line 7 has 2 cells but line 5 has 3; type this board again from its first row\n"
+        );
+        let boards: Vec<Grid> = boards.into_iter().map(Result::unwrap).collect();
+        assert_eq!(boards.len(), 2);
+        assert_eq!((boards[0].nrows(), boards[0].ncols(), boards[0].count_ones()), (2, 2, 2));
+        assert_eq!((boards[1].nrows(), boards[1].ncols(), boards[1].count_ones()), (3, 3, 5));
+        // The columns given are held against every row as it is typed (the
+        // CLI names them --cols).
+        let (boards, notes) = typed("bwb\nbw\nwb\n", Some(2), Some(2));
+        assert_eq!(notes, "lightsout: <stdin>: line 1 has 3 cells but 2 columns were given; type it again\n");
+        assert_eq!(boards.len(), 1);
+        assert!(boards[0].is_ok());
     }
 }

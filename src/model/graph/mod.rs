@@ -12,11 +12,13 @@
 mod builtin;
 mod edge_list;
 mod graph6;
+mod layout;
 mod random;
 
 use crate::error::Error;
 use edge_list::read_edge_list;
 use graph6::{G6_MAX, G6_MIN, read_graph6};
+pub use layout::{GraphShape, Layout};
 
 /// Most vertices a graph may have: as many as a board has columns
 /// ([`MAX_SIDE`](crate::model::MAX_SIDE)), since a board on a graph is one row.

@@ -286,6 +286,10 @@ export const boardView = { box: () => ({ x: 0, y: 0, size: 1 }), vertices: [] };
 export function drawBoard() {
   const canvas = $("board");
   let g;
+  if (state.graph && !state.graph.pos) {
+    waitingForLayout(canvas);
+    return;
+  }
   if (state.graph) {
     const drawn = drawGraph(canvas, state.board, state.graph, boardRoom());
     g = drawn.g;
@@ -319,6 +323,22 @@ export function drawBoard() {
   else for (const i of state.proof || []) proofWeight(g, box(i), state.proofWeights[i]);
   if (state.hint >= 0) outline(g, box(state.hint), true);
   if (document.activeElement === canvas && box(state.cursor).size >= 4) outline(g, box(state.cursor), false);
+}
+
+/** A graph whose layout has not come from the server yet: a word in
+ *  place of the drawing, and no vertex to hit. */
+function waitingForLayout(canvas) {
+  canvas.width = boardRoom();
+  canvas.height = 48;
+  const g = canvas.getContext("2d");
+  g.fillStyle = "#fff";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  g.fillStyle = "#111";
+  g.font = "16px sans-serif";
+  g.textBaseline = "middle";
+  g.fillText("Placing the vertices (the server lays the graph out)…", 8, 24);
+  boardView.vertices = [];
+  boardView.box = () => ({ x: 0, y: 0, size: 0 });
 }
 
 /** The cell (or vertex) under the point (`x`, `y`) of the board canvas,

@@ -1,9 +1,11 @@
 // Graphs as boards: the built-ins the command line names, graph6 and edge
-// lists read and graph6 written, and where each vertex is drawn. A graph
-// here is {key, label, n, neighbours, edges, pos, net}: `neighbours[v]` in
-// increasing order, `edges` as [u, v] with u < v, `pos[v]` an [x, y] in
-// layout units, `net` when only the short edges are drawn (the cube's net:
-// the others join stickers across a fold).
+// lists read and graph6 written. A graph here is {key, label, n,
+// neighbours, edges, pos, net}: `neighbours[v]` in increasing order,
+// `edges` as [u, v] with u < v. Where each vertex is drawn comes from the
+// server (the library's layout, as `lightsout analyze --graph G --png`
+// draws it), in the analysis's `layout`: `pos[v]`, an [x, y] in the unit
+// box, is null until it has come; `net` when only the short edges are
+// drawn (the cube's net: the others join stickers across a fold).
 
 /** The most vertices the page draws and plays (the server takes more). */
 export const MAX_VERTICES = 256;
@@ -23,6 +25,10 @@ export const BUILT_INS = [
   { kind: "hypercube", label: "hypercube of dimension D", size: [0, 8, 4] },
 ];
 
+/** The layouts the server sent, by graph6: a graph met again (a link
+ *  followed, the picker gone back to) is drawn at once. */
+const placed = new Map();
+
 function fromEdges(n, pairs, key, label) {
   const sets = Array.from({ length: n }, () => new Set());
   for (const [u, v] of pairs) {
@@ -32,15 +38,25 @@ function fromEdges(n, pairs, key, label) {
   const neighbours = sets.map((s) => [...s].sort((a, b) => a - b));
   const edges = [];
   neighbours.forEach((list, u) => list.forEach((v) => { if (u < v) edges.push([u, v]); }));
-  return { key, label, n, neighbours, edges, pos: circle(n), net: false };
+  const g = { key, label, n, neighbours, edges, pos: null, net: false };
+  const known = placed.get(toGraph6(g));
+  if (known) [g.pos, g.net] = [known.positions, known.net];
+  return g;
 }
 
-/** Vertex 0 at the top, the others clockwise. */
-function circle(n) {
-  return Array.from({ length: n }, (_, v) => {
-    const a = (2 * Math.PI * v) / n - Math.PI / 2;
-    return [Math.cos(a), Math.sin(a)];
-  });
+/** Takes the server's `layout` of `g` (`{shape, net, positions}`, from
+ *  /api/analyze); false when it does not fit the graph. */
+export function placeGraph(g, layout) {
+  if (!layout || !Array.isArray(layout.positions) || layout.positions.length !== g.n) return false;
+  [g.pos, g.net] = [layout.positions, Boolean(layout.net)];
+  placed.set(toGraph6(g), layout);
+  return true;
+}
+
+/** The settings' line about the graph: its counts, and how a net is drawn. */
+export function graphInfo(g) {
+  const net = g.net ? " Drawn as its net: the edges between faces that touch only once it is folded are not drawn." : "";
+  return `${g.n} vertices, ${g.edges.length} edges.${net}`;
 }
 
 /** The Lights Out Cube's 54 stickers, numbered as `Graph::named("cube")`
@@ -70,31 +86,7 @@ function cube() {
       if (d === 2 || d === 4) pairs.push([u, v]);
     }
   }
-  const g = fromEdges(54, pairs, "cube", "the Lights Out Cube");
-  // Where each face sits in the net, in stickers: U, L, F, R, B, D.
-  const corner = [[3, 0], [0, 3], [3, 3], [6, 3], [9, 3], [3, 6]];
-  g.pos = Array.from({ length: 54 }, (_, v) => {
-    const [x, y] = corner[Math.floor(v / 9)], i = v % 9;
-    return [x + (i % 3), y + Math.floor(i / 3)];
-  });
-  g.net = true;
-  return g;
-}
-
-/** A path drawn as a snake, row after row, each next vertex beside the last. */
-function snake(n) {
-  const cols = Math.max(1, Math.ceil(Math.sqrt(n)));
-  return Array.from({ length: n }, (_, v) => {
-    const r = Math.floor(v / cols), c = v % cols;
-    return [r % 2 ? cols - 1 - c : c, r];
-  });
-}
-
-function petersenLayout() {
-  return Array.from({ length: 10 }, (_, v) => {
-    const a = (2 * Math.PI * (v % 5)) / 5 - Math.PI / 2, radius = v < 5 ? 1 : 0.5;
-    return [radius * Math.cos(a), radius * Math.sin(a)];
-  });
+  return fromEdges(54, pairs, "cube", "the Lights Out Cube");
 }
 
 /** A built-in graph by kind and size (ignored by petersen and cube), as
@@ -118,19 +110,14 @@ export function builtIn(kind, size) {
       const outer = range(5).map((i) => [i, (i + 1) % 5]);
       const spokes = range(5).map((i) => [i, i + 5]);
       const inner = range(5).map((i) => [5 + i, 5 + ((i + 2) % 5)]);
-      const g = fromEdges(10, [...outer, ...spokes, ...inner], key, "the Petersen graph");
-      g.pos = petersenLayout();
-      return g;
+      return fromEdges(10, [...outer, ...spokes, ...inner], key, "the Petersen graph");
     }
     case "cube":
       return cube();
     case "cycle":
       return fromEdges(n, range(n).map((i) => [i, (i + 1) % n]), key, `the cycle of ${n} vertices`);
-    case "path": {
-      const g = fromEdges(n, range(n).slice(1).map((i) => [i - 1, i]), key, `the path of ${n} vertices`);
-      g.pos = snake(n);
-      return g;
-    }
+    case "path":
+      return fromEdges(n, range(n).slice(1).map((i) => [i - 1, i]), key, `the path of ${n} vertices`);
     case "complete":
       return fromEdges(n, range(n).flatMap((v) => range(v).map((u) => [u, v])), key, `the complete graph of ${n} vertices`);
     default: {

@@ -1,8 +1,9 @@
 // The analysis of the size: rank, nullity and the quiet patterns.
 
 import { $, plural, presses, state } from "./state.js";
-import { cellSize, drawGraph, drawGrid } from "./draw.js";
+import { cellSize, changed, drawGraph, drawGrid } from "./draw.js";
 import { api, gridNumbers, shapeBody } from "./client.js";
+import { graphInfo, placeGraph } from "./graph.js";
 
 const SHOWN_PATTERNS = 64;
 
@@ -58,6 +59,12 @@ export async function analyze() {
   try {
     const graph = state.graph;
     const a = await api("/api/analyze", shapeBody());
+    // A graph is drawn where the server's layout puts its vertices: the
+    // board waits for the first answer about it.
+    if (graph && !graph.pos && placeGraph(graph, a.layout) && graph === state.graph) {
+      $("graph-info").textContent = graphInfo(graph);
+      changed();
+    }
     const states = a.states || 2;
     // Two states answer with the patterns (on a graph, lists of the
     // vertices pressed); more with {order, pattern}.
@@ -96,8 +103,12 @@ function vertexRow(vertices, n) {
 
 /** A quiet pattern drawn `room` px wide: a grid, or the graph's drawing. */
 function drawPattern(canvas, cells, a, graph, room, states) {
-  if (graph) drawGraph(canvas, cells, graph, room, states);
-  else drawGrid(canvas, cells, a.rows, a.cols, cellSize(a.rows, a.cols, room), states);
+  // A graph not yet placed (no layout came) is not drawn.
+  if (graph) {
+    if (graph.pos) drawGraph(canvas, cells, graph, room, states);
+  } else {
+    drawGrid(canvas, cells, a.rows, a.cols, cellSize(a.rows, a.cols, room), states);
+  }
 }
 
 function openPattern(k, a, graph) {
@@ -118,4 +129,10 @@ let analyzeTimer = 0;
 export function analyzeSoon() {
   clearTimeout(analyzeTimer);
   analyzeTimer = setTimeout(analyze, 300);
+}
+
+/** The analysis now, not after a pause: a new graph needs its layout. */
+export function analyzeNow() {
+  clearTimeout(analyzeTimer);
+  analyze();
 }

@@ -1,10 +1,10 @@
 // The settings: size or graph, rule, torus, number of states, target and mode.
 
 import { $, clampSide, clampStates, convertTarget, ruleName, say, state, MAX_SIDE, MAX_STATES, MIN_STATES } from "./state.js";
-import { BUILT_INS, builtIn, parseGraph, toGraph6 } from "./graph.js";
+import { BUILT_INS, builtIn, graphInfo, parseGraph, toGraph6 } from "./graph.js";
 import { forgetSolution } from "./puzzle.js";
 import { changed, stateColour } from "./draw.js";
-import { analyzeSoon } from "./quiet.js";
+import { analyzeNow, analyzeSoon } from "./quiet.js";
 import { drawHeat, heat, heatSize, paintHeat } from "./heat.js";
 
 function setSize(rows, cols, note = "") {
@@ -50,7 +50,9 @@ function setGraph(graph) {
   showSettings();
   say(`${note}${graph.label[0].toUpperCase()}${graph.label.slice(1)}: ${graph.n} vertices, ${graph.edges.length} edges, all ${state.states === 2 ? "white" : "0s"}. A press changes a vertex${state.rule === "plus" ? " and its" : "'s"} neighbours.`);
   changed();
-  analyzeSoon();
+  // The analysis brings where the vertices go: at once when not yet known.
+  if (graph.pos) analyzeSoon();
+  else analyzeNow();
 }
 
 /** The picker's choices: the grid, the built-ins, and a pasted graph. */
@@ -108,8 +110,7 @@ function showGraph() {
   $("graph-info").hidden = !g;
   $("graph6-label").hidden = !g;
   if (g) {
-    const net = g.net ? " Drawn as its net: the edges between faces that touch only once it is folded are not drawn." : "";
-    $("graph-info").textContent = `${g.n} vertices, ${g.edges.length} edges.${net}`;
+    $("graph-info").textContent = graphInfo(g);
     $("graph6").value = toGraph6(g);
   }
   const shape = g ? g.label : `${state.rows}×${state.cols}${state.torus ? " torus" : ""}`;
