@@ -294,10 +294,10 @@ fn check_depths(d: usize) -> Range<usize> {
 /// The least nullity whose searches run the parity checks.
 const CHECKS_FROM: usize = 48;
 
-/// Group merges that one triple of the parity checks costs, about: on
-/// slice 263297 of a(79) the checks looked at 1.9·10^9 triples in about
-/// 4.1 CPU-s, 2.2 ns each, where a merge takes 0.9 ns (9.4·10^9 merges in
-/// 8.6 s without the checks).
+/// Group merges that one triple of the parity checks counts as in a
+/// tree's `work` (what a progress bar and the stop flag go by): about what
+/// it costs on slice 263297 of a(79), 2.2 ns a triple against 0.9 ns a
+/// merge. `--estimate` measures the ratio instead ([`Estimate`]).
 const MERGES_A_TRIPLE: u64 = 2;
 
 /// Free coordinates at the nodes the parity checks look at.
@@ -360,8 +360,19 @@ struct Tree<K> {
     /// The parity checks of the node bound, where they run.
     checks: Option<Checks<K>>,
     best: Option<Best>,
-    /// Group passes made (each merges or copies one group).
+    /// Group passes made (each merges or copies one group), and the
+    /// parity checks' cost counted as passes ([`MERGES_A_TRIPLE`]).
     work: u64,
+    /// What of `work` the parity checks made: the triples they looked at
+    /// and the groups they scattered (what `--estimate` times apart).
+    triples: u64,
+    scattered: u64,
+    /// Wall seconds spent in the parity checks, measured only when
+    /// `timed` (by the estimate, to price a triple against a merge).
+    timed: bool,
+    check_seconds: f64,
+    /// The run stops (claiming nothing) once `work` passes it.
+    budget: u64,
     /// `work >> 10` when the stop flag was last looked at; whether it was set.
     polled: u64,
     stopped: bool,
@@ -414,6 +425,11 @@ impl<K: Key> Tree<K> {
             checks: None,
             best: None,
             work: 0,
+            triples: 0,
+            scattered: 0,
+            timed: false,
+            check_seconds: 0.0,
+            budget: u64::MAX,
             polled: 0,
             stopped: false,
             shard: Shard::WHOLE,
@@ -495,9 +511,17 @@ impl<K: Key> Tree<K> {
             return false;
         }
         let len = self.lens[t][side];
+        // Two clock reads a checked node: tens of nanoseconds against the
+        // microseconds of a node at the depths where checks run.
+        let timer = self.timed.then(std::time::Instant::now);
         let (penalty, looked) =
             checks.penalty(t, &self.keys[t][side][..len], &self.counts[t][side][..len], enough);
+        if let Some(timer) = timer {
+            self.check_seconds += timer.elapsed().as_secs_f64();
+        }
         self.work += len as u64 + looked * MERGES_A_TRIPLE;
+        self.triples += looked;
+        self.scattered += len as u64;
         self.beaten(t, prefix, self.round_up(raw + penalty as u64))
     }
 
@@ -529,7 +553,7 @@ impl<K: Key> Tree<K> {
         // A look at the flag every 1024 merges: microseconds apart.
         if self.work >> 10 != self.polled {
             self.polled = self.work >> 10;
-            self.stopped |= stop.load(Ordering::Relaxed);
+            self.stopped |= stop.load(Ordering::Relaxed) || self.work > self.budget;
         }
         if self.stopped {
             return;
