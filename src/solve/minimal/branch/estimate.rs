@@ -499,4 +499,38 @@ mod tests {
             }
         }
     }
+
+    /// The forecast against the search it forecasts, in merges (no clock):
+    /// every block of the whole search of 47×47 (folded, from the local
+    /// search's 991) and of a random 5×40 king board (nullity 40, from a
+    /// loose incumbent that the search improves on) searched as a long
+    /// search does, in batches of 64 blocks ([`search_batches`] without a
+    /// budget); the estimate within 2× of the merges they make.
+    #[test]
+    fn the_forecast_is_within_twice_the_merges_of_the_search() {
+        use crate::model::{Generate, Rule};
+        let n = 47;
+        let solver = Solver::new(&Puzzle::new(n, n).unwrap(), Method::Auto, 63).unwrap();
+        let (_, square) = solver.cross_coset(&Grid::ones(n, n), &Target::White).unwrap().unwrap();
+        let king = Puzzle::new(5, 40).unwrap().with_rule(Rule::king());
+        let solver = Solver::new(&king, Method::Auto, 63).unwrap();
+        let presses = Generate::Random { seed: 3, density: 0.5 }.board(5, 40);
+        let board = king.apply(&Grid::zeros(5, 40), &presses);
+        let (_, thin) = solver.cross_coset(&board, &Target::White).unwrap().unwrap();
+        for (coset, incumbent, what) in [(&square, 991, "47x47"), (&thin, 120, "5x40 king")] {
+            let plan =
+                Branching { fold: FoldTag::of(coset), ..Branching::new(coset.nullity(), 1, incumbent) };
+            let mut tree = Tree::<u64>::new(coset, &plan);
+            let units = 1 << plan.prefix_bits;
+            let search = search_batches(&mut tree, Shard::WHOLE, 0..units, 64, u64::MAX);
+            assert_eq!(search.blocks, units);
+            let forecast = estimate(coset, &plan, Shard::WHOLE, 4000, 1);
+            let ratio = forecast.merges / search.work.merges;
+            eprintln!(
+                "{what}: forecast {:.3e} merges, searched {:.3e} ({ratio:.2})",
+                forecast.merges, search.work.merges
+            );
+            assert!((0.5..2.0).contains(&ratio), "{what}: forecast {forecast:?}, searched {:?}", search.work);
+        }
+    }
 }
