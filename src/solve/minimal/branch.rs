@@ -30,12 +30,12 @@
 //! incumbent down ([`parity`]): a search below 2629 is then a search below
 //! 2628 on 79×79 (odd members), and no answer changes.
 //!
-//! **Parity checks** ([`checks`]). Where 20 to 24 coordinates are free,
+//! **Parity checks** ([`checks`]). Where 20 to 23 coordinates are free,
 //! a node's bound also counts the groups that must take their dear side:
 //! for three groups whose free keys XOR to 0 and whose cheap sides'
 //! bits XOR to 1, at least one does. Each group's cost difference is
 //! shared out among its checks, never counted twice. On a(79) this cuts
-//! the tree 50-fold at depths 40 to 44 and halves a slice's time (the
+//! the tree 50-fold at depths 41 to 44 and halves a slice's time (the
 //! checks' own cost is the rest).
 //!
 //! The last `leaf_bits` coordinates go to the transform engine: a node at
@@ -278,9 +278,10 @@ fn parity(coset: &Coset) -> Option<u64> {
 }
 
 /// The depths where the parity checks run on a coset of dimension `d`:
-/// where 20 to 24 coordinates are still free. Measured on slices of a(79)
-/// (docs/search.md): there the checks cut the tree 50-fold at depths 40 to
-/// 44 and cost about what they save one depth either side.
+/// where 20 to 23 coordinates are still free. Measured on slices of a(79)
+/// (docs/search.md): there the checks cut the tree 50-fold at depths 41 to
+/// 44; starting at 40 cost 5 % more CPU (57 % of its nodes pruned, for a
+/// third of the triples), at 42 20 % more, at 39 or before more again.
 /// None below nullity [`CHECKS_FROM`]: there a whole search takes under a
 /// second, and building the triples costs more than they save (47×47 by
 /// branch and bound: 0.17 CPU-s without them, 0.70 s with them).
@@ -301,7 +302,7 @@ const CHECKS_FROM: usize = 48;
 const MERGES_A_TRIPLE: u64 = 2;
 
 /// Free coordinates at the nodes the parity checks look at.
-const CHECKS_FREE: Range<usize> = 20..25;
+const CHECKS_FREE: Range<usize> = 20..24;
 
 /// A node's remaining key: `u64` while it fits (every depth when d ≤ 64),
 /// so a group is 16 bytes.
