@@ -11,6 +11,7 @@ mod both_games;
 mod branch_fold;
 mod cli;
 mod corpus;
+mod estimate;
 mod fuzz;
 mod gf2_properties;
 mod graph_pictures;

@@ -6,25 +6,24 @@ use std::time::Instant;
 use crate::cli::search::Search;
 use crate::cli::{Failure, Streams};
 use crate::present::human;
-use crate::solve::minimal::{Branching, MAX_TRANSFORM_NULLITY};
+use crate::solve::minimal::{Branching, Estimate, MAX_TRANSFORM_NULLITY};
 use crate::solve::slices::MAX_SHARDS;
 use crate::solve::{Coset, SearchState};
 
-/// Rates, and the work of a search at them, for `--estimate` and the note
-/// before a long run: (merges, leaves, core-seconds) of one slice.
-fn branch_estimate(state: &SearchState, coset: &Coset) -> Option<crate::solve::minimal::Estimate> {
+/// Rates, and the work of one slice of a search at them, by `probes`
+/// random probes: for `--estimate` and the note before a long run.
+fn branch_estimate(state: &SearchState, coset: &Coset, probes: u64) -> Option<Estimate> {
     let plan = state.plan?;
-    let mut estimate = crate::solve::minimal::estimate(coset, &plan, ESTIMATE_PROBES, 1);
-    // Slices of one count share the work evenly (interleaved blocks).
-    let share = state.shard.count as f64;
-    estimate.merges /= share;
-    estimate.leaves /= share;
-    estimate.core_seconds /= share;
-    Some(estimate)
+    Some(crate::solve::minimal::estimate(coset, &plan, state.shard, probes, 1))
 }
 
-/// Random probes of the tree behind an estimate (about a second on 79x79).
+/// Random probes of the tree behind `--estimate` (about a second on 79x79).
 const ESTIMATE_PROBES: u64 = 4000;
+
+/// Random probes behind the note before a long run: it only decides
+/// whether to say the run is long, and a slice of a(79) (4 CPU-s) spent
+/// 0.9 s of them on 4000.
+const NOTE_PROBES: u64 = 500;
 
 /// Estimated seconds above which a branch-and-bound run says so first.
 const NOTE_ABOVE_SECONDS: f64 = 10.0;
@@ -36,7 +35,7 @@ pub(super) fn note_long_branch(search: &Search, io: &mut Streams) {
         if state.is_complete() {
             continue;
         }
-        if let Some(e) = branch_estimate(state, coset) {
+        if let Some(e) = branch_estimate(state, coset, NOTE_PROBES) {
             let cores = rayon::current_num_threads() as f64;
             if e.core_seconds / cores > NOTE_ABOVE_SECONDS {
                 let _ =
@@ -49,7 +48,7 @@ pub(super) fn note_long_branch(search: &Search, io: &mut Streams) {
 /// One line on an estimate: the merges (the figure that does not depend on
 /// the machine), the rate and the load it was measured at, and what that
 /// makes in CPU time a slice and in wall time for the whole search.
-fn describe(state: &SearchState, coset: &Coset, e: &crate::solve::minimal::Estimate) -> String {
+fn describe(state: &SearchState, coset: &Coset, e: &Estimate) -> String {
     let cores = rayon::current_num_threads();
     let plan =
         state.plan.unwrap_or(Branching { leaf_bits: 0, prefix_bits: 0, bound: 0, fold: Default::default() });
@@ -61,21 +60,35 @@ fn describe(state: &SearchState, coset: &Coset, e: &crate::solve::minimal::Estim
         .unwrap_or_default();
     let slice =
         if state.shard.count > 1 { format!(" per slice (of {})", state.shard.count) } else { String::new() };
+    // Checks and merges in one unit, a triple at the price measured here.
+    let checks = if e.triples > 0.0 {
+        format!(
+            "{:.2e} group merges and {:.2e} parity-check triples at {:.2} merges each",
+            e.merges, e.triples, e.merges_a_triple
+        )
+    } else {
+        "group merges".to_string()
+    };
+    let how = if e.exact {
+        "counted by searching the slice: it improves on its incumbent and ended within the probes' budget"
+            .to_string()
+    } else {
+        format!("estimated from {} random probes", e.probes)
+    };
     format!(
         "branch and bound over 2^{} members, slice {} (looking for {} presses or fewer, {} leaf bits, \
-         {} symmetries folded{}): about {:.2e} merge-equivalents (group merges; a parity-check triple counts two){slice} and {:.2e} transform leaves \
-         (estimated from {} random probes); at {:.2e} merges a CPU-second (measured here, {load}{cores} \
-         threads; a loaded machine measures less) that is {} of CPU{slice}, and for the whole search \
-         {:.2e} core-hours: {} on 64 cores, {} on 1000, {} on the {cores} threads here",
+         {} symmetries folded{}): about {:.2e} merge-equivalents ({checks}){slice} and {:.2e} transform \
+         leaves ({how}); at {:.2e} merges a CPU-second (measured here, {load}{cores} threads; a loaded \
+         machine measures less) that is {} of CPU{slice}, and for the whole search {:.2e} core-hours: \
+         {} on 64 cores, {} on 1000, {} on the {cores} threads here",
         coset.nullity(),
         state.shard,
         plan.bound,
         plan.leaf_bits,
         coset.fold().map_or(0, |f| f.symmetries()),
         coset.fold().map_or(String::new(), fold_reached),
-        e.merges,
+        e.merge_equivalents(),
         e.leaves,
-        e.probes,
         e.merge_rate,
         human(e.core_seconds),
         whole / 3600.0,
@@ -152,7 +165,7 @@ pub(super) fn print_estimates(
         };
         // Core-seconds of the whole search by the engine that runs it.
         let mut runs = None;
-        if let Some(e) = branch_estimate(state, coset) {
+        if let Some(e) = branch_estimate(state, coset, ESTIMATE_PROBES) {
             writeln!(io.stdout, "{name}: {}", describe(state, coset, &e))?;
             runs = Some(e.core_seconds * state.shard.count as f64);
         }

@@ -30,12 +30,12 @@
 //! incumbent down ([`parity`]): a search below 2629 is then a search below
 //! 2628 on 79×79 (odd members), and no answer changes.
 //!
-//! **Parity checks** ([`checks`]). Where 20 to 24 coordinates are free,
+//! **Parity checks** ([`checks`]). Where 20 to 23 coordinates are free,
 //! a node's bound also counts the groups that must take their dear side:
 //! for three groups whose free keys XOR to 0 and whose cheap sides'
 //! bits XOR to 1, at least one does. Each group's cost difference is
 //! shared out among its checks, never counted twice. On a(79) this cuts
-//! the tree 50-fold at depths 40 to 44 and halves a slice's time (the
+//! the tree 50-fold at depths 41 to 44 and halves a slice's time (the
 //! checks' own cost is the rest).
 //!
 //! The last `leaf_bits` coordinates go to the transform engine: a node at
@@ -278,9 +278,10 @@ fn parity(coset: &Coset) -> Option<u64> {
 }
 
 /// The depths where the parity checks run on a coset of dimension `d`:
-/// where 20 to 24 coordinates are still free. Measured on slices of a(79)
-/// (docs/search.md): there the checks cut the tree 50-fold at depths 40 to
-/// 44 and cost about what they save one depth either side.
+/// where 20 to 23 coordinates are still free. Measured on slices of a(79)
+/// (docs/search.md): there the checks cut the tree 50-fold at depths 41 to
+/// 44; starting at 40 cost 5 % more CPU (57 % of its nodes pruned, for a
+/// third of the triples), at 42 20 % more, at 39 or before more again.
 /// None below nullity [`CHECKS_FROM`]: there a whole search takes under a
 /// second, and building the triples costs more than they save (47×47 by
 /// branch and bound: 0.17 CPU-s without them, 0.70 s with them).
@@ -294,14 +295,14 @@ fn check_depths(d: usize) -> Range<usize> {
 /// The least nullity whose searches run the parity checks.
 const CHECKS_FROM: usize = 48;
 
-/// Group merges that one triple of the parity checks costs, about: on
-/// slice 263297 of a(79) the checks looked at 1.9·10^9 triples in about
-/// 4.1 CPU-s, 2.2 ns each, where a merge takes 0.9 ns (9.4·10^9 merges in
-/// 8.6 s without the checks).
+/// Group merges that one triple of the parity checks counts as in a
+/// tree's `work` (what a progress bar and the stop flag go by): about what
+/// it costs on slice 263297 of a(79), 2.2 ns a triple against 0.9 ns a
+/// merge. `--estimate` measures the ratio instead ([`Estimate`]).
 const MERGES_A_TRIPLE: u64 = 2;
 
 /// Free coordinates at the nodes the parity checks look at.
-const CHECKS_FREE: Range<usize> = 20..25;
+const CHECKS_FREE: Range<usize> = 20..24;
 
 /// A node's remaining key: `u64` while it fits (every depth when d ≤ 64),
 /// so a group is 16 bytes.
@@ -360,8 +361,19 @@ struct Tree<K> {
     /// The parity checks of the node bound, where they run.
     checks: Option<Checks<K>>,
     best: Option<Best>,
-    /// Group passes made (each merges or copies one group).
+    /// Group passes made (each merges or copies one group), and the
+    /// parity checks' cost counted as passes ([`MERGES_A_TRIPLE`]).
     work: u64,
+    /// What of `work` the parity checks made: the triples they looked at
+    /// and the groups they scattered (what `--estimate` times apart).
+    triples: u64,
+    scattered: u64,
+    /// Wall seconds spent in the parity checks, measured only when
+    /// `timed` (by the estimate, to price a triple against a merge).
+    timed: bool,
+    check_seconds: f64,
+    /// The run stops (claiming nothing) once `work` passes it.
+    budget: u64,
     /// `work >> 10` when the stop flag was last looked at; whether it was set.
     polled: u64,
     stopped: bool,
@@ -414,6 +426,11 @@ impl<K: Key> Tree<K> {
             checks: None,
             best: None,
             work: 0,
+            triples: 0,
+            scattered: 0,
+            timed: false,
+            check_seconds: 0.0,
+            budget: u64::MAX,
             polled: 0,
             stopped: false,
             shard: Shard::WHOLE,
@@ -495,9 +512,17 @@ impl<K: Key> Tree<K> {
             return false;
         }
         let len = self.lens[t][side];
+        // Two clock reads a checked node: tens of nanoseconds against the
+        // microseconds of a node at the depths where checks run.
+        let timer = self.timed.then(std::time::Instant::now);
         let (penalty, looked) =
             checks.penalty(t, &self.keys[t][side][..len], &self.counts[t][side][..len], enough);
+        if let Some(timer) = timer {
+            self.check_seconds += timer.elapsed().as_secs_f64();
+        }
         self.work += len as u64 + looked * MERGES_A_TRIPLE;
+        self.triples += looked;
+        self.scattered += len as u64;
         self.beaten(t, prefix, self.round_up(raw + penalty as u64))
     }
 
@@ -529,7 +554,7 @@ impl<K: Key> Tree<K> {
         // A look at the flag every 1024 merges: microseconds apart.
         if self.work >> 10 != self.polled {
             self.polled = self.work >> 10;
-            self.stopped |= stop.load(Ordering::Relaxed);
+            self.stopped |= stop.load(Ordering::Relaxed) || self.work > self.budget;
         }
         if self.stopped {
             return;
