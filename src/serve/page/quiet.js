@@ -14,6 +14,13 @@ function kernelText(a) {
   return a.kernel_size.length <= 12 ? a.kernel_size : `about 2^${a.kernel_size_log2.toFixed(1)}`;
 }
 
+/** A power of two as the intro above writes it (2<sup>d</sup>), in text:
+ *  2² = 4, and past a million only the power (2⁴⁰). */
+function powerOfTwo(d) {
+  const power = `2${String(d).replace(/[0-9]/g, (c) => "⁰¹²³⁴⁵⁶⁷⁸⁹"[c])}`;
+  return d <= 20 ? `${power} = ${2 ** d}` : power;
+}
+
 /** The shape analysed, in words: "5×5 plane", or the graph's name with
  *  its vertices and edges. */
 function shapeText(a) {
@@ -29,7 +36,7 @@ function analysisText(a) {
     let text = `${shapeText(a)}, rule ${a.rule}: rank ${a.rank}, nullity ${d}. `;
     text += d === 0
       ? "Every board can be cleared, in exactly one way."
-      : `1 board in 2^${d} can be cleared. Lightest quiet pattern: ${presses(a.lightest_quiet_pattern.presses)}.`;
+      : `1 board in ${powerOfTwo(d)} can be cleared. Lightest quiet pattern: ${presses(a.lightest_quiet_pattern.presses)}.`;
     if (a.gcd) text += ` gcd polynomial: ${a.gcd}.`;
     return text;
   }
