@@ -33,7 +33,7 @@
 //!
 //! All arithmetic is in `i64` on integers: a refuted level is refuted.
 
-use super::spectrum::{Level, Span};
+use super::level::{Level, Span};
 use super::work::Work;
 
 /// Most kernel dimension the search takes: its rows over every `U_i` hold

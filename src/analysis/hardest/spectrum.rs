@@ -20,6 +20,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::leader::Leader;
+use super::level::{Level, Span};
 use super::work::Work;
 
 /// The classes of a two-state kernel of dimension `bits`: each class's key
@@ -28,16 +29,6 @@ pub(crate) struct Spectrum {
     bits: usize,
     keys: Vec<u64>,
     sizes: Vec<u64>,
-}
-
-/// What [`Spectrum::decide`] found of a level.
-pub(crate) enum Level {
-    /// Reached by these signed counts.
-    Reached(Vec<i64>),
-    /// Reached by no signed counts: proven.
-    Refuted,
-    /// The work ran out first.
-    Unknown,
 }
 
 /// Most kernel dimension whose `2^d` members are weighed here (a
@@ -344,39 +335,6 @@ impl Spectrum {
             }
         }
         Some(level)
-    }
-}
-
-/// A subspace of keys: its basis reduced (distinct leading bits), each
-/// row with the combination of the added keys it is.
-#[derive(Clone, Default)]
-pub(super) struct Span {
-    pub basis: Vec<(u64, u64)>,
-}
-
-impl Span {
-    /// Adds an independent key.
-    pub fn add(&mut self, key: u64) {
-        let (mut v, mut c) = (key, 1u64 << self.basis.len());
-        for &(row, comb) in &self.basis {
-            if v ^ row < v {
-                (v, c) = (v ^ row, c ^ comb);
-            }
-        }
-        debug_assert!(v != 0, "the key is independent");
-        self.basis.push((v, c));
-        self.basis.sort_by_key(|row| std::cmp::Reverse(row.0));
-    }
-
-    /// The key in the added keys' coordinates, if it is in the span.
-    pub fn coords(&self, key: u64) -> Option<u64> {
-        let (mut v, mut c) = (key, 0u64);
-        for &(row, comb) in &self.basis {
-            if v ^ row < v {
-                (v, c) = (v ^ row, c ^ comb);
-            }
-        }
-        (v == 0).then_some(c)
     }
 }
 
