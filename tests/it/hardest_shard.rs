@@ -481,3 +481,55 @@ fn recheck_counts_slices_again_and_refuses_moved_cosets() {
     assert!(err.contains("moved.json: slice 1/2 does not hold up: counted again"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// A slice's heaviest board, edited to another coset as heavy (another
+/// slice's, so it weighs what it claims against every member) and sealed
+/// again: the merge walks the prefix it names again and refuses it,
+/// naming the file, where it used to print that other board as the
+/// hardest (docs/formats.md promises the unsharded command's board).
+#[test]
+fn merge_refuses_a_heaviest_board_edited_to_another_as_heavy() {
+    let cases: &[&[&str]] = &[&["-r", "5", "-c", "5", "--torus"], &["-r", "4", "-c", "4", "--states", "3"]];
+    for (i, args) in cases.iter().enumerate() {
+        let dir = folder(&format!("edited-heaviest-{i}"));
+        let three = slices(&dir, args, 3);
+        let mut whole = vec!["hardest"];
+        whole.extend(*args);
+        whole.push("--distribution");
+        let (unsharded, err, code) = run(&whole, "");
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(merge(&three, "text"), (unsharded.clone(), String::new(), 0), "{args:?}");
+        // The slice whose heaviest the merge prints: the heaviest, first in
+        // walk order.
+        let records: Vec<Value> = three.iter().map(read_json).collect();
+        let key = |r: &Value| {
+            let h = &r["heaviest"];
+            (h["weight"].as_u64().unwrap(), std::cmp::Reverse(h["prefix"].as_u64().unwrap()))
+        };
+        let winner = (0..3).max_by_key(|&k| key(&records[k])).unwrap();
+        let mut tried = 0;
+        for (k, other) in records.iter().enumerate() {
+            let (ours, theirs) = (&records[winner]["heaviest"], &other["heaviest"]);
+            if theirs["weight"] != ours["weight"] || theirs["counts"] == ours["counts"] {
+                continue;
+            }
+            tried += 1;
+            let counts = theirs["counts"].clone();
+            let edited = resealed(&three[winner], &dir.join(format!("edited-{k}.json")), |r| {
+                r["heaviest"]["counts"] = counts.clone();
+            });
+            let mut files = three.clone();
+            files[winner] = edited.clone();
+            let (out, err, code) = merge(&files, "text");
+            assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "one line: {err}");
+            assert!(
+                err.contains(&format!("{edited}: slice {} does not hold up", winner + 1))
+                    && err.contains("walked again"),
+                "{args:?}: {err}"
+            );
+        }
+        assert!(tried > 0, "{args:?}: no other slice as heavy with other counts to copy");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
