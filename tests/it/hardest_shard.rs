@@ -6,10 +6,11 @@
 
 use serde_json::Value;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use lightsout::analysis::{
-    DistributionSlice, Goal, Hardest, HardestOptions, Weighed, hardest, hardest_merged, hardest_slice,
+    DistributionSlice, Goal, Hardest, HardestOptions, Weighed, distribution_cost, distribution_done, hardest,
+    hardest_merged, hardest_slice,
 };
 use lightsout::model::Graph;
 use lightsout::solve::{Limits, MergeError, Shard};
@@ -167,6 +168,36 @@ fn a_stopped_slice_resumes_to_the_same_slice() {
         &mut |_| {},
     );
     assert!(matches!(refused, Err(lightsout::Error::BadInput(why)) if why.contains("add up to")));
+}
+
+/// A resumed slice's progress (its bar on a terminal) starts from the
+/// work its walked prefixes stand for, not from 0: that and the work the
+/// resumed run spends add up to the slice's work, which a run in one go
+/// spends, so the bar ends full.
+#[test]
+fn a_resumed_slice_starts_its_progress_from_the_work_done() {
+    let game = states(Puzzle::new(4, 4).unwrap(), 4);
+    let goal = Goal::State(0);
+    let shard = Shard { index: 2, count: 3 };
+    let total = distribution_cost(&game, goal, shard).unwrap();
+    let spent = AtomicU64::new(0);
+    let watched = HardestOptions { progress: Some(&spent), ..EVERYTHING };
+    hardest_slice(&game, goal, &watched, &Default::default(), shard, None, &mut |_| {}).unwrap();
+    assert_eq!(spent.load(Ordering::Relaxed) as f64, total, "a slice in one go spends its work");
+    let stop = AtomicBool::new(false);
+    let limits = Limits { stop: Some(&stop), time_limit: None };
+    let mut first = |_: &DistributionSlice| stop.store(true, Ordering::Relaxed);
+    let part = hardest_slice(&game, goal, &watched, &limits, shard, None, &mut first).unwrap();
+    assert!(part.done > 0 && part.done < shard.len(part.prefixes));
+    let already = distribution_done(&game, goal, &part).unwrap();
+    assert!(already > 0.0 && already < total, "{already} of {total}");
+    hardest_slice(&game, goal, &watched, &Default::default(), shard, Some(&part), &mut |_| {}).unwrap();
+    assert_eq!(already + spent.load(Ordering::Relaxed) as f64, total, "resumed from {already}");
+    // A fresh slice starts from nothing; a finished one is all done.
+    let fresh = DistributionSlice { done: 0, cosets: Vec::new(), heaviest: None, ..part.clone() };
+    assert_eq!(distribution_done(&game, goal, &fresh).unwrap(), 0.0);
+    let finished = DistributionSlice { done: shard.len(part.prefixes), ..part };
+    assert_eq!(distribution_done(&game, goal, &finished).unwrap(), total);
 }
 
 /// Writes the `count` slices of `hardest ARGS --distribution` into `dir`
