@@ -16,7 +16,7 @@ use super::{
 };
 use crate::analysis::{
     DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, Weighed, distribution_cost,
-    distribution_shards, hardest as weigh, hardest_cost, hardest_merged, hardest_slice,
+    distribution_done, distribution_shards, hardest as weigh, hardest_cost, hardest_merged, hardest_slice,
 };
 use crate::present::{Shown, hardest_json, hardest_text, parse_bytes};
 use crate::record::{HardestProblem, HardestRecord};
@@ -52,7 +52,7 @@ where
         .into());
     }
     let total = hardest_cost(game, goal, &options).map_err(|e| distribution_hint(e, game, goal, &args))?;
-    let found = watched(&spent, total, || weigh(game, goal, &options, &limits))
+    let found = watched(&spent, 0.0, total, || weigh(game, goal, &options, &limits))
         .map_err(|e| distribution_hint(e, game, goal, &args))?;
     if let Some(path) = &args.output {
         let Some(board) = &found.board else {
@@ -279,7 +279,12 @@ where
     let total = distribution_cost(game, goal, shard)?;
     let spent = options.progress.unwrap_or(&NO_PROGRESS);
     let from = resume.as_ref().map(HardestRecord::slice);
-    let walked = watched(spent, total, || {
+    // A resumed slice's bar starts from the prefixes already walked.
+    let already = match &from {
+        Some(saved) => distribution_done(game, goal, saved)?,
+        None => 0.0,
+    };
+    let walked = watched(spent, already, total, || {
         hardest_slice(game, goal, options, limits, shard, from.as_ref(), &mut progress)
     })
     .map_err(|e| match (e, &args.checkpoint) {
@@ -349,18 +354,21 @@ static NO_PROGRESS: AtomicU64 = AtomicU64::new(0);
 /// progress bar on a terminal.
 const SHOWN_WORK: f64 = (1u64 << 28) as f64;
 
-/// Runs `work` while a bar on the terminal shows `spent` of `total`
-/// weighings (in millions; two-state searches often end well before).
-fn watched<T>(spent: &AtomicU64, total: f64, work: impl FnOnce() -> T) -> T {
+/// Runs `work` while a bar on the terminal shows `already + spent` of
+/// `total` weighings (in millions; two-state searches often end well
+/// before): `already`, the work a resumed slice did before.
+fn watched<T>(spent: &AtomicU64, already: f64, total: f64, work: impl FnOnce() -> T) -> T {
     if total < SHOWN_WORK {
         return work();
     }
     let bar = terminal_bar((total / 1e6) as u64, "million weighings at most");
+    let before = (already / 1e6) as u64;
+    bar.set_position(before);
     let done = AtomicBool::new(false);
     let answer = std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
-                bar.set_position(spent.load(Ordering::Relaxed) / 1_000_000);
+                bar.set_position(before + spent.load(Ordering::Relaxed) / 1_000_000);
                 std::thread::sleep(Duration::from_millis(100));
             }
         });

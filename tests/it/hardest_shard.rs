@@ -6,10 +6,11 @@
 
 use serde_json::Value;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use lightsout::analysis::{
-    DistributionSlice, Goal, Hardest, HardestOptions, Weighed, hardest, hardest_merged, hardest_slice,
+    DistributionSlice, Goal, Hardest, HardestOptions, Weighed, distribution_cost, distribution_done, hardest,
+    hardest_merged, hardest_slice,
 };
 use lightsout::model::Graph;
 use lightsout::solve::{Limits, MergeError, Shard};
@@ -167,6 +168,36 @@ fn a_stopped_slice_resumes_to_the_same_slice() {
         &mut |_| {},
     );
     assert!(matches!(refused, Err(lightsout::Error::BadInput(why)) if why.contains("add up to")));
+}
+
+/// A resumed slice's progress (its bar on a terminal) starts from the
+/// work its walked prefixes stand for, not from 0: that and the work the
+/// resumed run spends add up to the slice's work, which a run in one go
+/// spends, so the bar ends full.
+#[test]
+fn a_resumed_slice_starts_its_progress_from_the_work_done() {
+    let game = states(Puzzle::new(4, 4).unwrap(), 4);
+    let goal = Goal::State(0);
+    let shard = Shard { index: 2, count: 3 };
+    let total = distribution_cost(&game, goal, shard).unwrap();
+    let spent = AtomicU64::new(0);
+    let watched = HardestOptions { progress: Some(&spent), ..EVERYTHING };
+    hardest_slice(&game, goal, &watched, &Default::default(), shard, None, &mut |_| {}).unwrap();
+    assert_eq!(spent.load(Ordering::Relaxed) as f64, total, "a slice in one go spends its work");
+    let stop = AtomicBool::new(false);
+    let limits = Limits { stop: Some(&stop), time_limit: None };
+    let mut first = |_: &DistributionSlice| stop.store(true, Ordering::Relaxed);
+    let part = hardest_slice(&game, goal, &watched, &limits, shard, None, &mut first).unwrap();
+    assert!(part.done > 0 && part.done < shard.len(part.prefixes));
+    let already = distribution_done(&game, goal, &part).unwrap();
+    assert!(already > 0.0 && already < total, "{already} of {total}");
+    hardest_slice(&game, goal, &watched, &Default::default(), shard, Some(&part), &mut |_| {}).unwrap();
+    assert_eq!(already + spent.load(Ordering::Relaxed) as f64, total, "resumed from {already}");
+    // A fresh slice starts from nothing; a finished one is all done.
+    let fresh = DistributionSlice { done: 0, cosets: Vec::new(), heaviest: None, ..part.clone() };
+    assert_eq!(distribution_done(&game, goal, &fresh).unwrap(), 0.0);
+    let finished = DistributionSlice { done: shard.len(part.prefixes), ..part };
+    assert_eq!(distribution_done(&game, goal, &finished).unwrap(), total);
 }
 
 /// Writes the `count` slices of `hardest ARGS --distribution` into `dir`
@@ -480,4 +511,56 @@ fn recheck_counts_slices_again_and_refuses_moved_cosets() {
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
     assert!(err.contains("moved.json: slice 1/2 does not hold up: counted again"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// A slice's heaviest board, edited to another coset as heavy (another
+/// slice's, so it weighs what it claims against every member) and sealed
+/// again: the merge walks the prefix it names again and refuses it,
+/// naming the file, where it used to print that other board as the
+/// hardest (docs/formats.md promises the unsharded command's board).
+#[test]
+fn merge_refuses_a_heaviest_board_edited_to_another_as_heavy() {
+    let cases: &[&[&str]] = &[&["-r", "5", "-c", "5", "--torus"], &["-r", "4", "-c", "4", "--states", "3"]];
+    for (i, args) in cases.iter().enumerate() {
+        let dir = folder(&format!("edited-heaviest-{i}"));
+        let three = slices(&dir, args, 3);
+        let mut whole = vec!["hardest"];
+        whole.extend(*args);
+        whole.push("--distribution");
+        let (unsharded, err, code) = run(&whole, "");
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(merge(&three, "text"), (unsharded.clone(), String::new(), 0), "{args:?}");
+        // The slice whose heaviest the merge prints: the heaviest, first in
+        // walk order.
+        let records: Vec<Value> = three.iter().map(read_json).collect();
+        let key = |r: &Value| {
+            let h = &r["heaviest"];
+            (h["weight"].as_u64().unwrap(), std::cmp::Reverse(h["prefix"].as_u64().unwrap()))
+        };
+        let winner = (0..3).max_by_key(|&k| key(&records[k])).unwrap();
+        let mut tried = 0;
+        for (k, other) in records.iter().enumerate() {
+            let (ours, theirs) = (&records[winner]["heaviest"], &other["heaviest"]);
+            if theirs["weight"] != ours["weight"] || theirs["counts"] == ours["counts"] {
+                continue;
+            }
+            tried += 1;
+            let counts = theirs["counts"].clone();
+            let edited = resealed(&three[winner], &dir.join(format!("edited-{k}.json")), |r| {
+                r["heaviest"]["counts"] = counts.clone();
+            });
+            let mut files = three.clone();
+            files[winner] = edited.clone();
+            let (out, err, code) = merge(&files, "text");
+            assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "one line: {err}");
+            assert!(
+                err.contains(&format!("{edited}: slice {} does not hold up", winner + 1))
+                    && err.contains("walked again"),
+                "{args:?}: {err}"
+            );
+        }
+        assert!(tried > 0, "{args:?}: no other slice as heavy with other counts to copy");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -659,6 +659,22 @@ pub fn distribution_cost<G: Weighed>(game: &G, goal: Goal, shard: Shard) -> Resu
     })
 }
 
+/// The work of slice `saved.shard` its walked prefixes (`saved.done`)
+/// stand for, in member weighings as [`distribution_cost`] counts them:
+/// where a resumed slice's progress starts (every prefix of a walk costs
+/// the same, so it is the slice's work times the share walked).
+///
+/// # Errors
+/// As [`hardest`] for the game and goal.
+pub fn distribution_done<G: Weighed>(game: &G, goal: Goal, saved: &DistributionSlice) -> Result<f64, Error> {
+    let len = saved.shard.len(saved.prefixes);
+    if len == 0 {
+        return Ok(0.0);
+    }
+    let share = saved.done.min(len) as f64 / len as f64;
+    Ok(distribution_cost(game, goal, saved.shard)? * share)
+}
+
 /// The fewest slices (at least 2) whose largest, the first, fits `work`,
 /// if some count up to [`MAX_SHARDS`] does.
 ///

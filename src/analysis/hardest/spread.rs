@@ -322,7 +322,7 @@ pub(crate) fn join(classes: &Classes, slices: &[(Shard, SliceTally)]) -> Result<
     let members = setup.members;
     let values = classes.member_values(members);
     let mut by_weight = vec![BigUint::zero(); walk.most + 1];
-    let mut best: Option<(u64, u64, &Vec<Vec<u32>>)> = None;
+    let mut best: Option<(u64, u64, &Vec<Vec<u32>>, Shard)> = None;
     for (shard, slice) in slices {
         walk.check(classes, *shard, slice, &values, members)
             .map_err(|why| MergeError::Inconsistent(shard.index, why))?;
@@ -330,17 +330,42 @@ pub(crate) fn join(classes: &Classes, slices: &[(Shard, SliceTally)]) -> Result<
             return Err(MergeError::Incomplete(shard.index));
         }
         if let Some((weight, prefix, counts)) = &slice.heaviest
-            && best.is_none_or(|(w, p, _)| (*weight, std::cmp::Reverse(*prefix)) > (w, std::cmp::Reverse(p)))
+            && best.is_none_or(|(w, p, ..)| (*weight, std::cmp::Reverse(*prefix)) > (w, std::cmp::Reverse(p)))
         {
-            best = Some((*weight, *prefix, counts));
+            best = Some((*weight, *prefix, counts, *shard));
         }
         for (total, n) in by_weight.iter_mut().zip(&slice.by_weight) {
             *total += n;
         }
     }
-    let Some((heaviest, _, counts)) = best else {
+    let Some((heaviest, prefix, counts, shard)) = best else {
         return Err(MergeError::Inconsistent(shards[0].index, "no slice holds a coset".into()));
     };
+    // The board printed is rebuilt from these counts: the prefix they are
+    // under is walked again (a sliver of the walk), so a record whose
+    // counts were edited to another coset as heavy, and sealed again, is
+    // refused rather than printing a board the whole count would not.
+    let split = walk.split(shard.count).0;
+    match walk.prefix_heaviest(prefix, split) {
+        Some(h) if u64::from(h.weight) == heaviest && walk.counts(&h, classes) == *counts => {}
+        Some(h) if u64::from(h.weight) == heaviest => {
+            return Err(MergeError::Inconsistent(
+                shard.index,
+                format!(
+                    "its heaviest's counts are not the first heaviest coset under prefix {prefix}, walked again"
+                ),
+            ));
+        }
+        found => {
+            let there = found.map_or(0, |h| u64::from(h.weight));
+            return Err(MergeError::Inconsistent(
+                shard.index,
+                format!(
+                    "its heaviest claims {heaviest} at prefix {prefix}, where the walk again weighs {there} at most"
+                ),
+            ));
+        }
+    }
     Ok(Tally { by_weight, heaviest, counts: counts.clone() })
 }
 
@@ -591,6 +616,16 @@ impl Walk<'_> {
             }
         }
         complete.then_some(found)
+    }
+
+    /// The first heaviest coset under prefix number `prefix` of `split`
+    /// blocks, walked again alone (none only for a prefix outside the walk).
+    fn prefix_heaviest(&self, prefix: u64, split: usize) -> Option<Heaviest> {
+        let never = || false;
+        let mut work = Work::new(u64::MAX, &never);
+        let mut task = self.task();
+        task.prefix(prefix, split, &mut work);
+        task.heaviest
     }
 
     /// Per class, how many of its cells each residue has in `best`.
