@@ -10,7 +10,7 @@ use lightsout::model::{MAX_EDGES, MAX_VERTICES};
 use lightsout::present::{TARGET_WORDS, colour_targets, parse_rule, topology};
 use lightsout::solve::AskedTarget;
 use lightsout::zk::Modulus;
-use lightsout::{Error, Graph, Puzzle, Rule};
+use lightsout::{Error, Graph, Puzzle, Rule, Target};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -577,8 +577,8 @@ pub fn array_cells(array: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
 pub enum Goal {
     /// `"any"` or `"either"`: the uniform board that takes the fewest presses.
     Any,
-    /// A colour word of the two-state game.
-    Colour(String),
+    /// A colour word of the two-state game, and the targets it names.
+    Colour(String, &'static [Target]),
     /// A uniform state, below K.
     State(u8),
     /// A board of the same shape.
@@ -590,7 +590,7 @@ impl Goal {
     pub fn asked(&self) -> AskedTarget<'_> {
         match self {
             Goal::Any => AskedTarget::Any,
-            Goal::Colour(word) => AskedTarget::Colour(word),
+            Goal::Colour(word, targets) => AskedTarget::Colour { word, targets },
             Goal::State(state) => AskedTarget::State(*state),
             Goal::Board(cells) => {
                 AskedTarget::Board { rows: cells.rows, cols: cells.cols, cells: &cells.cells }
@@ -610,7 +610,7 @@ pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec) -> PyResult<Goal> {
         let word: &str = &word;
         match (word, colour_targets(word)) {
             ("any" | "either", _) => return Ok(Goal::Any),
-            (_, Some(_)) => return Ok(Goal::Colour(word.to_string())),
+            (_, Some(targets)) => return Ok(Goal::Colour(word.to_string(), targets)),
             // A string of one row or several is a board (on a graph, or
             // a one-line grid written as text).
             _ if word.chars().any(|c| !c.is_ascii_alphabetic())

@@ -2,8 +2,10 @@
 //! picks the library's [`Game`] for the number of states (the bit-packed
 //! [`Solver`] for two, [`StateSolver`] for K), and every entry point runs
 //! generically over it ([`Play`]). What differs between the two games for
-//! Python (how a board is built, which targets a word names, what an
-//! analysis holds) is [`PyGame`], implemented once for each.
+//! Python is [`PyGame`], implemented once for each: how Python names the
+//! target a press set reaches, and the table (boards, targets and the
+//! study of a size are the library's: `Board::from_cell_values`,
+//! `Made::targets_of`, `analysis::study`).
 
 use lightsout::analysis::Weighed;
 use lightsout::solve::{Game, Limits, Made, TargetOf};

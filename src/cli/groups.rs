@@ -280,10 +280,7 @@ fn picture_path(format: &'static str) -> impl Fn(&str) -> Result<PathBuf, String
 pub(super) fn output_path(s: &str) -> Result<PathBuf, String> {
     match s {
         "" => Err("expected a file name".into()),
-        "-" => {
-            Err("writes a file, and standard output carries the answers: name a file (like presses.pbm)"
-                .into())
-        }
+        "-" => Err("writes a file, and standard output carries the answers: name a file".into()),
         _ => Ok(PathBuf::from(s)),
     }
 }

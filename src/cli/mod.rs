@@ -38,7 +38,6 @@ use input::*;
 use kind::{BoardInput, Kind, check_text, note_not_proven};
 use plan::*;
 use progress::*;
-
 use solve::*;
 use values::*;
 use verify::verify;

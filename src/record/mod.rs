@@ -8,7 +8,8 @@
 //! 3, [`search`]), K-state searches (version 2, [`states`]), table slices
 //! ([`table`]) and hardest-boards distribution slices ([`hardest`]).
 //! Behind the `records` feature (serde_json, sha2), which the command
-//! line turns on: the server and Python may shard with the same records.
+//! line turns on: the server and Python could shard with the same records
+//! by turning it on (Python builds without it today).
 
 pub mod hardest;
 mod problem;

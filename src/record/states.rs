@@ -1,6 +1,6 @@
 //! K-state search records (version 2).
 //!
-//! A K-state [`Record`] holds the problem of a K-state long search (with
+//! A K-state [`Record`](super::Record) holds the problem of a K-state long search (with
 //! `states` and, on a graph, the graph6), its hash, and per target the
 //! [`StateSearchState`] of its exhaustive search; a long K-state search
 //! writes them (a shard's line, a checkpoint) and `merge` joins them, each

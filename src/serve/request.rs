@@ -465,7 +465,7 @@ pub(super) fn targets<G: Made>(
             _ => return Err(beyond(s)),
         },
         Some(Value::String(s)) if k == 2 => match colour_targets(s) {
-            Some(_) => AskedTarget::Colour(s),
+            Some(targets) => AskedTarget::Colour { word: s, targets },
             None => return Err(expected(format!("'{s}'"))),
         },
         // Its shape is checked against the board's by the solver.

@@ -109,9 +109,10 @@ impl GameSpec {
 pub enum AskedTarget<'a> {
     /// `any` (`either`): every uniform board; the lightest answer wins.
     Any,
-    /// A colour word of the two-state game: `white`, `black` or `either`
-    /// ([`colour_targets`](crate::present::colour_targets) knows them).
-    Colour(&'a str),
+    /// A colour word of the two-state game (`white`, `black`, `either`) and
+    /// the targets it names, as the fronts read it with
+    /// [`colour_targets`](crate::present::colour_targets).
+    Colour { word: &'a str, targets: &'static [Target] },
     /// A uniform state, below K (two states: 0 white, 1 black).
     State(u8),
     /// A board to reach: its shape and cell values, row by row.
@@ -134,13 +135,15 @@ pub trait Made: Game + Sized {
     /// assert_eq!(Solver::targets_of(&AskedTarget::Any, two)?, [Target::White, Target::Black]);
     /// let three = Modulus::new(3).unwrap();
     /// assert_eq!(StateSolver::targets_of(&AskedTarget::Any, three)?.len(), 3);
-    /// assert!(StateSolver::targets_of(&AskedTarget::Colour("white"), three).is_err());
+    /// let white = AskedTarget::Colour { word: "white", targets: &[Target::White] };
+    /// assert!(StateSolver::targets_of(&white, three).is_err());
     /// # Ok::<(), lightsout::Error>(())
     /// ```
     ///
     /// # Errors
     /// [`Error::BadInput`] for what this game has no target for: a colour
-    /// word with K states, a state of K or more, an unknown colour word.
+    /// word with K states, a state of K or more, a board whose cells are
+    /// not `rows × cols` values below K.
     fn targets_of(asked: &AskedTarget, states: Modulus) -> Result<Vec<TargetOf<Self>>, Error>;
 
     /// Factors `spec`'s puzzle.
@@ -165,19 +168,33 @@ fn below(state: u8, states: Modulus) -> Result<u8, Error> {
     }
 }
 
+/// The target board `rows × cols` of these cells, refused unless they are
+/// that many, each below `states` (a caller's board is never indexed past
+/// its end, nor a cell of 2 read as white).
+fn target_board<B: Board>(rows: usize, cols: usize, cells: &[u8], states: Modulus) -> Result<B, Error> {
+    if rows.checked_mul(cols) != Some(cells.len()) {
+        return Err(Error::BadInput(format!(
+            "the target board is {rows}x{cols} but {} cells were given",
+            cells.len()
+        )));
+    }
+    if let Some(&state) = cells.iter().find(|&&s| s >= states.get()) {
+        below(state, states)?;
+    }
+    Ok(B::from_cell_values(rows, cols, cells))
+}
+
 impl Made for Solver {
     fn targets_of(asked: &AskedTarget, states: Modulus) -> Result<Vec<Target>, Error> {
         Ok(match *asked {
             AskedTarget::Any => Target::EITHER.to_vec(),
-            AskedTarget::Colour(word) => crate::present::colour_targets(word)
-                .ok_or_else(|| Error::BadInput(format!("'{word}' is not a colour: white, black or either")))?
-                .to_vec(),
+            AskedTarget::Colour { targets, .. } => targets.to_vec(),
             AskedTarget::State(state) => match below(state, states)? {
                 0 => vec![Target::White],
                 _ => vec![Target::Black],
             },
             AskedTarget::Board { rows, cols, cells } => {
-                vec![Target::Board(Grid::from_cell_values(rows, cols, cells))]
+                vec![Target::Board(target_board::<Grid>(rows, cols, cells, states)?)]
             }
         })
     }
@@ -195,7 +212,7 @@ impl Made for StateSolver {
     fn targets_of(asked: &AskedTarget, k: Modulus) -> Result<Vec<StateTarget>, Error> {
         Ok(match *asked {
             AskedTarget::Any => StateTarget::any(k),
-            AskedTarget::Colour(word) => {
+            AskedTarget::Colour { word, .. } => {
                 return Err(Error::BadInput(format!(
                     "target '{word}' names a colour of the two-state game; with {k} states give a state 0 to \
                      {}, 'any' or a board",
@@ -204,7 +221,7 @@ impl Made for StateSolver {
             }
             AskedTarget::State(state) => vec![StateTarget::Uniform(below(state, k)?)],
             AskedTarget::Board { rows, cols, cells } => {
-                vec![StateTarget::Board(StateGrid::from_cell_values(rows, cols, cells))]
+                vec![StateTarget::Board(target_board::<StateGrid>(rows, cols, cells, k)?)]
             }
         })
     }
@@ -236,5 +253,27 @@ mod tests {
         assert_eq!((capped.max_nullity, capped.work_limit), (30, Some(26)));
         assert!(!Solver::make(&spec).unwrap().searches_long());
         assert!(Solver::make(&spec.with_puzzle(Puzzle::new(19, 19).unwrap())).unwrap().searches_long());
+    }
+
+    /// A caller's target board is checked, never indexed past its end nor
+    /// read with a cell of K or more (review of 5b23d5c).
+    #[test]
+    fn a_bad_target_board_is_an_error_not_a_panic() {
+        let (two, three) = (Modulus::new(2).unwrap(), Modulus::new(3).unwrap());
+        let short = AskedTarget::Board { rows: 2, cols: 2, cells: &[0, 1, 0] };
+        assert!(matches!(Solver::targets_of(&short, two), Err(Error::BadInput(_))));
+        assert!(matches!(StateSolver::targets_of(&short, three), Err(Error::BadInput(_))));
+        let huge = AskedTarget::Board { rows: usize::MAX, cols: 2, cells: &[] };
+        assert!(Solver::targets_of(&huge, two).is_err());
+        let twos = AskedTarget::Board { rows: 1, cols: 2, cells: &[0, 2] };
+        let err = Solver::targets_of(&twos, two).unwrap_err().to_string();
+        assert!(err.contains("the target state is 0 to 1, got 2"), "{err}");
+        assert_eq!(StateSolver::targets_of(&twos, three).unwrap().len(), 1);
+        let [Target::Board(grid)] =
+            &Solver::targets_of(&AskedTarget::Board { rows: 1, cols: 2, cells: &[1, 0] }, two).unwrap()[..]
+        else {
+            panic!("one board target")
+        };
+        assert_eq!(grid.cell_values(), [1, 0]);
     }
 }

@@ -737,7 +737,10 @@ fn regression_flags_that_would_do_nothing_are_refused() {
         (&["--output-pbm", "plain"], "--output-pbm sets the format of --output FILE; give --output too"),
         (&["--show", "--format", "json"], "--show adds grids to poj and text output"),
         // `-o -` once wrote a file named `-` (issue 32 item 8).
-        (&["-o", "-"], "invalid value '-' for '--output <FILE>': writes a file, and standard output carries"),
+        (
+            &["-o", "-"],
+            "invalid value '-' for '--output <FILE>': writes a file, and standard output carries the answers: name a file (see",
+        ),
         (&["hardest", "-r", "3", "-c", "3", "-o", "-"], "invalid value '-' for '--output <FILE>'"),
         (&["--png", "-"], "invalid value '-' for '--png <FILE>'"),
         // A graph file's line too long: no word of a board's rows.

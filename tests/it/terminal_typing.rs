@@ -91,8 +91,11 @@ fn a_typo_is_said_at_once_and_the_board_typed_again() {
     let board = ["bwbw", "wbbb", "bwwb", "wwbw"];
     let answer = piped_answer(&(board.join("\n") + "\n"));
     // The note comes after `bwbx` and before any other row is typed: the
-    // driver waits for it before typing on.
-    let mut steps = vec![("type", "bwbx"), ("wait", TYPO)];
+    // driver waits for it, its line end included (stderr may write the
+    // text and the line end apart, and the next row's echo must not fall
+    // between them), before typing on.
+    let typo_line = format!("{TYPO}\n");
+    let mut steps = vec![("type", "bwbx"), ("wait", typo_line.as_str())];
     steps.extend(board.iter().map(|row| ("type", *row)));
     let answered = format!("\n{answer}\n");
     steps.extend([("wait", answered.as_str()), ("type", "^D")]);
@@ -114,7 +117,8 @@ fn a_row_of_another_width_is_said_at_once() {
     let answer = piped_answer(&(board.join("\n") + "\n"));
     let note =
         "lightsout: <stdin>: line 3 has 2 cells but line 1 has 3; type this board again from its first row";
-    let mut steps = vec![("type", "bbw"), ("type", "wbw"), ("type", "bw"), ("wait", note)];
+    let note_line = format!("{note}\n");
+    let mut steps = vec![("type", "bbw"), ("type", "wbw"), ("type", "bw"), ("wait", note_line.as_str())];
     steps.extend(board.iter().map(|row| ("type", *row)));
     let answered = format!("\n{answer}\n");
     steps.extend([("wait", answered.as_str()), ("type", "^D")]);

@@ -15,7 +15,7 @@ function kernelText(a) {
 }
 
 /** A power of two as the intro above writes it (2<sup>d</sup>), in text:
- *  2² = 4, and past a million only the power (2⁴⁰). */
+ *  2² = 4, and past 2²⁰ only the power (2⁴⁰). */
 function powerOfTwo(d) {
   const power = `2${String(d).replace(/[0-9]/g, (c) => "⁰¹²³⁴⁵⁶⁷⁸⁹"[c])}`;
   return d <= 20 ? `${power} = ${2 ** d}` : power;
