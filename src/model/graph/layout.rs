@@ -88,7 +88,7 @@ impl Layout {
     ///
     /// # Complexity
     /// O(n + m) to recognise a built-in or a grid; the force layout takes
-    /// O(n² + m) a step for at most [`FORCE_MAX_VERTICES`] vertices, with
+    /// O(n² + m) a step for at most `FORCE_MAX_VERTICES` vertices, with
     /// fewer steps as the graph grows: about 4·10⁷ pair and edge visits in
     /// all (400 steps up to about 400 vertices), and never under 30 steps.
     ///

@@ -60,12 +60,12 @@ impl Estimate {
 /// improves on its incumbent batch by batch and prunes far more than the
 /// probes (a 2×80 king board was estimated at 1.7·10^11 merges and
 /// searched in 0.1 s). Then the slice's blocks are searched for real as
-/// the search goes, in its batches ([`search_batches`]), within a budget
-/// of the probes' work and at least [`TRIAL_BUDGET`]: counted exactly if
+/// the search goes, in its batches (`search_batches`), within a budget
+/// of the probes' work and at least `TRIAL_BUDGET`: counted exactly if
 /// that ends the slice; else the blocks searched count as they were, the
 /// rest of the first batch at their mean, and the later batches by the
 /// probes again, bounded by the lightest member found (by that trial and by
-/// short dives into the blocks, [`dive`]), as the search's later batches
+/// short dives into the blocks, `dive`), as the search's later batches
 /// are once it has found it.
 ///
 /// The rates are measured on the way: this thread's CPU time over the
