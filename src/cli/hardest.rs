@@ -22,11 +22,11 @@ use crate::present::{Shown, hardest_json, hardest_text, parse_bytes};
 use crate::record::{HardestProblem, HardestRecord};
 use crate::record::{Sealed, check_one_split, coverage_error};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
-use crate::{Answer, Error, Method, Solver, StateSolver};
+use crate::{Error, Method, Solver, StateSolver};
 
 pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     args.puzzle.refuse_unused(None, None)?;
     let goal = crate::present::parse_goal(&args.target, args.puzzle.states)
@@ -209,7 +209,7 @@ fn merge_with<G: Kind>(
     io: &mut Streams,
 ) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     let first = &records[0].1.problem;
     let max_memory = parse_bytes(DEFAULT_MAX_MEMORY).map_err(Error::Internal)?;
@@ -242,7 +242,7 @@ fn slice<G: Kind>(
     io: &mut Streams,
 ) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     if !args.distribution {
         return Err(Error::BadInput(

@@ -40,7 +40,7 @@ pub(super) type EachBoard<'e, B> = dyn FnMut(usize, B, bool, &mut dyn Write) -> 
 /// A kind of game as the command line reads, makes and writes it.
 pub(super) trait Kind: Weighed + Made
 where
-    Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
+    Self::Board: Shown<Solver = Self>,
 {
     /// `solve`, by the routes this kind has (two states stream large
     /// generated boards; both search long, sliced and resumable).
@@ -360,8 +360,12 @@ pub(super) fn note_not_proven<G: Kind>(
     answer: &Answer<G::Board>,
     max_nullity: usize,
 ) where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
+    // The common case, every answer proven: nothing to say or count.
+    if answer.outcomes.iter().all(|o| o.solution.as_ref().is_none_or(|s| s.proven_minimal)) {
+        return;
+    }
     let best = answer.best().map(|(t, _)| t);
     let reachable = answer.outcomes.iter().filter(|o| o.solution.is_some()).count();
     note_not_fewest_over_targets(stderr, index, solver, answer);
@@ -387,7 +391,7 @@ fn note_not_fewest_over_targets<G: Kind>(
     solver: &G,
     answer: &Answer<G::Board>,
 ) where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     let Some((target, best)) = answer.best().filter(|(_, s)| s.proven_minimal) else { return };
     let weight = crate::Board::presses(&best.presses);
@@ -415,7 +419,7 @@ pub(super) fn check_text<G: Kind>(
     verdicts: &[(TargetOf<G>, Option<G::Board>)],
 ) -> String
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     let mut text = format!("board {index}: {}, {}\n", shape_text(solver.puzzle()), solver.kernel_words());
     for (target, obstruction) in verdicts {

@@ -45,7 +45,7 @@ use verify::verify;
 use crate::error::plural;
 use crate::error::{ShapeOf, Side};
 use crate::present::*;
-use crate::{Answer, Error, Solver, StateSolver};
+use crate::{Error, Solver, StateSolver};
 
 /// Runs the command line `args` (program name first) against the given
 /// streams and returns the exit code: 0 answered (or the output pipe was
@@ -130,7 +130,7 @@ fn parse(args: Vec<std::ffi::OsString>) -> Result<(Cli, bool), clap::Error> {
 /// Runs `command` for the kind of game `G`.
 fn run_command<G: Kind>(command: Command, io: &mut Streams) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     match command {
         Command::Solve(args) => solve::<G>(args, io),

@@ -13,11 +13,11 @@ use crate::present::{
     Report, Shown, Tally, answers, best_tally, poj_line, presses, text_lines, two_state_header,
 };
 use crate::solve::{Chase, GameSpec, MAX_STREAMED_NULLITY, limits};
-use crate::{Answer, Error, Generate, Puzzle, Solver, StateSolver, Target};
+use crate::{Error, Generate, Puzzle, Solver, StateSolver, Target};
 
 pub(super) fn solve<G: Kind>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
@@ -80,7 +80,7 @@ const UNSAVED_ADVICE: &str = "add --checkpoint FILE to be able to resume";
 /// for either kind of game.
 pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     let max_memory = args.memory.max_memory;
     let targets = G::targets(&args.target, &args.source, &args.puzzle, max_memory)?;
@@ -104,6 +104,7 @@ where
     let per_board = *stdin_is_terminal;
     let unsaved = || super::interrupt::end_on_interrupt_unmeasured(UNSAVED_ADVICE);
     let _interrupt = (!per_board).then(unsaved);
+    let mut text = String::new();
     G::each_board(
         input,
         &mut **stdin,
@@ -121,15 +122,17 @@ where
             };
             note_not_proven(stderr, index, solver, &answer, args.max_nullity);
             let report = Report { index, board: &board, solver, answer: &answer };
-            let text = report.render(args.format.into(), args.show);
+            text.clear();
+            report.render_into(&mut text, args.format.into(), args.show);
             // The file is made before the answer that first goes into it is
             // printed, so that a path that cannot be created stops the run there.
-            let file = if answer.best().is_some() { output.get()? } else { None };
+            let best = answer.best();
+            let file = if best.is_some() { output.get()? } else { None };
             out.write_all(text.as_bytes())?;
             if flush {
                 out.flush()?;
             }
-            if let (Some(file), Some((_, best))) = (file, answer.best()) {
+            if let (Some(file), Some((_, best))) = (file, best) {
                 G::write_presses(file, args, &best.presses).map_err(|e| output_error(args, e))?;
             }
             if index == 1 && args.picture.wanted() {
@@ -252,7 +255,9 @@ fn solve_streamed(
         }
     }
     let text = match args.format {
-        Format::Poj => poj_line(&tallies),
+        Format::Poj => {
+            poj_line(best_tally(&tallies).and_then(|t| t.result).map(|(presses, _)| presses)).into()
+        }
         // Sized as given (a wide uniform board is streamed transposed).
         _ => {
             let shape = (args.source.rows.unwrap_or(rows), args.source.cols.unwrap_or(cols));

@@ -14,7 +14,7 @@ use crate::present::{
 };
 use crate::record::{TableProblem, table_record};
 use crate::solve::limits;
-use crate::{Answer, Error, Method, analyze as analyse, grid_lines, nullity_table, picture};
+use crate::{Error, Method, analyze as analyse, grid_lines, nullity_table, picture};
 
 /// Largest nullity `analyze` suggests searching in full: 2^42 members take
 /// minutes on two cores (65×65, folded by its symmetries: 79 s).
@@ -22,7 +22,7 @@ const SUGGESTED_MAX_NULLITY: usize = 42;
 
 pub(super) fn analyze<G: Kind>(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     args.puzzle.refuse_unused(None, None)?;
     G::analyze_command(&args, io)
@@ -185,7 +185,7 @@ fn analysis_text(a: &Analysis) -> String {
 /// proves it is not (no minimisation is needed).
 pub(super) fn check<G: Kind>(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
@@ -224,7 +224,7 @@ pub(super) const TABLE_ADVICE: &str =
 
 pub(super) fn table<G: Kind>(args: TableArgs, io: &mut Streams) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     if args.puzzle.graph.is_some() {
         return Err(

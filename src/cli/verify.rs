@@ -6,14 +6,14 @@ use crate::cli::{Failure, Kind, Streams, VerifyArgs, smaller_or_more_memory, sol
 use crate::present::Shown;
 use crate::present::{shape_text, topology_name};
 use crate::solve::DEFAULT_MAX_NULLITY;
-use crate::{Answer, Error, Game, Solution, Solver, Target, bfs, grid_lines};
+use crate::{Error, Game, Solution, Solver, Target, bfs, grid_lines};
 
 /// What an interrupted `verify` says it lost (both kinds).
 pub(super) const VERIFY_ADVICE: &str = "verify keeps no checkpoint; run it again to start over";
 
 pub(super) fn verify<G: Kind>(args: VerifyArgs, io: &mut Streams) -> Result<u8, Failure>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     args.puzzle.refuse_unused(None, None)?;
     G::verify_command(&args, io)

@@ -7,6 +7,8 @@ use crate::error::Error;
 mod reader;
 mod states;
 
+pub(crate) use reader::{Place, newline, newlines};
+
 use reader::{BadRow, Boards, Cells, Line, describe, tokens, written_apart};
 
 pub use states::{StateBoards, parse_state_boards, state_lines, state_row_width};
@@ -121,7 +123,10 @@ impl Cells for Bits {
     /// row with any other byte (a space between cells, a bad character)
     /// is read again the general way.
     fn read_sized(&self, line: &Line, board: &mut Grid, r: usize, width: usize) -> Result<bool, BadRow> {
-        if line.cells.len() == width {
+        if line.cells.len() == width && self.read_plain(line.cells, board, r) {
+            return Ok(true);
+        }
+        if line.cells.len() == width && width > 64 {
             let row = board.words_mut(r);
             let mut invalid = false;
             for (word, cells) in row.iter_mut().zip(line.cells.chunks(64)) {
@@ -140,6 +145,24 @@ impl Cells for Bits {
             return Ok(false);
         }
         self.read_row(line, board, r).map(|()| true)
+    }
+
+    /// A row of one word, gathered in a register (most boards).
+    fn read_plain(&self, row: &[u8], board: &mut Grid, r: usize) -> bool {
+        if row.len() > 64 {
+            return false;
+        }
+        let (mut word, mut invalid) = (0u64, false);
+        for (c, &b) in row.iter().enumerate() {
+            let v = CELL[b as usize];
+            invalid |= v == INVALID;
+            word |= ((v >> 1) as u64) << c;
+        }
+        if let (false, Some(first)) = (invalid, board.words_mut(r).first_mut()) {
+            *first = word;
+            return true;
+        }
+        false
     }
 
     fn first_bad(&self, line: &Line) -> Option<BadRow> {
@@ -187,6 +210,25 @@ impl<'a> TextBoards<'a> {
     pub fn continuing(self, first_line: usize, blocks: bool) -> Self {
         TextBoards(self.0.continuing(first_line, blocks))
     }
+
+    /// Where this reading stands, to go on with it later by
+    /// [`at`](Self::at) (a stream's reader keeps a piece's text, not its
+    /// boards).
+    pub(crate) fn place(&self) -> Place {
+        self.0.place()
+    }
+
+    /// The reading of `input` that stood at `place`, made with the same
+    /// `source`, `rows` and `cols`.
+    pub(crate) fn at(
+        input: &'a [u8],
+        source: &'a str,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        place: Place,
+    ) -> Self {
+        TextBoards(Boards::at(input, source, rows, cols, Bits, place))
+    }
 }
 
 impl Iterator for TextBoards<'_> {
@@ -206,6 +248,8 @@ pub fn grid_lines(grid: &Grid, one: char, zero: char) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn shapes(input: &str, rows: Option<usize>) -> Result<Vec<(usize, usize)>, String> {
@@ -238,5 +282,54 @@ mod tests {
         assert!(shapes("bwbw\nwwww\nbbbb\nwwww\nbbbb\n", None).unwrap_err().contains("line 5 has 1 row "));
         assert!(shapes("bw\nwb\nww\n", Some(2)).unwrap_err().contains("2 rows were given"));
         assert!(shapes("b\u{e9}\n", None).unwrap_err().contains("byte 0xc3 at line 1, column 2"));
+    }
+
+    proptest! {
+        /// Plain rows are read straight from the bytes, any other the
+        /// general way: the same text with every row written apart (never
+        /// plain) reads as the same boards, or fails alike. Rows get a `\r`,
+        /// spaces around them, a bad character, or one cell too few.
+        #[test]
+        fn plain_rows_read_as_the_general_way(
+            boards in prop::collection::vec(
+                (1usize..6, 1usize..6).prop_flat_map(|(r, c)| {
+                    prop::collection::vec((prop::collection::vec(any::<bool>(), c), 0u8..12), r)
+                }),
+                1..5,
+            ),
+            blank_lines in any::<bool>(),
+        ) {
+            let (mut plain, mut apart) = (String::new(), String::new());
+            for board in &boards {
+                for (cells, decoration) in board {
+                    let mut row: Vec<char> = cells.iter().map(|&b| if b { 'b' } else { 'w' }).collect();
+                    match decoration {
+                        0 => row[0] = '%',
+                        1 => { row.pop(); }
+                        _ => {}
+                    }
+                    let line: String = row.iter().collect();
+                    let spaced = row.iter().map(char::to_string).collect::<Vec<_>>().join(" ");
+                    let (before, after) = match decoration {
+                        2 => ("", "\r"),
+                        3 => ("  ", " "),
+                        _ => ("", ""),
+                    };
+                    plain += &format!("{before}{line}{after}\n");
+                    apart += &format!("{before}{spaced}{after}\n");
+                }
+                if blank_lines {
+                    plain.push('\n');
+                    apart.push('\n');
+                }
+            }
+            let plain_boards = parse_boards(plain.as_bytes(), "in", None, None);
+            let apart_boards = parse_boards(apart.as_bytes(), "in", None, None);
+            match (plain_boards, apart_boards) {
+                (Ok(p), Ok(a)) => prop_assert_eq!(p, a),
+                (Err(_), Err(_)) => {}
+                (p, a) => prop_assert!(false, "{plain:?}: {p:?} but written apart {a:?}"),
+            }
+        }
     }
 }

@@ -30,8 +30,6 @@ pub(crate) enum AnswerFormat {
 pub(crate) trait Shown: Board {
     /// The solver that answered (for the header, the reached board, JSON).
     type Solver;
-    /// The answer to one board: a result per target asked.
-    type Answer;
     /// Whether the text gives a lower bound beside a count not proven
     /// minimal (`; at least N`).
     const SHOWS_LOWER_BOUND: bool;
@@ -39,7 +37,7 @@ pub(crate) trait Shown: Board {
     /// A target's name, as answers and notes print it.
     fn target_name(target: &Self::Target) -> Cow<'static, str>;
     /// Each target's result, in the order asked.
-    fn tallies<'a>(answer: &'a Self::Answer) -> Vec<Tally<'a, Self>>;
+    fn tallies<'a>(answer: &'a Answer<Self>) -> Vec<Tally<'a, Self>>;
     /// The text answer's first line: the board, its size and its kernel.
     fn header(report: &Report<'_, Self>) -> String;
     /// Whether the board is a graph's (presses listed by vertex).
@@ -102,10 +100,11 @@ pub(crate) fn answers<B>(name: &str, tallies: &[Tally<B>]) -> bool {
     tallies.len() == 1 || best_tally(tallies).is_some_and(|best| best.name == name)
 }
 
-/// The POJ answer: the fewest presses, or `Impossible`.
-pub(crate) fn poj_line<B>(tallies: &[Tally<B>]) -> String {
-    match best_tally(tallies).and_then(|t| t.result) {
-        Some((presses, _)) => format!("{presses}\n"),
+/// The POJ answer: the fewest presses (of the reachable targets), or
+/// `Impossible`.
+pub(crate) fn poj_line(fewest: Option<u64>) -> Cow<'static, str> {
+    match fewest {
+        Some(presses) => format!("{presses}\n").into(),
         None => "Impossible\n".into(),
     }
 }
@@ -158,7 +157,7 @@ pub(crate) struct Report<'a, B: Shown = Grid> {
     pub(crate) index: usize,
     pub(crate) board: &'a B,
     pub(crate) solver: &'a B::Solver,
-    pub(crate) answer: &'a B::Answer,
+    pub(crate) answer: &'a Answer<B>,
 }
 
 impl<B: Shown> Report<'_, B> {
@@ -170,21 +169,32 @@ impl<B: Shown> Report<'_, B> {
     /// The answer as `format` prints it (`show`: with the best's press grid
     /// and the board it reaches; JSON holds the grid already).
     pub(crate) fn render(&self, format: AnswerFormat, show: bool) -> String {
+        let mut text = String::new();
+        self.render_into(&mut text, format, show);
+        text
+    }
+
+    /// [`render`](Self::render) appended to `text`: a stream of boards
+    /// reuses one buffer (the classic 65,536 boards allocate nothing per
+    /// answer for it).
+    pub(crate) fn render_into(&self, text: &mut String, format: AnswerFormat, show: bool) {
         match format {
-            AnswerFormat::Poj => self.poj(show),
-            AnswerFormat::Text => self.text(show),
-            AnswerFormat::Json => self.json() + "\n",
+            AnswerFormat::Poj => self.poj_into(text, show),
+            AnswerFormat::Text => *text += &self.text(show),
+            AnswerFormat::Json => {
+                *text += &self.json();
+                text.push('\n');
+            }
         }
     }
 
     /// The fewest presses, or `Impossible`.
-    pub(crate) fn poj(&self, show: bool) -> String {
-        let tallies = self.tallies();
-        let mut text = poj_line(&tallies);
+    fn poj_into(&self, text: &mut String, show: bool) {
+        let fewest = self.answer.best().map(|(_, best)| best.presses.presses());
+        *text += &poj_line(fewest);
         if show {
-            text += &self.grids(&tallies);
+            *text += &self.grids(&self.tallies());
         }
-        text
     }
 
     /// The header, a line per target, the best and its presses.
@@ -264,7 +274,6 @@ pub(crate) fn two_state_header(index: usize, (rows, cols): (usize, usize), nulli
 
 impl Shown for Grid {
     type Solver = Solver;
-    type Answer = Answer;
     const SHOWS_LOWER_BOUND: bool = false;
 
     fn target_name(target: &Target) -> Cow<'static, str> {

@@ -77,7 +77,6 @@ pub(crate) type StateReport<'a> = Report<'a, StateGrid>;
 
 impl Shown for StateGrid {
     type Solver = StateSolver;
-    type Answer = Answer<StateGrid>;
     const SHOWS_LOWER_BOUND: bool = true;
 
     fn target_name(target: &StateTarget) -> std::borrow::Cow<'static, str> {

@@ -11,7 +11,7 @@ use super::work::{App, Job, Lane};
 use crate::present::{Report, Shown};
 use crate::solve::{Board, GameSpec, TargetOf};
 use crate::zk::Modulus;
-use crate::{Answer, Error, Puzzle, StateGrid};
+use crate::{Error, Puzzle, StateGrid};
 use serde_json::Value;
 
 /// `POST /api/solve`: the object `lightsout solve --format json` prints.
@@ -38,7 +38,7 @@ struct Asked<'a> {
 /// A request's board, its puzzle and its targets, of one kind of game.
 struct Play<G: Served>
 where
-    G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+    G::Board: Shown<Solver = G>,
 {
     board: G::Board,
     puzzle: Puzzle,
@@ -50,7 +50,7 @@ where
 trait OnBoard {
     fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>
     where
-        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>;
+        G::Board: Shown<Solver = G>;
 }
 
 /// Reads the board of a request, its puzzle and its targets, checked, and
@@ -88,7 +88,7 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
     impl<T: OnBoard> OnGame for ReadBoard<'_, T> {
         fn on<G: Served>(self) -> Result<String, ApiError>
         where
-            G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+            G::Board: Shown<Solver = G>,
         {
             let ReadBoard { board, puzzle, vertices, asked, states, job, then } = self;
             let targets = request::targets::<G>(asked.target, vertices, states, &job.limits)?;
@@ -117,7 +117,7 @@ struct SolveBoard {
 impl OnBoard for SolveBoard {
     fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>
     where
-        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+        G::Board: Shown<Solver = G>,
     {
         // The library's defaults under the server's own ceiling: the same
         // answer as the command line's and Python's where that is no lower.
@@ -140,7 +140,7 @@ struct CheckBoard;
 impl OnBoard for CheckBoard {
     fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>
     where
-        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+        G::Board: Shown<Solver = G>,
     {
         let spec = GameSpec::new(play.puzzle.clone(), play.states).with_max_memory(job.limits.max_memory);
         let solver = G::make(&spec.asking_max_nullity(0))?;

@@ -13,7 +13,7 @@ use crate::analysis::kernel_table_within;
 use crate::present::{Shown, analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
 use crate::solve::Made;
 use crate::zk::Modulus;
-use crate::{Answer, Method, Puzzle, Solver, StateSolver};
+use crate::{Method, Puzzle, Solver, StateSolver};
 use crate::{analyze as analyse, nullity_table};
 
 /// Rows of a table computed between two checks of [`Job::should_stop`]:
@@ -25,7 +25,7 @@ const ROWS_PER_PART: usize = 4;
 /// over it.
 pub(super) trait Served: Weighed + Made
 where
-    Self::Board: Shown<Solver = Self, Answer = Answer<Self::Board>>,
+    Self::Board: Shown<Solver = Self>,
 {
     /// `/api/analyze`'s object for `puzzle`, searching the lightest quiet
     /// pattern up to `max_nullity` (asked, or this kind's default) within
@@ -142,7 +142,7 @@ impl Served for StateSolver {
 pub(super) trait OnGame {
     fn on<G: Served>(self) -> Result<String, ApiError>
     where
-        G::Board: Shown<Solver = G, Answer = Answer<G::Board>>;
+        G::Board: Shown<Solver = G>;
 }
 
 /// Runs `then` for the kind of game of `states`: the server's one fork

@@ -14,11 +14,11 @@ use super::json_response;
 use super::request::{self, ApiJson};
 use super::study::sized_puzzle;
 use super::work::{App, Job};
+use crate::Puzzle;
 use crate::analysis::{Goal, HardestOptions, hardest as weigh};
 use crate::present::{Shown, hardest_json, parse_goal};
 use crate::solve::{GameSpec, Limits};
 use crate::zk::Modulus;
-use crate::{Answer, Puzzle};
 
 /// A size (or graph) and what its boards are weighed to.
 #[derive(Deserialize, Debug)]
@@ -87,7 +87,7 @@ fn most_presses(req: &HardestRequest, job: &Job) -> Result<String, ApiError> {
     impl OnGame for Weigh<'_> {
         fn on<G: Served>(self) -> Result<String, ApiError>
         where
-            G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+            G::Board: Shown<Solver = G>,
         {
             let limits = &*self.job.limits;
             let spec = GameSpec::new(self.puzzle.clone(), self.states).with_max_memory(limits.max_memory);

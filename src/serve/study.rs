@@ -8,7 +8,6 @@ use super::game::{OnGame, Served, for_states};
 use super::request::{self, AnalyzeRequest, ApiJson, TableRequest};
 use super::work::{App, Job};
 use super::{Limits, json_response};
-use crate::Answer;
 use crate::Puzzle;
 use crate::analysis::table_cost;
 use crate::model::{Graph, Layout};
@@ -54,7 +53,7 @@ fn analysis(req: &AnalyzeRequest, job: &Job) -> Result<String, ApiError> {
     impl OnGame for Analysis<'_> {
         fn on<G: Served>(self) -> Result<String, ApiError>
         where
-            G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+            G::Board: Shown<Solver = G>,
         {
             G::analysis(&self.puzzle, self.states, self.max_nullity, self.job)
         }
@@ -134,7 +133,7 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
     impl OnGame for Table<'_> {
         fn on<G: Served>(self) -> Result<String, ApiError>
         where
-            G::Board: Shown<Solver = G, Answer = Answer<G::Board>>,
+            G::Board: Shown<Solver = G>,
         {
             let entries = G::table(self.states, self.rows, self.cols, &self.template, self.job)?;
             Ok(serde_json::Value::from(entries).to_string())

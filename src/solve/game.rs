@@ -194,21 +194,7 @@ pub trait Game {
         targets: &[TargetOf<Self>],
         limits: &Limits,
     ) -> Result<Answer<Self::Board>, Error> {
-        // The clock is read only for a time limit: a stream of thousands
-        // of boards pays no clock read per board.
-        let started = limits.time_limit.map(|_| Instant::now());
-        let outcomes = targets
-            .iter()
-            .map(|target| {
-                let left = limits.time_limit.zip(started).map(|(t, s)| t.saturating_sub(s.elapsed()));
-                let limits = Limits { time_limit: left, ..*limits };
-                Ok(Outcome {
-                    target: target.clone(),
-                    solution: self.solve_for_within(board, target, &limits)?,
-                })
-            })
-            .collect::<Result<_, Error>>()?;
-        Ok(Answer { outcomes })
+        solve_each(self, board, targets, limits)
     }
 
     /// Solves `board` for each of `targets` ([`Target::EITHER`](crate::Target::EITHER)
@@ -220,6 +206,28 @@ pub trait Game {
     fn solve(&self, board: &Self::Board, targets: &[TargetOf<Self>]) -> Result<Answer<Self::Board>, Error> {
         self.solve_within(board, targets, &Limits::NONE)
     }
+}
+
+/// [`Game::solve_within`] as most games do it: each target by
+/// [`Game::solve_for_within`], the time limit for the whole call.
+pub(crate) fn solve_each<G: Game + ?Sized>(
+    game: &G,
+    board: &G::Board,
+    targets: &[TargetOf<G>],
+    limits: &Limits,
+) -> Result<Answer<G::Board>, Error> {
+    // The clock is read only for a time limit: a stream of thousands
+    // of boards pays no clock read per board.
+    let started = limits.time_limit.map(|_| Instant::now());
+    let outcomes = targets
+        .iter()
+        .map(|target| {
+            let left = limits.time_limit.zip(started).map(|(t, s)| t.saturating_sub(s.elapsed()));
+            let limits = Limits { time_limit: left, ..*limits };
+            Ok(Outcome { target: target.clone(), solution: game.solve_for_within(board, target, &limits)? })
+        })
+        .collect::<Result<_, Error>>()?;
+    Ok(Answer { outcomes })
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 //! every board of every size up to 16 cells.
 
 use crate::model::{Grid, Puzzle};
+use crate::solve::{FoundBy, Solution};
 
 /// A factored system of at most 64 cells as words: bit `j` is cell `j` in
 /// row-major order.
@@ -133,6 +134,19 @@ impl WordSystem {
     pub(crate) fn grid(&self, word: u64) -> Grid {
         let cells = self.flips.len();
         to_grid(word, cells / self.cols, self.cols)
+    }
+
+    /// The solution of the lightest press set `presses` (the whole coset
+    /// was walked: proven).
+    #[inline]
+    pub(crate) fn solution(&self, presses: u64) -> Solution {
+        let weight = u64::from(presses.count_ones());
+        Solution {
+            presses: self.grid(presses),
+            proven_minimal: true,
+            lower_bound: weight,
+            found_by: FoundBy::Search,
+        }
     }
 }
 

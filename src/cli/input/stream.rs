@@ -7,7 +7,7 @@ use std::io::{self, Read, Write};
 use std::rc::Rc;
 
 use super::MAX_LINE;
-use crate::model::{MAX_SIDE, StateBoards, TextBoards};
+use crate::model::{MAX_SIDE, Place, StateBoards, TextBoards};
 use crate::present::format_bytes;
 use crate::{Error, Grid, StateGrid};
 
@@ -214,7 +214,10 @@ pub(in crate::cli) struct PipedBoards<'a, 'r, P: Pieces = TwoStates> {
     /// A blank line came after rows, before blank lines were known to
     /// separate boards: the next row makes them so.
     gap: bool,
-    parsed: std::collections::VecDeque<Result<P::Board, Error>>,
+    /// The piece whose boards are being handed out, and where its reading
+    /// stands: its boards are read one at a time, never held all at once.
+    ready: Vec<u8>,
+    place: Option<Place>,
     answered: usize,
     done: bool,
 }
@@ -224,17 +227,26 @@ pub(in crate::cli) struct PipedBoards<'a, 'r, P: Pieces = TwoStates> {
 pub(in crate::cli) trait Pieces {
     type Board;
 
-    /// The boards of `piece`, whose first line is line `first_line` of the
-    /// input, read as the whole input would be (`blocks`: blank lines
-    /// separate its boards).
-    fn parse(
+    /// Where a reading of `piece` starts, its first line being line
+    /// `first_line` of the input, read as the whole input would be
+    /// (`blocks`: blank lines separate its boards).
+    fn start(
         &self,
         piece: &[u8],
         first_line: usize,
         blocks: bool,
         rows: Option<usize>,
         cols: Option<usize>,
-    ) -> Vec<Result<Self::Board, Error>>;
+    ) -> Place;
+
+    /// The next board of `piece` from `place`, which moves past it.
+    fn next_board(
+        &self,
+        piece: &[u8],
+        place: &mut Place,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Option<Result<Self::Board, Error>>;
 
     /// Cells of a row (trimmed), as the parser counts them.
     fn width(&self, row: &[u8]) -> usize;
@@ -246,15 +258,28 @@ pub(in crate::cli) struct TwoStates;
 impl Pieces for TwoStates {
     type Board = Grid;
 
-    fn parse(
+    fn start(
         &self,
         piece: &[u8],
         first_line: usize,
         blocks: bool,
         rows: Option<usize>,
         cols: Option<usize>,
-    ) -> Vec<Result<Grid, Error>> {
-        TextBoards::new(piece, "<stdin>", rows, cols).continuing(first_line, blocks).collect()
+    ) -> Place {
+        TextBoards::new(piece, "<stdin>", rows, cols).continuing(first_line, blocks).place()
+    }
+
+    fn next_board(
+        &self,
+        piece: &[u8],
+        place: &mut Place,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Option<Result<Grid, Error>> {
+        let mut boards = TextBoards::at(piece, "<stdin>", rows, cols, *place);
+        let board = boards.next();
+        *place = boards.place();
+        board
     }
 
     fn width(&self, row: &[u8]) -> usize {
@@ -269,15 +294,28 @@ pub(in crate::cli) struct KStates(pub(in crate::cli) u8);
 impl Pieces for KStates {
     type Board = StateGrid;
 
-    fn parse(
+    fn start(
         &self,
         piece: &[u8],
         first_line: usize,
         blocks: bool,
         rows: Option<usize>,
         cols: Option<usize>,
-    ) -> Vec<Result<StateGrid, Error>> {
-        StateBoards::new(piece, "<stdin>", self.0, rows, cols).continuing(first_line, blocks).collect()
+    ) -> Place {
+        StateBoards::new(piece, "<stdin>", self.0, rows, cols).continuing(first_line, blocks).place()
+    }
+
+    fn next_board(
+        &self,
+        piece: &[u8],
+        place: &mut Place,
+        rows: Option<usize>,
+        cols: Option<usize>,
+    ) -> Option<Result<StateGrid, Error>> {
+        let mut boards = StateBoards::at(piece, "<stdin>", self.0, rows, cols, *place);
+        let board = boards.next();
+        *place = boards.place();
+        board
     }
 
     fn width(&self, row: &[u8]) -> usize {
@@ -321,16 +359,45 @@ impl<'a, 'r, P: Pieces> PipedBoards<'a, 'r, P> {
             lines_read: 0,
             blocks: false,
             gap: false,
-            parsed: Default::default(),
+            ready: Vec::new(),
+            place: None,
             answered: 0,
             done: false,
         }
     }
 
+    /// Takes the buffered lines that change nothing but the count of the
+    /// piece's rows, in one pass: rows after the piece's first, with no
+    /// `--rows` and no blank line pending (a stream of squares without
+    /// blank lines waits for its end). The classic 65,536 boards are
+    /// 262,144 such lines, and a call per line cost more than their
+    /// parsing. Whether any was taken; a line that may be blank (it starts
+    /// with white space), or one past `--max-memory`, is left to the
+    /// general way.
+    fn take_rows(&mut self) -> bool {
+        if self.rows.is_some() || self.gap || self.piece_rows == 0 {
+            return false;
+        }
+        let buffer = self.reader.buffer();
+        let (mut taken, mut rows) = (0, 0);
+        for end in crate::model::newlines(buffer) {
+            let blank_maybe = matches!(buffer[taken], b' ' | b'\t' | b'\r' | b'\n');
+            if blank_maybe || (self.piece.len() + end + 1) as u64 > self.max_memory {
+                break;
+            }
+            (taken, rows) = (end + 1, rows + 1);
+        }
+        self.piece.extend_from_slice(&buffer[..taken]);
+        io::BufRead::consume(self.reader, taken);
+        self.piece_rows += rows;
+        self.lines_read += rows;
+        rows > 0
+    }
+
     /// Parses the piece read so far and starts the next at the next line.
     fn finish_piece(&mut self) {
-        let boards = self.pieces.parse(&self.piece, self.first_line, self.blocks, self.rows, self.cols);
-        self.parsed.extend(boards);
+        std::mem::swap(&mut self.ready, &mut self.piece);
+        self.place = Some(self.pieces.start(&self.ready, self.first_line, self.blocks, self.rows, self.cols));
         self.piece.clear();
         self.piece_rows = 0;
         self.first_line = self.lines_read + 1;
@@ -352,7 +419,7 @@ fn read_line(reader: &mut impl io::BufRead, piece: &mut Vec<u8>) -> io::Result<u
         if buffer.is_empty() {
             break;
         }
-        if let Some(end) = memchr::memchr(b'\n', buffer) {
+        if let Some(end) = crate::model::newline(buffer) {
             piece.extend_from_slice(&buffer[..=end]);
             reader.consume(end + 1);
             break;
@@ -372,17 +439,26 @@ impl<P: Pieces> Iterator for PipedBoards<'_, '_, P> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some(board) = self.parsed.pop_front() {
-                self.answered += 1;
-                if board.is_err() {
-                    self.done = true;
-                    self.parsed.clear();
+            if let Some(place) = self.place.as_mut() {
+                match self.pieces.next_board(&self.ready, place, self.rows, self.cols) {
+                    Some(board) => {
+                        self.answered += 1;
+                        if board.is_err() {
+                            self.done = true;
+                            self.place = None;
+                        }
+                        let piece_done = self.place.is_none_or(|place| place.at_end(&self.ready));
+                        self.would_wait.set(piece_done && self.reader.buffer().is_empty());
+                        return Some(board);
+                    }
+                    None => self.place = None,
                 }
-                self.would_wait.set(self.parsed.is_empty() && self.reader.buffer().is_empty());
-                return Some(board);
             }
             if self.done {
                 return None;
+            }
+            if self.take_rows() {
+                continue;
             }
             let mut start = self.piece.len();
             match read_line(&mut *self.reader, &mut self.piece) {

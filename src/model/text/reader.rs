@@ -14,6 +14,61 @@ pub(super) struct Line<'a> {
     pub(super) cells: &'a [u8],
 }
 
+/// Where the first newline of `bytes` is. Rows are mostly short (the
+/// classic 4×4 stream's have 4 cells), where a call into `memchr` costs
+/// more than the bytes it skips; long rows still get its vector search.
+pub(crate) fn newline(bytes: &[u8]) -> Option<usize> {
+    const SHORT: usize = 16;
+    match bytes.iter().take(SHORT).position(|&b| b == b'\n') {
+        Some(at) => Some(at),
+        None if bytes.len() <= SHORT => None,
+        None => memchr::memchr(b'\n', &bytes[SHORT..]).map(|at| at + SHORT),
+    }
+}
+
+/// The offsets of the newlines in `bytes`, in order, found eight bytes at
+/// a time. `memchr_iter` makes a call per newline, which costs more than
+/// a short row's parsing: the classic stream has a newline every 5 bytes.
+pub(crate) fn newlines(bytes: &[u8]) -> Newlines<'_> {
+    Newlines { bytes, next: 0, found: 0 }
+}
+
+/// The iterator of [`newlines`].
+pub(crate) struct Newlines<'a> {
+    bytes: &'a [u8],
+    /// The offset of the next eight bytes to look at.
+    next: usize,
+    /// The high bit of each newline byte of the eight before `next`.
+    found: u64,
+}
+
+impl Iterator for Newlines<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        loop {
+            if self.found != 0 {
+                let at = self.next - 8 + (self.found.trailing_zeros() / 8) as usize;
+                self.found &= self.found - 1;
+                return Some(at);
+            }
+            let eight = self.bytes.get(self.next..self.next + 8).and_then(|b| <[u8; 8]>::try_from(b).ok());
+            let Some(eight) = eight else {
+                // The last few bytes, one at a time.
+                let at = self.next + self.bytes.get(self.next..)?.iter().position(|&b| b == b'\n')?;
+                self.next = at + 1;
+                return Some(at);
+            };
+            // A byte is a newline where `x` is zero: exact per byte (no
+            // borrow runs from one byte into the next).
+            let x = u64::from_le_bytes(eight) ^ 0x0A0A_0A0A_0A0A_0A0A;
+            self.found = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
+            self.next += 8;
+        }
+    }
+}
+
 pub(super) fn describe(byte: u8) -> String {
     if byte.is_ascii_graphic() || byte == b' ' {
         format!("'{}'", byte as char)
@@ -61,6 +116,13 @@ pub(super) trait Cells {
     /// row `r`; what is wrong with its first bad cell otherwise.
     fn read_row(&self, line: &Line, board: &mut Self::Board, r: usize) -> Result<(), BadRow>;
 
+    /// Reads `row`, raw bytes that should be exactly one cell a byte with
+    /// nothing around them, into row `r`: `false` (the row untouched) when
+    /// it is anything else, and the general way reads it then.
+    fn read_plain(&self, _row: &[u8], _board: &mut Self::Board, _r: usize) -> bool {
+        false
+    }
+
     /// The message for the first bad cell of `line`, if it has one: what a
     /// row of the wrong width is checked for first, so that a bad
     /// character is named rather than counted.
@@ -106,6 +168,29 @@ impl BadRow {
                 Error::AmbiguousRow { source, line, text, states, width_given }
             }
         }
+    }
+}
+
+/// Where a reading of boards stands, to go on with it later over the same
+/// input: a pipe's reader keeps the text of a piece and hands its boards
+/// out one at a time, never holding them all (see
+/// [`TextBoards::place`](super::TextBoards::place)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Place {
+    pos: usize,
+    number: usize,
+    blocks: bool,
+    total_lines: usize,
+    yielded: bool,
+    done: bool,
+}
+
+impl Place {
+    /// Whether the input holds nothing more than white space from here:
+    /// no board, nor an error, is left to read.
+    pub(crate) fn at_end(&self, input: &[u8]) -> bool {
+        let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+        self.done || input.get(self.pos..).is_none_or(|rest| rest.trim_ascii().is_empty()) && self.yielded
     }
 }
 
@@ -157,7 +242,7 @@ impl<'a, C: Cells> Boards<'a, C> {
         // a line is blank or not by its first byte that is not white space
         // (the first byte, nearly always), so no line is trimmed here.
         let (mut seen_line, mut gap, mut start) = (false, false, 0);
-        for end in memchr::memchr_iter(b'\n', input).chain(std::iter::once(input.len())) {
+        for end in newlines(input).chain(std::iter::once(input.len())) {
             let blank = input[start..end].iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'));
             start = end + 1;
             if blank {
@@ -169,6 +254,29 @@ impl<'a, C: Cells> Boards<'a, C> {
             }
         }
         scan
+    }
+
+    /// Where this reading stands.
+    pub(super) fn place(&self) -> Place {
+        let (pos, number, blocks, total_lines) = (self.pos, self.number, self.blocks, self.total_lines);
+        Place { pos, number, blocks, total_lines, yielded: self.yielded, done: self.done }
+    }
+
+    /// The reading of `input` that stood at `place` (taken from a reader
+    /// of the same input, with the same `rows`, `cols` and cells), without
+    /// the first scan.
+    pub(super) fn at(
+        input: &'a [u8],
+        source: &'a str,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        cells: C,
+        place: Place,
+    ) -> Self {
+        let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+        let Place { pos, number, blocks, total_lines, yielded, done } = place;
+        let chunk = Vec::new();
+        Boards { input, source, rows, cols, cells, pos, number, blocks, total_lines, yielded, done, chunk }
     }
 
     /// The same reader for a piece of a longer input: its first line is
@@ -188,12 +296,19 @@ impl<'a, C: Cells> Boards<'a, C> {
             return None;
         }
         let rest = &self.input[self.pos..];
-        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let end = newline(rest).unwrap_or(rest.len());
         let raw = &rest[..end];
         let number = self.number;
         self.pos += end + 1;
         self.number += 1;
         let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+        // Rows are nearly always written with nothing around them.
+        if let (Some(a), Some(z)) = (raw.first(), raw.last())
+            && !is_space(a)
+            && !is_space(z)
+        {
+            return Some(Some(Line { number, column: 0, cells: raw }));
+        }
         let Some(first) = raw.iter().position(|b| !is_space(b)) else {
             return Some(None);
         };
@@ -232,6 +347,44 @@ impl<'a, C: Cells> Boards<'a, C> {
         })
     }
 
+    /// How many rows the board starting here has, when its first row has
+    /// `width` cells; `None` when a blank line ends it.
+    fn height(&self, width: usize) -> Option<usize> {
+        match self.rows {
+            Some(r) => Some(r),
+            None if self.blocks => None, // up to the next blank line
+            None if self.total_lines < width => Some(self.total_lines),
+            None => Some(width),
+        }
+    }
+
+    /// The next board, when every row of it is plain: `width` cells of one
+    /// byte with nothing around them, each ended by a newline (the last
+    /// may end the input). Read straight from the bytes, the common case
+    /// (the classic 4×4 stream); `None`, with nothing consumed, sends the
+    /// board the general way, which also says what is wrong.
+    fn plain_board(&mut self) -> Option<C::Board> {
+        let rest = self.input.get(self.pos..)?;
+        let width = self.cols.unwrap_or_else(|| newline(rest).unwrap_or(rest.len()));
+        let height = self.height(width)?;
+        // Nothing is made before the rows are known to be there.
+        let bytes = height.checked_mul(width + 1)?;
+        if width == 0 || width > MAX_SIDE || bytes > rest.len() + 1 {
+            return None;
+        }
+        let mut board = self.cells.board(height, width);
+        for (r, row) in rest.chunks(width + 1).take(height).enumerate() {
+            let plain = matches!(row.get(width), None | Some(b'\n'));
+            if !plain || !self.cells.read_plain(&row[..width], &mut board, r) {
+                return None;
+            }
+        }
+        self.pos += bytes;
+        self.number += height;
+        self.yielded = true;
+        Some(board)
+    }
+
     pub(super) fn next_board(&mut self) -> Option<Result<C::Board, Error>> {
         if self.done {
             return None;
@@ -240,6 +393,9 @@ impl<'a, C: Cells> Boards<'a, C> {
             if let Some(Err(e)) = given.map(|n| check_side(side, n)) {
                 return self.fail(e);
             }
+        }
+        if let Some(board) = self.plain_board() {
+            return Some(Ok(board));
         }
         // The first row of the board.
         let first = loop {
@@ -257,12 +413,7 @@ impl<'a, C: Cells> Boards<'a, C> {
                 first.number
             ));
         }
-        let height = match self.rows {
-            Some(r) => Some(r),
-            None if self.blocks => None, // up to the next blank line
-            None if self.total_lines < width => Some(self.total_lines),
-            None => Some(width),
-        };
+        let height = self.height(width);
         let mut chunk = std::mem::take(&mut self.chunk);
         chunk.clear();
         chunk.push(first);
@@ -307,5 +458,35 @@ impl<'a, C: Cells> Boards<'a, C> {
         self.chunk = chunk;
         self.yielded = true;
         Some(Ok(board))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::newlines;
+
+    /// Every byte position and run of newlines, against `memchr`.
+    #[test]
+    fn newlines_are_memchrs() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for len in 0..200 {
+            for density in [2u64, 5, 17] {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        if seed.is_multiple_of(density) {
+                            b'\n'
+                        } else {
+                            [b'b', 0x8A, 0x0B, 0x09, b'w'][(seed % 5) as usize]
+                        }
+                    })
+                    .collect();
+                let ours: Vec<usize> = newlines(&bytes).collect();
+                let theirs: Vec<usize> = memchr::memchr_iter(b'\n', &bytes).collect();
+                assert_eq!(ours, theirs, "{bytes:?}");
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Boards of K states as text: digits, or numbers apart.
 
-use super::reader::{BadRow, Boards, Cells, Line, describe, tokens};
+use super::reader::{BadRow, Boards, Cells, Line, Place, describe, tokens};
 use super::{Bits, CELL, INVALID};
 use crate::error::Error;
 use crate::model::StateGrid;
@@ -208,6 +208,25 @@ impl<'a> StateBoards<'a> {
     /// board.
     pub fn continuing(self, first_line: usize, blocks: bool) -> Self {
         StateBoards(self.0.continuing(first_line, blocks))
+    }
+
+    /// Where this reading stands (see [`TextBoards::place`](super::TextBoards::place)).
+    pub(crate) fn place(&self) -> Place {
+        self.0.place()
+    }
+
+    /// The reading of `input` that stood at `place`, made with the same
+    /// `source`, `k`, `rows` and `cols`.
+    pub(crate) fn at(
+        input: &'a [u8],
+        source: &'a str,
+        k: u8,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        place: Place,
+    ) -> Self {
+        let cells = States { k, one_wide: cols == Some(1), width_given: cols.is_some() };
+        StateBoards(Boards::at(input, source, rows, cols, cells, place))
     }
 }
 
