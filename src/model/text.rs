@@ -212,22 +212,25 @@ impl<'a> TextBoards<'a> {
     }
 
     /// Where this reading stands, to go on with it later by
-    /// [`at`](Self::at) (a stream's reader keeps a piece's text, not its
-    /// boards).
+    /// [`next_at`](Self::next_at) (a stream's reader keeps a piece's text,
+    /// not its boards).
     pub(crate) fn place(&self) -> Place {
         self.0.place()
     }
 
-    /// The reading of `input` that stood at `place`, made with the same
-    /// `source`, `rows` and `cols`.
-    pub(crate) fn at(
-        input: &'a [u8],
-        source: &'a str,
-        rows: Option<usize>,
-        cols: Option<usize>,
-        place: Place,
-    ) -> Self {
-        TextBoards(Boards::at(input, source, rows, cols, Bits, place))
+    /// The next board of the reading of `input` that stood at `place`
+    /// (made with the same `source`, `rows` and `cols`), moving `place`
+    /// past it.
+    pub(crate) fn next_at(
+        input: &[u8],
+        source: &str,
+        (rows, cols): (Option<usize>, Option<usize>),
+        place: &mut Place,
+    ) -> Option<Result<Grid, Error>> {
+        let mut boards = TextBoards(Boards::at(input, source, rows, cols, Bits, *place));
+        let board = boards.next();
+        *place = boards.place();
+        board
     }
 }
 

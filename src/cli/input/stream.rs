@@ -230,27 +230,18 @@ pub(in crate::cli) trait Pieces {
     /// Where a reading of `piece` starts, its first line being line
     /// `first_line` of the input, read as the whole input would be
     /// (`blocks`: blank lines separate its boards).
-    fn start(
-        &self,
-        piece: &[u8],
-        first_line: usize,
-        blocks: bool,
-        rows: Option<usize>,
-        cols: Option<usize>,
-    ) -> Place;
+    fn start(&self, piece: &[u8], first_line: usize, blocks: bool, sides: Sides) -> Place;
 
     /// The next board of `piece` from `place`, which moves past it.
-    fn next_board(
-        &self,
-        piece: &[u8],
-        place: &mut Place,
-        rows: Option<usize>,
-        cols: Option<usize>,
-    ) -> Option<Result<Self::Board, Error>>;
+    fn next_board(&self, piece: &[u8], place: &mut Place, sides: Sides)
+    -> Option<Result<Self::Board, Error>>;
 
     /// Cells of a row (trimmed), as the parser counts them.
     fn width(&self, row: &[u8]) -> usize;
 }
+
+/// `--rows` and `--cols`, when given.
+type Sides = (Option<usize>, Option<usize>);
 
 /// Two-state text: one character a cell.
 pub(in crate::cli) struct TwoStates;
@@ -258,28 +249,12 @@ pub(in crate::cli) struct TwoStates;
 impl Pieces for TwoStates {
     type Board = Grid;
 
-    fn start(
-        &self,
-        piece: &[u8],
-        first_line: usize,
-        blocks: bool,
-        rows: Option<usize>,
-        cols: Option<usize>,
-    ) -> Place {
+    fn start(&self, piece: &[u8], first_line: usize, blocks: bool, (rows, cols): Sides) -> Place {
         TextBoards::new(piece, "<stdin>", rows, cols).continuing(first_line, blocks).place()
     }
 
-    fn next_board(
-        &self,
-        piece: &[u8],
-        place: &mut Place,
-        rows: Option<usize>,
-        cols: Option<usize>,
-    ) -> Option<Result<Grid, Error>> {
-        let mut boards = TextBoards::at(piece, "<stdin>", rows, cols, *place);
-        let board = boards.next();
-        *place = boards.place();
-        board
+    fn next_board(&self, piece: &[u8], place: &mut Place, sides: Sides) -> Option<Result<Grid, Error>> {
+        TextBoards::next_at(piece, "<stdin>", sides, place)
     }
 
     fn width(&self, row: &[u8]) -> usize {
@@ -294,28 +269,12 @@ pub(in crate::cli) struct KStates(pub(in crate::cli) u8);
 impl Pieces for KStates {
     type Board = StateGrid;
 
-    fn start(
-        &self,
-        piece: &[u8],
-        first_line: usize,
-        blocks: bool,
-        rows: Option<usize>,
-        cols: Option<usize>,
-    ) -> Place {
+    fn start(&self, piece: &[u8], first_line: usize, blocks: bool, (rows, cols): Sides) -> Place {
         StateBoards::new(piece, "<stdin>", self.0, rows, cols).continuing(first_line, blocks).place()
     }
 
-    fn next_board(
-        &self,
-        piece: &[u8],
-        place: &mut Place,
-        rows: Option<usize>,
-        cols: Option<usize>,
-    ) -> Option<Result<StateGrid, Error>> {
-        let mut boards = StateBoards::at(piece, "<stdin>", self.0, rows, cols, *place);
-        let board = boards.next();
-        *place = boards.place();
-        board
+    fn next_board(&self, piece: &[u8], place: &mut Place, sides: Sides) -> Option<Result<StateGrid, Error>> {
+        StateBoards::next_at(piece, "<stdin>", self.0, sides, place)
     }
 
     fn width(&self, row: &[u8]) -> usize {
@@ -397,7 +356,8 @@ impl<'a, 'r, P: Pieces> PipedBoards<'a, 'r, P> {
     /// Parses the piece read so far and starts the next at the next line.
     fn finish_piece(&mut self) {
         std::mem::swap(&mut self.ready, &mut self.piece);
-        self.place = Some(self.pieces.start(&self.ready, self.first_line, self.blocks, self.rows, self.cols));
+        self.place =
+            Some(self.pieces.start(&self.ready, self.first_line, self.blocks, (self.rows, self.cols)));
         self.piece.clear();
         self.piece_rows = 0;
         self.first_line = self.lines_read + 1;
@@ -440,7 +400,7 @@ impl<P: Pieces> Iterator for PipedBoards<'_, '_, P> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(place) = self.place.as_mut() {
-                match self.pieces.next_board(&self.ready, place, self.rows, self.cols) {
+                match self.pieces.next_board(&self.ready, place, (self.rows, self.cols)) {
                     Some(board) => {
                         self.answered += 1;
                         if board.is_err() {

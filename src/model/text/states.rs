@@ -215,18 +215,21 @@ impl<'a> StateBoards<'a> {
         self.0.place()
     }
 
-    /// The reading of `input` that stood at `place`, made with the same
-    /// `source`, `k`, `rows` and `cols`.
-    pub(crate) fn at(
-        input: &'a [u8],
-        source: &'a str,
+    /// The next board of the reading of `input` with states `0..k` that
+    /// stood at `place` (made with the same `source`, `rows` and `cols`),
+    /// moving `place` past it.
+    pub(crate) fn next_at(
+        input: &[u8],
+        source: &str,
         k: u8,
-        rows: Option<usize>,
-        cols: Option<usize>,
-        place: Place,
-    ) -> Self {
+        (rows, cols): (Option<usize>, Option<usize>),
+        place: &mut Place,
+    ) -> Option<Result<StateGrid, Error>> {
         let cells = States { k, one_wide: cols == Some(1), width_given: cols.is_some() };
-        StateBoards(Boards::at(input, source, rows, cols, cells, place))
+        let mut boards = StateBoards(Boards::at(input, source, rows, cols, cells, *place));
+        let board = boards.next();
+        *place = boards.place();
+        board
     }
 }
 
