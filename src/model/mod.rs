@@ -20,6 +20,7 @@ pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
 pub use pgm::{is_pgm, read_pgm, write_pgm};
 pub use rule::{Rule, Topology};
 pub use states::StateGrid;
+#[cfg(feature = "cli")]
 pub(crate) use text::{Place, newline, newlines};
 pub use text::{
     StateBoards, TextBoards, grid_lines, parse_boards, parse_state_boards, state_lines, state_row_width,

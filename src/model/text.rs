@@ -7,6 +7,7 @@ use crate::error::Error;
 mod reader;
 mod states;
 
+#[cfg(feature = "cli")]
 pub(crate) use reader::{Place, newline, newlines};
 
 use reader::{BadRow, Boards, Cells, Line, describe, tokens, written_apart};
@@ -211,6 +212,7 @@ impl<'a> TextBoards<'a> {
         TextBoards(self.0.continuing(first_line, blocks))
     }
 
+    #[cfg(feature = "cli")]
     /// Where this reading stands, to go on with it later by
     /// [`next_at`](Self::next_at) (a stream's reader keeps a piece's text,
     /// not its boards).
@@ -218,6 +220,7 @@ impl<'a> TextBoards<'a> {
         self.0.place()
     }
 
+    #[cfg(feature = "cli")]
     /// The next board of the reading of `input` that stood at `place`
     /// (made with the same `source`, `rows` and `cols`), moving `place`
     /// past it.

@@ -171,6 +171,7 @@ impl BadRow {
     }
 }
 
+#[cfg(feature = "cli")]
 /// Where a reading of boards stands, to go on with it later over the same
 /// input: a pipe's reader keeps the text of a piece and hands its boards
 /// out one at a time, never holding them all (see
@@ -185,6 +186,7 @@ pub(crate) struct Place {
     done: bool,
 }
 
+#[cfg(feature = "cli")]
 impl Place {
     /// Whether the input holds nothing more than white space from here:
     /// no board, nor an error, is left to read.
@@ -256,12 +258,14 @@ impl<'a, C: Cells> Boards<'a, C> {
         scan
     }
 
+    #[cfg(feature = "cli")]
     /// Where this reading stands.
     pub(super) fn place(&self) -> Place {
         let (pos, number, blocks, total_lines) = (self.pos, self.number, self.blocks, self.total_lines);
         Place { pos, number, blocks, total_lines, yielded: self.yielded, done: self.done }
     }
 
+    #[cfg(feature = "cli")]
     /// The reading of `input` that stood at `place` (taken from a reader
     /// of the same input, with the same `rows`, `cols` and cells), without
     /// the first scan.

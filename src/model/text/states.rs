@@ -1,6 +1,8 @@
 //! Boards of K states as text: digits, or numbers apart.
 
-use super::reader::{BadRow, Boards, Cells, Line, Place, describe, tokens};
+#[cfg(feature = "cli")]
+use super::reader::Place;
+use super::reader::{BadRow, Boards, Cells, Line, describe, tokens};
 use super::{Bits, CELL, INVALID};
 use crate::error::Error;
 use crate::model::StateGrid;
@@ -210,11 +212,13 @@ impl<'a> StateBoards<'a> {
         StateBoards(self.0.continuing(first_line, blocks))
     }
 
+    #[cfg(feature = "cli")]
     /// Where this reading stands (see [`TextBoards::place`](super::TextBoards::place)).
     pub(crate) fn place(&self) -> Place {
         self.0.place()
     }
 
+    #[cfg(feature = "cli")]
     /// The next board of the reading of `input` with states `0..k` that
     /// stood at `place` (made with the same `source`, `rows` and `cols`),
     /// moving `place` past it.
