@@ -56,6 +56,7 @@ export function solvedText() {
 
 export function forgetSolution() {
   state.solution = null;
+  state.chase = null;
   state.proof = null;
   state.proofWeights = null;
   state.hint = -1;
@@ -66,7 +67,7 @@ export function forgetSolution() {
 /** The legend's press entry says what the drawn presses are. */
 export function showLegend() {
   const s = state.solution;
-  $("legend-press").textContent = !s ? "press of a solution"
+  $("legend-press").textContent = !s ? (state.chase ? "press of the next chase step" : "press of a solution")
     : s.proven ? "press (minimal solution)" : "press (a solution, not proven minimal)";
 }
 
