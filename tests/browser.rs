@@ -261,7 +261,19 @@ fn free_port() -> u16 {
 impl Client {
     /// Starts chromedriver and a headless Chromium session with a fresh
     /// profile and a window of `width` × `height` CSS pixels.
-    fn start(chromium: &Path, chromedriver: &Path, (width, height): (u32, u32)) -> Client {
+    fn start(chromium: &Path, chromedriver: &Path, size: (u32, u32)) -> Client {
+        Client::start_scaled(chromium, chromedriver, size, 1)
+    }
+
+    /// As [`Client::start`], with `pixel_ratio` device pixels a CSS pixel
+    /// on a window under 500 px (a phone's screen, emulated through
+    /// DevTools: chromedriver's mobile emulation).
+    fn start_scaled(
+        chromium: &Path,
+        chromedriver: &Path,
+        (width, height): (u32, u32),
+        pixel_ratio: u32,
+    ) -> Client {
         let profile = folder(&format!("chromium-{width}"));
         let port = free_port();
         let process = Command::new(chromedriver)
@@ -280,7 +292,7 @@ impl Client {
         let mut options = json!({"binary": chromium, "args": args});
         if width < 500 {
             options["mobileEmulation"] =
-                json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}});
+                json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": pixel_ratio}});
         }
         let capabilities = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}});
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -300,18 +312,6 @@ impl Client {
         let path = format!("/session/{}{path}", self.session);
         request(self.port, method, &path, body.as_ref())
             .unwrap_or_else(|(status, e)| panic!("{method} {path}: {status} {e}"))
-    }
-
-    /// A phone's screen through DevTools: `width` × `height` CSS pixels at
-    /// `scale` device pixels each (a phone's 3, which the window emulation
-    /// of [`Client::start`] leaves at 1).
-    fn emulate_phone(&self, (width, height): (u32, u32), scale: f64) {
-        let params = json!({"width": width, "height": height, "deviceScaleFactor": scale, "mobile": true});
-        self.call(
-            "POST",
-            "/goog/cdp/execute",
-            Some(json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": params})),
-        );
     }
 
     /// Where element `id` is on the page (not the window: scrolling does
@@ -1529,8 +1529,7 @@ fn regression_the_board_stays_put_after_hardest_on_a_phone() {
     };
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_server();
-    let client = Client::start(&chromium, &chromedriver, (390, 844));
-    client.emulate_phone((390, 844), 3.0);
+    let client = Client::start_scaled(&chromium, &chromedriver, (390, 844), 3);
     client.goto(&format!("{base}#rows=5&cols=5"));
     client.wait_for_text("analysis", "5×5 plane, rule plus: rank 23, nullity 2");
     let screen = client.execute("return [innerWidth, devicePixelRatio]", vec![]);
@@ -1551,6 +1550,12 @@ fn regression_the_board_stays_put_after_hardest_on_a_phone() {
     let bar = ["solve", "hint", "step-back", "step", "chase"];
     let tops: Vec<f64> = bar.iter().map(|id| client.place_of(id)[1]).collect();
     assert!(tops.iter().all(|&t| t == tops[0]), "the buttons wrap: tops {tops:?} of {bar:?}");
+    // Chase's long words go under the board too.
+    client.click("chase");
+    client.wait_for_text("status", "Light chasing, by hand");
+    assert_eq!(client.place_of("board"), before, "the board moved after Chase");
+    client.execute("window.scrollTo(0, 0)", vec![]);
+    client.screenshot("phone-chase-start.png");
 }
 
 /// Issue 32 item 3: light chasing, the method by hand, one step a click
