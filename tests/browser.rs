@@ -1613,6 +1613,7 @@ fn the_page_chases_the_lights_step_by_step() {
     assert!(end.contains("22 presses in all"), "{end}");
     assert!(client.drawn_board(5, 5).iter().all(|row| row == "wwwww"), "{:?}", client.drawn_board(5, 5));
     client.wait_for_text("win", "Solved in 22 moves");
+    assert_eq!(client.text("legend-press"), "press of a solution", "the chase is over");
     client.screenshot("chase-cleared-5x5.png");
     // Back takes the chase's presses back one by one, like any move.
     client.click("step-back");

@@ -85,13 +85,13 @@ export async function chaseStep() {
   // (Solve, Hint) is put away, the chase kept.
   forgetSolution();
   state.chase = chase;
-  showLegend();
   const step = chase.steps[chase.at];
   chase.at += 1;
   let text = tell(chase, step);
   if (chase.at === chase.steps.length && step.kind !== "lookup") text += ` ${summary(chase.walk)}`;
   chase.expect = Uint8Array.from(state.board);
   chase.marks = nextPresses(chase);
+  showLegend();
   say(text);
   changed();
 }

@@ -64,10 +64,15 @@ export function forgetSolution() {
   showLegend();
 }
 
+/** Whether light chasing has steps left (its marks are on the board). */
+function chasing() {
+  return state.chase !== null && state.chase.at < state.chase.steps.length;
+}
+
 /** The legend's press entry says what the drawn presses are. */
 export function showLegend() {
   const s = state.solution;
-  $("legend-press").textContent = !s ? (state.chase ? "press of the next chase step" : "press of a solution")
+  $("legend-press").textContent = !s ? (chasing() ? "press of the next chase step" : "press of a solution")
     : s.proven ? "press (minimal solution)" : "press (a solution, not proven minimal)";
 }
 
