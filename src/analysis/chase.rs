@@ -26,9 +26,9 @@ use crate::gf2::{BitVector, Echelon, words, zeros};
 use crate::model::{Grid, Puzzle};
 
 /// Largest nullity up to which the lookup weighs every first row that
-/// clears a last row, to pick the one with the fewest presses (2^16 rows
-/// of at most 4 words: a few milliseconds). Above it, the lookup answers
-/// the first row elimination gives.
+/// clears a last row, to pick the one with the fewest presses (2^16 first
+/// rows, each an XOR and a count of at most 4 words at the server's 256
+/// columns). Above it, the lookup answers the first row elimination gives.
 pub const LIGHTEST_FIRST_ROW_NULLITY: usize = 16;
 
 /// The lookup of light chasing for one size: which first-row presses clear
@@ -36,9 +36,11 @@ pub const LIGHTEST_FIRST_ROW_NULLITY: usize = 16;
 ///
 /// # Complexity
 /// Setup: C chases of a first-row press, O(R·C²/64), and the elimination
-/// of the C×C matrix `K`, O(C³/64). Each [`walk`](Self::walk): two chases,
-/// O(R·C/64), and a lookup, O(C²/64) plus 2^nullity · C/64 to find the
-/// fewest presses (up to [`LIGHTEST_FIRST_ROW_NULLITY`]).
+/// of the C×C matrix `K`, O(C³/64). Each [`walk`](Self::walk): two chases
+/// a press at a time (each step is listed), O(R·C), and a lookup, O(C²)
+/// plus 2^nullity · C/64 to find the fewest presses (up to
+/// [`LIGHTEST_FIRST_ROW_NULLITY`]); [`can_clear`](Self::can_clear): one
+/// chase a row of words at a time, O(R·C/64), and the lookup's O(C²).
 ///
 /// # Example
 /// ```

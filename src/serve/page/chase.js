@@ -121,7 +121,8 @@ function tell(chase, step) {
   }
   if (step.kind === "lookup") {
     const lit = setColumns(walk.last_row);
-    const ways = 2 ** walk.nullity;
+    // 2^d in words: a number while it is short, else the power.
+    const ways = walk.nullity <= 20 ? `${2 ** walk.nullity}` : `2^${walk.nullity}`;
     if (!lit.length) return `The lights are chased off the board: it is clear, in ${presses(walk.presses)}.`;
     const seen = `Only row ${last} has lights now: ${drawnRow(walk.last_row)} (${columns(lit)}).`;
     if (walk.first_row === null) {
@@ -129,7 +130,7 @@ function tell(chase, step) {
         ? ` On ${state.rows}×${state.cols} every first row, pressed and chased down, leaves the last row as it was, so only a chase that clears the board by itself works.`
         : "";
       return `${seen} No first-row presses clear that last row, so no presses at all clear this board (nullity ${walk.nullity}: ` +
-        `only 1 board in ${2 ** walk.nullity} can be cleared).${why}`;
+        `only 1 board in ${ways} can be cleared).${why}`;
     }
     const first = setColumns(walk.first_row);
     const choice = walk.nullity === 0 ? ""
@@ -138,7 +139,8 @@ function tell(chase, step) {
   }
   if (step.kind === "first") {
     pressRow(step);
-    return `Row 1: pressed ${columns(step.cols)}, as the lookup says. Now chase the lights down again.${marked}`;
+    const again = state.rows > 1 ? " Now chase the lights down again." : "";
+    return `Row 1: pressed ${columns(step.cols)}, as the lookup says.${again}${marked}`;
   }
   return "";
 }
