@@ -261,7 +261,19 @@ fn free_port() -> u16 {
 impl Client {
     /// Starts chromedriver and a headless Chromium session with a fresh
     /// profile and a window of `width` × `height` CSS pixels.
-    fn start(chromium: &Path, chromedriver: &Path, (width, height): (u32, u32)) -> Client {
+    fn start(chromium: &Path, chromedriver: &Path, size: (u32, u32)) -> Client {
+        Client::start_scaled(chromium, chromedriver, size, 1)
+    }
+
+    /// As [`Client::start`], with `pixel_ratio` device pixels a CSS pixel
+    /// on a window under 500 px (a phone's screen, emulated through
+    /// DevTools: chromedriver's mobile emulation).
+    fn start_scaled(
+        chromium: &Path,
+        chromedriver: &Path,
+        (width, height): (u32, u32),
+        pixel_ratio: u32,
+    ) -> Client {
         let profile = folder(&format!("chromium-{width}"));
         let port = free_port();
         let process = Command::new(chromedriver)
@@ -280,7 +292,7 @@ impl Client {
         let mut options = json!({"binary": chromium, "args": args});
         if width < 500 {
             options["mobileEmulation"] =
-                json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}});
+                json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": pixel_ratio}});
         }
         let capabilities = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}});
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -300,6 +312,14 @@ impl Client {
         let path = format!("/session/{}{path}", self.session);
         request(self.port, method, &path, body.as_ref())
             .unwrap_or_else(|(status, e)| panic!("{method} {path}: {status} {e}"))
+    }
+
+    /// Where element `id` is on the page (not the window: scrolling does
+    /// not move it), as `[left, top, width, height]` in CSS pixels.
+    fn place_of(&self, id: &str) -> [f64; 4] {
+        let script = "const b = document.getElementById(arguments[0]).getBoundingClientRect();
+            return [b.left + scrollX, b.top + scrollY, b.width, b.height];";
+        serde_json::from_value(self.execute(script, vec![json!(id)])).unwrap()
     }
 
     fn goto(&self, url: &str) {
@@ -1494,4 +1514,142 @@ fn regression_a_hint_is_one_press_and_a_link_a_new_board() {
     client.goto(&format!("{base}#rows=4&cols=4&states=3"));
     client.wait_for_text("status", "The board of the link: 4×4, 3 states.");
     assert_eq!(client.text("presses"), "");
+}
+
+/// Issue 32 item 3: on a phone (390x844 at 3 device pixels a CSS pixel)
+/// the board moved down after Hardest (24 px here, with Chase in the bar):
+/// the move counter, shown in play mode, wrapped to a line of its own
+/// over the board. Its place is now kept while it is hidden, so the board
+/// is where it was before the answer came, and after a press.
+#[test]
+fn regression_the_board_stays_put_after_hardest_on_a_phone() {
+    let Some((chromium, chromedriver)) = browser("regression_the_board_stays_put_after_hardest_on_a_phone")
+    else {
+        return;
+    };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start_scaled(&chromium, &chromedriver, (390, 844), 3);
+    client.goto(&format!("{base}#rows=5&cols=5"));
+    client.wait_for_text("analysis", "5×5 plane, rule plus: rank 23, nullity 2");
+    let screen = client.execute("return [innerWidth, devicePixelRatio]", vec![]);
+    assert_eq!(screen, json!([390, 3]), "the phone's screen");
+    let before = client.place_of("board");
+    client.screenshot("phone-before-hardest.png");
+    client.click("hardest");
+    client.wait_for_text("status", "A hardest board");
+    client.wait_for_text("moves", "Moves: 0");
+    let after = client.place_of("board");
+    client.execute("window.scrollTo(0, 0)", vec![]);
+    client.screenshot("phone-after-hardest.png");
+    assert_eq!(before, after, "the board moved after Hardest: [left, top, width, height]");
+    // Playing on: a press, the counter at 1, and the status a line longer.
+    client.tap_cell((5, 5), (2, 2));
+    client.wait_for_text("moves", "Moves: 1");
+    assert_eq!(client.place_of("board"), before, "the board moved after a press");
+    let bar = ["solve", "hint", "step-back", "step", "chase"];
+    let tops: Vec<f64> = bar.iter().map(|id| client.place_of(id)[1]).collect();
+    assert!(tops.iter().all(|&t| t == tops[0]), "the buttons wrap: tops {tops:?} of {bar:?}");
+    // Chase's long words go under the board too.
+    client.click("chase");
+    client.wait_for_text("status", "Light chasing, by hand");
+    assert_eq!(client.place_of("board"), before, "the board moved after Chase");
+    client.execute("window.scrollTo(0, 0)", vec![]);
+    client.screenshot("phone-chase-start.png");
+}
+
+/// Issue 32 item 3: light chasing, the method by hand, one step a click
+/// (Chase): on 5x5 each step of the first chase leaves the rows above it
+/// dark, the lookup names the last row and the first-row presses (marked),
+/// and the second chase clears the board; on 4x4, a last row the lookup
+/// cannot clear is said to be so; other games get the reason in one line.
+#[test]
+fn the_page_chases_the_lights_step_by_step() {
+    let Some((chromium, chromedriver)) = browser("the_page_chases_the_lights_step_by_step") else { return };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (1200, 1500));
+    draw_board(&client, &base);
+    client.blur();
+    client.click("chase");
+    client.wait_for_text("status", "Light chasing, by hand");
+    // The first step's presses are marked: below the lights of row 1.
+    let marked = |drawn: &[String], r: usize| {
+        drawn[r].chars().map(|ch| if ch == 'x' { 'b' } else { 'w' }).collect::<String>()
+    };
+    let drawn = client.drawn_board(5, 5);
+    assert_eq!(marked(&drawn, 1), BOARD[0], "{drawn:?}");
+    for row in 2..=5 {
+        client.click("chase");
+        client.wait_for_text("status", &format!("Row {row}: "));
+        let drawn = client.drawn_board(5, 5);
+        // Rows above the one pressed are dark (marks of the next step aside).
+        for r in 0..row - 1 {
+            assert!(!drawn[r].contains('b'), "after row {row}'s step: {drawn:?}");
+        }
+    }
+    client.click("chase");
+    let lookup = client.wait_for_text("status", "Only row 5 has lights now");
+    assert!(
+        lookup.contains("● ○ ○ ○ ● (columns 1 and 5)")
+            && lookup.contains("press row 1 at columns 1 and 2 (marked)")
+            && lookup.contains("4 first rows do it; this one has the fewest presses"),
+        "{lookup}"
+    );
+    let drawn = client.drawn_board(5, 5);
+    assert_eq!(&drawn[0][..2], "xx", "the first-row presses are not marked: {drawn:?}");
+    assert_eq!(client.text("legend-press"), "press of the next chase step");
+    client.screenshot("chase-lookup-5x5.png");
+    client.click("chase");
+    client.wait_for_text("status", "Row 1: pressed columns 1 and 2");
+    let mut clicks = 0;
+    while !client.text("status").contains("Cleared by light chasing") {
+        client.click("chase");
+        clicks += 1;
+        assert!(clicks <= 4, "the second chase takes more than 4 steps: {}", client.text("status"));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let end = client.wait_for_text("status", "Cleared by light chasing");
+    assert!(end.contains("22 presses in all"), "{end}");
+    assert!(client.drawn_board(5, 5).iter().all(|row| row == "wwwww"), "{:?}", client.drawn_board(5, 5));
+    client.wait_for_text("win", "Solved in 22 moves");
+    assert_eq!(client.text("legend-press"), "press of a solution", "the chase is over");
+    client.screenshot("chase-cleared-5x5.png");
+    // Back takes the chase's presses back one by one, like any move.
+    client.click("step-back");
+    client.wait_for_text("moves", "Moves: 21");
+
+    // 4x4: one light in a corner, chased to the last row, which no first
+    // row changes.
+    client.goto(&format!("{base}#rows=4&cols=4"));
+    client.wait_for_text("analysis", "4×4 plane");
+    client.click_cell("board", (4, 4), (0, 0));
+    for says in ["Light chasing, by hand", "Row 2: ", "Row 3: ", "Row 4: ", "Only row 4 has lights now"] {
+        client.click("chase");
+        client.wait_for_text("status", says);
+    }
+    let verdict = client.text("status");
+    assert!(
+        verdict.contains("No first-row presses clear that last row")
+            && verdict.contains("every first row, pressed and chased down, leaves the last row as it was"),
+        "{verdict}"
+    );
+    client.screenshot("chase-4x4-cannot.png");
+
+    // Other games: the reason, in one line.
+    for (link, reason) in [
+        ("#rows=5&cols=5&states=3", "this board has 3 states."),
+        ("#rows=5&cols=5&rule=king", "with this rule a press below a light also changes the rows above it."),
+        ("#rows=5&cols=5&torus=1", "on a torus the last row wraps round to the first."),
+        ("#graph=petersen", "a graph has no rows to chase down."),
+    ] {
+        client.goto(&format!("{base}{link}"));
+        client.wait_for_text("status", "The board of the link");
+        client.click("chase");
+        let said = client.wait_for_text("status", "Light chasing is for the classic game");
+        assert_eq!(
+            said,
+            format!("Light chasing is for the classic game (plus rule, plane grid, two states): {reason}")
+        );
+    }
 }

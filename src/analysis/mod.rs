@@ -5,6 +5,7 @@
 //! one size, [`nullity_table`] tabulates many (and [`kernel_table`] their
 //! kernels over Z_K).
 
+mod chase;
 pub mod hardest;
 mod study;
 mod table;
@@ -12,6 +13,7 @@ mod table;
 #[cfg(feature = "cli")]
 pub(crate) use table::table_cost;
 
+pub use chase::{ChaseWalk, LIGHTEST_FIRST_ROW_NULLITY, LightChase, chase_lights};
 pub use hardest::{
     Bound, DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, How, QuietCode,
     STALL_SHARE, SliceHeaviest, WEIGHINGS_PER_SECOND, Weighed, distribution_cost, distribution_done,

@@ -16,6 +16,7 @@
 //! - `request.rs`: the request bodies and how their fields are read;
 //! - `board.rs`: `/api/solve` and `/api/check`, which take a board;
 //! - `study.rs`: `/api/analyze` and `/api/table`, which take sizes;
+//! - `chase.rs`: `/api/chase`, light chasing step by step;
 //! - `error.rs`: the one error type, mapped to status codes in one place,
 //!   and the JSON body extractor;
 //! - `work.rs`: the blocking pool, the job slots and the time limit;
@@ -37,6 +38,7 @@
 //! ```
 
 mod board;
+mod chase;
 mod error;
 mod game;
 mod hardest;

@@ -20,6 +20,7 @@ pub(super) const SCRIPTS: &[(&str, &str)] = &[
     ("/client.js", include_str!("page/client.js")),
     ("/play.js", include_str!("page/play.js")),
     ("/solution.js", include_str!("page/solution.js")),
+    ("/chase.js", include_str!("page/chase.js")),
     ("/quiet.js", include_str!("page/quiet.js")),
     ("/heat.js", include_str!("page/heat.js")),
     ("/settings.js", include_str!("page/settings.js")),

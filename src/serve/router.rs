@@ -1,4 +1,4 @@
-//! The routes: the page and its assets (a stylesheet and the script modules), the five API calls, and a
+//! The routes: the page and its assets (a stylesheet and the script modules), the API calls, and a
 //! JSON 404 for everything else.
 
 use axum::Router;
@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 
 use super::error::ApiError;
 use super::work::App;
-use super::{Limits, board, hardest, page, study};
+use super::{Limits, board, chase, hardest, page, study};
 
 /// The explorer's routes, with `limits` applied to every API request.
 ///
@@ -22,6 +22,7 @@ use super::{Limits, board, hardest, page, study};
 /// | `POST /api/analyze` | as `lightsout analyze --format json` |
 /// | `POST /api/table` | the lines of `lightsout table --format json`, in an array |
 /// | `POST /api/hardest` | as `lightsout hardest --format json` |
+/// | `POST /api/chase` | light chasing step by step (the classic game only) |
 ///
 /// With [`Limits::local_names_only`], requests naming another host than
 /// `localhost`, `127.0.0.1` or `[::1]` are refused (403).
@@ -37,6 +38,7 @@ pub fn router(limits: Limits) -> Router {
         .route("/api/analyze", post(study::analyze))
         .route("/api/table", post(study::table))
         .route("/api/hardest", post(hardest::hardest))
+        .route("/api/chase", post(chase::chase))
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .with_state(App::new(limits));

@@ -9,6 +9,7 @@ mod toolbox;
 mod bfs_agreement;
 mod both_games;
 mod branch_fold;
+mod chase;
 mod cli;
 mod corpus;
 mod estimate;

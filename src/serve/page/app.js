@@ -9,6 +9,7 @@ import { cellUnder, changed, drawBoard } from "./draw.js";
 import { api, boardCells, cancelAll, failed, shapeBody, targetBody } from "./client.js";
 import { clickCell, newBoard, undo } from "./play.js";
 import { hint, solve, step } from "./solution.js";
+import { chaseStep } from "./chase.js";
 import { analyze, analyzeSoon } from "./quiet.js";
 import { drawHeat, wireHeat } from "./heat.js";
 import { buildGraphPicker, buildMask, openSize, showSettings, wireSettings } from "./settings.js";
@@ -111,6 +112,8 @@ function wire() {
       hint().catch(failed);
     } else if (e.key === "n") {
       step().catch(failed);
+    } else if (e.key === "c") {
+      chaseStep().catch(failed);
     } else if (e.key === "b") {
       undo();
     } else {
@@ -132,6 +135,7 @@ function wire() {
   $("solve").addEventListener("click", () => solve().catch(failed));
   $("hint").addEventListener("click", () => hint().catch(failed));
   $("step").addEventListener("click", () => step().catch(failed));
+  $("chase").addEventListener("click", () => chaseStep().catch(failed));
   $("step-back").addEventListener("click", undo);
   // Ctrl+Z (Cmd+Z) takes back the last change anywhere but in a text box,
   // whose own undo it leaves alone.

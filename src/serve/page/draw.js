@@ -319,6 +319,12 @@ export function drawBoard() {
     for (const [i, n] of s.presses) if (left(s, i) === 0) badge(g, box(i), "#777", n, false);
     for (const i of remaining(s)) badge(g, box(i), "#e0a100", left(s, i));
   }
+  // Light chasing: the next step's presses, while the board is as the
+  // chase left it.
+  const chase = state.chase;
+  if (!s && chase && chase.expect && chase.expect.every((v, i) => v === state.board[i])) {
+    for (const i of chase.marks) mark(g, box(i), "#e0a100");
+  }
   if (state.states === 2) for (const i of state.proof || []) proofMark(g, box(i));
   else for (const i of state.proof || []) proofWeight(g, box(i), state.proofWeights[i]);
   if (state.hint >= 0) outline(g, box(state.hint), true);

@@ -56,6 +56,7 @@ export function solvedText() {
 
 export function forgetSolution() {
   state.solution = null;
+  state.chase = null;
   state.proof = null;
   state.proofWeights = null;
   state.hint = -1;
@@ -63,10 +64,15 @@ export function forgetSolution() {
   showLegend();
 }
 
+/** Whether light chasing has steps left (its marks are on the board). */
+function chasing() {
+  return state.chase !== null && state.chase.at < state.chase.steps.length;
+}
+
 /** The legend's press entry says what the drawn presses are. */
 export function showLegend() {
   const s = state.solution;
-  $("legend-press").textContent = !s ? "press of a solution"
+  $("legend-press").textContent = !s ? (chasing() ? "press of the next chase step" : "press of a solution")
     : s.proven ? "press (minimal solution)" : "press (a solution, not proven minimal)";
 }
 

@@ -46,6 +46,9 @@ export const state = {
   proof: null,
   proofWeights: null,
   hint: -1,
+  // Light chasing in progress (chase.js): the walk from /api/chase, the
+  // next step, the board the next step expects, and its presses (marked).
+  chase: null,
 };
 
 const RULES = {
