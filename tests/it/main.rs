@@ -12,6 +12,7 @@ mod branch_fold;
 mod cli;
 mod corpus;
 mod estimate;
+mod families;
 mod fuzz;
 mod gf2_properties;
 mod graph_pictures;
