@@ -83,7 +83,7 @@ fn family_words<B: crate::Board>(h: &Hardest<B>) -> String {
     let Some(f) = &h.family else { return String::new() };
     let what = format!("one family with {}x{} (classes ×{})", f.base_rows, f.base_cols, f.scale());
     match f.carried {
-        Carried::Settled => format!("; {what}, whose proof carries over"),
+        Carried::Settled => format!("; {what}, which settles it"),
         Carried::BaseUnsettled => format!("; {what}, unsettled there too"),
         Carried::SmallClasses(cells) => format!(
             "; {what}, whose answer bounds it from one side only: {}x{} has classes of {cells} cell{}, too few to hold its proof here",
