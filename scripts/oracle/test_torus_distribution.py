@@ -57,7 +57,7 @@ def tool_distribution(rows: int, cols: int) -> tuple[dict[int, int], str]:
 @pytest.mark.parametrize(
     "rows,cols",
     [(4, 6), (5, 5), pytest.param(6, 6, marks=pytest.mark.skipif(
-        not os.environ.get("LIGHTSOUT_SLOW"), reason="2^28 boards, about 2 minutes: LIGHTSOUT_SLOW=1"))],
+        not os.environ.get("LIGHTSOUT_SLOW"), reason="2^28 boards: 10 CPU-minutes, 8.4 GB: LIGHTSOUT_SLOW=1"))],
 )
 def test_torus_distribution_matches_bfs(rows, cols):
     expected = distances_by_bfs(rows, cols)
