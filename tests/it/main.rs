@@ -21,6 +21,7 @@ mod hardest;
 mod hardest_cli;
 mod hardest_shard;
 mod leader;
+mod most_clicks_table;
 mod poly_properties;
 mod search;
 mod serve;
