@@ -108,9 +108,11 @@ pub enum Bound {
     /// A board built without a search (spread evenly or at random),
     /// certified by the exhaustive engine.
     Board,
-    /// The proven level of a smaller size of the same family (its classes
-    /// scaled), which holds for every member (`family.rs`); the board is
-    /// the base's counts copied, certified by the exhaustive engine.
+    /// A smaller size of the same family (its classes scaled,
+    /// `family.rs`): a board of the base's class sizes copied into the
+    /// larger classes (a lower bound, certified by the exhaustive engine),
+    /// or the base's proven level where it holds for every member (then
+    /// both bounds).
     Family,
 }
 
@@ -401,8 +403,8 @@ pub fn hardest<G: Weighed>(
     if found.lower.is_none() {
         found.climb(&classes, &mut work);
     }
-    // Bounds left apart on a grid of a family: the smaller grid's proof,
-    // where it carries over.
+    // Bounds left apart on a grid of a family: a board of the smaller
+    // grid's class sizes, and its proof where it carries over.
     let mut family = None;
     let looked = found.how == How::Bounds && states == 2 && goal != Goal::Any && !stopped();
     if let Some((mut member, base)) = looked.then(|| game.family()).flatten() {
