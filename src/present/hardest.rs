@@ -6,6 +6,7 @@ use num_bigint::BigUint;
 use serde_json::{Value, json};
 
 use super::{Shown, goal_words, presses, puzzle_json, shape_text, topology_name};
+use crate::analysis::hardest::Carried;
 use crate::analysis::{Goal, Hardest, WEIGHINGS_PER_SECOND, Weighed};
 
 /// Counts up to this many digits are spelled out in text; longer ones as
@@ -72,6 +73,24 @@ fn sources_words<B: crate::Board>(h: &Hardest<B>, states: u8) -> String {
         Some(lower) if lower == h.upper_from => upper.to_string(),
         Some(lower) => format!("lower: {}, upper: {upper}", lower.name(states)),
         None => format!("upper: {upper}"),
+    }
+}
+
+/// A family's words (`; one family with 9x9 (classes ×25), …`), where the
+/// bounds were left apart by the size's own searches: what the smaller
+/// size's answer did for this one.
+fn family_words<B: crate::Board>(h: &Hardest<B>) -> String {
+    let Some(f) = &h.family else { return String::new() };
+    let what = format!("one family with {}x{} (classes ×{})", f.base_rows, f.base_cols, f.scale());
+    match f.carried {
+        Carried::Settled => format!("; {what}, which settles it"),
+        Carried::BaseUnsettled => format!("; {what}, unsettled there too"),
+        Carried::SmallClasses(cells) => format!(
+            "; {what}, whose answer bounds it from one side only: {}x{} has classes of {cells} cell{}, too few to hold its proof here",
+            f.base_rows,
+            f.base_cols,
+            if cells == 1 { "" } else { "s" }
+        ),
     }
 }
 
@@ -157,16 +176,18 @@ where
     t += &match h.lower {
         Some(lower) if h.exact() => {
             format!(
-                "most presses: {lower}, proven ({}: {}){at_most}\n",
+                "most presses: {lower}, proven ({}: {}{}){at_most}\n",
                 h.how.name(),
-                sources_words(h, states)
+                sources_words(h, states),
+                family_words(h)
             )
         }
         Some(lower) => format!(
-            "most presses: {lower} to {}, not proven ({}; {})\n",
+            "most presses: {lower} to {}, not proven ({}; {}{})\n",
             h.upper,
             sources_words(h, states),
-            unsettled_words(h)
+            unsettled_words(h),
+            family_words(h)
         ),
         None => format!(
             "most presses: at most {}; no board certified (its fewest presses are past the exhaustive search)\n",
@@ -237,6 +258,19 @@ where
             "stopped": h.stopped,
         }),
     );
+    if let (Some(f), Some(Value::Object(most))) = (&h.family, v.get_mut("most_presses")) {
+        // Only where a family was looked for (bounds left apart), so the
+        // other answers keep their shape.
+        let carried = match f.carried {
+            Carried::Settled => "settled",
+            Carried::BaseUnsettled => "base unsettled",
+            Carried::SmallClasses(_) => "small classes",
+        };
+        most.insert(
+            "family".into(),
+            json!({"base_rows": f.base_rows, "base_cols": f.base_cols, "scale": f.scale(), "carried": carried}),
+        );
+    }
     if let Some(distribution) = &h.distribution {
         let rows: Vec<Value> = distribution.iter().map(|(w, n)| json!({"presses": w, "boards": n})).collect();
         v.insert("distribution".into(), json!(rows));

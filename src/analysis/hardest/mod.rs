@@ -21,6 +21,7 @@
 
 mod classes;
 mod climb;
+mod family;
 mod image;
 mod leader;
 mod level;
@@ -29,6 +30,7 @@ mod spread;
 mod work;
 
 pub use classes::QuietCode;
+pub use family::{Carried, Family};
 
 use std::sync::atomic::AtomicU64;
 
@@ -106,11 +108,18 @@ pub enum Bound {
     /// A board built without a search (spread evenly or at random),
     /// certified by the exhaustive engine.
     Board,
+    /// A smaller size of the same family (its classes scaled,
+    /// `family.rs`): a board of the base's class sizes copied into the
+    /// larger classes (a lower bound, certified by the exhaustive engine),
+    /// or the base's proven level where it holds for every member (then
+    /// both bounds).
+    Family,
 }
 
 impl Bound {
     /// `"parity"`, `"average"`, `"sub-span ceiling"`, `"leader program"`,
-    /// `"every board counted"`, `"tabu search"` or `"a built board"`; the
+    /// `"every board counted"`, `"tabu search"`, `"a built board"` or
+    /// `"the family's base"`; the
     /// average is `"parity"` for two states, where the parity sharpens it.
     pub fn name(self, states: u8) -> &'static str {
         match self {
@@ -121,6 +130,7 @@ impl Bound {
             Bound::Tally => "every board counted",
             Bound::Climb => "tabu search",
             Bound::Board => "a built board",
+            Bound::Family => "the family's base",
         }
     }
 }
@@ -214,6 +224,10 @@ pub struct Hardest<B: Board> {
     pub lower_from: Option<Bound>,
     /// Where `upper` comes from.
     pub upper_from: Bound,
+    /// Where the bounds of a two-state grid were left apart by its own
+    /// searches and its quiet patterns are a smaller grid's tiled: that
+    /// family, and what the smaller grid's answer did for this one.
+    pub family: Option<Family>,
 }
 
 impl<B: Board> Hardest<B> {
@@ -249,6 +263,13 @@ pub trait Weighed: Game {
     fn cells_of(&self, board: &Self::Board) -> Vec<u8> {
         board.cell_values()
     }
+
+    /// The family of a two-state grid (`family.rs`): the smaller grid
+    /// whose quiet patterns, tiled, are this one's, and that grid's
+    /// solver. `None` by default.
+    fn family(&self) -> Option<(Family, Solver)> {
+        None
+    }
 }
 
 impl Weighed for Solver {
@@ -273,6 +294,10 @@ impl Weighed for Solver {
             Goal::State(_) => vec![Target::Black],
             Goal::Any => Target::EITHER.to_vec(),
         }
+    }
+
+    fn family(&self) -> Option<(Family, Solver)> {
+        family::family_of(self)
     }
 }
 
@@ -378,10 +403,21 @@ pub fn hardest<G: Weighed>(
     if found.lower.is_none() {
         found.climb(&classes, &mut work);
     }
+    // Bounds left apart on a grid of a family: a board of the smaller
+    // grid's class sizes, and its proof where it carries over.
+    let mut family = None;
+    let looked = found.how == How::Bounds && states == 2 && goal != Goal::Any && !stopped();
+    if let Some((mut member, base)) = looked.then(|| game.family()).flatten() {
+        let cols = game.puzzle().cols();
+        member.carried = found.settle_by_family(&member, cols, &classes, &base, goal, &work, limits, true)?;
+        family = Some(member);
+    }
     work.report();
     let prepared = Prepared { classes, per_coset, target_state };
     let settle = found.close_work.map_or(cost, |close| close.min(cost));
-    finish(game, goal, found, &prepared, options.distribution, stopped(), settle)
+    let mut hardest = finish(game, goal, found, &prepared, options.distribution, stopped(), settle)?;
+    hardest.family = family;
+    Ok(hardest)
 }
 
 /// The answer from what the searches settled: the board built and
@@ -478,6 +514,7 @@ fn finish<G: Weighed>(
         settle_work: (how == How::Bounds && !cut_short && cost.is_finite()).then_some(cost),
         lower_from,
         upper_from: found.upper_from,
+        family: None,
     })
 }
 
@@ -920,6 +957,114 @@ impl Found {
         self.lower = Some(most(best.0));
         self.source = Some(Source::Signed(best.1));
         self.lower_from = Some(best_from);
+    }
+
+    /// A lower bound from the base's classes: a tabu search over the
+    /// member's keys with the base's sizes (fewer counts to move, and
+    /// every count of the base fits the member's larger classes of the same
+    /// parity). Taken where it reaches above the member's own lower bound
+    /// (71x71: 2693 where the member's search reached 2692), on a quarter
+    /// of the work left.
+    fn climb_the_base(&mut self, classes: &Classes, map: &[usize], sizes: &[u64], work: &Work) {
+        let bits = classes.orders.len();
+        if bits > MAX_SPECTRUM_BITS {
+            return;
+        }
+        let small: Vec<u64> = map.iter().map(|&k| sizes[k]).collect();
+        let spectrum = Spectrum::new(bits, classes.bit_keys(), small);
+        let cells = (classes.cells() + classes.untouched.len()) as i64;
+        let highest = 2 * self.upper as i64 - cells;
+        let mut part = work.share_of(4);
+        let (level, signed) = spectrum.climb(highest, &mut part);
+        let most = ((cells + level) / 2) as u64;
+        if self.lower.is_none_or(|lower| most > lower) {
+            self.lower = Some(most);
+            self.source = Some(Source::Signed(signed));
+            self.lower_from = Some(Bound::Family);
+        }
+    }
+
+    /// Settles a member of a family by its base (`family.rs`): first (with
+    /// `climb`) a tabu search on the base's class sizes, which may meet the
+    /// upper bound or raise the lower; then the base's hardest boards are
+    /// found (on half the work left), and where its
+    /// level is proven and carries over, this size has it too, with the
+    /// base's class counts copied into the larger classes as its board
+    /// (which `finish` certifies). Skips the base when its smallest class
+    /// is already too small for any level these bounds allow.
+    ///
+    /// # Errors
+    /// [`Error::Internal`] if the base's level falls outside this size's
+    /// own bounds, or its classes do not copy (both ruled out by the
+    /// mathematics).
+    #[allow(clippy::too_many_arguments)]
+    fn settle_by_family(
+        &mut self,
+        family: &Family,
+        cols: usize,
+        classes: &Classes,
+        base: &Solver,
+        goal: Goal,
+        work: &Work,
+        limits: &Limits,
+        climb: bool,
+    ) -> Result<Carried, Error> {
+        let base_classes = prepare(base, goal)?.classes;
+        let sizes = base_classes.sizes();
+        let smallest = sizes.iter().copied().min().unwrap_or(0);
+        let cells = (classes.cells() + classes.untouched.len()) as i64;
+        let Some(map) = family::class_map(family, cols, classes, &base_classes) else {
+            return Err(Error::Internal(format!("the classes of {family:?} do not copy its base's")));
+        };
+        if climb {
+            self.climb_the_base(classes, &map, &sizes, work);
+        }
+        if self.lower == Some(self.upper) {
+            self.how = How::Search;
+            return Ok(Carried::Settled);
+        }
+        // The highest level these bounds leave: the base's level is at most
+        // it, so it carries only at the parity ceiling or with classes of
+        // at least −level − 2 cells.
+        let highest = 2 * self.upper as i64 - cells;
+        let ceiling = spectrum::parity_ceiling(&sizes);
+        if highest < ceiling && (smallest as i64) < -highest - 2 {
+            return Ok(Carried::SmallClasses(smallest));
+        }
+        let options = HardestOptions { distribution: false, work: work.left() / 2, progress: None };
+        let settled = hardest(base, goal, &options, limits)?;
+        let (Some(most), Some(presses)) = (settled.lower.filter(|_| settled.exact()), &settled.presses)
+        else {
+            return Ok(Carried::BaseUnsettled);
+        };
+        let base_cells = (base_classes.cells() + base_classes.untouched.len()) as i64;
+        let level = 2 * most as i64 - base_cells;
+        if !family::base_proof_carries(&sizes, level) {
+            return Ok(Carried::SmallClasses(smallest));
+        }
+        // The base's lightest press set reaches its level with member 0 the
+        // lightest: its class counts are the signed counts to copy.
+        let pressed = base.cells_of(presses);
+        let signed: Vec<i64> = map
+            .iter()
+            .map(|&k| {
+                let class = &base_classes.classes[k];
+                let on = class.cells.iter().filter(|&&cell| pressed[cell] == 1).count() as i64;
+                2 * on - class.cells.len() as i64
+            })
+            .collect();
+        let claimed = ((cells + level) / 2) as u64;
+        if claimed > self.upper || self.lower.is_some_and(|lower| claimed < lower) {
+            return Err(Error::Internal(format!(
+                "the family's level gives {claimed} presses, outside the bounds {:?} to {}",
+                self.lower, self.upper
+            )));
+        }
+        (self.upper, self.lower, self.how) = (claimed, Some(claimed), How::Search);
+        (self.upper_from, self.lower_from) = (Bound::Family, Some(Bound::Family));
+        self.source = Some(Source::Signed(signed));
+        (self.close_work, self.stalled) = (None, None);
+        Ok(Carried::Settled)
     }
 
     /// A press set of the claimed weight (class by class, the untouched
