@@ -445,16 +445,22 @@ pub fn solve_many<'py>(
 /// tracks, set off about ninety collections that found nothing (none can
 /// be garbage while it is being made), a fifth of the batch's time.
 fn collector_paused<T>(py: Python<'_>, make: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    /// Enables the collector again when dropped, a panic included.
+    struct Paused<'py>(Option<Bound<'py, PyModule>>);
+    impl Drop for Paused<'_> {
+        fn drop(&mut self) {
+            if let Some(gc) = &self.0 {
+                let _ = gc.call_method0("enable");
+            }
+        }
+    }
     let gc = py.import("gc")?;
     let enabled: bool = gc.call_method0("isenabled")?.extract()?;
     if enabled {
         gc.call_method0("disable")?;
     }
-    let made = make();
-    if enabled {
-        gc.call_method0("enable")?;
-    }
-    made
+    let _paused = Paused(enabled.then_some(gc));
+    make()
 }
 
 /// A batch's answers as two arrays: the presses (−1 where impossible) and

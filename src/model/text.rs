@@ -290,6 +290,17 @@ mod tests {
         assert!(shapes("b\u{e9}\n", None).unwrap_err().contains("byte 0xc3 at line 1, column 2"));
     }
 
+    /// Regression: an input with no row read as boards of no rows, without
+    /// end, where columns were given or its first line was white space (a
+    /// terminal's Ctrl-D with `--cols 4` ran out of memory).
+    #[test]
+    fn regression_no_rows_is_no_board() {
+        for (input, cols) in [("", Some(4)), ("\n\n", Some(4)), (" \n", None), ("\t\r\n", None)] {
+            let read = parse_boards(input.as_bytes(), "in", None, cols).map_err(|e| e.to_string());
+            assert_eq!(read, Err("in: no board in input".into()), "{input:?} {cols:?}");
+        }
+    }
+
     proptest! {
         /// Plain rows are read straight from the bytes, any other the
         /// general way: the same text with every row written apart (never

@@ -340,7 +340,8 @@ impl<'a, 'r, P: Pieces> PipedBoards<'a, 'r, P> {
         let buffer = self.reader.buffer();
         let (mut taken, mut rows) = (0, 0);
         for end in crate::model::newlines(buffer) {
-            let blank_maybe = matches!(buffer[taken], b' ' | b'\t' | b'\r' | b'\n');
+            // White space as `trim_ascii` counts it, as the general way does.
+            let blank_maybe = buffer[taken].is_ascii_whitespace();
             if blank_maybe || (self.piece.len() + end + 1) as u64 > self.max_memory {
                 break;
             }
@@ -512,6 +513,51 @@ mod tests {
             .map(|b| b.map_err(|e| e.to_string()))
             .collect();
         (boards, String::from_utf8(notes).unwrap())
+    }
+
+    /// A reader that hands out at most `chunk` bytes a read, as a pipe
+    /// written in pieces does.
+    struct Chunked<'a> {
+        bytes: &'a [u8],
+        chunk: usize,
+    }
+
+    impl Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.chunk.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// Regression: a line of white space other than spaces, tabs and `\r`
+    /// (a form feed) was a row when taken with others from the buffer and
+    /// blank when read alone, so the answer hung on where the pipe's reads
+    /// fell. However the text arrives, its boards are the same.
+    #[test]
+    fn boards_on_a_pipe_do_not_hang_on_its_reads() {
+        let texts = [
+            "bwwb\nbbwb\n\x0c\nbwwb\nbwww\n",
+            "bwwb\nbbwb\nbwwb\nbwww\n\x0c\nbbbb\nwwww\nbbbb\nwwww\n",
+            "bw\nwb\n \nbb\nww\n\nb\n",
+            "bwb\nwbw\nbwb\nwww\nbbb\nwbw\nbwb\nw%w\nbbb\n",
+        ];
+        for text in texts {
+            let boards = |chunk: usize| {
+                let mut source = Chunked { bytes: text.as_bytes(), chunk };
+                let stdin: &mut dyn Read = &mut source;
+                let mut reader = io::BufReader::with_capacity(1 << 16, &mut *stdin);
+                let would_wait = Rc::new(Cell::new(false));
+                PipedBoards::new(&mut reader, None, None, u64::MAX, would_wait)
+                    .map(|b| b.map_err(|e| e.to_string()))
+                    .collect::<Vec<_>>()
+            };
+            let whole = boards(usize::MAX);
+            for chunk in 1..=12 {
+                assert_eq!(boards(chunk), whole, "{text:?} in reads of {chunk} bytes");
+            }
+        }
     }
 
     #[test]

@@ -373,7 +373,7 @@ impl<'a, C: Cells> Boards<'a, C> {
         let height = self.height(width)?;
         // Nothing is made before the rows are known to be there.
         let bytes = height.checked_mul(width + 1)?;
-        if width == 0 || width > MAX_SIDE || bytes > rest.len() + 1 {
+        if height == 0 || width == 0 || width > MAX_SIDE || bytes > rest.len() + 1 {
             return None;
         }
         let mut board = self.cells.board(height, width);
