@@ -714,6 +714,42 @@ fn regression_a_board_typed_at_a_terminal_is_answered_when_complete() {
 }
 
 #[test]
+fn regression_a_board_and_its_blank_line_on_a_pipe_are_answered_before_the_next() {
+    // Bug: a producer that writes a board with the blank line that ends it
+    // and waits for the answer waited for ever: the blank line, buffered
+    // with the board, was read after the answer was handed out unflushed,
+    // and then the read waited. The order of events is asserted: each
+    // answer arrives while the input is still open, before the next board.
+    use std::io::{BufRead, Write};
+    use std::process::{Command as Process, Stdio};
+    for flags in [&["--rows", "4"][..], &[]] {
+        let mut child = Process::new(env!("CARGO_BIN_EXE_lightsout"))
+            .args(flags)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let (send, receive) = std::sync::mpsc::channel();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let reader = std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let _ = send.send(line.unwrap());
+            }
+        });
+        for (board, answer) in [(SAMPLE, "4"), ("bbbb\nbbbb\nbbbb\nbbbb\n", "0")] {
+            stdin.write_all(format!("{board}\n").as_bytes()).unwrap();
+            stdin.flush().unwrap();
+            let line = receive.recv_timeout(std::time::Duration::from_secs(60));
+            assert_eq!(line.as_deref(), Ok(answer), "{flags:?}: no answer while the input was open");
+        }
+        drop(stdin);
+        reader.join().unwrap();
+        assert!(child.wait().unwrap().success());
+    }
+}
+
+#[test]
 fn regression_flags_that_would_do_nothing_are_refused() {
     // Bug: --seed and --density without --generate random, --output-pbm
     // without --output and --show with JSON were accepted and ignored, so a

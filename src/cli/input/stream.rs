@@ -409,7 +409,10 @@ impl<P: Pieces> Iterator for PipedBoards<'_, '_, P> {
                             self.place = None;
                         }
                         let piece_done = self.place.is_none_or(|place| place.at_end(&self.ready));
-                        self.would_wait.set(piece_done && self.reader.buffer().is_empty());
+                        // A blank line after the board, already buffered,
+                        // is read before the next wait: flush now too.
+                        let waits = self.reader.buffer().trim_ascii().is_empty();
+                        self.would_wait.set(piece_done && waits);
                         return Some(board);
                     }
                     None => self.place = None,
