@@ -35,8 +35,9 @@
 //! for three groups whose free keys XOR to 0 and whose cheap sides'
 //! bits XOR to 1, at least one does. Each group's cost difference is
 //! shared out among its checks, never counted twice. On a(79) this cuts
-//! the tree 50-fold at depths 41 to 44 and halves a slice's time (the
-//! checks' own cost is the rest).
+//! the tree 50-fold at depths 41 to 44; a node tests its triples 64 at a
+//! time against bitmaps of the groups it has and steps the few that can
+//! add, so a slice takes about a third of its time without the checks.
 //!
 //! The last `leaf_bits` coordinates go to the transform engine: a node at
 //! that depth is a coset of `leaf_bits` patterns, weighed whole in one
@@ -280,8 +281,9 @@ fn parity(coset: &Coset) -> Option<u64> {
 /// The depths where the parity checks run on a coset of dimension `d`:
 /// where 20 to 23 coordinates are still free. Measured on slices of a(79)
 /// (docs/search.md): there the checks cut the tree 50-fold at depths 41 to
-/// 44; starting at 40 cost 5 % more CPU (57 % of its nodes pruned, for a
-/// third of the triples), at 42 20 % more, at 39 or before more again.
+/// 44. With the bitmap test (mean CPU-s of slices 263297 and 93771, two
+/// runs each, load 9): 41-44 1.17, 40-44 1.16 (no gain), 39-44 1.32,
+/// 42-44 1.44, 41-46 1.18, 41-48 1.17, 40-46 1.25.
 /// None below nullity [`CHECKS_FROM`]: there a whole search takes under a
 /// second, and building the triples costs more than they save (47×47 by
 /// branch and bound: 0.17 CPU-s without them, 0.70 s with them).
@@ -296,9 +298,13 @@ fn check_depths(d: usize) -> Range<usize> {
 const CHECKS_FROM: usize = 48;
 
 /// Group merges that one triple of the parity checks counts as in a
-/// tree's `work` (what a progress bar and the stop flag go by): about what
-/// it costs on slice 263297 of a(79), 2.2 ns a triple against 0.9 ns a
-/// merge. `--estimate` measures the ratio instead ([`Estimate`]).
+/// tree's `work` (what a progress bar and the stop flag go by). It was
+/// what a triple cost on slice 263297 of a(79) when every triple was
+/// stepped (2.2 ns against 0.9 ns a merge); since only the triples that
+/// can take a share are stepped, `--estimate` measures 1.5 in its probes
+/// and a slice about 0.5. Left at 2: the bar's rate is measured, so a
+/// weight off by a constant costs only its evenness, and `--estimate`
+/// measures the ratio instead ([`Estimate`]).
 const MERGES_A_TRIPLE: u64 = 2;
 
 /// Free coordinates at the nodes the parity checks look at.

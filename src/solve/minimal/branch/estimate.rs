@@ -69,9 +69,14 @@ impl Estimate {
 /// are once it has found it.
 ///
 /// The rates are measured on the way: this thread's CPU time over the
-/// merges and the parity checks' triples, the checks' share timed apart
-/// (a triple costs about two merges on a(79), but it varies with the
-/// board and the machine), and a few leaves weighed for their cost.
+/// merges and the parity checks' triples, the checks' share timed apart,
+/// and a few leaves weighed for their cost. Where the checks run and no
+/// trial searched the slice, a merge and a triple are priced by a short
+/// search of 64 of the slice's blocks instead (`calibrate`, tens of
+/// milliseconds): probes check their nodes between the merges of paths
+/// from the root, cold, and priced a triple of a(79) at 1.5 merges where
+/// a slice pays under 0.5 (the forecast was 2.1x the slice's CPU; 1.0x
+/// priced by the search).
 pub fn estimate(coset: &Coset, plan: &Branching, shard: Shard, probes: u64, seed: u64) -> Estimate {
     if coset.nullity() <= 64 {
         estimate_keyed::<u64>(coset, plan, shard, probes, seed)
@@ -185,6 +190,15 @@ fn estimate_keyed<K: Key>(coset: &Coset, plan: &Branching, shard: Shard, probes:
     let checking = (searching * check_wall / wall.max(1e-9)).min(searching);
     let merge_seconds = (searching - checking) / ran.merges.max(1.0);
     let triple_seconds = if ran.triples > 0.0 { checking / ran.triples } else { 0.0 };
+    // Where the checks run and no trial searched the slice, the prices
+    // come from a short search of its blocks instead: the probes check
+    // nodes one at a time between the merges of a path from the root, so
+    // their triples cost what a cold cache costs (a(79): 1.5 merges a
+    // triple in the probes, under 0.5 in a slice).
+    let (merge_seconds, triple_seconds) = match trial.is_none() && ran.triples > 0.0 {
+        true => calibrate::<K>(coset, plan, shard).unwrap_or((merge_seconds, triple_seconds)),
+        false => (merge_seconds, triple_seconds),
+    };
     let leaf_cost = if leaf_time.1 > 0 { leaf_time.0 / leaf_time.1 as f64 } else { 0.0 };
     Estimate {
         merges: found.merges,
@@ -198,6 +212,41 @@ fn estimate_keyed<K: Key>(coset: &Coset, plan: &Branching, shard: Shard, probes:
         probes,
         exact,
     }
+}
+
+/// Work a calibration search may do, in [`Tree::work`] units: some tens
+/// of milliseconds.
+const CALIBRATION_BUDGET: u64 = 1 << 26;
+
+/// The seconds of CPU a group merge and a parity-check triple take in a
+/// search of slice `shard`, its blocks searched as the search does (64 of
+/// them spread over the slice, within [`CALIBRATION_BUDGET`]); `None`
+/// where that searched too little to tell (under 2^22 units).
+fn calibrate<K: Key>(coset: &Coset, plan: &Branching, shard: Shard) -> Option<(f64, f64)> {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let mut run = Tree::<K>::new(coset, plan);
+    run.timed = true;
+    run.budget = CALIBRATION_BUDGET;
+    let units = shard.len(1u64.checked_shl(plan.prefix_bits as u32).unwrap_or(u64::MAX));
+    let started = Instant::now();
+    let cpu_started = thread_cpu_seconds();
+    for i in (0..units).step_by(units.div_ceil(64).max(1) as usize) {
+        run.restrict(shard, i..i + 1);
+        if run.run(&NEVER).is_none() {
+            break;
+        }
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = match (cpu_started, thread_cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => wall,
+    };
+    let ran = run.tally();
+    if run.work < 1 << 22 || ran.triples == 0.0 || ran.merges == 0.0 {
+        return None;
+    }
+    let checking = (cpu * run.check_seconds / wall.max(1e-9)).min(cpu);
+    Some(((cpu - checking).max(1e-12) / ran.merges, checking / ran.triples))
 }
 
 /// Work a dive into one block may do, in [`Tree::work`] units: a depth-first
