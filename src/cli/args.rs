@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::cli::{
     BoardArgs, BoardKind, Format, MemoryArgs, MergeFormat, MethodArg, PbmArg, PictureArgs, PuzzleArgs,
-    RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, output_path, parse_duration,
-    parse_fraction, parse_max_nullity, parse_seconds, parse_target, parse_work,
+    RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, checkpoint_path, output_path,
+    parse_duration, parse_fraction, parse_max_nullity, parse_seconds, parse_target, parse_work,
 };
 use crate::present::parse_range;
 use crate::solve::DEFAULT_MAX_NULLITY;
@@ -278,7 +278,7 @@ pub(super) struct HardestArgs {
     /// With --shard: save the slice's count so far to FILE at least every
     /// --checkpoint-every seconds, at --time-limit and on Ctrl-C or
     /// SIGTERM; the same command goes on from it.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = checkpoint_path)]
     pub(super) checkpoint: Option<PathBuf>,
     /// Seconds between checkpoints (default 60; needs --checkpoint).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -300,7 +300,7 @@ pub(super) struct SearchArgs {
     pub(super) shard: Option<crate::solve::Shard>,
     /// Save the search's state to FILE at least every --checkpoint-every
     /// seconds and on Ctrl-C or SIGTERM; the same command resumes from it.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = checkpoint_path)]
     pub(super) checkpoint: Option<PathBuf>,
     /// Seconds between checkpoints (default 60; needs --checkpoint).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]

@@ -285,6 +285,16 @@ pub(super) fn output_path(s: &str) -> Result<PathBuf, String> {
     }
 }
 
+/// A `--checkpoint` file: saved again and again and read back to resume,
+/// so standard input or output (`-`) cannot hold it.
+pub(super) fn checkpoint_path(s: &str) -> Result<PathBuf, String> {
+    match s {
+        "" => Err("expected a file name".into()),
+        "-" => Err("is saved again and again and read back to resume: name a file".into()),
+        _ => Ok(PathBuf::from(s)),
+    }
+}
+
 impl PictureArgs {
     pub(super) fn wanted(&self) -> bool {
         self.png.is_some() || self.svg.is_some()

@@ -779,6 +779,12 @@ fn regression_flags_that_would_do_nothing_are_refused() {
         ),
         (&["hardest", "-r", "3", "-c", "3", "-o", "-"], "invalid value '-' for '--output <FILE>'"),
         (&["--png", "-"], "invalid value '-' for '--png <FILE>'"),
+        // `--checkpoint -` wrote a file named `-` (issue 32 item 8).
+        (
+            &["--checkpoint", "-"],
+            "invalid value '-' for '--checkpoint <FILE>': is saved again and again and read back to resume",
+        ),
+        (&["hardest", "-r", "5", "-c", "5", "--distribution", "--checkpoint", "-"], "'--checkpoint <FILE>'"),
         // A graph file's line too long: no word of a board's rows.
         (&["analyze", "--graph", "/dev/zero"], "/dev/zero: line 1 is longer than 1052672 bytes (see --help)"),
     ];
