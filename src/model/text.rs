@@ -212,30 +212,30 @@ impl<'a> TextBoards<'a> {
         TextBoards(self.0.continuing(first_line, blocks))
     }
 
-    #[cfg(feature = "cli")]
     /// Where this reading stands, to go on with it later by
     /// [`next_at`](Self::next_at) (a stream's reader keeps a piece's text,
     /// not its boards).
+    #[cfg(feature = "cli")]
     pub(crate) fn place(&self) -> Place {
         self.0.place()
     }
 
-    #[cfg(feature = "cli")]
     /// The next board of the reading of `input` that stood at `place`
-    /// (made with the same `source`, `rows` and `cols`), moving `place`
-    /// past it.
+    /// (made with the same `source` and sides), moving `place` past it.
+    #[cfg(feature = "cli")]
     pub(crate) fn next_at(
         input: &[u8],
         source: &str,
-        (rows, cols): (Option<usize>, Option<usize>),
+        sides: Sides,
         place: &mut Place,
     ) -> Option<Result<Grid, Error>> {
-        let mut boards = TextBoards(Boards::at(input, source, rows, cols, Bits, *place));
-        let board = boards.next();
-        *place = boards.place();
-        board
+        Boards::next_at(input, source, sides, Bits, place)
     }
 }
+
+/// `rows` and `cols`, when given.
+#[cfg(feature = "cli")]
+pub(crate) type Sides = (Option<usize>, Option<usize>);
 
 impl Iterator for TextBoards<'_> {
     type Item = Result<Grid, Error>;

@@ -7,7 +7,7 @@ use std::io::{self, Read, Write};
 use std::rc::Rc;
 
 use super::MAX_LINE;
-use crate::model::{MAX_SIDE, Place, StateBoards, TextBoards};
+use crate::model::{MAX_SIDE, Place, Sides, StateBoards, TextBoards};
 use crate::present::format_bytes;
 use crate::{Error, Grid, StateGrid};
 
@@ -239,9 +239,6 @@ pub(in crate::cli) trait Pieces {
     /// Cells of a row (trimmed), as the parser counts them.
     fn width(&self, row: &[u8]) -> usize;
 }
-
-/// `--rows` and `--cols`, when given.
-type Sides = (Option<usize>, Option<usize>);
 
 /// Two-state text: one character a cell.
 pub(in crate::cli) struct TwoStates;

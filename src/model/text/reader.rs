@@ -283,6 +283,23 @@ impl<'a, C: Cells> Boards<'a, C> {
         Boards { input, source, rows, cols, cells, pos, number, blocks, total_lines, yielded, done, chunk }
     }
 
+    /// The next board of the reading of `input` that stood at `place`
+    /// (made with the same `source`, sides and `cells`), moving `place`
+    /// past it.
+    #[cfg(feature = "cli")]
+    pub(super) fn next_at(
+        input: &'a [u8],
+        source: &'a str,
+        (rows, cols): (Option<usize>, Option<usize>),
+        cells: C,
+        place: &mut Place,
+    ) -> Option<Result<C::Board, Error>> {
+        let mut boards = Boards::at(input, source, rows, cols, cells, *place);
+        let board = boards.next_board();
+        *place = boards.place();
+        board
+    }
+
     /// The same reader for a piece of a longer input: its first line is
     /// line `first_line` of the whole (for messages), and with `blocks` the
     /// piece is read as the whole input was found to be, its rows between

@@ -1,9 +1,9 @@
 //! Boards of K states as text: digits, or numbers apart.
 
-#[cfg(feature = "cli")]
-use super::reader::Place;
 use super::reader::{BadRow, Boards, Cells, Line, describe, tokens};
 use super::{Bits, CELL, INVALID};
+#[cfg(feature = "cli")]
+use super::{Sides, reader::Place};
 use crate::error::Error;
 use crate::model::StateGrid;
 
@@ -212,29 +212,33 @@ impl<'a> StateBoards<'a> {
         StateBoards(self.0.continuing(first_line, blocks))
     }
 
+    /// The next board with states `0..k` (see
+    /// [`TextBoards::next_at`](super::TextBoards::next_at)).
     #[cfg(feature = "cli")]
-    /// Where this reading stands (see [`TextBoards::place`](super::TextBoards::place)).
-    pub(crate) fn place(&self) -> Place {
-        self.0.place()
-    }
-
-    #[cfg(feature = "cli")]
-    /// The next board of the reading of `input` with states `0..k` that
-    /// stood at `place` (made with the same `source`, `rows` and `cols`),
-    /// moving `place` past it.
     pub(crate) fn next_at(
         input: &[u8],
         source: &str,
         k: u8,
-        (rows, cols): (Option<usize>, Option<usize>),
+        sides: Sides,
         place: &mut Place,
     ) -> Option<Result<StateGrid, Error>> {
-        let cells = States { k, one_wide: cols == Some(1), width_given: cols.is_some() };
-        let mut boards = StateBoards(Boards::at(input, source, rows, cols, cells, *place));
-        let board = boards.next();
-        *place = boards.place();
-        board
+        if k < 2 {
+            return Some(Err(few_states(k)));
+        }
+        let cells = States { k, one_wide: sides.1 == Some(1), width_given: sides.1.is_some() };
+        Boards::next_at(input, source, sides, cells, place)
     }
+
+    /// Where this reading stands (see [`TextBoards::place`](super::TextBoards::place)).
+    #[cfg(feature = "cli")]
+    pub(crate) fn place(&self) -> Place {
+        self.0.place()
+    }
+}
+
+/// The error of a K below 2.
+fn few_states(k: u8) -> Error {
+    Error::BadInput(format!("the number of states is 2 to 255, got {k}"))
 }
 
 /// Cells in a row of K-state text (trimmed): its numbers when it has white
@@ -258,7 +262,7 @@ impl Iterator for StateBoards<'_> {
         let k = self.0.cells.k;
         if k < 2 && !self.0.done {
             self.0.done = true;
-            return Some(Err(Error::BadInput(format!("the number of states is 2 to 255, got {k}"))));
+            return Some(Err(few_states(k)));
         }
         self.0.next_board()
     }
