@@ -171,11 +171,11 @@ impl BadRow {
     }
 }
 
-#[cfg(feature = "cli")]
 /// Where a reading of boards stands, to go on with it later over the same
 /// input: a pipe's reader keeps the text of a piece and hands its boards
 /// out one at a time, never holding them all (see
 /// [`TextBoards::place`](super::TextBoards::place)).
+#[cfg(feature = "cli")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Place {
     pos: usize,
@@ -258,17 +258,17 @@ impl<'a, C: Cells> Boards<'a, C> {
         scan
     }
 
-    #[cfg(feature = "cli")]
     /// Where this reading stands.
+    #[cfg(feature = "cli")]
     pub(super) fn place(&self) -> Place {
         let (pos, number, blocks, total_lines) = (self.pos, self.number, self.blocks, self.total_lines);
         Place { pos, number, blocks, total_lines, yielded: self.yielded, done: self.done }
     }
 
-    #[cfg(feature = "cli")]
     /// The reading of `input` that stood at `place` (taken from a reader
     /// of the same input, with the same `rows`, `cols` and cells), without
     /// the first scan.
+    #[cfg(feature = "cli")]
     pub(super) fn at(
         input: &'a [u8],
         source: &'a str,
