@@ -393,3 +393,22 @@ def min_presses_enumerated(starts, basis: np.ndarray, p: int, chunk: int = 1 << 
             least = int(((block + ((shift + x0) % p)) % p).sum(axis=1, dtype=np.int64).min())
             best[j] = least if best[j] is None else min(best[j], least)
     return best
+
+
+def maximize_counts(model, counts, untouched: int, seconds: float):
+    """Solves a leader program built in `model` (CP-SAT): the most class
+    counts `counts` allow, plus the `untouched` cells. Returns whether it
+    is proven optimal, the best found and CP-SAT's bound, both with the
+    untouched cells."""
+    from ortools.sat.python import cp_model
+
+    model.maximize(sum(counts))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 1
+    status = solver.solve(model)
+    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE), solver.status_name(status)
+    best = untouched + int(solver.objective_value)
+    ceiling = untouched + int(solver.best_objective_bound)
+    return status == cp_model.OPTIMAL, best, ceiling

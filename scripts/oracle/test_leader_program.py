@@ -45,16 +45,7 @@ def leader_program(a: np.ndarray, seconds: float):
         # A quiet pattern holds a class whole or not at all.
         inside = [k for k, cells in enumerate(classes) if m[cells[0]]]
         model.add(2 * sum(counts[k] for k in inside) <= int(m.sum()))
-    model.maximize(sum(counts))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 1
-    status = solver.solve(model)
-    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE), solver.status_name(status)
-    best = untouched + int(solver.objective_value)
-    ceiling = untouched + int(solver.best_objective_bound)
-    return status == cp_model.OPTIMAL, best, ceiling
+    return L.maximize_counts(model, counts, untouched, seconds)
 
 
 # Nullity 4 to 8: plane 4, 5, 9 (the one of nullity 8: CP-SAT needs about

@@ -69,16 +69,7 @@ def leader_program(basis: np.ndarray, seconds: float):
         inside = [k for k in present if bin(k & y).count("1") % 2]
         weight = sum(int(sizes[k]) for k in inside)
         model.add(2 * sum(counts[k] for k in inside) <= weight)
-    model.maximize(sum(counts.values()))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 1
-    status = solver.solve(model)
-    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE), solver.status_name(status)
-    best = untouched + int(solver.objective_value)
-    ceiling = untouched + int(solver.best_objective_bound)
-    return status == cp_model.OPTIMAL, best, ceiling
+    return L.maximize_counts(model, list(counts.values()), untouched, seconds)
 
 
 # Every n <= 128 of nullity 1 to 6 (the tool settles each by default; the
