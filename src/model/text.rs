@@ -149,6 +149,8 @@ impl Cells for Bits {
     }
 
     /// A row of one word, gathered in a register (most boards).
+    const READS_PLAIN: bool = true;
+
     fn read_plain(&self, row: &[u8], board: &mut Grid, r: usize) -> bool {
         if row.len() > 64 {
             return false;

@@ -116,6 +116,10 @@ pub(super) trait Cells {
     /// row `r`; what is wrong with its first bad cell otherwise.
     fn read_row(&self, line: &Line, board: &mut Self::Board, r: usize) -> Result<(), BadRow>;
 
+    /// Whether [`read_plain`](Self::read_plain) reads rows at all (the
+    /// K-state cells do not: a board is not made for nothing).
+    const READS_PLAIN: bool = false;
+
     /// Reads `row`, raw bytes that should be exactly one cell a byte with
     /// nothing around them, into row `r`: `false` (the row untouched) when
     /// it is anything else, and the general way reads it then.
@@ -385,6 +389,9 @@ impl<'a, C: Cells> Boards<'a, C> {
     /// (the classic 4×4 stream); `None`, with nothing consumed, sends the
     /// board the general way, which also says what is wrong.
     fn plain_board(&mut self) -> Option<C::Board> {
+        if !C::READS_PLAIN {
+            return None;
+        }
         let rest = self.input.get(self.pos..)?;
         let width = self.cols.unwrap_or_else(|| newline(rest).unwrap_or(rest.len()));
         let height = self.height(width)?;
