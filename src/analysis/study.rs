@@ -31,6 +31,9 @@ pub struct Study {
     /// Whether every board that can be made all white can be made all
     /// black (two states only).
     pub targets_interchangeable: Option<bool>,
+    /// The budget the lightest was searched within: the nullity (two
+    /// states) or log2 of the members (K states) searched exhaustively.
+    pub max_nullity: usize,
 }
 
 /// Studies `puzzle` with `states` states per cell: the lightest quiet
@@ -78,6 +81,7 @@ pub fn study(
             lightest: a.lightest_quiet.as_ref().map(|(q, proven)| (q.cell_values(), *proven)),
             gcd: a.gcd,
             targets_interchangeable: Some(a.targets_interchangeable),
+            max_nullity,
         });
     }
     let spec =
@@ -93,6 +97,7 @@ pub fn study(
             .map(|(q, proven)| (q.cells().to_vec(), proven)),
         gcd: None,
         targets_interchangeable: None,
+        max_nullity,
     })
 }
 

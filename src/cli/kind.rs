@@ -12,8 +12,7 @@ use super::plan::{MemoryHint, Solvers, shown_searching};
 use super::states::{StateInput, for_each_board};
 use super::states_search::beyond_budget;
 use super::{
-    AnalyzeArgs, BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TableArgs, TargetArg,
-    VerifyArgs,
+    BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TableArgs, TargetArg, VerifyArgs,
 };
 use crate::analysis::Weighed;
 use crate::present::{Report, Shown, found_by_words, kernel_text, presses, shape_text};
@@ -45,8 +44,6 @@ where
     /// `solve`, by the routes this kind has (two states stream large
     /// generated boards; both search long, sliced and resumable).
     fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>;
-    /// `analyze`: the null space of a size (the kernel, over Z_K).
-    fn analyze_command(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure>;
     /// `table`: the nullity (the kernel's size) over ranges of sizes.
     fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure>;
     /// `verify`: every board of a size against breadth-first search.
@@ -138,10 +135,6 @@ where
 impl Kind for Solver {
     fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         super::solve::solve_two_states(args, io)
-    }
-
-    fn analyze_command(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
-        super::study::analyze_two_states(args, io)
     }
 
     fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
@@ -245,10 +238,6 @@ impl Kind for Solver {
 impl Kind for StateSolver {
     fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         super::solve::solve_states(args, io)
-    }
-
-    fn analyze_command(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
-        super::states::analyze(args, io)
     }
 
     fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {

@@ -136,7 +136,7 @@ where
         Command::Solve(args) => solve::<G>(args, io),
         Command::Verify(args) => verify::<G>(args, io),
         Command::Generate(args) => generate(args, io),
-        Command::Analyze(args) => study::analyze::<G>(args, io),
+        Command::Analyze(args) => study::analyze(args, io),
         Command::Check(args) => study::check::<G>(args, io),
         Command::Table(args) => study::table::<G>(args, io),
         Command::Hardest(args) => hardest::hardest::<G>(args, io),

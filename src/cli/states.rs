@@ -14,7 +14,7 @@ use crate::{Error, Generate, StateGrid, StateTarget, read_pgm};
 
 mod study;
 
-pub(super) use study::{analyze, table, verify};
+pub(super) use study::{table, verify};
 
 impl TargetArg {
     /// The K-state targets named: `any` every uniform state, a state

@@ -3,182 +3,72 @@
 
 use std::io::{self, Write};
 
-use crate::analysis::Analysis;
+use crate::analysis::{Study, study};
 use crate::cli::{
-    AnalyzeArgs, BoardInput, CheckArgs, Failure, Kind, LimitHint, SMALLER_OR_MORE_MEMORY, Streams,
-    StudyFormat, TableArgs, TableFormat, check_text, smaller_or_more_memory, terminal_bar,
+    AnalyzeArgs, BoardInput, CheckArgs, Failure, Kind, LimitHint, PictureArgs, Streams, StudyFormat,
+    TableArgs, TableFormat, check_text, smaller_or_more_memory, solver_failure, terminal_bar,
 };
-use crate::present::{
-    Shown, analysis_json, listed_patterns, omitted_patterns, power_of_two, presses, table_entry_json,
-    topology_name,
-};
+use crate::present::{Shown, study_json, study_text, table_entry_json, topology_name};
 use crate::record::{TableProblem, table_record};
-use crate::solve::limits;
-use crate::{Error, Method, analyze as analyse, grid_lines, nullity_table, picture};
+use crate::solve::{Board, Limits, limits};
+use crate::{Error, Grid, Method, Puzzle, nullity_table, picture};
 
-/// Largest nullity `analyze` suggests searching in full: 2^42 members take
-/// minutes on two cores (65×65, folded by its symmetries: 79 s).
-const SUGGESTED_MAX_NULLITY: usize = 42;
-
-pub(super) fn analyze<G: Kind>(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+/// `analyze`: the null space of a size, over GF(2) or Z_K (the library's
+/// one [`study`] of both kinds), as text or JSON, and for two states its
+/// quiet patterns drawn.
+pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.puzzle.refuse_unused(None, None)?;
-    G::analyze_command(&args, io)
-}
-
-/// `analyze` for two states: the nullity, the quiet patterns, the
-/// lightest of them and the solvable share.
-pub(super) fn analyze_two_states(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
+    let states = args.puzzle.modulus();
+    if args.picture.wanted() && states.get() > 2 {
+        return Err(Error::BadInput("--png and --svg draw two-state quiet patterns".into()).into());
+    }
     let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
     let puzzle = args.puzzle.puzzle(rows, cols)?;
-    // The analysis eliminates in memory: no streamed way round, so the
-    // solver's own hint (streaming a generated board) would mislead.
     let max_memory = args.memory.max_memory;
-    let work = format!("analysing a {rows}x{cols} board");
-    let hint = || SMALLER_OR_MORE_MEMORY.to_string();
-    limits::check(limits::solve_bytes(&puzzle, !puzzle.is_classic()), max_memory, &work).limit_hint(hint)?;
-    let max_nullity = args.max_nullity.unwrap_or(limits::ANALYZE_MAX_NULLITY);
-    let a = analyse(&puzzle, max_nullity, max_memory).limit_hint(hint)?;
-    let title = format!(
-        "{rows}x{cols} {}, rule {}: {} quiet patterns",
-        topology_name(puzzle.topology()),
-        puzzle.rule(),
-        a.nullity
-    );
+    let failure = |e| solver_failure(e, &puzzle, Method::Auto, &smaller_or_more_memory);
+    if states.get() == 2 {
+        let work = format!("analysing a {rows}x{cols} board");
+        limits::check(limits::solve_bytes(&puzzle, !puzzle.is_classic()), max_memory, &work)
+            .map_err(failure)?;
+    }
+    let s = study(&puzzle, states, args.max_nullity, max_memory, &Limits::NONE).map_err(failure)?;
     if args.picture.wanted() {
-        args.picture.check_size(a.quiet.len().max(1) * puzzle.cells(), "size")?;
-        let scene = match puzzle.graph() {
-            // A graph's patterns are drawn on the graph, titled by what it is.
-            Some(graph) => {
-                picture::check_graph(graph, a.quiet.len())?;
-                let layout = crate::model::Layout::of(graph);
-                let patterns = if a.nullity == 1 {
-                    "1 quiet pattern".into()
-                } else {
-                    format!("{} quiet patterns", a.nullity)
-                };
-                let title =
-                    format!("{}, rule {}: {patterns}", picture::graph_title(graph, &layout), puzzle.rule());
-                picture::graph_patterns(graph, &layout, &a.quiet, &title)
-            }
-            None => picture::patterns(&a.quiet, &title),
-        };
-        args.picture.write(&scene)?;
+        draw_quiet_patterns(&s, &puzzle, &args.picture)?;
     }
     let text = match args.format {
-        StudyFormat::Text => analysis_text(&a),
-        StudyFormat::Json => analysis_json(&a) + "\n",
+        StudyFormat::Text => study_text(&s, &puzzle, states.get()),
+        StudyFormat::Json => study_json(&s, &puzzle, states.get()) + "\n",
     };
     io.stdout.write_all(text.as_bytes())?;
     io.stdout.flush()?;
     Ok(0)
 }
 
-/// Largest power of two whose digits the text output spells out (20
-/// digits); beyond it `2^k` says all (2^2240 has 675 digits). JSON keeps
-/// the digits.
-const SPELLED_OUT_POWER: usize = 64;
-
-/// `2^k` for reading: `8`, `2^12 = 4096`, or `2^2240` alone.
-fn count(k: usize) -> String {
-    match power_of_two(k) {
-        Some(n) if k <= 3 => n,
-        Some(n) if k <= SPELLED_OUT_POWER => format!("2^{k} = {n}"),
-        _ => format!("2^{k}"),
-    }
-}
-
-fn factors_text(factors: &[(crate::gf2::Poly, usize)]) -> String {
-    if factors.is_empty() {
-        return "1".into();
-    }
-    factors
-        .iter()
-        .map(|(p, m)| if *m == 1 { format!("({p})") } else { format!("({p})^{m}") })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn analysis_text(a: &Analysis) -> String {
-    let p = &a.puzzle;
-    let cells = p.cells();
-    let mut t = match p.graph() {
-        Some(g) => format!(
-            "graph of {} vertices and {} edges, rule {}\n",
-            g.vertex_count(),
-            g.edge_count(),
-            p.rule()
-        ),
-        None => format!("{}x{} {}, rule {}\n", p.rows(), p.cols(), topology_name(p.topology()), p.rule()),
-    };
-    t += &format!("rank {}, nullity {}\n", a.rank(), a.nullity);
-    t += &format!("solvable boards: {} of {} (1 in {})\n", count(a.rank()), count(cells), count(a.nullity));
-    t += &format!("solutions per solvable board: {}\n", count(a.nullity));
-    t += if a.targets_interchangeable {
-        "all white and all black: every board that can reach one can reach the other\n"
-    } else {
-        "all white and all black: not interchangeable (the all-black board cannot be cleared)\n"
-    };
-    if let Some((g, factors)) = &a.gcd {
-        // The factorisation is shown when it says more than `g` itself.
-        let factored = match factors.as_slice() {
-            [] => String::new(),
-            [(_, 1)] => " (irreducible)".into(),
-            // x^k says it already.
-            [(p, _)] if p.weight() == 1 => String::new(),
-            _ => format!(" = {}", factors_text(factors)),
-        };
-        t += &format!("gcd(f_R(x), f_C(x+1)) = {g}{factored}\n");
-    }
-    match &a.lightest_quiet {
-        None if a.nullity == 0 => t += "quiet patterns: none (every board is solvable, in exactly one way)\n",
+/// Draws a two-state study's quiet patterns to `--png`/`--svg`: on a
+/// graph, on the graph, titled by what it is.
+fn draw_quiet_patterns(s: &Study, puzzle: &Puzzle, picture: &PictureArgs) -> Result<(), Failure> {
+    let nullity = s.kernel.nullity.unwrap_or(0);
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    let quiet: Vec<Grid> =
+        s.quiet.iter().flatten().map(|(q, _)| Grid::from_cell_values(rows, cols, q)).collect();
+    picture.check_size(quiet.len().max(1) * puzzle.cells(), "size")?;
+    let scene = match puzzle.graph() {
+        Some(graph) => {
+            picture::check_graph(graph, quiet.len())?;
+            let layout = crate::model::Layout::of(graph);
+            let patterns =
+                if nullity == 1 { "1 quiet pattern".into() } else { format!("{nullity} quiet patterns") };
+            let title =
+                format!("{}, rule {}: {patterns}", picture::graph_title(graph, &layout), puzzle.rule());
+            picture::graph_patterns(graph, &layout, &quiet, &title)
+        }
         None => {
-            t += &format!(
-                "quiet patterns: {} of {} cells each, too many to hold within --max-memory: none listed, the \
-                 lightest not searched (raise --max-memory to list them)\n",
-                a.nullity, cells
-            )
+            let topology = topology_name(puzzle.topology());
+            let title = format!("{rows}x{cols} {topology}, rule {}: {nullity} quiet patterns", puzzle.rule());
+            picture::patterns(&quiet, &title)
         }
-        Some((q, proven)) => {
-            let how = if *proven {
-                String::new()
-            } else if a.nullity > crate::solve::MAX_EXHAUSTIVE_NULLITY {
-                format!(
-                    " (not proven lightest: nullity {} is above {}, past an exhaustive search)",
-                    a.nullity,
-                    crate::solve::MAX_EXHAUSTIVE_NULLITY
-                )
-            } else if a.nullity <= SUGGESTED_MAX_NULLITY {
-                format!(
-                    " (not proven lightest: nullity {0} is above --max-nullity; --max-nullity {0} searches all 2^{0})",
-                    a.nullity
-                )
-            } else {
-                format!(" (not proven lightest: nullity {} is above --max-nullity)", a.nullity)
-            };
-            t += &format!("lightest quiet pattern: {}{how}\n", presses(q.count_ones() as u64));
-            t += &format!("quiet patterns (a basis of {}; x = press):\n", a.nullity);
-            let drawn = listed_patterns(a.quiet.len(), cells);
-            for (i, q) in a.quiet.iter().take(drawn).enumerate() {
-                t += &format!("  {}: {}\n", i + 1, presses(q.count_ones() as u64));
-                if p.graph().is_some() {
-                    let vertices: Vec<String> = q.row(0).iter_ones().map(|v| v.to_string()).collect();
-                    t += &format!("    vertices {}\n", vertices.join(" "));
-                    continue;
-                }
-                for line in grid_lines(q, 'x', '.') {
-                    t += &format!("    {line}\n");
-                }
-            }
-            if a.quiet.len() > drawn {
-                let listed = if drawn == 0 { "none drawn" } else { "and more" };
-                t += &format!("  … {listed}: {}\n", omitted_patterns(a.quiet.len(), drawn, cells));
-            }
-        }
-    }
-    t
+    };
+    Ok(picture.write(&scene)?)
 }
 
 /// `check`: per board and target, solvable, or the obstruction that

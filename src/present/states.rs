@@ -5,10 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::{
-    LISTED_CELLS, LISTED_PATTERNS, LISTED_PRESSES, Report, Shown, Tally, omitted_patterns, outcome_json,
-    puzzle_topology,
-};
+use super::{LISTED_PRESSES, Report, Shown, Tally, outcome_json, puzzle_topology};
 use crate::{Answer, Game, Outcome, Puzzle, StateGrid, StateSolver, StateTarget, state_lines};
 
 /// `"2"` for a uniform target, `"target"` for a board.
@@ -211,44 +208,4 @@ pub(crate) fn state_check_json(
         .collect();
     object.insert("targets".into(), json!(targets));
     Value::Object(object).to_string()
-}
-
-/// The analysis of a K-state puzzle as JSON: the kernel's size, rank and
-/// nullity (prime K), the generators of the kernel with their orders (the
-/// first [`LISTED_PATTERNS`], at most [`LISTED_CELLS`] cells), and the
-/// lightest quiet pattern (`proven` when the kernel was searched whole).
-pub(crate) fn state_analysis_json(solver: &StateSolver, lightest: Option<(&StateGrid, bool)>) -> String {
-    let k = solver.states().get();
-    let puzzle = solver.puzzle();
-    let mut v = serde_json::Map::new();
-    v.extend(puzzle_json(puzzle, k));
-    kernel_json(&mut v, solver);
-    let quiet = solver.quiet_patterns();
-    let listed = (LISTED_CELLS / puzzle.cells().max(1)).min(LISTED_PATTERNS).min(quiet.len());
-    // Every board is K^cells / |image|; solvable boards number K^cells / |kernel| (A is square).
-    let cells_log2 = puzzle.cells() as f64 * f64::from(k).log2();
-    v.insert("solvable_boards_log2".into(), json!(cells_log2 - solver.kernel_size_log2()));
-    v.insert(
-        "quiet_patterns".into(),
-        json!(
-            quiet[..listed]
-                .iter()
-                .map(|(q, order)| json!({"order": order, "pattern": states_json(q, k)}))
-                .collect::<Vec<_>>()
-        ),
-    );
-    let omitted = if listed < quiet.len() {
-        json!({"count": quiet.len() - listed, "why": omitted_patterns(quiet.len(), listed, puzzle.cells())})
-    } else {
-        Value::Null
-    };
-    v.insert("quiet_patterns_omitted".into(), omitted);
-    v.insert(
-        "lightest_quiet_pattern".into(),
-        lightest.map_or(
-            Value::Null,
-            |(q, proven)| json!({"presses": q.total(), "proven": proven, "pattern": states_json(q, k)}),
-        ),
-    );
-    Value::Object(v).to_string()
 }

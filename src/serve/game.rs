@@ -6,15 +6,13 @@
 use serde_json::Value;
 
 use super::error::ApiError;
-use super::request;
 use super::work::Job;
 use crate::analysis::Weighed;
 use crate::analysis::kernel_table_within;
-use crate::present::{Shown, analysis_json, kernel_entry_json, state_analysis_json, table_entry_json};
+use crate::present::{Shown, kernel_entry_json, table_entry_json};
 use crate::solve::Made;
 use crate::zk::Modulus;
-use crate::{Method, Puzzle, Solver, StateSolver};
-use crate::{analyze as analyse, nullity_table};
+use crate::{Puzzle, Solver, StateSolver, nullity_table};
 
 /// Rows of a table computed between two checks of [`Job::should_stop`]:
 /// enough for both cores, few enough that an abandoned table stops soon.
@@ -27,15 +25,6 @@ pub(super) trait Served: Weighed + Made
 where
     Self::Board: Shown<Solver = Self>,
 {
-    /// `/api/analyze`'s object for `puzzle`, searching the lightest quiet
-    /// pattern up to `max_nullity` (asked, or this kind's default) within
-    /// `job`'s time.
-    fn analysis(
-        puzzle: &Puzzle,
-        states: Modulus,
-        max_nullity: Option<usize>,
-        job: &Job,
-    ) -> Result<String, ApiError>;
     /// `/api/table`'s entries for the sizes `rows` × `cols`, the largest
     /// being `template` (its sides checked), stopping when `job` must.
     fn table(
@@ -48,20 +37,6 @@ where
 }
 
 impl Served for Solver {
-    /// Searched exhaustively only up to the server's `max_nullity` (2^24
-    /// patterns by default, milliseconds), by a bounded local search past
-    /// it: short without a stop check.
-    fn analysis(
-        puzzle: &Puzzle,
-        _: Modulus,
-        max_nullity: Option<usize>,
-        job: &Job,
-    ) -> Result<String, ApiError> {
-        let limits = &*job.limits;
-        let max_nullity = request::max_nullity(max_nullity, limits)?;
-        Ok(analysis_json(&analyse(puzzle, max_nullity, limits.max_memory)?))
-    }
-
     /// The nullity of each size, [`ROWS_PER_PART`] rows between two checks.
     fn table(
         _: Modulus,
@@ -90,22 +65,6 @@ impl Served for Solver {
 }
 
 impl Served for StateSolver {
-    fn analysis(
-        puzzle: &Puzzle,
-        states: Modulus,
-        max_nullity: Option<usize>,
-        job: &Job,
-    ) -> Result<String, ApiError> {
-        let limits = &*job.limits;
-        // The command line's default member budget (2^24): the server's
-        // own max_nullity would let one request search for seconds.
-        let budget = crate::solve::limits::ANALYZE_MAX_MEMBERS_LOG2 as usize;
-        let max_nullity = request::max_nullity(max_nullity.or(Some(budget.min(limits.max_nullity))), limits)?;
-        let solver = StateSolver::new(puzzle, states, Method::Auto, max_nullity as u32, limits.max_memory)?;
-        let lightest = job.with_search_limits(|stop| solver.lightest_quiet_pattern_within(stop));
-        Ok(state_analysis_json(&solver, lightest.as_ref().map(|(q, proven)| (q, *proven))))
-    }
-
     /// Log2 of the kernel's size (and the nullity for prime K) per size,
     /// as the library's [`kernel_table`] gives it, a row between two checks.
     fn table(

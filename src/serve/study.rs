@@ -9,10 +9,11 @@ use super::request::{self, AnalyzeRequest, ApiJson, TableRequest};
 use super::work::{App, Job};
 use super::{Limits, json_response};
 use crate::Puzzle;
-use crate::analysis::table_cost;
+use crate::analysis::{study, table_cost};
 use crate::model::{Graph, Layout};
 use crate::picture::MAX_GRAPH_VERTICES;
-use crate::present::Shown;
+use crate::present::{Shown, study_json};
+use crate::solve::limits::analyze_budget;
 use crate::zk::Modulus;
 
 /// `POST /api/analyze`: the object `lightsout analyze --format json` prints.
@@ -44,25 +45,17 @@ fn analysis(req: &AnalyzeRequest, job: &Job) -> Result<String, ApiError> {
     let limits = &*job.limits;
     let puzzle =
         sized_puzzle(req.rows, req.cols, req.graph.as_deref(), req.rule.as_deref(), req.torus, limits)?;
-    struct Analysis<'a> {
-        puzzle: Puzzle,
-        states: Modulus,
-        max_nullity: Option<usize>,
-        job: &'a Job,
-    }
-    impl OnGame for Analysis<'_> {
-        fn on<G: Served>(self) -> Result<String, ApiError>
-        where
-            G::Board: Shown<Solver = G>,
-        {
-            G::analysis(&self.puzzle, self.states, self.max_nullity, self.job)
-        }
-    }
     let states = request::states(req.states)?;
     // Where the page draws a graph's vertices: the library's layout, the
     // one the CLI's pictures use, so the page keeps no copy of its own.
     let layout = puzzle.graph().filter(|g| g.vertex_count() <= MAX_GRAPH_VERTICES).map(layout_json);
-    let answer = for_states(states, Analysis { puzzle, states, max_nullity: req.max_nullity, job })?;
+    // The command line's default budget, capped by this server's: its own
+    // max_nullity would let one request search for seconds.
+    let default = analyze_budget(states.get()).min(limits.max_nullity);
+    let max_nullity = request::max_nullity(req.max_nullity.or(Some(default)), limits)?;
+    let found =
+        job.with_search_limits(|stop| study(&puzzle, states, Some(max_nullity), limits.max_memory, stop))?;
+    let answer = study_json(&found, &puzzle, states.get());
     match layout {
         Some(layout) => {
             let mut answer: serde_json::Value = serde_json::from_str(&answer)

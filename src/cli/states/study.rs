@@ -8,101 +8,12 @@ use std::io::{self, Write};
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 
 use super::super::{
-    AnalyzeArgs, Failure, Streams, StudyFormat, TableArgs, TableFormat, VerifyArgs, smaller_or_more_memory,
-    solver_failure, terminal_bar,
+    Failure, Streams, TableArgs, TableFormat, VerifyArgs, smaller_or_more_memory, solver_failure,
+    terminal_bar,
 };
-use crate::present::{
-    kernel_entry_json, kernel_text, members, presses, puzzle_topology, state_analysis_json,
-};
+use crate::present::{kernel_entry_json, kernel_text, puzzle_topology};
 use crate::solve::states::bfs as state_bfs;
-use crate::{Error, Method, StateGrid, StateSolver, StateTarget, kernel_table, state_lines};
-
-/// `lightsout analyze --states K`: the kernel (its size, and rank and
-/// nullity for prime K), its generators with their orders, the lightest
-/// quiet pattern.
-pub(in crate::cli) fn analyze(args: &AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure> {
-    if args.picture.wanted() {
-        return Err(Error::BadInput("--png and --svg draw two-state quiet patterns".into()).into());
-    }
-    let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
-    let puzzle = args.puzzle.puzzle(rows, cols)?;
-    let states = args.puzzle.modulus();
-    let k = states.get();
-    let budget = args.max_nullity.map_or(crate::solve::limits::ANALYZE_MAX_MEMBERS_LOG2, |d| d as u32);
-    let solver = StateSolver::new(&puzzle, states, Method::Auto, budget, args.memory.max_memory)
-        .map_err(|e| solver_failure(e, &puzzle, Method::Auto, &smaller_or_more_memory))?;
-    let lightest = solver.lightest_quiet_pattern();
-    let text = match args.format {
-        StudyFormat::Json => {
-            state_analysis_json(&solver, lightest.as_ref().map(|(q, proven)| (q, *proven))) + "\n"
-        }
-        StudyFormat::Text => {
-            let shape = match puzzle.graph() {
-                Some(g) => format!("graph of {} vertices and {} edges", g.vertex_count(), g.edge_count()),
-                None => format!("{rows}x{cols} {}", puzzle_topology(&puzzle)),
-            };
-            let mut t = format!("{shape}, rule {}, {k} states\n", puzzle.rule());
-            match (solver.rank(), solver.nullity()) {
-                (Some(r), Some(d)) => t += &format!("rank {r}, nullity {d} (Z_{k} is a field)\n"),
-                _ => t += &format!("Z_{k} is no field: no rank or nullity, the kernel is a group\n"),
-            }
-            t += &format!(
-                "quiet patterns: {} (2^{:.2})\n",
-                members(&solver.kernel_size()),
-                solver.kernel_size_log2()
-            );
-            let cells = puzzle.cells() as f64 * f64::from(k).log2();
-            t += &format!(
-                "solvable boards: 1 in {} (2^{:.2} of 2^{cells:.2})\n",
-                solver.kernel_size(),
-                cells - solver.kernel_size_log2()
-            );
-            match &lightest {
-                Some((q, true)) => t += &format!("lightest quiet pattern: {}\n", presses(q.total())),
-                Some((q, false)) => {
-                    t += &format!(
-                        "lightest quiet pattern: {} (not proven lightest: more than 2^{budget} members, past an \
-                         exhaustive search; a local search found it; raise --max-nullity)\n",
-                        presses(q.total())
-                    )
-                }
-                None if solver.quiet_patterns().is_empty() => {
-                    t += "every board is solvable, in exactly one way\n"
-                }
-                None => {
-                    t += &format!(
-                        "lightest quiet pattern: not searched (more than 2^{budget} members; raise --max-nullity)\n"
-                    )
-                }
-            }
-            let quiet = solver.quiet_patterns();
-            let listed = crate::present::listed_patterns(quiet.len(), puzzle.cells());
-            if !quiet.is_empty() {
-                t += &format!(
-                    "generators of the kernel ({}, each with its order; every quiet pattern is one sum of their \
-                     multiples; numbers = presses):\n",
-                    quiet.len()
-                );
-            }
-            for (i, (q, order)) in quiet.iter().take(listed).enumerate() {
-                t += &format!("  {}: order {order}, {}\n", i + 1, presses(q.total()));
-                for line in state_lines(q, k) {
-                    t += &format!("    {line}\n");
-                }
-            }
-            if listed < quiet.len() {
-                t += &format!(
-                    "  … {}\n",
-                    crate::present::omitted_patterns(quiet.len(), listed, puzzle.cells())
-                );
-            }
-            t
-        }
-    };
-    io.stdout.write_all(text.as_bytes())?;
-    io.stdout.flush()?;
-    Ok(0)
-}
+use crate::{Error, Method, StateGrid, StateSolver, StateTarget, kernel_table};
 
 /// `lightsout table --states K`: log2 of the kernel's size over ranges of
 /// sizes (for prime K, the nullity times log2 K).
