@@ -9,6 +9,7 @@ mod chase;
 pub mod hardest;
 mod study;
 mod table;
+mod verify;
 
 #[cfg(feature = "cli")]
 pub(crate) use table::table_cost;
@@ -21,6 +22,7 @@ pub use hardest::{
 };
 pub use study::{Study, study};
 pub use table::{KernelEntry, kernel_table, kernel_table_within, nullity_table, plane_nullity};
+pub use verify::{MAX_BOARDS, Verification, board_count, verify};
 
 use crate::error::Error;
 use crate::gf2::Poly;

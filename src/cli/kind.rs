@@ -11,9 +11,7 @@ use super::input::{boards, read_input};
 use super::plan::{MemoryHint, Solvers, shown_searching};
 use super::states::{StateInput, for_each_board};
 use super::states_search::beyond_budget;
-use super::{
-    BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TableArgs, TargetArg, VerifyArgs,
-};
+use super::{BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TargetArg};
 use crate::analysis::Weighed;
 use crate::present::{Report, Shown, found_by_words, kernel_text, presses, shape_text};
 use crate::solve::{GameSpec, MAX_EXHAUSTIVE_NULLITY, Made, Solution, TargetOf};
@@ -44,10 +42,6 @@ where
     /// `solve`, by the routes this kind has (two states stream large
     /// generated boards; both search long, sliced and resumable).
     fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>;
-    /// `table`: the nullity (the kernel's size) over ranges of sizes.
-    fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure>;
-    /// `verify`: every board of a size against breadth-first search.
-    fn verify_command(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure>;
 
     /// The targets `--target` names, for a puzzle of `puzzle`'s states.
     fn targets(
@@ -135,14 +129,6 @@ where
 impl Kind for Solver {
     fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         super::solve::solve_two_states(args, io)
-    }
-
-    fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
-        super::study::table_two_states(args, io)
-    }
-
-    fn verify_command(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
-        super::verify::verify_two_states(args, io)
     }
 
     fn targets(
@@ -238,14 +224,6 @@ impl Kind for Solver {
 impl Kind for StateSolver {
     fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
         super::solve::solve_states(args, io)
-    }
-
-    fn table_command(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
-        super::states::table(args, io)
-    }
-
-    fn verify_command(args: &VerifyArgs, io: &mut Streams) -> Result<u8, Failure> {
-        super::states::verify(args, io)
     }
 
     fn targets(

@@ -134,11 +134,11 @@ where
 {
     match command {
         Command::Solve(args) => solve::<G>(args, io),
-        Command::Verify(args) => verify::<G>(args, io),
+        Command::Verify(args) => verify(args, io),
         Command::Generate(args) => generate(args, io),
         Command::Analyze(args) => study::analyze(args, io),
         Command::Check(args) => study::check::<G>(args, io),
-        Command::Table(args) => study::table::<G>(args, io),
+        Command::Table(args) => study::table(args, io),
         Command::Hardest(args) => hardest::hardest::<G>(args, io),
         Command::Completions(args) => completions(args, io),
         Command::Man => man_page(io),

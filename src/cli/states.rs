@@ -12,10 +12,6 @@ use crate::solve::limits;
 use crate::zk::Modulus;
 use crate::{Error, Generate, StateGrid, StateTarget, read_pgm};
 
-mod study;
-
-pub(super) use study::{table, verify};
-
 impl TargetArg {
     /// The K-state targets named: `any` every uniform state, a state
     /// number, or a board file; the colour words are two-state words.

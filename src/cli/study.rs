@@ -8,10 +8,10 @@ use crate::cli::{
     AnalyzeArgs, BoardInput, CheckArgs, Failure, Kind, LimitHint, PictureArgs, Streams, StudyFormat,
     TableArgs, TableFormat, check_text, smaller_or_more_memory, solver_failure, terminal_bar,
 };
-use crate::present::{Shown, study_json, study_text, table_entry_json, topology_name};
+use crate::present::{Shown, kernel_entry_json, study_json, study_text, table_entry_json, topology_name};
 use crate::record::{TableProblem, table_record};
 use crate::solve::{Board, Limits, limits};
-use crate::{Error, Grid, Method, Puzzle, nullity_table, picture};
+use crate::{Error, Grid, Method, Puzzle, kernel_table, nullity_table, picture};
 
 /// `analyze`: the null space of a size, over GF(2) or Z_K (the library's
 /// one [`study`] of both kinds), as text or JSON, and for two states its
@@ -112,20 +112,17 @@ where
 pub(super) const TABLE_ADVICE: &str =
     "--shard K/N cuts a table into slices that run one at a time (merge joins them)";
 
-pub(super) fn table<G: Kind>(args: TableArgs, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+/// `table`: the nullity (two states) or the kernel's size (K states) of
+/// every size in the ranges.
+pub(super) fn table(args: TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     if args.puzzle.graph.is_some() {
         return Err(
             Error::BadInput("--graph has one size; a table runs over ranges of grid sizes".into()).into()
         );
     }
-    G::table_command(&args, io)
-}
-
-/// `table` for two states: the nullity of every size in the ranges.
-pub(super) fn table_two_states(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+    if args.puzzle.states > 2 {
+        return state_table(&args, io);
+    }
     let template = args.puzzle.puzzle(1, 1)?;
     let max_memory = args.memory.max_memory;
     let narrow = || "narrow the ranges of --rows and --cols".to_string();
@@ -230,4 +227,71 @@ pub(super) fn write_table(
         }
     }
     out.flush()
+}
+
+/// `lightsout table --states K`: log2 of the kernel's size over ranges of
+/// sizes (for prime K, the nullity times log2 K).
+fn state_table(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
+    if args.shard.is_some() || args.picture.wanted() {
+        return Err(Error::BadInput(
+            "--shard, --png and --svg tabulate two states; a table of K states is printed whole".into(),
+        )
+        .into());
+    }
+    let states = args.puzzle.modulus();
+    let ((r0, r1), (c0, c1)) = (args.rows, args.cols);
+    let sizes = (r1 - r0 + 1).saturating_mul(c1 - c0 + 1);
+    if sizes > 1 << 20 {
+        return Err(Failure::hinted(
+            Error::Limit(format!("a table of {sizes} sizes of {} states is more than 2^20", states.get())),
+            "narrow the ranges of --rows and --cols",
+        ));
+    }
+    let template = args.puzzle.puzzle(1, 1)?;
+    let cols: Vec<usize> = (c0..=c1).collect();
+    let bar = terminal_bar((r1 - r0 + 1) as u64, "rows");
+    let _interrupt = super::interrupt::end_on_interrupt(&bar, TABLE_ADVICE);
+    let mut table = Vec::new();
+    for row in kernel_table(r0..=r1, &cols, &template, states, args.memory.max_memory) {
+        table.push(row.map_err(|e| solver_failure(e, &template, Method::Auto, &smaller_or_more_memory))?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let k = states.get();
+    let mut out = io::BufWriter::new(&mut *io.stdout);
+    match args.format.unwrap_or(TableFormat::Text) {
+        TableFormat::Text => {
+            writeln!(out, "log2 of the kernel size, {k} states (rows down, columns across)")?;
+            write!(out, "{:>6}", "")?;
+            for c in c0..=c1 {
+                write!(out, " {c:>6}")?;
+            }
+            writeln!(out)?;
+            for (i, row) in table.iter().enumerate() {
+                write!(out, "{:>6}", r0 + i)?;
+                for entry in row {
+                    write!(out, " {:>6}", format!("{:.2}", entry.kernel_size_log2))?;
+                }
+                writeln!(out)?;
+            }
+        }
+        TableFormat::Csv => {
+            writeln!(out, "rows,cols,states,kernel_size_log2,nullity")?;
+            for (i, row) in table.iter().enumerate() {
+                for (j, entry) in row.iter().enumerate() {
+                    let d = entry.nullity.map_or(String::new(), |d| d.to_string());
+                    writeln!(out, "{},{},{k},{},{d}", r0 + i, c0 + j, entry.kernel_size_log2)?;
+                }
+            }
+        }
+        TableFormat::Json => {
+            for (i, row) in table.iter().enumerate() {
+                for (j, entry) in row.iter().enumerate() {
+                    writeln!(out, "{}", kernel_entry_json(r0 + i, c0 + j, k, entry))?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(0)
 }

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use super::{LISTED_PRESSES, Report, Shown, Tally, outcome_json, puzzle_topology};
+use crate::solve::KernelSize;
 use crate::{Answer, Game, Outcome, Puzzle, StateGrid, StateSolver, StateTarget, state_lines};
 
 /// `"2"` for a uniform target, `"target"` for a board.
@@ -60,11 +61,16 @@ fn kernel_json(v: &mut serde_json::Map<String, Value>, solver: &StateSolver) {
 
 /// `27 (nullity 3)`, or `64 = 2^6` for a composite K.
 pub(crate) fn kernel_text(solver: &StateSolver) -> String {
-    let size = solver.kernel_size();
-    match solver.nullity() {
+    kernel_size_text(&solver.kernel())
+}
+
+/// [`kernel_text`] of a kernel's size.
+pub(crate) fn kernel_size_text(kernel: &KernelSize) -> String {
+    let size = &kernel.size;
+    match kernel.nullity {
         Some(d) => format!("{size} (nullity {d})"),
-        None if size.len() > 20 => format!("2^{:.2}", solver.kernel_size_log2()),
-        None => format!("{size} = 2^{:.2}", solver.kernel_size_log2()),
+        None if size.len() > 20 => format!("2^{:.2}", kernel.log2),
+        None => format!("{size} = 2^{:.2}", kernel.log2),
     }
 }
 
