@@ -2,15 +2,17 @@
 
 use lightsout::Puzzle;
 use lightsout::model::MAX_SIDE;
+use lightsout::picture::Scene;
 use lightsout::solve::Limits;
 use lightsout::zk::Modulus;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyList, PyTuple, PyType};
 
 use crate::convert::{Int, Layout, Spec, bad, exact_int, to_py};
 use crate::game::{KernelSize, Play, PyGame, Study, Table, with_game};
+use crate::picture;
 use crate::solve::{DEFAULT_MEMORY, memory};
 use crate::stop::run_interruptible;
 
@@ -171,6 +173,20 @@ impl Analysis {
         Ok(Analysis { study, layout: Layout::from_state(&layout)? })
     }
 
+    /// The quiet patterns as an SVG picture, a panel each, for a notebook
+    /// (as ``lightsout analyze --svg`` draws them; on a graph, drawings of
+    /// the graph): ``None`` for K > 2 states, when the patterns were not
+    /// held, or past 65,536 cells in all or the picture's graph limits,
+    /// where the notebook shows the text ``repr``.
+    fn _repr_svg_(&self) -> Option<String> {
+        picture::svg(self.scene())
+    }
+
+    /// The same picture as PNG bytes (``None`` where ``_repr_svg_`` is).
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        picture::png(py, self.scene())
+    }
+
     fn __repr__(&self) -> String {
         let kernel = match &self.study.kernel {
             KernelSize::PowerOfTwo(d) => format!("2**{d}"),
@@ -184,6 +200,14 @@ impl Analysis {
             show(self.study.rank),
             show(self.study.nullity)
         )
+    }
+}
+
+impl Analysis {
+    /// The picture of the quiet patterns, where one is drawn.
+    fn scene(&self) -> Option<Scene> {
+        let (quiet, nullity) = (self.study.quiet.as_ref()?, self.study.nullity?);
+        picture::quiet_patterns(&self.layout, quiet, nullity)
     }
 }
 
