@@ -16,7 +16,7 @@ use crate::LimitError;
 use crate::convert::{Int, Layout, Spec, bad, exact_int, to_py};
 use crate::engine::engine;
 use crate::game::{Play, PyGame, with_game};
-use crate::picture;
+use crate::picture::{self, Format};
 use crate::solve::{DEFAULT_MEMORY, memory, seconds};
 use crate::stop::run_interruptible;
 use crate::study::study_puzzle;
@@ -224,15 +224,17 @@ impl Hardest {
     /// The hardest board and its lightest press set as an SVG picture, for
     /// a notebook (drawn as ``lightsout solve --svg`` draws a board; a graph
     /// as the graph): ``None`` for K > 2 states, when no board was
-    /// certified, or past 65,536 cells or the picture's graph limits, where
-    /// the notebook shows the text ``repr``.
+    /// certified, past the picture's graph limits, or past 16,384 shapes
+    /// (cells, vertices and edges), where the notebook shows the PNG or the
+    /// ``repr``.
     fn _repr_svg_(&self) -> Option<String> {
-        picture::svg(self.scene())
+        picture::svg(self.scene(Format::Svg))
     }
 
-    /// The same picture as PNG bytes (``None`` where ``_repr_svg_`` is).
+    /// The same picture as PNG bytes: ``None`` for K > 2 states, past the
+    /// graph limits or past 2**20 shapes (a 1024×1024 board).
     fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        picture::png(py, self.scene())
+        picture::png(py, self.scene(Format::Png))
     }
 
     fn __repr__(&self) -> String {
@@ -246,10 +248,10 @@ impl Hardest {
 
 impl Hardest {
     /// The picture of the certified board and its presses, where one is drawn.
-    fn scene(&self) -> Option<Scene> {
+    fn scene(&self, format: Format) -> Option<Scene> {
         let f = &self.found;
         let (board, presses, lower) = (f.board.as_ref()?, f.presses.as_ref()?, f.lower?);
-        picture::hardest(&self.layout, board, presses, lower, f.upper, &f.goal)
+        picture::hardest(&self.layout, board, presses, lower, f.upper, &f.goal, format)
     }
 }
 

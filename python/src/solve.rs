@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use crate::convert::{Cells, Goal, Int, Layout, Spec, array_cells, bad, read_board, read_target, to_py};
 use crate::engine::{Factored, Found, Opts, engine, solve_board};
 use crate::game::{Play, PyGame, Reached, with_game};
-use crate::picture;
+use crate::picture::{self, Format};
 use crate::stop::{Stop, check_signals, run_interruptible};
 
 /// The memory a call may plan for unless told otherwise: 1 GiB, as the
@@ -150,15 +150,17 @@ impl Solution {
 
     /// The board and its presses as an SVG picture, for a notebook (as
     /// ``lightsout solve --svg`` draws it; a graph as the graph): ``None``
-    /// for K > 2 states, or past 65,536 cells or the picture's graph limits
-    /// (4,096 vertices), where the notebook shows the text ``repr``.
+    /// for K > 2 states, past the picture's graph limits (4,096 vertices),
+    /// or past 16,384 shapes (cells, vertices and edges: a 128×128 board,
+    /// a megabyte of SVG), where the notebook shows the PNG or the ``repr``.
     fn _repr_svg_(&self) -> Option<String> {
-        picture::svg(self.scene())
+        picture::svg(self.scene(Format::Svg))
     }
 
-    /// The same picture as PNG bytes (``None`` where ``_repr_svg_`` is).
+    /// The same picture as PNG bytes: ``None`` for K > 2 states, past the
+    /// graph limits or past 2**20 shapes (a 1024×1024 board).
     fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        picture::png(py, self.scene())
+        picture::png(py, self.scene(Format::Png))
     }
 
     fn __repr__(&self) -> String {
@@ -178,8 +180,8 @@ impl Solution {
 
 impl Solution {
     /// The picture of the board and its best press set, where one is drawn.
-    fn scene(&self) -> Option<Scene> {
-        picture::solution(&self.layout, &self.board, self.found.best.as_ref())
+    fn scene(&self, format: Format) -> Option<Scene> {
+        picture::solution(&self.layout, &self.board, self.found.best.as_ref(), format)
     }
 }
 

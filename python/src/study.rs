@@ -12,7 +12,7 @@ use pyo3::types::{PyBytes, PyList, PyTuple, PyType};
 
 use crate::convert::{Int, Layout, Spec, bad, exact_int, to_py};
 use crate::game::{KernelSize, Play, PyGame, Study, Table, with_game};
-use crate::picture;
+use crate::picture::{self, Format};
 use crate::solve::{DEFAULT_MEMORY, memory};
 use crate::stop::run_interruptible;
 
@@ -176,15 +176,17 @@ impl Analysis {
     /// The quiet patterns as an SVG picture, a panel each, for a notebook
     /// (as ``lightsout analyze --svg`` draws them; on a graph, drawings of
     /// the graph): ``None`` for K > 2 states, when the patterns were not
-    /// held, or past 65,536 cells in all or the picture's graph limits,
-    /// where the notebook shows the text ``repr``.
+    /// held, past the picture's graph limits, or past 16,384 shapes in all
+    /// (cells, vertices and edges), where the notebook shows the PNG or
+    /// the ``repr``.
     fn _repr_svg_(&self) -> Option<String> {
-        picture::svg(self.scene())
+        picture::svg(self.scene(Format::Svg))
     }
 
-    /// The same picture as PNG bytes (``None`` where ``_repr_svg_`` is).
+    /// The same picture as PNG bytes: ``None`` for K > 2 states, past the
+    /// graph limits or past 2**20 shapes (a 1024×1024 board).
     fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        picture::png(py, self.scene())
+        picture::png(py, self.scene(Format::Png))
     }
 
     fn __repr__(&self) -> String {
@@ -205,9 +207,9 @@ impl Analysis {
 
 impl Analysis {
     /// The picture of the quiet patterns, where one is drawn.
-    fn scene(&self) -> Option<Scene> {
+    fn scene(&self, format: Format) -> Option<Scene> {
         let (quiet, nullity) = (self.study.quiet.as_ref()?, self.study.nullity?);
-        picture::quiet_patterns(&self.layout, quiet, nullity)
+        picture::quiet_patterns(&self.layout, quiet, nullity, format)
     }
 }
 

@@ -1,7 +1,9 @@
 """Results draw themselves in a notebook: `_repr_svg_` and `_repr_png_` give
 the pictures that the command line's `--svg` and `--png` draw (byte for
 byte: one drawing code), a graph as the graph; where the command line would
-not draw, they give None and the notebook shows the text repr."""
+not draw, they give None and the notebook shows the text repr. An SVG of
+more than 16,384 shapes is None too (the notebook keeps what it shows: a
+megabyte), and the PNG is shown."""
 
 import pickle
 import struct
@@ -83,7 +85,7 @@ ANALYSES = [
     (None, {"graph": "petersen"}, ["--graph", "petersen"]),
     (None, {"graph": "cube"}, ["--graph", "cube"]),
     (None, {"graph": "hypercube:4"}, ["--graph", "hypercube:4"]),
-    (None, {"graph": "complete:80"}, ["--graph", "complete:80"]),
+    (None, {"graph": "complete:12"}, ["--graph", "complete:12"]),
 ]
 
 
@@ -134,7 +136,7 @@ def test_png_is_the_same_picture():
         assert struct.unpack(">II", png[16:24]) == shapes(value._repr_svg_())[0]
 
 
-def test_no_picture_where_the_cli_draws_none():
+def test_no_picture_where_the_cli_draws_none(cli_svg):
     # K states: the command line writes those boards as PGM, not pictures.
     three = [[1, 2, 0], [0, 1, 1], [2, 2, 1]]
     for value in (
@@ -149,11 +151,22 @@ def test_no_picture_where_the_cli_draws_none():
     assert path.presses == 0 and path._repr_svg_() is None and path._repr_png_() is None
     many_edges = lightsout.analyze(graph="complete:82")  # 3,321 edges in 81 panels
     assert many_edges._repr_svg_() is None and many_edges._repr_png_() is None
-    assert lightsout.analyze(graph="complete:80")._repr_svg_() is not None
-    # A board past 65,536 cells (the command line, writing a file, draws more).
-    big = lightsout.solve(np.zeros((257, 256), dtype=np.uint8), target="white")
-    assert big.presses == 0 and big._repr_svg_() is None
-    assert lightsout.solve(np.zeros((256, 256), dtype=np.uint8), target="white")._repr_svg_() is not None
+    # The command line refuses that one too (and draws the next smaller).
+    with pytest.raises(AssertionError, match=r"would be a blur"):
+        cli_svg(["analyze", "--graph", "complete:82"])
+
+
+def test_a_large_picture_is_a_png_only():
+    def zeros(rows, cols):
+        return lightsout.solve(np.zeros((rows, cols), dtype=np.uint8), target="white")
+
+    assert zeros(128, 128)._repr_svg_() is not None
+    wide = zeros(128, 129)  # 16,512 cells: about 1 MB of SVG, 2.5 kB of PNG
+    assert wide._repr_svg_() is None and wide._repr_png_()[:4] == b"\x89PNG"
+    assert zeros(1024, 1024)._repr_png_() is not None and zeros(1025, 1024)._repr_png_() is None
+    # A graph counts its edges: complete:80's 79 quiet patterns draw 255,960 shapes.
+    dense = lightsout.analyze(graph="complete:80")
+    assert dense._repr_svg_() is None and dense._repr_png_() is not None
 
 
 def test_the_text_repr_is_kept_and_pickles_keep_the_picture():
