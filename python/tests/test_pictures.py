@@ -182,3 +182,12 @@ def test_the_text_repr_is_kept_and_pickles_keep_the_picture():
     one, other = ["bwbw", "wwww", "bbwb", "bwwb"], ["wwww", "wwww", "wwww", "bwww"]
     assert lightsout.solve(one).presses is None and lightsout.solve(other).presses is None
     assert lightsout.solve(one) != lightsout.solve(other)
+
+
+def test_the_pictures_docs_python_md_shows_are_the_cli_pictures():
+    # docs/python.md shows the command line's own PNGs as what a notebook displays.
+    from conftest import ROOT
+
+    img = ROOT / "docs" / "img"
+    assert lightsout.solve(POJ)._repr_png_() == (img / "flip-game.png").read_bytes()
+    assert lightsout.analyze(graph="petersen")._repr_png_() == (img / "cli-graph-petersen.png").read_bytes()
