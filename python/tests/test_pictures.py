@@ -60,6 +60,14 @@ def test_a_solution_is_the_picture_solve_svg_draws(cli_svg, board, kwargs, flags
     assert titles(svg) == [f"{rows}x{cols} board, {summary}"]
 
 
+def test_a_solution_to_a_target_board_is_the_picture_solve_svg_draws(cli_svg, tmp_path):
+    goal = ["wbwb", "wbwb", "bwwb", "bwww"]  # POJ with the top left corner pressed
+    (tmp_path / "goal.txt").write_text(board_lines(goal))
+    s = lightsout.solve(POJ, target=goal)
+    assert s._repr_svg_() == cli_svg(["solve", "--target", str(tmp_path / "goal.txt")], board_lines(POJ))
+    assert titles(s._repr_svg_()) == ["4x4 board, 1 press to target"]
+
+
 GRAPHS = ["petersen", "cube", "hypercube:4", "cycle:7", "complete:5"]
 
 
