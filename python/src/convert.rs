@@ -4,7 +4,7 @@
 //! line names the bad input in the API's own words (`rule`, `states`,
 //! `board`, `target`, `graph`), never a command-line flag.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use lightsout::model::{MAX_EDGES, MAX_VERTICES};
 use lightsout::present::{TARGET_WORDS, colour_targets, parse_rule, topology};
@@ -51,8 +51,8 @@ pub struct Spec {
     pub graph: Option<Arc<Graph>>,
     /// A networkx graph's vertices, in the order of its `nodes()`.
     pub labels: Option<Py<PyList>>,
-    /// The same, shared by every result's [`Layout`] (a batch's answers
-    /// hold one between them).
+    /// The rule, topology, states and graph again, shared by every
+    /// result's [`Layout`] (a batch's answers hold one between them).
     setting: Arc<Setting>,
 }
 
@@ -68,7 +68,7 @@ impl Spec {
         if graph.is_some() && torus {
             return Err(bad("a graph has no edges to wrap: give torus=True only for a grid"));
         }
-        let setting = Arc::new(Setting { rule: rule.clone(), torus, states, graph: graph.clone() });
+        let setting = Arc::new(Setting::new(rule.clone(), torus, states, graph.clone()));
         Ok(Spec { rule, torus, states, graph, labels, setting })
     }
 
@@ -162,33 +162,79 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
 /// The puzzle a result belongs to, past its size: what a picture of it
 /// draws (a graph as a graph) and titles (the rule, the topology), and
 /// whether it draws at all (two states only, as the command line).
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Setting {
     pub rule: Rule,
     pub torus: bool,
     pub states: Modulus,
     pub graph: Option<Arc<Graph>>,
+    /// Its pickled state, made once: the answers of a batch share one
+    /// Python object, which pickle writes once (a graph's edges are not
+    /// repeated in every answer).
+    pickled: OnceLock<Py<PyTuple>>,
+}
+
+impl PartialEq for Setting {
+    fn eq(&self, other: &Setting) -> bool {
+        (&self.rule, self.torus, self.states, &self.graph)
+            == (&other.rule, other.torus, other.states, &other.graph)
+    }
 }
 
 /// A graph as a pickle holds it: its vertex count and edges.
 type GraphState = (usize, Vec<(usize, usize)>);
 
 impl Setting {
-    /// The setting as a pickle holds it: `(rule, torus, states, graph)`.
-    fn state(&self) -> (String, bool, u32, Option<GraphState>) {
-        let graph = self.graph.as_ref().map(|g| (g.vertex_count(), g.edges().collect()));
-        (self.rule.to_string(), self.torus, u32::from(self.states.get()), graph)
+    fn new(rule: Rule, torus: bool, states: Modulus, graph: Option<Arc<Graph>>) -> Setting {
+        Setting { rule, torus, states, graph, pickled: OnceLock::new() }
     }
 
-    /// The setting of a pickle's [`state`](Self::state).
-    fn from_state(
-        (rule, torus, states, graph): (String, bool, u32, Option<GraphState>),
-    ) -> PyResult<Setting> {
+    /// The setting as a pickle holds it: `(rule, torus, states, graph)`,
+    /// the graph as its vertex count and edges.
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(state) = self.pickled.get() {
+            return Ok(state.bind(py).clone());
+        }
+        let graph = self.graph.as_ref().map(|g| (g.vertex_count(), g.edges().collect::<Vec<_>>()));
+        let state =
+            (self.rule.to_string(), self.torus, u32::from(self.states.get()), graph).into_pyobject(py)?;
+        // Two threads may both make one: either serves.
+        let _ = self.pickled.set(state.clone().unbind());
+        Ok(state)
+    }
+
+    /// The setting of a pickle's [`state`](Self::state), shared with the
+    /// answer read before when it names the same state object (pickle
+    /// wrote a batch's once, and gives each answer that one object).
+    fn shared(state: &Bound<'_, PyAny>) -> PyResult<Arc<Setting>> {
+        /// The setting read last, with the state object it was read from.
+        static LAST: Mutex<Option<(Py<PyAny>, Arc<Setting>)>> = Mutex::new(None);
+        if let Ok(last) = LAST.lock()
+            && let Some((seen, setting)) = last.as_ref()
+            && seen.bind(state.py()).is(state)
+        {
+            return Ok(Arc::clone(setting));
+        }
+        let setting = Arc::new(Setting::from_state(state)?);
+        if let Ok(mut last) = LAST.lock() {
+            *last = Some((state.clone().unbind(), Arc::clone(&setting)));
+        }
+        Ok(setting)
+    }
+
+    /// The setting of a pickle's [`state`](Self::state), which it keeps to
+    /// be pickled again.
+    fn from_state(state: &Bound<'_, PyAny>) -> PyResult<Setting> {
+        let (rule, torus, states, graph): (String, bool, u32, Option<GraphState>) = state.extract()?;
         let rule = parse_rule(&rule).map_err(|e| bad(format!("not a pickled lightsout rule: {e}")))?;
         let states = Modulus::new(states).map_err(to_py)?;
         let graph =
             graph.map(|(n, edges)| Graph::from_edges(n, edges).map(Arc::new)).transpose().map_err(to_py)?;
-        Ok(Setting { rule, torus, states, graph })
+        let setting = Setting::new(rule, torus, states, graph);
+        if let Ok(tuple) = state.cast::<PyTuple>() {
+            let _ = setting.pickled.set(tuple.clone().unbind());
+        }
+        Ok(setting)
     }
 }
 
@@ -251,14 +297,14 @@ impl Layout {
     /// The layout as a pickle holds it: `(rows, cols, setting, labels)`.
     pub fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let labels = self.labels.as_ref().map(|l| l.clone_ref(py));
-        (self.rows, self.cols, self.setting.state(), labels).into_pyobject(py)
+        (self.rows, self.cols, self.setting.state(py)?, labels).into_pyobject(py)
     }
 
     /// The layout of a pickle's [`state`](Self::state).
     pub fn from_state(state: &Bound<'_, PyAny>) -> PyResult<Layout> {
-        type State = (usize, usize, (String, bool, u32, Option<GraphState>), Option<Py<PyList>>);
-        let (rows, cols, setting, labels): State = state.extract()?;
-        Ok(Layout { rows, cols, setting: Arc::new(Setting::from_state(setting)?), labels })
+        let (rows, cols, setting, labels): (usize, usize, Bound<'_, PyAny>, Option<Py<PyList>>) =
+            state.extract()?;
+        Ok(Layout { rows, cols, setting: Setting::shared(&setting)?, labels })
     }
 }
 
