@@ -38,7 +38,9 @@ use crate::study::study_puzzle;
 /// where the boards were not all counted), and ``distribution`` (when
 /// asked) a dict from each number of presses to the boards that need
 /// exactly that many, ascending. Counts are exact Python integers.
-/// Results compare equal when all of that is, and pickle.
+/// Results compare equal when all of that is, and pickle. In a notebook a
+/// result shows ``board`` and ``presses`` as a picture (``_repr_svg_``,
+/// ``_repr_png_``).
 ///
 /// >>> h = lightsout.hardest(4, 4)
 /// >>> h

@@ -37,8 +37,9 @@ const BATCH: usize = 1 << 13;
 /// board), ``proven_minimal`` whether no press set is lighter,
 /// ``lower_bound`` a bound no press set goes below when not proven (else
 /// ``None``), and ``nullity`` the dimension of the quiet patterns (``None``
-/// for a composite K). Solutions compare equal when all of that is, and
-/// pickle.
+/// for a composite K). Solutions compare equal when all of that is (and
+/// the board), and pickle. In a notebook a solution shows as a picture,
+/// the board with a red dot on each press (``_repr_svg_``, ``_repr_png_``).
 ///
 /// >>> s = lightsout.solve(["bwwb", "bbwb", "bwwb", "bwww"])
 /// >>> (s.presses, s.target, s.proven_minimal, s.lower_bound, s.nullity)

@@ -29,6 +29,8 @@ use crate::stop::run_interruptible;
 /// (``lightest_proven`` says whether it is proven lightest). On a graph the
 /// patterns are vectors over the vertices (d × n), in the order of
 /// ``vertices``. Analyses compare equal when all of that is, and pickle.
+/// In a notebook an analysis shows its quiet patterns as a picture
+/// (``_repr_svg_``, ``_repr_png_``), a panel each.
 ///
 /// >>> a = lightsout.analyze(5, 5)
 /// >>> a.rank, a.nullity, a.kernel_size, a.gcd
