@@ -23,7 +23,7 @@ class LimitError(RuntimeError):
     """A stated limit (max_memory, the table budget) refused the work."""
 
 class Solution:
-    """The best press set found for a board (compares equal by value, pickles)."""
+    """The best press set found for a board (compares equal by value, pickles; draws itself in a notebook)."""
 
     @property
     def presses(self) -> Optional[int]: ...
@@ -42,6 +42,12 @@ class Solution:
     @property
     def vertices(self) -> Optional[list[Any]]: ...
     def __eq__(self, other: object) -> bool: ...
+    #: The picture `lightsout solve/analyze --svg` draws (a graph as the graph); None for
+    #: K > 2 states, past 4,096 vertices, or past 16,384 cells, vertices and edges in all
+    #: (the notebook then shows the PNG, or the repr).
+    def _repr_svg_(self) -> Optional[str]: ...
+    #: The same picture as PNG bytes; None for K > 2 states, past 4,096 vertices or past 2**20 shapes.
+    def _repr_png_(self) -> Optional[bytes]: ...
 
 class Check:
     """Whether a board can reach each target, and the patterns that say why not (compares equal, pickles)."""
@@ -59,7 +65,7 @@ class Check:
     def __eq__(self, other: object) -> bool: ...
 
 class Analysis:
-    """Rank, nullity, quiet patterns and the gcd polynomial of one size and rule (compares equal, pickles)."""
+    """Rank, nullity, quiet patterns and the gcd polynomial of one size and rule (compares equal, pickles; draws its quiet patterns in a notebook)."""
 
     @property
     def kernel_size(self) -> int: ...
@@ -84,9 +90,15 @@ class Analysis:
     @property
     def vertices(self) -> Optional[list[Any]]: ...
     def __eq__(self, other: object) -> bool: ...
+    #: The picture `lightsout solve/analyze --svg` draws (a graph as the graph); None for
+    #: K > 2 states, past 4,096 vertices, or past 16,384 cells, vertices and edges in all
+    #: (the notebook then shows the PNG, or the repr).
+    def _repr_svg_(self) -> Optional[str]: ...
+    #: The same picture as PNG bytes; None for K > 2 states, past 4,096 vertices or past 2**20 shapes.
+    def _repr_png_(self) -> Optional[bytes]: ...
 
 class Hardest:
-    """The most presses a solvable board of a size needs, proven or bounded, and a board that needs them (compares equal, pickles)."""
+    """The most presses a solvable board of a size needs, proven or bounded, and a board that needs them (compares equal, pickles; draws the board in a notebook)."""
 
     @property
     def lower(self) -> Optional[int]: ...
@@ -111,6 +123,12 @@ class Hardest:
     @property
     def vertices(self) -> Optional[list[Any]]: ...
     def __eq__(self, other: object) -> bool: ...
+    #: The picture `lightsout solve/analyze --svg` draws (a graph as the graph); None for
+    #: K > 2 states, past 4,096 vertices, or past 16,384 cells, vertices and edges in all
+    #: (the notebook then shows the PNG, or the repr).
+    def _repr_svg_(self) -> Optional[str]: ...
+    #: The same picture as PNG bytes; None for K > 2 states, past 4,096 vertices or past 2**20 shapes.
+    def _repr_png_(self) -> Optional[bytes]: ...
 
 def solve(
     board: Board,

@@ -56,7 +56,7 @@ mod cpu;
 pub mod error;
 pub mod gf2;
 pub mod model;
-#[cfg(feature = "cli")]
+#[cfg(feature = "picture")]
 pub mod picture;
 pub mod present;
 #[cfg(feature = "records")]

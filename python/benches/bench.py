@@ -67,6 +67,20 @@ def main():
     line("nullity_table(range(1, 1001), range(1, 1001))", *timed(lambda: lightsout.nullity_table(range(1, 1001), range(1, 1001)), 3))
     line("lightsout table --rows 1..1000 --cols 1..1000", *cli_timed(["table", "--rows", "1..1000", "--cols", "1..1000"], 3), "within 10 %")
 
+    # The notebook's pictures: what displaying a value costs, and its size.
+    rng = np.random.default_rng(1)
+    shown = [
+        ("4x4 solution", lightsout.solve(poj)),
+        ("Petersen's quiet patterns", lightsout.analyze(graph="petersen")),
+        ("128x128 solution", lightsout.solve(rng.integers(0, 2, size=(128, 128)).astype(np.uint8), target="white")),
+        ("complete:80's 79 quiet patterns", lightsout.analyze(graph="complete:80")),
+    ]
+    for name, value in shown:
+        for hook in ("_repr_svg_", "_repr_png_"):
+            picture = getattr(value, hook)()
+            size = "None" if picture is None else f"{len(picture)} bytes"
+            line(f"{name}.{hook}() ({size})", *timed(getattr(value, hook), 5))
+
     if "--long" in sys.argv:
         black = np.ones((61, 61), dtype=np.uint8)
         runs = 2

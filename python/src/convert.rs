@@ -4,7 +4,7 @@
 //! line names the bad input in the API's own words (`rule`, `states`,
 //! `board`, `target`, `graph`), never a command-line flag.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use lightsout::model::{MAX_EDGES, MAX_VERTICES};
 use lightsout::present::{TARGET_WORDS, colour_targets, parse_rule, topology};
@@ -51,6 +51,9 @@ pub struct Spec {
     pub graph: Option<Arc<Graph>>,
     /// A networkx graph's vertices, in the order of its `nodes()`.
     pub labels: Option<Py<PyList>>,
+    /// The rule, topology, states and graph again, shared by every
+    /// result's [`Layout`] (a batch's answers hold one between them).
+    setting: Arc<Setting>,
 }
 
 impl Spec {
@@ -65,7 +68,8 @@ impl Spec {
         if graph.is_some() && torus {
             return Err(bad("a graph has no edges to wrap: give torus=True only for a grid"));
         }
-        Ok(Spec { rule, torus, states, graph, labels })
+        let setting = Arc::new(Setting::new(rule.clone(), torus, states, graph.clone()));
+        Ok(Spec { rule, torus, states, graph, labels, setting })
     }
 
     /// The number of vertices, on a graph.
@@ -90,7 +94,7 @@ impl Spec {
         Layout {
             rows,
             cols,
-            graph: self.graph.is_some(),
+            setting: Arc::clone(&self.setting),
             labels: self.labels.as_ref().map(|l| l.clone_ref(py)),
         }
     }
@@ -155,27 +159,112 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     }
 }
 
+/// The puzzle a result belongs to, past its size: what a picture of it
+/// draws (a graph as a graph) and titles (the rule, the topology), and
+/// whether it draws at all (two states only, as the command line).
+#[derive(Debug)]
+pub struct Setting {
+    pub rule: Rule,
+    pub torus: bool,
+    pub states: Modulus,
+    pub graph: Option<Arc<Graph>>,
+    /// Its pickled state, made once: the answers of a batch share one
+    /// Python object, which pickle writes once (a graph's edges are not
+    /// repeated in every answer).
+    pickled: OnceLock<Py<PyTuple>>,
+}
+
+impl PartialEq for Setting {
+    fn eq(&self, other: &Setting) -> bool {
+        (&self.rule, self.torus, self.states, &self.graph)
+            == (&other.rule, other.torus, other.states, &other.graph)
+    }
+}
+
+/// A graph as a pickle holds it: its vertex count and edges.
+type GraphState = (usize, Vec<(usize, usize)>);
+
+impl Setting {
+    fn new(rule: Rule, torus: bool, states: Modulus, graph: Option<Arc<Graph>>) -> Setting {
+        Setting { rule, torus, states, graph, pickled: OnceLock::new() }
+    }
+
+    /// The setting as a pickle holds it: `(rule, torus, states, graph)`,
+    /// the graph as its vertex count and edges.
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(state) = self.pickled.get() {
+            return Ok(state.bind(py).clone());
+        }
+        let graph = self.graph.as_ref().map(|g| (g.vertex_count(), g.edges().collect::<Vec<_>>()));
+        let state =
+            (self.rule.to_string(), self.torus, u32::from(self.states.get()), graph).into_pyobject(py)?;
+        // Two threads may both make one: either serves.
+        let _ = self.pickled.set(state.clone().unbind());
+        Ok(state)
+    }
+
+    /// The setting of a pickle's [`state`](Self::state), shared with the
+    /// answer read before when it names the same state object (pickle
+    /// wrote a batch's once, and gives each answer that one object).
+    fn shared(state: &Bound<'_, PyAny>) -> PyResult<Arc<Setting>> {
+        /// The setting read last, with the state object it was read from.
+        static LAST: Mutex<Option<(Py<PyAny>, Arc<Setting>)>> = Mutex::new(None);
+        if let Ok(last) = LAST.lock()
+            && let Some((seen, setting)) = last.as_ref()
+            && seen.bind(state.py()).is(state)
+        {
+            return Ok(Arc::clone(setting));
+        }
+        let setting = Arc::new(Setting::from_state(state)?);
+        if let Ok(mut last) = LAST.lock() {
+            *last = Some((state.clone().unbind(), Arc::clone(&setting)));
+        }
+        Ok(setting)
+    }
+
+    /// The setting of a pickle's [`state`](Self::state), which it keeps to
+    /// be pickled again.
+    fn from_state(state: &Bound<'_, PyAny>) -> PyResult<Setting> {
+        let (rule, torus, states, graph): (String, bool, u32, Option<GraphState>) = state.extract()?;
+        let rule = parse_rule(&rule).map_err(|e| bad(format!("not a pickled lightsout rule: {e}")))?;
+        let states = Modulus::new(states).map_err(to_py)?;
+        let graph =
+            graph.map(|(n, edges)| Graph::from_edges(n, edges).map(Arc::new)).transpose().map_err(to_py)?;
+        let setting = Setting::new(rule, torus, states, graph);
+        if let Ok(tuple) = state.cast::<PyTuple>() {
+            let _ = setting.pickled.set(tuple.clone().unbind());
+        }
+        Ok(setting)
+    }
+}
+
 /// How a result's cells are laid out for Python: a grid's rows × cols, or
-/// on a graph one vector over the vertices (their networkx labels kept).
+/// on a graph one vector over the vertices (their networkx labels kept);
+/// and the puzzle they belong to, for its pictures.
 pub struct Layout {
     pub rows: usize,
     pub cols: usize,
-    pub graph: bool,
+    pub setting: Arc<Setting>,
     pub labels: Option<Py<PyList>>,
 }
 
 impl Layout {
+    /// Whether the cells are a graph's vertices.
+    fn on_graph(&self) -> bool {
+        self.setting.graph.is_some()
+    }
+
     /// One pattern's cells as a numpy array: rows × cols, or over the
     /// vertices on a graph.
     pub fn array<'py>(&self, py: Python<'py>, cells: &[u8]) -> PyResult<Bound<'py, PyAny>> {
         let flat = PyArray1::from_slice(py, cells);
-        Ok(if self.graph { flat.into_any() } else { flat.reshape([self.rows, self.cols])?.into_any() })
+        Ok(if self.on_graph() { flat.into_any() } else { flat.reshape([self.rows, self.cols])?.into_any() })
     }
 
     /// `count` patterns' cells, one after the other, as a stack of arrays.
     pub fn stack<'py>(&self, py: Python<'py>, cells: Vec<u8>, count: usize) -> PyResult<Bound<'py, PyAny>> {
         let flat = PyArray1::from_vec(py, cells);
-        Ok(if self.graph {
+        Ok(if self.on_graph() {
             flat.reshape([count, self.cols])?.into_any()
         } else {
             flat.reshape([count, self.rows, self.cols])?.into_any()
@@ -184,7 +273,7 @@ impl Layout {
 
     /// The vertices on a graph (its labels, or 0..n), else `None`.
     pub fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
-        if !self.graph {
+        if !self.on_graph() {
             return Ok(None);
         }
         match &self.labels {
@@ -195,7 +284,7 @@ impl Layout {
 
     /// Whether two layouts are the same (labels compared as Python does).
     pub fn same(&self, py: Python<'_>, other: &Layout) -> PyResult<bool> {
-        if (self.rows, self.cols, self.graph) != (other.rows, other.cols, other.graph) {
+        if (self.rows, self.cols) != (other.rows, other.cols) || self.setting != other.setting {
             return Ok(false);
         }
         match (&self.labels, &other.labels) {
@@ -205,16 +294,17 @@ impl Layout {
         }
     }
 
-    /// The layout as a pickle holds it: `(rows, cols, graph, labels)`.
+    /// The layout as a pickle holds it: `(rows, cols, setting, labels)`.
     pub fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let labels = self.labels.as_ref().map(|l| l.clone_ref(py));
-        (self.rows, self.cols, self.graph, labels).into_pyobject(py)
+        (self.rows, self.cols, self.setting.state(py)?, labels).into_pyobject(py)
     }
 
     /// The layout of a pickle's [`state`](Self::state).
     pub fn from_state(state: &Bound<'_, PyAny>) -> PyResult<Layout> {
-        let (rows, cols, graph, labels): (usize, usize, bool, Option<Py<PyList>>) = state.extract()?;
-        Ok(Layout { rows, cols, graph, labels })
+        let (rows, cols, setting, labels): (usize, usize, Bound<'_, PyAny>, Option<Py<PyList>>) =
+            state.extract()?;
+        Ok(Layout { rows, cols, setting: Setting::shared(&setting)?, labels })
     }
 }
 

@@ -4,17 +4,19 @@
 use std::time::Duration;
 
 use lightsout::analysis::{self, DEFAULT_HARDEST_WORK, Goal, HardestOptions, How};
-use lightsout::present::parse_goal;
+use lightsout::picture::Scene;
+use lightsout::present::{goal_words, parse_goal};
 use lightsout::solve::{Board, DEFAULT_MAX_NULLITY, GameSpec, Limits};
 use lightsout::zk::Modulus;
 use lightsout::{Error, Puzzle};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::LimitError;
 use crate::convert::{Int, Layout, Spec, bad, exact_int, to_py};
 use crate::engine::engine;
 use crate::game::{Play, PyGame, with_game};
+use crate::picture::{self, Format};
 use crate::solve::{DEFAULT_MEMORY, memory, seconds};
 use crate::stop::run_interruptible;
 use crate::study::study_puzzle;
@@ -36,7 +38,9 @@ use crate::study::study_puzzle;
 /// where the boards were not all counted), and ``distribution`` (when
 /// asked) a dict from each number of presses to the boards that need
 /// exactly that many, ascending. Counts are exact Python integers.
-/// Results compare equal when all of that is, and pickle.
+/// Results compare equal when all of that is, and pickle. In a notebook a
+/// result shows ``board`` and ``presses`` as a picture (``_repr_svg_``,
+/// ``_repr_png_``).
 ///
 /// >>> h = lightsout.hardest(4, 4)
 /// >>> h
@@ -64,10 +68,13 @@ struct Hardness {
     solvable_boards: String,
     distribution: Option<Vec<(u64, String)>>,
     stopped: bool,
+    /// The target in words (`white`, `either colour`, `state 2`), for the
+    /// picture's title.
+    goal: String,
 }
 
 impl Hardness {
-    fn of<G: PyGame>(h: analysis::Hardest<G::Board>) -> Hardness {
+    fn of<G: PyGame>(h: analysis::Hardest<G::Board>, goal: String) -> Hardness {
         Hardness {
             lower: h.lower,
             upper: h.upper,
@@ -78,6 +85,7 @@ impl Hardness {
             solvable_boards: h.boards,
             distribution: h.distribution,
             stopped: h.stopped,
+            goal,
         }
     }
 }
@@ -176,7 +184,13 @@ impl Hardest {
         let state = (
             slf.get().layout.state(py)?,
             (f.lower, f.upper, f.how.name(), f.board.clone(), f.presses.clone()),
-            (f.boards_at_most.clone(), f.solvable_boards.clone(), f.distribution.clone(), f.stopped),
+            (
+                f.boards_at_most.clone(),
+                f.solvable_boards.clone(),
+                f.distribution.clone(),
+                f.stopped,
+                f.goal.clone(),
+            ),
         )
             .into_pyobject(py)?;
         Ok((slf.get_type().getattr("_from_state")?, (state,)))
@@ -186,14 +200,14 @@ impl Hardest {
     #[classmethod]
     fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyAny>) -> PyResult<Hardest> {
         type Bounds = (Option<u64>, u64, String, Option<Vec<u8>>, Option<Vec<u8>>);
-        type Counts = (Option<String>, String, Option<Vec<(u64, String)>>, bool);
+        type Counts = (Option<String>, String, Option<Vec<(u64, String)>>, bool, String);
         let (layout, bounds, counts): (Bound<'_, PyAny>, Bounds, Counts) = state.extract()?;
         let (lower, upper, how, board, presses) = bounds;
         let how = HOWS
             .into_iter()
             .find(|h| h.name() == how)
             .ok_or_else(|| bad(format!("not a pickled lightsout result: how '{how}'")))?;
-        let (boards_at_most, solvable_boards, distribution, stopped) = counts;
+        let (boards_at_most, solvable_boards, distribution, stopped, goal) = counts;
         let found = Hardness {
             lower,
             upper,
@@ -204,8 +218,25 @@ impl Hardest {
             solvable_boards,
             distribution,
             stopped,
+            goal,
         };
         Ok(Hardest { found, layout: Layout::from_state(&layout)? })
+    }
+
+    /// The hardest board and its lightest press set as an SVG picture, for
+    /// a notebook (drawn as ``lightsout solve --svg`` draws a board; a graph
+    /// as the graph): ``None`` for K > 2 states, when no board was
+    /// certified, past the picture's graph limits, or past 16,384 shapes
+    /// (cells, vertices and edges), where the notebook shows the PNG or the
+    /// ``repr``.
+    fn _repr_svg_(&self) -> Option<String> {
+        picture::svg(self.scene(Format::Svg))
+    }
+
+    /// The same picture as PNG bytes: ``None`` for K > 2 states, past the
+    /// graph limits or past 2**20 shapes (a 1024×1024 board).
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        picture::png(py, self.scene(Format::Png))
     }
 
     fn __repr__(&self) -> String {
@@ -214,6 +245,15 @@ impl Hardest {
         let exact = if f.lower == Some(f.upper) { "True" } else { "False" };
         let stopped = if f.stopped { ", stopped=True" } else { "" };
         format!("Hardest(lower={lower}, upper={}, exact={exact}, how='{}'{stopped})", f.upper, f.how.name())
+    }
+}
+
+impl Hardest {
+    /// The picture of the certified board and its presses, where one is drawn.
+    fn scene(&self, format: Format) -> Option<Scene> {
+        let f = &self.found;
+        let (board, presses, lower) = (f.board.as_ref()?, f.presses.as_ref()?, f.lower?);
+        picture::hardest(&self.layout, board, presses, lower, f.upper, &f.goal, format)
     }
 }
 
@@ -260,7 +300,7 @@ impl Play for HardestOf {
             let limits = Limits { stop: Some(stop.flag()), time_limit };
             let options = HardestOptions { distribution, work: max_work, ..HardestOptions::default() };
             match analysis::hardest(&factored.game, goal, &options, &limits) {
-                Ok(found) => Ok(Hardness::of::<G>(found)),
+                Ok(found) => Ok(Hardness::of::<G>(found, goal_words(goal, states.get()))),
                 Err(e @ Error::DistributionPastBudget { .. }) => Err(LimitError::new_err(format!(
                     "{e}; without distribution=True the most presses is still answered"
                 ))),

@@ -17,6 +17,7 @@ mod convert;
 mod engine;
 mod game;
 mod hardest;
+mod picture;
 mod solve;
 mod stop;
 mod study;

@@ -5,17 +5,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use lightsout::Puzzle;
+use lightsout::picture::Scene;
 use lightsout::solve::{Board as _, GameSpec, MAX_EXHAUSTIVE_NULLITY, TargetOf};
 use lightsout::zk::Modulus;
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use rayon::prelude::*;
 
 use crate::convert::{Cells, Goal, Int, Layout, Spec, array_cells, bad, read_board, read_target, to_py};
 use crate::engine::{Factored, Found, Opts, engine, solve_board};
 use crate::game::{Play, PyGame, Reached, with_game};
+use crate::picture::{self, Format};
 use crate::stop::{Stop, check_signals, run_interruptible};
 
 /// The memory a call may plan for unless told otherwise: 1 GiB, as the
@@ -35,8 +37,9 @@ const BATCH: usize = 1 << 13;
 /// board), ``proven_minimal`` whether no press set is lighter,
 /// ``lower_bound`` a bound no press set goes below when not proven (else
 /// ``None``), and ``nullity`` the dimension of the quiet patterns (``None``
-/// for a composite K). Solutions compare equal when all of that is, and
-/// pickle.
+/// for a composite K). Solutions compare equal when all of that is (and
+/// the board), and pickle. In a notebook a solution shows as a picture,
+/// the board with a red dot on each press (``_repr_svg_``, ``_repr_png_``).
 ///
 /// >>> s = lightsout.solve(["bwwb", "bbwb", "bwwb", "bwww"])
 /// >>> (s.presses, s.target, s.proven_minimal, s.lower_bound, s.nullity)
@@ -47,6 +50,8 @@ const BATCH: usize = 1 << 13;
 pub struct Solution {
     found: Found,
     layout: Layout,
+    /// The board solved, one state a byte (for its picture).
+    board: Vec<u8>,
 }
 
 #[pymethods]
@@ -106,7 +111,7 @@ impl Solution {
 
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<bool> {
         let other = other.get();
-        Ok(self.found == other.found && self.layout.same(py, &other.layout)?)
+        Ok(self.found == other.found && self.board == other.board && self.layout.same(py, &other.layout)?)
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
@@ -117,7 +122,8 @@ impl Solution {
             Some((presses, target, cells)) => Some((*presses, reached(py, target)?, cells.clone())),
         };
         let state =
-            (me.layout.state(py)?, best, f.proven_minimal, f.lower_bound, f.nullity).into_pyobject(py)?;
+            (me.layout.state(py)?, best, f.proven_minimal, f.lower_bound, f.nullity, me.board.clone())
+                .into_pyobject(py)?;
         Ok((slf.get_type().getattr("_from_state")?, (state,)))
     }
 
@@ -125,8 +131,14 @@ impl Solution {
     #[classmethod]
     fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyAny>) -> PyResult<Solution> {
         type Best<'py> = Option<(u64, Bound<'py, PyAny>, Vec<u8>)>;
-        let (layout, best, proven_minimal, lower_bound, nullity): (Bound<'_, PyAny>, Best<'_>, bool, _, _) =
-            state.extract()?;
+        let (layout, best, proven_minimal, lower_bound, nullity, board): (
+            Bound<'_, PyAny>,
+            Best<'_>,
+            bool,
+            _,
+            _,
+            Vec<u8>,
+        ) = state.extract()?;
         let layout = Layout::from_state(&layout)?;
         let best = match best {
             None => None,
@@ -134,7 +146,22 @@ impl Solution {
         };
         let found =
             Found { rows: layout.rows, cols: layout.cols, best, proven_minimal, lower_bound, nullity };
-        Ok(Solution { found, layout })
+        Ok(Solution { found, layout, board })
+    }
+
+    /// The board and its presses as an SVG picture, for a notebook (as
+    /// ``lightsout solve --svg`` draws it; a graph as the graph): ``None``
+    /// for K > 2 states, past the picture's graph limits (4,096 vertices),
+    /// or past 16,384 shapes (cells, vertices and edges: a 128×128 board,
+    /// a megabyte of SVG), where the notebook shows the PNG or the ``repr``.
+    fn _repr_svg_(&self) -> Option<String> {
+        picture::svg(self.scene(Format::Svg))
+    }
+
+    /// The same picture as PNG bytes: ``None`` for K > 2 states, past the
+    /// graph limits or past 2**20 shapes (a 1024×1024 board).
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        picture::png(py, self.scene(Format::Png))
     }
 
     fn __repr__(&self) -> String {
@@ -149,6 +176,13 @@ impl Solution {
                 )
             }
         }
+    }
+}
+
+impl Solution {
+    /// The picture of the board and its best press set, where one is drawn.
+    fn scene(&self, format: Format) -> Option<Scene> {
+        picture::solution(&self.layout, &self.board, self.found.best.as_ref(), format)
     }
 }
 
@@ -258,7 +292,7 @@ fn solve_released<G: PyGame>(
 struct SolveOne<'a, 'py> {
     py: Python<'py>,
     spec: &'a Spec,
-    cells: Cells,
+    cells: &'a Cells,
     goal: Goal,
     budget: Budget,
 }
@@ -338,16 +372,16 @@ pub fn solve(
     let cells = read_board(board, &spec, "board")?;
     let any = PyString::new(py, "any").into_any();
     let goal = read_target(target.unwrap_or(&any), &spec)?;
-    let found = with_game(spec.states, SolveOne { py, spec: &spec, cells, goal, budget })?;
+    let found = with_game(spec.states, SolveOne { py, spec: &spec, cells: &cells, goal, budget })?;
     let layout = spec.layout(py, found.rows, found.cols);
-    Ok(Solution { found, layout })
+    Ok(Solution { found, layout, board: cells.cells })
 }
 
 /// `solve_many`'s work, in whichever game.
 struct SolveMany<'a, 'py> {
     py: Python<'py>,
     spec: &'a Spec,
-    cells: Vec<Cells>,
+    cells: &'a [Cells],
     goal: Goal,
     budget: Budget,
 }
@@ -360,7 +394,7 @@ impl Play for SolveMany<'_, '_> {
         let targets = G::targets_of(&goal.asked(), spec.states).map_err(to_py)?;
         // One factoring per size, in the order the sizes first appear.
         let mut engines: HashMap<(usize, usize), Arc<Factored<G>>> = HashMap::new();
-        for c in &cells {
+        for c in cells {
             if let std::collections::hash_map::Entry::Vacant(slot) = engines.entry((c.rows, c.cols)) {
                 let puzzle = spec.puzzle(c.rows, c.cols)?;
                 let k = spec.states;
@@ -369,7 +403,7 @@ impl Play for SolveMany<'_, '_> {
             }
         }
         let jobs: Vec<(Arc<Factored<G>>, G::Board)> =
-            cells.into_iter().map(|c| (Arc::clone(&engines[&(c.rows, c.cols)]), c.board())).collect();
+            cells.iter().map(|c| (Arc::clone(&engines[&(c.rows, c.cols)]), c.board())).collect();
         py.detach(|| solve_batch(jobs, &targets, budget.opts))
     }
 }
@@ -426,14 +460,14 @@ pub fn solve_many<'py>(
     }
     let any = PyString::new(py, "any").into_any();
     let goal = read_target(target.unwrap_or(&any), &spec)?;
-    let found = with_game(spec.states, SolveMany { py, spec: &spec, cells, goal, budget })?;
+    let found = with_game(spec.states, SolveMany { py, spec: &spec, cells: &cells, goal, budget })?;
     if arrays {
         return stacked(py, &spec, &found);
     }
     let solutions = collector_paused(py, || {
-        let solutions = found.into_iter().map(|found| {
+        let solutions = found.into_iter().zip(cells).map(|(found, board)| {
             let layout = spec.layout(py, found.rows, found.cols);
-            Bound::new(py, Solution { found, layout })
+            Bound::new(py, Solution { found, layout, board: board.cells })
         });
         solutions.collect::<PyResult<Vec<_>>>()
     })?;

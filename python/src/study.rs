@@ -2,15 +2,17 @@
 
 use lightsout::Puzzle;
 use lightsout::model::MAX_SIDE;
+use lightsout::picture::Scene;
 use lightsout::solve::Limits;
 use lightsout::zk::Modulus;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyList, PyTuple, PyType};
 
 use crate::convert::{Int, Layout, Spec, bad, exact_int, to_py};
 use crate::game::{KernelSize, Play, PyGame, Study, Table, with_game};
+use crate::picture::{self, Format};
 use crate::solve::{DEFAULT_MEMORY, memory};
 use crate::stop::run_interruptible;
 
@@ -27,6 +29,8 @@ use crate::stop::run_interruptible;
 /// (``lightest_proven`` says whether it is proven lightest). On a graph the
 /// patterns are vectors over the vertices (d × n), in the order of
 /// ``vertices``. Analyses compare equal when all of that is, and pickle.
+/// In a notebook an analysis shows its quiet patterns as a picture
+/// (``_repr_svg_``, ``_repr_png_``), a panel each.
 ///
 /// >>> a = lightsout.analyze(5, 5)
 /// >>> a.rank, a.nullity, a.kernel_size, a.gcd
@@ -171,6 +175,22 @@ impl Analysis {
         Ok(Analysis { study, layout: Layout::from_state(&layout)? })
     }
 
+    /// The quiet patterns as an SVG picture, a panel each, for a notebook
+    /// (as ``lightsout analyze --svg`` draws them; on a graph, drawings of
+    /// the graph): ``None`` for K > 2 states, when the patterns were not
+    /// held, past the picture's graph limits, or past 16,384 shapes in all
+    /// (cells, vertices and edges), where the notebook shows the PNG or
+    /// the ``repr``.
+    fn _repr_svg_(&self) -> Option<String> {
+        picture::svg(self.scene(Format::Svg))
+    }
+
+    /// The same picture as PNG bytes: ``None`` for K > 2 states, past the
+    /// graph limits or past 2**20 shapes (a 1024×1024 board).
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        picture::png(py, self.scene(Format::Png))
+    }
+
     fn __repr__(&self) -> String {
         let kernel = match &self.study.kernel {
             KernelSize::PowerOfTwo(d) => format!("2**{d}"),
@@ -184,6 +204,14 @@ impl Analysis {
             show(self.study.rank),
             show(self.study.nullity)
         )
+    }
+}
+
+impl Analysis {
+    /// The picture of the quiet patterns, where one is drawn.
+    fn scene(&self, format: Format) -> Option<Scene> {
+        let (quiet, nullity) = (self.study.quiet.as_ref()?, self.study.nullity?);
+        picture::quiet_patterns(&self.layout, quiet, nullity, format)
     }
 }
 

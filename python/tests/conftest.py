@@ -12,18 +12,40 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+def binary():
+    """The command line built by `cargo build --release` at the repository
+    root (or $LIGHTSOUT_BIN)."""
+    path = pathlib.Path(os.environ.get("LIGHTSOUT_BIN", ROOT / "target" / "release" / "lightsout"))
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run `cargo build --release` at the repository root first")
+    return path
+
+
+@pytest.fixture(scope="session")
+def cli_svg(tmp_path_factory):
+    """The command line's `--svg` picture: run with arguments and input,
+    it returns the SVG text it wrote."""
+    folder = tmp_path_factory.mktemp("svg")
+
+    def run(args, stdin=""):
+        path = folder / "picture.svg"
+        done = subprocess.run(
+            [str(binary()), *args, "--svg", str(path)], input=stdin, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr
+        return path.read_text()
+
+    return run
+
+
 @pytest.fixture(scope="session")
 def cli():
     """The command line built by `cargo build --release` at the repository
     root (or $LIGHTSOUT_BIN): run with arguments and input, it returns the
     JSON objects it printed, one per board."""
-    binary = pathlib.Path(os.environ.get("LIGHTSOUT_BIN", ROOT / "target" / "release" / "lightsout"))
-    if not binary.exists():
-        pytest.fail(f"{binary} is missing: run `cargo build --release` at the repository root first")
-
     def run(args, stdin=""):
         done = subprocess.run(
-            [str(binary), *args, "--format", "json"],
+            [str(binary()), *args, "--format", "json"],
             input=stdin,
             capture_output=True,
             text=True,
