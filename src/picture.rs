@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use crate::model::{Graph, Grid, Layout};
+use crate::model::{Graph, Grid, Layout, Puzzle};
 
 /// An RGB colour.
 pub type Rgb = [u8; 3];
@@ -468,6 +468,49 @@ pub fn graph_title(graph: &Graph, layout: &Layout) -> String {
         plural(graph.vertex_count(), "vertex").replace("vertexs", "vertices"),
         plural(graph.edge_count(), "edge")
     )
+}
+
+/// A board of `puzzle` with its presses (red dots) where given, titled
+/// `title_end` after its size, or on a graph after what the graph is
+/// (`Petersen graph, 10 vertices, 15 edges, 4 presses to white`): what
+/// `lightsout solve --svg` draws, and a Python solution in a notebook.
+///
+/// # Errors
+/// [`check_graph`]'s, on a graph.
+pub fn board_on(
+    puzzle: &Puzzle,
+    board: &Grid,
+    presses: Option<&Grid>,
+    title_end: &str,
+) -> Result<Scene, crate::Error> {
+    let Some(graph) = puzzle.graph() else {
+        let title = format!("{}x{} board, {title_end}", board.nrows(), board.ncols());
+        return Ok(self::board(board, presses, &title));
+    };
+    check_graph(graph, 1)?;
+    let layout = Layout::of(graph);
+    let title = format!("{}, {title_end}", graph_title(graph, &layout));
+    Ok(graph_board(graph, &layout, board, presses, &title))
+}
+
+/// The quiet patterns of `puzzle`, a panel each, titled by its size and
+/// topology (or what the graph is), its rule and their number: what
+/// `lightsout analyze --svg` draws, and a Python analysis in a notebook.
+///
+/// # Errors
+/// [`check_graph`]'s, on a graph.
+pub fn quiet_patterns_on(puzzle: &Puzzle, quiet: &[Grid], nullity: usize) -> Result<Scene, crate::Error> {
+    let count = if nullity == 1 { "1 quiet pattern".into() } else { format!("{nullity} quiet patterns") };
+    let Some(graph) = puzzle.graph() else {
+        let topology = crate::present::topology_name(puzzle.topology());
+        let title =
+            format!("{}x{} {topology}, rule {}: {count}", puzzle.rows(), puzzle.cols(), puzzle.rule());
+        return Ok(patterns(quiet, &title));
+    };
+    check_graph(graph, quiet.len())?;
+    let layout = Layout::of(graph);
+    let title = format!("{}, rule {}: {count}", graph_title(graph, &layout), puzzle.rule());
+    Ok(graph_patterns(graph, &layout, quiet, &title))
 }
 
 /// Most edges a picture draws in all (each drawing of the graph counts

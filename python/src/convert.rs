@@ -45,14 +45,12 @@ pub fn exact_int<'py>(py: Python<'py>, decimal: &str) -> PyResult<Bound<'py, PyA
 /// Everything about a puzzle but its size: the keyword arguments that every
 /// function shares.
 pub struct Spec {
-    pub rule: Rule,
-    pub torus: bool,
     pub states: Modulus,
     pub graph: Option<Arc<Graph>>,
     /// A networkx graph's vertices, in the order of its `nodes()`.
     pub labels: Option<Py<PyList>>,
-    /// The rule, topology, states and graph again, shared by every
-    /// result's [`Layout`] (a batch's answers hold one between them).
+    /// The rule, topology, states and graph, shared by every result's
+    /// [`Layout`] (a batch's answers hold one between them).
     setting: Arc<Setting>,
 }
 
@@ -68,8 +66,8 @@ impl Spec {
         if graph.is_some() && torus {
             return Err(bad("a graph has no edges to wrap: give torus=True only for a grid"));
         }
-        let setting = Arc::new(Setting::new(rule.clone(), torus, states, graph.clone()));
-        Ok(Spec { rule, torus, states, graph, labels, setting })
+        let setting = Arc::new(Setting::new(rule, torus, states, graph.clone()));
+        Ok(Spec { states, graph, labels, setting })
     }
 
     /// The number of vertices, on a graph.
@@ -80,13 +78,7 @@ impl Spec {
     /// The puzzle of a `rows × cols` board (on a graph, its one row of
     /// vertices: the size is the graph's).
     pub fn puzzle(&self, rows: usize, cols: usize) -> PyResult<Puzzle> {
-        match &self.graph {
-            Some(graph) => Puzzle::on_graph(Arc::clone(graph), self.rule.clone()).map_err(to_py),
-            None => Ok(Puzzle::new(rows, cols)
-                .map_err(to_py)?
-                .with_topology(topology(self.torus))
-                .with_rule(self.rule.clone())),
-        }
+        self.setting.puzzle(rows, cols)
     }
 
     /// How the results of a `rows × cols` board are laid out.
@@ -187,6 +179,18 @@ type GraphState = (usize, Vec<(usize, usize)>);
 impl Setting {
     fn new(rule: Rule, torus: bool, states: Modulus, graph: Option<Arc<Graph>>) -> Setting {
         Setting { rule, torus, states, graph, pickled: OnceLock::new() }
+    }
+
+    /// The puzzle of a `rows × cols` board (on a graph, its one row of
+    /// vertices: the size is the graph's).
+    pub fn puzzle(&self, rows: usize, cols: usize) -> PyResult<Puzzle> {
+        match &self.graph {
+            Some(graph) => Puzzle::on_graph(Arc::clone(graph), self.rule.clone()).map_err(to_py),
+            None => Ok(Puzzle::new(rows, cols)
+                .map_err(to_py)?
+                .with_topology(topology(self.torus))
+                .with_rule(self.rule.clone())),
+        }
     }
 
     /// The setting as a pickle holds it: `(rule, torus, states, graph)`,

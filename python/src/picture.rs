@@ -12,9 +12,7 @@
 //! PNG past [`MAX_PNG_SHAPES`].
 
 use lightsout::Grid;
-use lightsout::model::Layout as Placing;
 use lightsout::picture::{self, Scene};
-use lightsout::present::topology_name;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -80,17 +78,9 @@ fn board_scene(
     if !drawable(layout, 1, format) {
         return None;
     }
-    let board = grid(rows, cols, board);
+    let puzzle = layout.setting.puzzle(rows, cols).ok()?;
     let presses = presses.map(|p| grid(rows, cols, p));
-    match &layout.setting.graph {
-        Some(graph) => {
-            picture::check_graph(graph, 1).ok()?;
-            let placing = Placing::of(graph);
-            let title = format!("{}, {title_end}", picture::graph_title(graph, &placing));
-            Some(picture::graph_board(graph, &placing, &board, presses.as_ref(), &title))
-        }
-        None => Some(picture::board(&board, presses.as_ref(), &format!("{rows}x{cols} board, {title_end}"))),
-    }
+    picture::board_on(&puzzle, &grid(rows, cols, board), presses.as_ref(), title_end).ok()
 }
 
 /// A solution: its board and its press set, titled `4 presses to white`
@@ -136,25 +126,13 @@ pub fn hardest(
 /// The quiet patterns, a panel each, as `lightsout analyze --svg` draws
 /// them; titled by the size, topology (or graph) and rule.
 pub fn quiet_patterns(layout: &Layout, quiet: &[Vec<u8>], nullity: usize, format: Format) -> Option<Scene> {
-    let (rows, cols, setting) = (layout.rows, layout.cols, &layout.setting);
+    let (rows, cols) = (layout.rows, layout.cols);
     if !drawable(layout, quiet.len(), format) {
         return None;
     }
+    let puzzle = layout.setting.puzzle(rows, cols).ok()?;
     let patterns: Vec<Grid> = quiet.iter().map(|q| grid(rows, cols, q)).collect();
-    let count = if nullity == 1 { "1 quiet pattern".into() } else { format!("{nullity} quiet patterns") };
-    match &setting.graph {
-        Some(graph) => {
-            picture::check_graph(graph, quiet.len()).ok()?;
-            let placing = Placing::of(graph);
-            let title = format!("{}, rule {}: {count}", picture::graph_title(graph, &placing), setting.rule);
-            Some(picture::graph_patterns(graph, &placing, &patterns, &title))
-        }
-        None => {
-            let topology = topology_name(lightsout::present::topology(setting.torus));
-            let title = format!("{rows}x{cols} {topology}, rule {}: {count}", setting.rule);
-            Some(picture::patterns(&patterns, &title))
-        }
-    }
+    picture::quiet_patterns_on(&puzzle, &patterns, nullity).ok()
 }
 
 /// A scene as SVG text (`None` stays `None`: no picture).

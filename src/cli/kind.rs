@@ -174,22 +174,9 @@ impl Kind for Solver {
 
     fn picture(report: &Report<'_, Grid>, picture: &PictureArgs) -> Result<(), Failure> {
         let presses = report.best().map(|(_, s)| &s.presses);
-        // A board on a graph is drawn on the graph, not as its one row.
-        if let Some(graph) = crate::Game::puzzle(report.solver).graph() {
-            crate::picture::check_graph(graph, 1)?;
-            let layout = crate::model::Layout::of(graph);
-            let title = format!("{}, {}", crate::picture::graph_title(graph, &layout), report.best_summary());
-            return Ok(picture.write(&crate::picture::graph_board(
-                graph,
-                &layout,
-                report.board,
-                presses,
-                &title,
-            ))?);
-        }
-        let (rows, cols) = (report.board.nrows(), report.board.ncols());
-        let title = format!("{rows}x{cols} board, {}", report.best_summary());
-        Ok(picture.write(&crate::picture::board(report.board, presses, &title))?)
+        let puzzle = crate::Game::puzzle(report.solver);
+        let scene = crate::picture::board_on(puzzle, report.board, presses, &report.best_summary())?;
+        Ok(picture.write(&scene)?)
     }
 
     fn kernel_words(&self) -> String {

@@ -44,31 +44,13 @@ pub(super) fn analyze(args: AnalyzeArgs, io: &mut Streams) -> Result<u8, Failure
     Ok(0)
 }
 
-/// Draws a two-state study's quiet patterns to `--png`/`--svg`: on a
-/// graph, on the graph, titled by what it is.
+/// Draws a two-state study's quiet patterns to `--png`/`--svg`.
 fn draw_quiet_patterns(s: &Study, puzzle: &Puzzle, picture: &PictureArgs) -> Result<(), Failure> {
-    let nullity = s.kernel.nullity.unwrap_or(0);
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
     let quiet: Vec<Grid> =
         s.quiet.iter().flatten().map(|(q, _)| Grid::from_cell_values(rows, cols, q)).collect();
     picture.check_size(quiet.len().max(1) * puzzle.cells(), "size")?;
-    let scene = match puzzle.graph() {
-        Some(graph) => {
-            picture::check_graph(graph, quiet.len())?;
-            let layout = crate::model::Layout::of(graph);
-            let patterns =
-                if nullity == 1 { "1 quiet pattern".into() } else { format!("{nullity} quiet patterns") };
-            let title =
-                format!("{}, rule {}: {patterns}", picture::graph_title(graph, &layout), puzzle.rule());
-            picture::graph_patterns(graph, &layout, &quiet, &title)
-        }
-        None => {
-            let topology = topology_name(puzzle.topology());
-            let title = format!("{rows}x{cols} {topology}, rule {}: {nullity} quiet patterns", puzzle.rule());
-            picture::patterns(&quiet, &title)
-        }
-    };
-    Ok(picture.write(&scene)?)
+    Ok(picture.write(&picture::quiet_patterns_on(puzzle, &quiet, s.kernel.nullity.unwrap_or(0))?)?)
 }
 
 /// `check`: per board and target, solvable, or the obstruction that
