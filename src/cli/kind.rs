@@ -7,9 +7,9 @@
 use std::io::{self, Read, Write};
 
 use super::Failure;
+use super::input::{StateInput, for_each_board};
 use super::input::{boards, read_input};
 use super::plan::{MemoryHint, Solvers, shown_searching};
-use super::states::{StateInput, for_each_board};
 use super::states_search::beyond_budget;
 use super::{BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TargetArg};
 use crate::analysis::Weighed;

@@ -5,11 +5,12 @@
 
 use crate::cli::{
     BoardArgs, Failure, Format, MethodArg, PbmArg, PuzzleArgs, SolveArgs, TargetArg, minimisation_bar,
-    read_limited,
+    parse_states, read_limited,
 };
 use crate::model::{PbmKind, TextBoards, is_pbm};
 use crate::solve::{GameSpec, Made, limits};
-use crate::{Error, Game, Generate, Grid, Method, Puzzle, Solver, Target, read_pbm};
+use crate::zk::Modulus;
+use crate::{Error, Game, Generate, Method, Puzzle, Solver, StateTarget, Target, read_pbm};
 
 impl TargetArg {
     /// The targets named, reading the target board's file if one is given.
@@ -25,27 +26,60 @@ impl TargetArg {
             TargetArg::State(s) => Err(Error::BadInput(format!(
                 "--target {s} is not a state of a two-state board (0 white, 1 black); more states need --states"
             ))),
-            TargetArg::File(path) => Ok(vec![Target::Board(read_target(path, source, max_memory)?)]),
+            TargetArg::File(path) => {
+                let parse = |data: &[u8], name: &str| match is_pbm(data) {
+                    true => read_pbm(data, name),
+                    false => TextBoards::new(data, name, source.rows, source.cols).take(2).collect(),
+                };
+                Ok(vec![Target::Board(target_board(path, max_memory, "white, black or either", parse)?)])
+            }
+        }
+    }
+
+    /// The K-state targets named: `any` every uniform state, a state
+    /// number, or a board file; the colour words are two-state words.
+    pub(super) fn resolve_states(
+        &self,
+        source: &BoardArgs,
+        states: Modulus,
+        max_memory: u64,
+    ) -> Result<Vec<StateTarget>, Error> {
+        let k = states.get();
+        match self {
+            TargetArg::Any => Ok(StateTarget::any(states)),
+            TargetArg::State(s) if *s < u32::from(k) => Ok(vec![StateTarget::Uniform(*s as u8)]),
+            TargetArg::State(s) => {
+                Err(Error::BadInput(format!("--target {s} is not a state below --states {k}")))
+            }
+            TargetArg::Colours(_) => Err(Error::BadInput(format!(
+                "--target white, black and either are two-state words; with --states {k} give a state 0 to {} or any",
+                k - 1
+            ))),
+            TargetArg::File(path) => {
+                let parse = |data: &[u8], name: &str| {
+                    parse_states(data, name, k, source)?.take(2).collect::<Result<Vec<_>, _>>()
+                };
+                Ok(vec![StateTarget::Board(target_board(path, max_memory, "any or a state number", parse)?)])
+            }
         }
     }
 }
 
-/// The one board of a target file (text or PBM).
-fn read_target(path: &std::path::Path, shape: &BoardArgs, max_memory: u64) -> Result<Grid, Error> {
+/// The one board of the target file `path` as `parse` reads its first two
+/// (two are enough to know it is not one), refused unless there is one.
+/// `words`: what else `--target` could have named.
+fn target_board<B>(
+    path: &std::path::Path,
+    max_memory: u64,
+    words: &str,
+    parse: impl FnOnce(&[u8], &str) -> Result<Vec<B>, Error>,
+) -> Result<B, Error> {
     let source = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| {
-        Error::BadInput(format!(
-            "--target {source} is not white, black or either, nor a readable board file: {e}"
-        ))
+        Error::BadInput(format!("--target {source} is not {words}, nor a readable board file: {e}"))
     })?;
     let data = read_limited(&mut file, &source, max_memory)?;
-    let boards: Vec<Grid> = if is_pbm(&data) {
-        read_pbm(&data, &source)?
-    } else {
-        // Two boards are enough to know it is not one.
-        TextBoards::new(&data, &source, shape.rows, shape.cols).take(2).collect::<Result<_, _>>()?
-    };
-    match <[Grid; 1]>::try_from(boards) {
+    match <[B; 1]>::try_from(parse(&data, &source)?) {
         Ok([goal]) => Ok(goal),
         Err(boards) if boards.is_empty() => Err(Error::BadInput(format!("{source}: no board in input"))),
         Err(_) => {

@@ -143,14 +143,14 @@ pub(super) fn solve(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
 /// The one board a long search reads (more is refused).
 fn one_board(args: &SolveArgs, io: &mut Streams) -> Result<StateGrid, Failure> {
     let mut boards = Vec::new();
-    let input = super::states::StateInput {
+    let input = super::input::StateInput {
         source: &args.source,
         puzzle: &args.puzzle,
         max_memory: args.memory.max_memory,
         stream: false,
     };
     input.announce_typing(io.stdin_is_terminal, io.stderr);
-    super::states::for_each_board(input, io.stdin, io.stdin_is_terminal, &mut |_, board, _| {
+    super::input::for_each_board(input, io.stdin, io.stdin_is_terminal, &mut |_, board, _| {
         boards.push(board);
         if boards.len() > 1 {
             return Err(Error::BadInput(
