@@ -7,7 +7,7 @@ use crate::FoundBy;
 use crate::solve::{Start, SymmetricSearch};
 
 /// The start of a search over symmetric solutions, named.
-pub(crate) fn start_words(start: Start) -> &'static str {
+pub fn start_words(start: Start) -> &'static str {
     match start {
         Start::Particular => "the particular solution",
         Start::LocalSearch => "a local search",
@@ -18,7 +18,7 @@ pub(crate) fn start_words(start: Start) -> &'static str {
 /// What a search over the symmetric solutions did ("an exhaustive search of
 /// the 2^32 solutions the half turn fixes, then a local search over all
 /// solutions").
-pub(crate) fn symmetric_words(found: &SymmetricSearch) -> String {
+pub fn symmetric_words(found: &SymmetricSearch) -> String {
     let mut words = match found.space {
         Some(space) => {
             let how = if space.exhaustive { "an exhaustive search of" } else { "a local search inside" };
@@ -35,12 +35,12 @@ pub(crate) fn symmetric_words(found: &SymmetricSearch) -> String {
 /// What a lower bound beside an answer not proven minimal is: the
 /// coset's bound (the cells that flip together keep the lighter side of
 /// each group pressed, rounded up to the members' parity), cheap and weak.
-pub(crate) const GROUP_BOUND: &str = ", a weak bound from the cells that flip together";
+pub const GROUP_BOUND: &str = ", a weak bound from the cells that flip together";
 
 /// How a press set not proven minimal was found, with its lower bound
 /// where the search says more than its nullity does ("found by … ; lower
 /// bound 2113"); `None` for a plain local search.
-pub(crate) fn found_by_words(found: &FoundBy, lower_bound: u64) -> Option<String> {
+pub fn found_by_words(found: &FoundBy, lower_bound: u64) -> Option<String> {
     match found {
         FoundBy::Search => None,
         FoundBy::Symmetric(s) => {
@@ -66,7 +66,7 @@ pub(crate) fn found_by_words(found: &FoundBy, lower_bound: u64) -> Option<String
 
 /// Said when a time limit was shorter than the search of the symmetric
 /// solutions that a time-limited search begins with (which ran whole).
-pub(crate) fn overran_words(overran: Option<Duration>) -> String {
+pub fn overran_words(overran: Option<Duration>) -> String {
     overran.map_or_else(String::new, |took| {
         format!(
             "; the time limit was shorter than the search of the symmetric solutions it began with ({:.1} s)",

@@ -149,7 +149,7 @@ const SUGGESTED_WORK: f64 = 1e13;
 /// weighed, the most presses (proven or bounded) and how many boards need
 /// them, a board that needs them, and with the distribution the boards by
 /// their fewest presses.
-pub(crate) fn hardest_text<G: Weighed>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> String
+pub fn hardest_text<G: Weighed>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> String
 where
     G::Board: Shown<Solver = G>,
 {
@@ -219,7 +219,7 @@ where
 /// `analyze` gives them (no quiet patterns), the target, `most_presses`
 /// and, when counted, `distribution` (counts as decimal strings: they
 /// pass 2^64).
-pub(crate) fn hardest_json<G: Weighed>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> Value
+pub fn hardest_json<G: Weighed>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> Value
 where
     G::Board: Shown<Solver = G>,
 {

@@ -101,7 +101,7 @@ pub fn is_graph_name(s: &str) -> bool {
 }
 
 /// `RxC`, or `graph of N vertices`: a board's shape in text.
-#[cfg(feature = "cli")]
+#[cfg(feature = "json")]
 pub(crate) fn shape_text(puzzle: &crate::Puzzle) -> String {
     match puzzle.graph() {
         Some(g) => format!("graph of {} vertices", g.vertex_count()),
@@ -264,14 +264,14 @@ pub fn format_bytes(bytes: u64) -> String {
 
 /// A number of presses in words, `1 press` or `n presses`: what the text
 /// output says (the POJ line and JSON give the bare number).
-#[cfg(feature = "cli")]
+#[cfg(feature = "json")]
 pub(crate) fn presses(n: u64) -> String {
     if n == 1 { "1 press".into() } else { format!("{n} presses") }
 }
 
 /// A number of members (of a kernel, given in decimal as K-state kernels
 /// are), `1 member` or `n members`.
-#[cfg(feature = "cli")]
+#[cfg(feature = "json")]
 pub(crate) fn members(count: &str) -> String {
     if count == "1" { "1 member".into() } else { format!("{count} members") }
 }

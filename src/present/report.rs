@@ -14,7 +14,7 @@ use crate::{Answer, Board, Game, Grid, Solution, Solver, Target, grid_lines};
 /// How a board's answer is printed: the format words of `lightsout solve`
 /// (the CLI's `--format` maps onto these).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AnswerFormat {
+pub enum AnswerFormat {
     /// The fewest presses, or `Impossible` (POJ 1753).
     Poj,
     /// A few readable lines.
@@ -27,7 +27,7 @@ pub(crate) enum AnswerFormat {
 /// `StateGrid` for K): its answer as tallies, and how its header, press
 /// lines, grids and JSON read. Everything else (the POJ line, the text's
 /// target and best lines, `--show`) is [`Report`]'s, once for both.
-pub(crate) trait Shown: Board {
+pub trait Shown: Board {
     /// The solver that answered (for the header, the reached board, JSON).
     type Solver;
     /// Whether the text gives a lower bound beside a count not proven
@@ -63,7 +63,7 @@ pub(crate) trait Shown: Board {
 }
 
 /// One target's result as the POJ and text answers print it.
-pub(crate) struct Tally<'a, B = Grid> {
+pub struct Tally<'a, B = Grid> {
     pub(crate) name: Cow<'static, str>,
     /// The presses and whether they are proven fewest; `None` when the
     /// target cannot be reached.
@@ -77,7 +77,7 @@ pub(crate) struct Tally<'a, B = Grid> {
 
 impl<'a> Tally<'a> {
     /// The tally of a solved two-state target.
-    pub(crate) fn of(outcome: &'a crate::Outcome) -> Self {
+    pub fn of(outcome: &'a crate::Outcome) -> Self {
         let solution = outcome.solution.as_ref();
         Tally {
             name: outcome.target.name().into(),
@@ -89,20 +89,20 @@ impl<'a> Tally<'a> {
 }
 
 /// The reachable target with the fewest presses (the first on a tie).
-pub(crate) fn best_tally<'t, 'a, B>(tallies: &'t [Tally<'a, B>]) -> Option<&'t Tally<'a, B>> {
+pub fn best_tally<'t, 'a, B>(tallies: &'t [Tally<'a, B>]) -> Option<&'t Tally<'a, B>> {
     tallies.iter().filter(|t| t.result.is_some()).min_by_key(|t| t.result.map(|(presses, _)| presses))
 }
 
 /// Whether a note about target `name` is about the question answered: the
 /// one target asked, or with several, the one answered (a note on the other
 /// colour would be about a question nobody asked).
-pub(crate) fn answers<B>(name: &str, tallies: &[Tally<B>]) -> bool {
+pub fn answers<B>(name: &str, tallies: &[Tally<B>]) -> bool {
     tallies.len() == 1 || best_tally(tallies).is_some_and(|best| best.name == name)
 }
 
 /// The POJ answer: the fewest presses (of the reachable targets), or
 /// `Impossible`.
-pub(crate) fn poj_line(fewest: Option<u64>) -> Cow<'static, str> {
+pub fn poj_line(fewest: Option<u64>) -> Cow<'static, str> {
     match fewest {
         Some(presses) => format!("{presses}\n").into(),
         None => "Impossible\n".into(),
@@ -111,7 +111,7 @@ pub(crate) fn poj_line(fewest: Option<u64>) -> Cow<'static, str> {
 
 /// A board's text answer after its `header`: a line per target, the best,
 /// and the best's presses.
-pub(crate) fn text_lines<B: Shown>(header: String, tallies: &[Tally<B>], graph: bool) -> String {
+pub fn text_lines<B: Shown>(header: String, tallies: &[Tally<B>], graph: bool) -> String {
     let mut text = header;
     for tally in tallies {
         let name = &tally.name;
@@ -149,11 +149,11 @@ fn press_what(graph: bool) -> &'static str {
 
 /// Most presses the text output lists by coordinates: more would bury the
 /// answer (`--show` draws any number, `--output` writes them as an image).
-pub(crate) const LISTED_PRESSES: usize = 256;
+pub const LISTED_PRESSES: usize = 256;
 
 /// One board's answer, ready to print (and, as JSON, to serve: `lightsout
 /// serve` answers with [`Report::json`] too), for either board kind.
-pub(crate) struct Report<'a, B: Shown = Grid> {
+pub struct Report<'a, B: Shown = Grid> {
     pub(crate) index: usize,
     pub(crate) board: &'a B,
     pub(crate) solver: &'a B::Solver,
@@ -162,13 +162,13 @@ pub(crate) struct Report<'a, B: Shown = Grid> {
 
 impl<B: Shown> Report<'_, B> {
     /// Each target's result, as printed.
-    pub(crate) fn tallies(&self) -> Vec<Tally<'_, B>> {
+    pub fn tallies(&self) -> Vec<Tally<'_, B>> {
         B::tallies(self.answer)
     }
 
     /// The answer as `format` prints it (`show`: with the best's press grid
     /// and the board it reaches; JSON holds the grid already).
-    pub(crate) fn render(&self, format: AnswerFormat, show: bool) -> String {
+    pub fn render(&self, format: AnswerFormat, show: bool) -> String {
         let mut text = String::new();
         self.render_into(&mut text, format, show);
         text
@@ -177,7 +177,7 @@ impl<B: Shown> Report<'_, B> {
     /// [`render`](Self::render) appended to `text`: a stream of boards
     /// reuses one buffer (the classic 65,536 boards allocate nothing per
     /// answer for it).
-    pub(crate) fn render_into(&self, text: &mut String, format: AnswerFormat, show: bool) {
+    pub fn render_into(&self, text: &mut String, format: AnswerFormat, show: bool) {
         match format {
             AnswerFormat::Poj => self.poj_into(text, show),
             AnswerFormat::Text => *text += &self.text(show),
@@ -198,7 +198,7 @@ impl<B: Shown> Report<'_, B> {
     }
 
     /// The header, a line per target, the best and its presses.
-    pub(crate) fn text(&self, show: bool) -> String {
+    pub fn text(&self, show: bool) -> String {
         let tallies = self.tallies();
         let mut text = text_lines(B::header(self), &tallies, B::on_graph(self.solver));
         if show {
@@ -229,19 +229,19 @@ impl<B: Shown> Report<'_, B> {
     }
 
     /// The JSON object (without a line break).
-    pub(crate) fn json(&self) -> String {
+    pub fn json(&self) -> String {
         B::json(self)
     }
 }
 
 impl Report<'_> {
     /// The reachable target needing the fewest presses, by name.
-    pub(crate) fn best(&self) -> Option<(&'static str, &Solution)> {
+    pub fn best(&self) -> Option<(&'static str, &Solution)> {
         self.answer.best().map(|(target, s)| (target.name(), s))
     }
 
     /// `4 presses to white`, or `impossible`: a picture's title.
-    pub(crate) fn best_summary(&self) -> String {
+    pub fn best_summary(&self) -> String {
         match self.best() {
             None => "impossible".into(),
             Some((name, s)) => format!("{} to {name}", super::presses(s.presses.count_ones() as u64)),
@@ -251,7 +251,7 @@ impl Report<'_> {
 
 /// One target's result as JSON, for every kind alike: a field of
 /// [`Solution`] that the answers carry is added here, once.
-pub(crate) fn outcome_json<B: Shown>(
+pub fn outcome_json<B: Shown>(
     solution: Option<&Solution<B>>,
     solver: &B::Solver,
 ) -> serde_json::Map<String, Value> {
@@ -268,7 +268,7 @@ pub(crate) fn outcome_json<B: Shown>(
 
 /// The text answer's first line for two states: `board 1: 4x4, nullity 4`
 /// (by the shape given: a streamed board is sized as asked).
-pub(crate) fn two_state_header(index: usize, (rows, cols): (usize, usize), nullity: usize) -> String {
+pub fn two_state_header(index: usize, (rows, cols): (usize, usize), nullity: usize) -> String {
     format!("board {index}: {rows}x{cols}, nullity {nullity}\n")
 }
 

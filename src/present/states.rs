@@ -10,7 +10,7 @@ use crate::solve::KernelSize;
 use crate::{Answer, Game, Outcome, Puzzle, StateGrid, StateSolver, StateTarget, state_lines};
 
 /// `"2"` for a uniform target, `"target"` for a board.
-pub(crate) fn state_target_name(target: &StateTarget) -> String {
+pub fn state_target_name(target: &StateTarget) -> String {
     match target {
         StateTarget::Uniform(s) => s.to_string(),
         StateTarget::Board(_) => "target".into(),
@@ -27,7 +27,7 @@ fn target_json(target: &StateTarget) -> Value {
 
 /// A grid of states as JSON: rows of digits while K ≤ 10, lists of
 /// numbers above.
-pub(crate) fn states_json(grid: &StateGrid, k: u8) -> Value {
+pub fn states_json(grid: &StateGrid, k: u8) -> Value {
     if k <= 10 {
         json!(state_lines(grid, k))
     } else {
@@ -37,7 +37,7 @@ pub(crate) fn states_json(grid: &StateGrid, k: u8) -> Value {
 
 /// What every K-state object says about its puzzle: shape, rule, states,
 /// and on a graph its vertices and edges.
-pub(crate) fn puzzle_json(puzzle: &Puzzle, states: u8) -> serde_json::Map<String, Value> {
+pub fn puzzle_json(puzzle: &Puzzle, states: u8) -> serde_json::Map<String, Value> {
     let mut v = serde_json::Map::new();
     v.insert("rows".into(), json!(puzzle.rows()));
     v.insert("cols".into(), json!(puzzle.cols()));
@@ -60,12 +60,12 @@ fn kernel_json(v: &mut serde_json::Map<String, Value>, solver: &StateSolver) {
 }
 
 /// `27 (nullity 3)`, or `64 = 2^6` for a composite K.
-pub(crate) fn kernel_text(solver: &StateSolver) -> String {
+pub fn kernel_text(solver: &StateSolver) -> String {
     kernel_size_text(&solver.kernel())
 }
 
 /// [`kernel_text`] of a kernel's size.
-pub(crate) fn kernel_size_text(kernel: &KernelSize) -> String {
+pub fn kernel_size_text(kernel: &KernelSize) -> String {
     let size = &kernel.size;
     match kernel.nullity {
         Some(d) => format!("{size} (nullity {d})"),
@@ -76,7 +76,7 @@ pub(crate) fn kernel_size_text(kernel: &KernelSize) -> String {
 
 /// One K-state board's answer, ready to print or serve: the one
 /// [`Report`] of both kinds, on boards of states.
-pub(crate) type StateReport<'a> = Report<'a, StateGrid>;
+pub type StateReport<'a> = Report<'a, StateGrid>;
 
 impl Shown for StateGrid {
     type Solver = StateSolver;
@@ -195,7 +195,7 @@ impl Shown for StateGrid {
 
 /// One board's verdicts as JSON: per target, solvable, or the pattern `y`
 /// with `yᵀ·A = 0` whose product with the change needed is not 0 mod K.
-pub(crate) fn state_check_json(
+pub fn state_check_json(
     index: usize,
     solver: &StateSolver,
     verdicts: &[(StateTarget, Option<StateGrid>)],

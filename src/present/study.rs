@@ -11,7 +11,7 @@ use crate::solve::Board;
 use crate::{Game, Grid, Puzzle, Solver, StateGrid, grid_lines, state_lines};
 
 /// `2^k` in decimal, for k up to a few thousand (beyond, `None`).
-pub(crate) fn power_of_two(k: usize) -> Option<String> {
+pub fn power_of_two(k: usize) -> Option<String> {
     if k > 4096 {
         return None;
     }
@@ -36,21 +36,21 @@ pub(crate) fn power_of_two(k: usize) -> Option<String> {
 }
 
 /// Most quiet patterns an analysis lists, in text and in JSON.
-pub(crate) const LISTED_PATTERNS: usize = 64;
+pub const LISTED_PATTERNS: usize = 64;
 
 /// Most cells of quiet patterns an analysis lists in all: beyond, the grids
 /// would bury the numbers in text and take gigabytes in JSON (a 2031x2031
 /// size has 896 patterns of 4 million cells: 7.7 GB of JSON before this
 /// limit); `--png` draws them.
-pub(crate) const LISTED_CELLS: usize = 1 << 20;
+pub const LISTED_CELLS: usize = 1 << 20;
 
 /// How many of `patterns` quiet patterns of `cells` cells are listed.
-pub(crate) fn listed_patterns(patterns: usize, cells: usize) -> usize {
+pub fn listed_patterns(patterns: usize, cells: usize) -> usize {
     (LISTED_CELLS / cells.max(1)).min(LISTED_PATTERNS).min(patterns)
 }
 
 /// Why the patterns past the first `listed` are left out.
-pub(crate) fn omitted_patterns(patterns: usize, listed: usize, cells: usize) -> String {
+pub fn omitted_patterns(patterns: usize, listed: usize, cells: usize) -> String {
     format!(
         "{} patterns of {cells} cells are not listed: an analysis lists at most {LISTED_PATTERNS} patterns and \
          {LISTED_CELLS} cells of them",
@@ -86,7 +86,7 @@ fn pattern_json(p: &Puzzle, cells: &[u8]) -> serde_json::Value {
 /// --format json`, `/api/analyze`): the numbers, the lightest quiet
 /// pattern, and the first quiet patterns of the basis ([`listed_patterns`];
 /// `quiet_patterns_omitted` says how many more and why).
-pub(crate) fn study_json(study: &Study, p: &Puzzle, states: u8) -> String {
+pub fn study_json(study: &Study, p: &Puzzle, states: u8) -> String {
     match states {
         2 => two_state_study_json(study, p),
         k => state_study_json(study, p, k),
@@ -171,7 +171,7 @@ fn state_study_json(s: &Study, puzzle: &Puzzle, k: u8) -> String {
 }
 
 /// A study of `puzzle` with `states` states as `analyze` prints it.
-pub(crate) fn study_text(study: &Study, p: &Puzzle, states: u8) -> String {
+pub fn study_text(study: &Study, p: &Puzzle, states: u8) -> String {
     match states {
         2 => two_state_study_text(study, p),
         k => state_study_text(study, p, k),
@@ -346,7 +346,7 @@ fn state_study_text(s: &Study, p: &Puzzle, k: u8) -> String {
 
 /// One board's verdicts as a JSON object (also what `lightsout serve`
 /// answers): for each target, solvable or the pattern that proves it is not.
-pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Option<Grid>)]) -> String {
+pub fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Option<Grid>)]) -> String {
     let puzzle = solver.puzzle();
     let mut v = json!({"board": index, "rows": puzzle.rows(), "cols": puzzle.cols(),
         "topology": puzzle_topology(puzzle), "rule": puzzle.rule().to_string(),
@@ -364,18 +364,13 @@ pub(crate) fn check_json(index: usize, solver: &Solver, verdicts: &[(&str, Optio
 }
 
 /// One size of a nullity table as a JSON object (a line of `--format json`).
-pub(crate) fn table_entry_json(rows: usize, cols: usize, nullity: usize) -> serde_json::Value {
+pub fn table_entry_json(rows: usize, cols: usize, nullity: usize) -> serde_json::Value {
     json!({"rows": rows, "cols": cols, "nullity": nullity})
 }
 
 /// One size of a K-state kernel table as a JSON object (a line of `table
 /// --states K --format json`, an element of `/api/table`'s array).
-pub(crate) fn kernel_entry_json(
-    rows: usize,
-    cols: usize,
-    states: u8,
-    entry: &KernelEntry,
-) -> serde_json::Value {
+pub fn kernel_entry_json(rows: usize, cols: usize, states: u8, entry: &KernelEntry) -> serde_json::Value {
     json!({"rows": rows, "cols": cols, "states": states,
         "kernel_size_log2": entry.kernel_size_log2, "nullity": entry.nullity})
 }
