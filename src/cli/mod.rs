@@ -34,7 +34,7 @@ use args::*;
 use generate::generate;
 use groups::*;
 use input::*;
-use kind::{BoardInput, Kind, check_text, note_not_proven};
+use kind::{BoardInput, Kind};
 use plan::*;
 use progress::*;
 use solve::*;

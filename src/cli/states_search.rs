@@ -12,7 +12,7 @@
 
 use crate::cli::search::{print_answer, solution};
 use crate::cli::{Failure, SolveArgs, Streams, smaller_or_more_memory, solver_failure};
-use crate::present::{Report, state_target_name};
+use crate::present::{Report, beyond_budget, state_target_name};
 use crate::solve::states::minimum::{SlicedCoset, StateSearchState};
 use crate::solve::{LongSearch, Mask, Shard};
 use crate::{Answer, Error, Method, Outcome, Solution, StateGrid, StateSolver, StateTarget};
@@ -66,16 +66,6 @@ pub(super) fn target_word(target: &StateTarget) -> String {
         StateTarget::Uniform(s) => s.to_string(),
         StateTarget::Board(_) => "board".into(),
     }
-}
-
-/// Why a kernel is not searched exhaustively: its size against what
-/// `--max-nullity budget` allows (one wording for every note and error).
-pub(super) fn beyond_budget(solver: &StateSolver, budget: usize) -> String {
-    format!(
-        "the kernel has {} (2^{:.1}), more than the 2^{budget} that --max-nullity {budget} allows",
-        crate::present::members(&solver.kernel_size()),
-        solver.kernel_size_log2()
-    )
 }
 
 /// Whether a coset of `members` (None: past 2^64) is searched

@@ -19,6 +19,8 @@ mod report;
 mod states;
 #[cfg(feature = "json")]
 mod study;
+#[cfg(feature = "json")]
+mod worded;
 
 #[cfg(feature = "json")]
 pub use found::*;
@@ -31,3 +33,5 @@ pub use report::*;
 pub use states::*;
 #[cfg(feature = "json")]
 pub use study::*;
+#[cfg(feature = "json")]
+pub use worded::*;
