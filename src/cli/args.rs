@@ -243,8 +243,27 @@ pub(super) struct TableArgs {
 
 #[derive(Args, Debug)]
 pub(super) struct HardestArgs {
-    #[command(flatten)]
-    pub(super) size: SizeArgs,
+    /// Rows of the board, or a range A..B of them (inclusive): then Most
+    /// Clicks of every size in the ranges, as a table.
+    #[arg(
+        short,
+        long,
+        value_name = "R",
+        value_parser = super::hardest::parse_sizes,
+        required_unless_present = "graph",
+        conflicts_with = "graph"
+    )]
+    pub(super) rows: Option<super::hardest::Sizes>,
+    /// Columns of the board, or a range C..D of them.
+    #[arg(
+        short,
+        long,
+        value_name = "C",
+        value_parser = super::hardest::parse_sizes,
+        required_unless_present = "graph",
+        conflicts_with = "graph"
+    )]
+    pub(super) cols: Option<super::hardest::Sizes>,
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
     /// What every board is weighed to: a state number (default 0, white),
@@ -252,9 +271,10 @@ pub(super) struct HardestArgs {
     /// white, black or either.
     #[arg(short, long, default_value = "0", value_name = "TARGET")]
     pub(super) target: String,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
-    pub(super) format: StudyFormat,
+    /// Output format: text or json; for a table of sizes also csv
+    /// (rows,cols,nullity,lower,upper,proven,...).
+    #[arg(short, long, value_enum, default_value_t = TableFormat::Text)]
+    pub(super) format: TableFormat,
     /// Also count the boards of every fewest-presses value (refused when
     /// the count would pass the work budget).
     #[arg(long)]
@@ -289,6 +309,8 @@ pub(super) struct HardestArgs {
     pub(super) output: Option<PathBuf>,
     #[command(flatten)]
     pub(super) memory: MemoryArgs,
+    #[command(flatten, next_help_heading = "Picture of --distribution as a histogram")]
+    pub(super) picture: PictureArgs,
 }
 
 /// Options of a long search (solve with one board).
