@@ -279,7 +279,8 @@ pub(super) struct HardestArgs {
     /// the count would pass the work budget).
     #[arg(long)]
     pub(super) distribution: bool,
-    /// Stop after this many seconds and report the bounds reached.
+    /// Stop after this many seconds and report the bounds reached (for a
+    /// table of sizes, the sizes weighed by then).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub(super) time_limit: Option<f64>,
     /// Most member weighings (one member weighed against one class of
@@ -288,6 +289,8 @@ pub(super) struct HardestArgs {
     /// CPU-minutes of the exact search (5e8 a second; 9x9 is proven in about
     /// 20), which stops sooner once it moves no bound for 1/32 of the budget
     /// (about 9 s), e.g. 1e12 for a larger distribution or tighter bounds.
+    /// For a table of sizes, the whole table's: the sizes in order of
+    /// nullity each get an even share of what the ones before left.
     #[arg(long, value_name = "N", value_parser = parse_work)]
     pub(super) max_work: Option<u64>,
     /// With --distribution: count only slice K of N of the boards (1 <= K
