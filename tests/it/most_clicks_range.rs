@@ -252,3 +252,39 @@ fn the_histogram_has_a_bar_per_count_of_the_distribution() {
         let _ = std::fs::remove_file(dir.join("h.svg"));
     }
 }
+
+/// `cheap_distribution` (the page's *Hardest*): the distribution where the
+/// library's estimate of its count is small, as `hardest --distribution`
+/// prints it (5x5), and none where it is not (the 6x6 torus, 6.9e10
+/// weighings), with the same most presses either way.
+#[tokio::test]
+async fn the_server_counts_a_cheap_distribution_only() {
+    use axum::body::Body;
+    use axum::http::{Method, Request, header};
+    use tower::ServiceExt;
+
+    let app = lightsout::serve::router(lightsout::serve::Limits::default());
+    let post = |body: Value| {
+        let app = app.clone();
+        async move {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/api/hardest")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap();
+            let response = app.oneshot(request).await.unwrap();
+            assert!(response.status().is_success());
+            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+            serde_json::from_slice::<Value>(&bytes).unwrap()
+        }
+    };
+    let five = post(serde_json::json!({"rows": 5, "cols": 5, "cheap_distribution": true})).await;
+    let cli = json_lines(&["hardest", "-r", "5", "-c", "5", "--distribution", "-f", "json"], "").remove(0);
+    assert_eq!(five["distribution"], cli["distribution"]);
+    assert_eq!(five["most_presses"], cli["most_presses"]);
+    let torus =
+        post(serde_json::json!({"rows": 6, "cols": 6, "torus": true, "cheap_distribution": true})).await;
+    assert_eq!(torus.get("distribution"), None, "{torus}");
+    assert_eq!(torus["most_presses"]["lower"], 14);
+}
