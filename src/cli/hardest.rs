@@ -658,7 +658,17 @@ fn table_text(
     let done: Vec<&TableEntry> = entries.iter().flatten().flatten().collect();
     let proven = done.iter().filter(|e| e.proven()).count();
     let zero = nullity.iter().flatten().filter(|n| **n == 0).count();
-    let open = if proven < done.len() { "; A..B: bounds, not proven (..B: no board certified)" } else { "" };
+    let mut open = String::new();
+    if proven < done.len() {
+        open += "; A..B: bounds, not proven";
+    }
+    if done.iter().any(|e| e.most()["lower"].is_null()) {
+        open += " (..B: no board certified)";
+    }
+    let stopped = done.iter().filter(|e| e.most()["stopped"] == true).count();
+    if stopped > 0 {
+        open += &format!("; {stopped} stopped by the time limit or an interrupt");
+    }
     t += &format!(
         "{proven} of {} sizes proven ({zero} of nullity 0){open}; work: {spent:.1e} of the table's {budget:.1e} weighings\n",
         done.len(),
