@@ -355,10 +355,14 @@ fn log10_of(decimal: &str) -> f64 {
     lead.log10() + digits.len().saturating_sub(15) as f64
 }
 
-/// A count as an axis label: `500`, `20000`, `1e6`, `2.5e9`.
-fn tick_label(log10: f64) -> String {
-    let value = 10f64.powf(log10);
+/// A count as an axis label: `500`, `2000`, `2.5e9`.
+fn tick_label(value: f64) -> String {
     if value < 1e4 { format!("{}", value.round()) } else { format!("{value:.1e}").replace(".0e", "e") }
+}
+
+/// A power of ten as an axis label: `100`, `1e6`, `1e480` (past `f64`).
+fn decade_label(decade: i64) -> String {
+    if decade < 4 { 10u64.pow(decade as u32).to_string() } else { format!("1e{decade}") }
 }
 
 /// How the counts map to bar heights: linear when they are within two
@@ -415,17 +419,26 @@ impl Scale {
                 (1..)
                     .map(|k| k as f64 * step)
                     .take_while(|v| *v <= top)
-                    .map(|v| (v.log10(), tick_label(v.log10())))
+                    .map(|v| (v.log10(), tick_label(v)))
                     .collect()
             }
             Scale::Log(foot, per) => {
                 let decades = (f64::from(PLOT_HEIGHT) / per + foot).floor() as i64;
-                let every = (1..).find(|k| *k as f64 * per >= 24.0).unwrap_or(1);
-                (0..=decades).filter(|d| d % every == 0).map(|d| (d as f64, tick_label(d as f64))).collect()
+                // Round steps of decades, about every 24 pixels.
+                let every = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+                    .into_iter()
+                    .find(|k| *k as f64 * per >= 24.0)
+                    .unwrap_or(1000);
+                (0..=decades).filter(|d| d % every == 0).map(|d| (d as f64, decade_label(d))).collect()
             }
         }
     }
 }
+
+/// Most bars a histogram draws: a pixel each past 640 of them, so 4096
+/// make a picture about 4200 pixels wide (a 40x40 board's 1601 counts
+/// draw 1700 wide; a 128x128 board's 16385 would be a blur).
+pub const MAX_HISTOGRAM_BARS: u64 = 4096;
 
 /// The boards of a size by their fewest presses as a histogram: a bar per
 /// number of presses (none where no board needs it), its height the
@@ -447,7 +460,7 @@ impl Scale {
 pub fn histogram(counts: &[(u64, String)], most: Option<u64>, title: &str) -> Scene {
     let heaviest = counts.iter().map(|(w, _)| *w).max().unwrap_or(0);
     let bars = heaviest as u32 + 1;
-    let bar = (640 / bars).clamp(3, 32);
+    let bar = (640 / bars).clamp(1, 32);
     let gap = u32::from(bar >= 6);
     let logs: Vec<f64> = counts.iter().map(|(_, n)| log10_of(n)).collect();
     let scale = Scale::of(&logs);

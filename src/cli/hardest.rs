@@ -120,6 +120,15 @@ where
             .map_err(|e| Error::BadInput(format!("cannot write {}: {e}", path.display())))?;
     }
     if let (true, Some(distribution)) = (args.picture.wanted(), &found.distribution) {
+        let bars = distribution.last().map_or(0, |(w, _)| w + 1);
+        if bars > crate::picture::MAX_HISTOGRAM_BARS {
+            let error = Error::Limit(format!(
+                "a histogram of {bars} bars (0 to {} presses) would be a blur (a picture draws at most {})",
+                bars - 1,
+                crate::picture::MAX_HISTOGRAM_BARS
+            ));
+            return Err(Failure::hinted(error, "without --png and --svg the counts are printed as text"));
+        }
         let most = found.exact().then_some(found.upper);
         let title = match game.puzzle().graph() {
             Some(g) => format!("graph of {} vertices, rule {}", g.vertex_count(), game.puzzle().rule()),

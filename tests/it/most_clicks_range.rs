@@ -288,3 +288,21 @@ async fn the_server_counts_a_cheap_distribution_only() {
     assert_eq!(torus.get("distribution"), None, "{torus}");
     assert_eq!(torus["most_presses"]["lower"], 14);
 }
+
+/// A histogram of thousands of bars would be a blur (70x70, nullity 0: a
+/// bar for each of 0 to 4900 presses): refused in one line, exit 3, no
+/// file written; a 40x40's 1601 bars are drawn a pixel each.
+#[test]
+fn a_histogram_past_its_bars_is_refused() {
+    let dir = folder("histogram-bars");
+    let (out, err, code) =
+        run_in(&dir, &["hardest", "-r", "70", "-c", "70", "--distribution", "--svg", "x.svg"]);
+    assert_eq!((code, out.as_str()), (3, ""), "{err}");
+    assert!(err.contains("a histogram of 4901 bars (0 to 4900 presses) would be a blur"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!dir.join("x.svg").exists());
+    let (_, err, code) =
+        run_in(&dir, &["hardest", "-r", "40", "-c", "40", "--distribution", "--svg", "x.svg"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(bars(&std::fs::read_to_string(dir.join("x.svg")).unwrap()).len(), 1601);
+}

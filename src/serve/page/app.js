@@ -140,7 +140,8 @@ function drawDistribution(answer, goal) {
     return Math.max(1, Math.round(h));
   };
   const heaviest = Math.max(...rows.map((d) => d.presses));
-  const bar = Math.max(2, Math.floor((width - left - 8) / (heaviest + 1)));
+  // Fractions of a pixel where the bars are many (a 40×40 board has 1601).
+  const bar = (width - left - 8) / (heaviest + 1);
   g.font = "10px system-ui, sans-serif";
   g.fillStyle = "#333";
   g.textAlign = "right";
@@ -159,14 +160,15 @@ function drawDistribution(answer, goal) {
   rows.forEach((d, i) => {
     const h = barHeight(logs[i]);
     g.fillStyle = d.presses === most ? "#dc2828" : "#466eb4";
-    g.fillRect(left + d.presses * bar + 1, head + plot - h, Math.max(1, bar - 1), h);
+    const gap = bar >= 4 ? 1 : 0;
+    g.fillRect(left + d.presses * bar + gap, head + plot - h, Math.max(0.5, bar - gap), h);
   });
   g.fillStyle = "#111";
   g.fillRect(left - 1, head, 1, plot + 1);
   g.fillRect(left - 1, head + plot, bar * (heaviest + 1) + 1, 1);
   g.textAlign = "center";
   g.textBaseline = "top";
-  const step = [1, 2, 5, 10, 20, 50, 100].find((s) => s * bar >= 24) || 100;
+  const step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].find((s) => s * bar >= 24) || 10000;
   for (let w = 0; w <= heaviest; w += step) g.fillText(String(w), left + w * bar + bar / 2, head + plot + 4);
   const scale = log ? " (log scale)" : "";
   const size = answer.graph ? `this graph` : `${answer.rows}×${answer.cols}`;
