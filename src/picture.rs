@@ -55,6 +55,16 @@ enum Shape {
         fill: Rgb,
         stroke: Rgb,
     },
+    /// A histogram's bar: a rectangle whose SVG carries `label` as its
+    /// title (shown on hover, and read back by the tests).
+    Bar {
+        x: u32,
+        y: u32,
+        w: u32,
+        h: u32,
+        fill: Rgb,
+        label: String,
+    },
 }
 
 /// A picture as a list of shapes on a canvas of `width × height` pixels.
@@ -116,7 +126,7 @@ impl Scene {
         };
         for shape in &self.shapes {
             match shape {
-                Shape::Rect { x, y, w, h, fill } => {
+                Shape::Rect { x, y, w, h, fill } | Shape::Bar { x, y, w, h, fill, .. } => {
                     for yy in *y..y + h {
                         for xx in *x..x + w {
                             put(xx, yy, *fill);
@@ -201,6 +211,12 @@ impl Scene {
                 Shape::Rect { x, y, w, h, fill } => {
                     writeln!(out, r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{}"/>"#, hex(fill))?
                 }
+                Shape::Bar { x, y, w, h, fill, label } => writeln!(
+                    out,
+                    r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{}"><title>{}</title></rect>"#,
+                    hex(fill),
+                    escaped(label)
+                )?,
                 Shape::Dot { cx, cy, r, fill } => {
                     writeln!(out, r#"<circle cx="{cx}" cy="{cy}" r="{r}" fill="{}"/>"#, hex(fill))?
                 }
@@ -223,19 +239,22 @@ impl Scene {
                     hex(fill),
                     hex(stroke)
                 )?,
-                Shape::Text { x, y, text, fill } => {
-                    let escaped = text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-                    writeln!(
-                        out,
-                        r#"<text x="{x}" y="{}" font-family="monospace" font-size="10" fill="{}">{escaped}</text>"#,
-                        y + TEXT,
-                        hex(fill)
-                    )?
-                }
+                Shape::Text { x, y, text, fill } => writeln!(
+                    out,
+                    r#"<text x="{x}" y="{}" font-family="monospace" font-size="10" fill="{}">{}</text>"#,
+                    y + TEXT,
+                    hex(fill),
+                    escaped(text)
+                )?,
             }
         }
         writeln!(out, "</svg>")
     }
+}
+
+/// Text as SVG holds it: `&`, `<` and `>` escaped.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// Pixels per cell so that the longer side is about `target` pixels.
@@ -316,6 +335,187 @@ pub fn heat_map(table: &[Vec<usize>], first_row: usize, first_col: usize, title:
         top + rows as u32 * cell + 12,
         format!("rows down, columns across; white = 0, darkest = {max}"),
     );
+    scene
+}
+
+/// The bars of a histogram, Most Clicks' own.
+const BAR: Rgb = [70, 110, 180];
+
+/// Height of a histogram's plot, in pixels.
+const PLOT_HEIGHT: u32 = 300;
+
+/// The base-10 logarithm of a count written in decimal (counts of boards
+/// pass `f64` on large kernels: the digits say the magnitude).
+fn log10_of(decimal: &str) -> f64 {
+    let digits = decimal.trim_start_matches('0');
+    let lead: f64 = digits.get(..15).unwrap_or(digits).parse().unwrap_or(0.0);
+    if lead <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    lead.log10() + digits.len().saturating_sub(15) as f64
+}
+
+/// A count as an axis label: `500`, `2000`, `2.5e9`.
+fn tick_label(value: f64) -> String {
+    if value < 1e4 { format!("{}", value.round()) } else { format!("{value:.1e}").replace(".0e", "e") }
+}
+
+/// A power of ten as an axis label: `100`, `1e6`, `1e480` (past `f64`).
+fn decade_label(decade: i64) -> String {
+    if decade < 4 { 10u64.pow(decade as u32).to_string() } else { format!("1e{decade}") }
+}
+
+/// How the counts map to bar heights: linear when they are within two
+/// decades of each other, else logarithmic, so that the few boards of the
+/// extremes show beside the millions in the middle.
+enum Scale {
+    /// Pixels per board.
+    Linear(f64),
+    /// log10 of the axis' foot (half a board: a single board still shows)
+    /// and pixels per decade.
+    Log(f64, f64),
+}
+
+impl Scale {
+    fn of(logs: &[f64]) -> Scale {
+        let finite = || logs.iter().copied().filter(|l| l.is_finite());
+        let top = finite().fold(0.0, f64::max);
+        let bottom = finite().fold(top, f64::min);
+        if top - bottom <= 2.0 {
+            Scale::Linear(f64::from(PLOT_HEIGHT) / 10f64.powf(top).max(1.0))
+        } else {
+            let foot = 0.5f64.log10();
+            // The axis ends at the next whole decade above the tallest.
+            Scale::Log(foot, f64::from(PLOT_HEIGHT) / (top.ceil().max(top + 0.1) - foot))
+        }
+    }
+
+    /// The height in pixels of a bar whose count has this log10.
+    fn height(&self, log10: f64) -> u32 {
+        if !log10.is_finite() {
+            return 0;
+        }
+        let h = match self {
+            Scale::Linear(per) => 10f64.powf(log10) * per,
+            Scale::Log(foot, per) => (log10 - foot) * per,
+        };
+        (h.round() as u32).clamp(1, PLOT_HEIGHT)
+    }
+
+    /// The axis' ticks as (log10 of the count, label), about every 40
+    /// pixels at round values.
+    fn ticks(&self) -> Vec<(f64, String)> {
+        match self {
+            Scale::Linear(per) => {
+                let top = f64::from(PLOT_HEIGHT) / per;
+                let raw = top / (f64::from(PLOT_HEIGHT) / 40.0);
+                let magnitude = 10f64.powf(raw.max(1.0).log10().floor());
+                let step = [1.0, 2.0, 5.0, 10.0]
+                    .iter()
+                    .map(|m| m * magnitude)
+                    .find(|s| *s >= raw)
+                    .unwrap_or(magnitude);
+                let step = step.max(1.0);
+                (1..)
+                    .map(|k| k as f64 * step)
+                    .take_while(|v| *v <= top)
+                    .map(|v| (v.log10(), tick_label(v)))
+                    .collect()
+            }
+            Scale::Log(foot, per) => {
+                let decades = (f64::from(PLOT_HEIGHT) / per + foot).floor() as i64;
+                // Round steps of decades, about every 24 pixels.
+                let every = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+                    .into_iter()
+                    .find(|k| *k as f64 * per >= 24.0)
+                    .unwrap_or(1000);
+                (0..=decades).filter(|d| d % every == 0).map(|d| (d as f64, decade_label(d))).collect()
+            }
+        }
+    }
+}
+
+/// Most bars a histogram draws: a pixel each past 640 of them, so 4096
+/// make a picture about 4200 pixels wide (a 40x40 board's 1601 counts
+/// draw 1700 wide; a 128x128 board's 16385 would be a blur).
+pub const MAX_HISTOGRAM_BARS: u64 = 4096;
+
+/// The boards of a size by their fewest presses as a histogram: a bar per
+/// number of presses (none where no board needs it), its height the
+/// number of boards (on a log scale when the counts span more than two
+/// decades), the bar of Most Clicks (`most`, the heaviest) in red, axes
+/// labelled. Each bar's SVG title says `N presses: C boards`.
+///
+/// # Example
+/// ```
+/// let counts = [(0, "1".to_string()), (1, "9".to_string()), (2, "36".to_string()), (3, "84".to_string())];
+/// let scene = lightsout::picture::histogram(&counts, Some(3), "3x3");
+/// let mut svg = Vec::new();
+/// scene.write_svg(&mut svg)?;
+/// let svg = String::from_utf8(svg).unwrap();
+/// assert_eq!(svg.matches("<title>").count(), 4);
+/// assert!(svg.contains("<title>3 presses: 84 boards (Most Clicks)</title>"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn histogram(counts: &[(u64, String)], most: Option<u64>, title: &str) -> Scene {
+    let heaviest = counts.iter().map(|(w, _)| *w).max().unwrap_or(0);
+    let bars = heaviest as u32 + 1;
+    let bar = (640 / bars).clamp(1, 32);
+    let gap = u32::from(bar >= 6);
+    let logs: Vec<f64> = counts.iter().map(|(_, n)| log10_of(n)).collect();
+    let scale = Scale::of(&logs);
+    let left = 80;
+    let top = 2 * TEXT + 32;
+    let plot_width = bars * bar;
+    let axis = match scale {
+        Scale::Linear(_) => "boards",
+        Scale::Log(..) => "boards (log scale)",
+    };
+    let footer = "presses needed (the fewest for each board)";
+    let width = (left + plot_width + 24).max(title.len() as u32 * 8 + 16).max(footer.len() as u32 * 8 + left);
+    let mut scene = Scene::new(width, top + PLOT_HEIGHT + 3 * TEXT + 28);
+    scene.text(8, 8, title);
+    scene.text(8, TEXT + 16, axis);
+    let foot = top + PLOT_HEIGHT;
+    // Ticks and faint lines across the plot, under the bars.
+    for (log10, label) in scale.ticks() {
+        let y = foot - scale.height(log10).min(PLOT_HEIGHT);
+        scene.rect(left, y, plot_width, 1, [225, 225, 225]);
+        scene.text(left.saturating_sub(8 * label.len() as u32 + 6), y.saturating_sub(TEXT / 2), label);
+    }
+    for ((presses, count), log10) in counts.iter().zip(&logs) {
+        let h = scale.height(*log10);
+        let is_most = most == Some(*presses);
+        let fill = if is_most { PRESS } else { BAR };
+        let note = if is_most { " (Most Clicks)" } else { "" };
+        let boards = if count == "1" { "1 board".to_string() } else { format!("{count} boards") };
+        scene.shapes.push(Shape::Bar {
+            x: left + *presses as u32 * bar + gap,
+            y: foot - h,
+            w: bar - gap,
+            h,
+            fill,
+            label: format!("{presses} presses: {boards}{note}"),
+        });
+    }
+    // The axes, over the bars' feet.
+    scene.rect(left - 1, top, 1, PLOT_HEIGHT + 1, INK);
+    scene.rect(left - 1, foot, plot_width + 1, 1, INK);
+    // Press counts under the bars at round steps, about every 40 pixels.
+    let step =
+        [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000].into_iter().find(|s| s * bar >= 40).unwrap_or(1000);
+    for w in (0..bars).filter(|w| w % step == 0) {
+        let label = w.to_string();
+        let x = (left + w * bar + bar / 2).saturating_sub(4 * label.len() as u32);
+        scene.text(x, foot + 6, label);
+    }
+    if let Some(most) = most.filter(|m| *m <= heaviest) {
+        let label = format!("Most Clicks {most}");
+        let x = (left + most as u32 * bar + bar / 2).saturating_sub(8 * label.len() as u32 / 2).max(left);
+        let x = x.min(width.saturating_sub(8 * label.len() as u32 + 4));
+        scene.shapes.push(Shape::Text { x, y: top - TEXT - 6, text: label, fill: PRESS });
+    }
+    scene.text(left, foot + TEXT + 16, footer);
     scene
 }
 

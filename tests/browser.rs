@@ -1198,6 +1198,61 @@ fn the_page_loads_a_hardest_board() {
     client.screenshot("hardest-petersen.png");
 }
 
+/// Issue 34 item 6: beside the hardest board, the boards of its size by
+/// their fewest presses as a histogram, where the server counts them
+/// cheaply (5x5: OEIS A079873, on a log scale, Most Clicks' bar red);
+/// none for the 6x6 torus (6.9e10 weighings to count), and none once a
+/// setting makes it another size's.
+#[test]
+fn the_hardest_board_comes_with_its_histogram() {
+    let Some((chromium, chromedriver)) = browser("the_hardest_board_comes_with_its_histogram") else {
+        return;
+    };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (1200, 900));
+    client.goto(&format!("{base}#rows=5&cols=5&target=white"));
+    client.wait_for_text("analysis", "5×5 plane");
+    assert!(!client.is_displayed(&client.find("#distribution")));
+    client.click("hardest");
+    client.wait_for_text("status", "A hardest board");
+    let caption = client.wait_for_text("distribution-caption", "Most Clicks");
+    assert_eq!(
+        caption,
+        "Boards of 5×5 by their fewest presses to all white (log scale). The red bar, Most Clicks 15: 7350 boards."
+    );
+    let bars = client
+        .execute("return JSON.parse(document.getElementById('distribution-chart').dataset.bars)", vec![]);
+    let a079873 = [
+        1, 25, 300, 2300, 12650, 53130, 176176, 467104, 982335, 1596279, 1935294, 1684446, 1004934, 383670,
+        82614, 7350,
+    ];
+    let expected: Vec<Value> = a079873.iter().enumerate().map(|(w, n)| json!([w, n.to_string()])).collect();
+    assert_eq!(bars, json!(expected));
+    // Red is drawn (Most Clicks' bar), and blue (the others).
+    let colours = client.execute(
+        "const c = document.getElementById('distribution-chart'); \
+         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; \
+         let red = 0, blue = 0; \
+         for (let i = 0; i < d.length; i += 4) { \
+           if (d[i] === 220 && d[i + 1] === 40 && d[i + 2] === 40) red++; \
+           if (d[i] === 70 && d[i + 1] === 110 && d[i + 2] === 180) blue++; } \
+         return [red, blue];",
+        vec![],
+    );
+    assert!(colours[0].as_u64().unwrap() > 0 && colours[1].as_u64().unwrap() > 0, "{colours}");
+    client.screenshot("hardest-histogram.png");
+    // Another target: the histogram was of white's, and goes.
+    client.select("target", "black");
+    assert!(!client.is_displayed(&client.find("#distribution")));
+
+    client.goto(&format!("{base}#rows=6&cols=6&torus=1&target=white"));
+    client.wait_for_text("analysis", "6×6 torus");
+    client.click("hardest");
+    client.wait_for_text("status", "A hardest board");
+    assert!(!client.is_displayed(&client.find("#distribution")));
+}
+
 /// Issue 22 item 8: at 400x800 the first screen was all controls; with the
 /// board in view Solve was off the top, and after a press the move counter
 /// and the win were below the board. Now the board comes first with Solve,

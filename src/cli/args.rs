@@ -243,8 +243,27 @@ pub(super) struct TableArgs {
 
 #[derive(Args, Debug)]
 pub(super) struct HardestArgs {
-    #[command(flatten)]
-    pub(super) size: SizeArgs,
+    /// Rows of the board, or a range A..B of them (inclusive): then Most
+    /// Clicks of every size in the ranges, as a table.
+    #[arg(
+        short,
+        long,
+        value_name = "R",
+        value_parser = super::hardest::parse_sizes,
+        required_unless_present = "graph",
+        conflicts_with = "graph"
+    )]
+    pub(super) rows: Option<super::hardest::Sizes>,
+    /// Columns of the board, or a range C..D of them.
+    #[arg(
+        short,
+        long,
+        value_name = "C",
+        value_parser = super::hardest::parse_sizes,
+        required_unless_present = "graph",
+        conflicts_with = "graph"
+    )]
+    pub(super) cols: Option<super::hardest::Sizes>,
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
     /// What every board is weighed to: a state number (default 0, white),
@@ -252,14 +271,16 @@ pub(super) struct HardestArgs {
     /// white, black or either.
     #[arg(short, long, default_value = "0", value_name = "TARGET")]
     pub(super) target: String,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value_t = StudyFormat::Text)]
-    pub(super) format: StudyFormat,
+    /// Output format: text or json; for a table of sizes also csv
+    /// (rows,cols,nullity,lower,upper,proven,...).
+    #[arg(short, long, value_enum, default_value_t = TableFormat::Text)]
+    pub(super) format: TableFormat,
     /// Also count the boards of every fewest-presses value (refused when
     /// the count would pass the work budget).
     #[arg(long)]
     pub(super) distribution: bool,
-    /// Stop after this many seconds and report the bounds reached.
+    /// Stop after this many seconds and report the bounds reached (for a
+    /// table of sizes, the sizes weighed by then).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub(super) time_limit: Option<f64>,
     /// Most member weighings (one member weighed against one class of
@@ -268,6 +289,8 @@ pub(super) struct HardestArgs {
     /// CPU-minutes of the exact search (5e8 a second; 9x9 is proven in about
     /// 20), which stops sooner once it moves no bound for 1/32 of the budget
     /// (about 9 s), e.g. 1e12 for a larger distribution or tighter bounds.
+    /// For a table of sizes, the whole table's: the sizes in order of
+    /// nullity each get an even share of what the ones before left.
     #[arg(long, value_name = "N", value_parser = parse_work)]
     pub(super) max_work: Option<u64>,
     /// With --distribution: count only slice K of N of the boards (1 <= K
@@ -289,6 +312,8 @@ pub(super) struct HardestArgs {
     pub(super) output: Option<PathBuf>,
     #[command(flatten)]
     pub(super) memory: MemoryArgs,
+    #[command(flatten, next_help_heading = "Picture of --distribution as a histogram")]
+    pub(super) picture: PictureArgs,
 }
 
 /// Options of a long search (solve with one board).

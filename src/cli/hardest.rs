@@ -11,18 +11,39 @@ use super::interrupt::interrupt_flag;
 use super::long::Checkpoints;
 use super::solve::create;
 use super::{
-    Failure, HardestArgs, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat,
+    Failure, HardestArgs, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat, TableFormat,
     smaller_or_more_memory, terminal_bar,
 };
 use crate::analysis::{
     DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, Weighed, distribution_cost,
     distribution_done, distribution_shards, hardest as weigh, hardest_cost, hardest_merged, hardest_slice,
 };
-use crate::present::{Shown, hardest_json, hardest_text, parse_bytes};
+use crate::present::{Shown, goal_words, hardest_json, hardest_text, parse_bytes, topology_name};
 use crate::record::{HardestProblem, HardestRecord};
 use crate::record::{Sealed, check_one_split, coverage_error};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
 use crate::{Error, Method, Solver, StateSolver};
+
+/// A `--rows` or `--cols` of `hardest`: one size, or a range `A..B` of
+/// them (a table of Most Clicks; `9..9` is a table of one size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Sizes {
+    first: usize,
+    last: usize,
+    /// Written as a range.
+    range: bool,
+}
+
+/// `9` (one size, checked later as every size is) or `1..12` (as
+/// `table`'s ranges).
+pub(super) fn parse_sizes(s: &str) -> Result<Sizes, String> {
+    if s.contains("..") {
+        let (first, last) = crate::present::parse_range(s)?;
+        return Ok(Sizes { first, last, range: true });
+    }
+    let n: usize = s.trim().parse().map_err(|e: std::num::ParseIntError| e.to_string())?;
+    Ok(Sizes { first: n, last: n, range: false })
+}
 
 pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure>
 where
@@ -31,7 +52,31 @@ where
     args.puzzle.refuse_unused(None, None)?;
     let goal = crate::present::parse_goal(&args.target, args.puzzle.states)
         .map_err(|e| Error::BadInput(format!("--target {}: {e}", args.target)))?;
-    let (rows, cols) = args.size.shape(args.puzzle.graph.as_deref());
+    if let (Some(rows), Some(cols)) = (args.rows, args.cols)
+        && (rows.range || cols.range)
+    {
+        return most_clicks_table(&args, goal, (rows.first, rows.last), (cols.first, cols.last), io);
+    }
+    let format = match args.format {
+        TableFormat::Text => StudyFormat::Text,
+        TableFormat::Json => StudyFormat::Json,
+        TableFormat::Csv => {
+            return Err(Error::BadInput(
+                "--format csv is for a table of sizes (-r A..B -c C..D); one size prints text or json".into(),
+            )
+            .into());
+        }
+    };
+    if args.picture.wanted() && !args.distribution {
+        return Err(Error::BadInput(
+            "--png and --svg draw the distribution as a histogram: give --distribution too".into(),
+        )
+        .into());
+    }
+    let (rows, cols) = match args.puzzle.graph.as_deref() {
+        Some(g) => (1, g.vertex_count()),
+        None => (args.rows.map_or(0, |r| r.first), args.cols.map_or(0, |c| c.first)),
+    };
     let max_memory = args.memory.max_memory;
     let mut solvers =
         G::solvers(&args.puzzle, Method::Auto, DEFAULT_MAX_NULLITY, max_memory, &smaller_or_more_memory);
@@ -42,6 +87,13 @@ where
     let interrupted = interrupt_flag();
     let limits = Limits { stop: Some(interrupted), time_limit: args.time_limit.map(Duration::from_secs_f64) };
     if let Some(shard) = args.shard {
+        if args.picture.wanted() {
+            return Err(Error::BadInput(
+                "--png and --svg do not go with --shard: a slice has no distribution to draw; merge the slices"
+                    .into(),
+            )
+            .into());
+        }
         return slice(game, goal, &args, shard, &options, &limits, io);
     }
     if args.checkpoint.is_some() || args.checkpoint_every.is_some() {
@@ -67,7 +119,32 @@ where
             .and_then(|()| file.flush())
             .map_err(|e| Error::BadInput(format!("cannot write {}: {e}", path.display())))?;
     }
-    print_hardest(game, goal, &found, args.format, io)?;
+    if let (true, Some(distribution)) = (args.picture.wanted(), &found.distribution) {
+        let bars = distribution.last().map_or(0, |(w, _)| w + 1);
+        if bars > crate::picture::MAX_HISTOGRAM_BARS {
+            let error = Error::Limit(format!(
+                "a histogram of {bars} bars (0 to {} presses) would be a blur (a picture draws at most {})",
+                bars - 1,
+                crate::picture::MAX_HISTOGRAM_BARS
+            ));
+            return Err(Failure::hinted(error, "without --png and --svg the counts are printed as text"));
+        }
+        let most = found.exact().then_some(found.upper);
+        let title = match game.puzzle().graph() {
+            Some(g) => format!("graph of {} vertices, rule {}", g.vertex_count(), game.puzzle().rule()),
+            None => format!(
+                "{rows}x{cols} {}, rule {}",
+                topology_name(game.puzzle().topology()),
+                game.puzzle().rule()
+            ),
+        };
+        let states = game.cell_states();
+        let states_words = if states > 2 { format!(", {states} states") } else { String::new() };
+        let title =
+            format!("{title}{states_words}: boards by their fewest presses to {}", goal_words(goal, states));
+        args.picture.write(&crate::picture::histogram(distribution, most, &title))?;
+    }
+    print_hardest(game, goal, &found, format, io)?;
     if interrupted.load(Ordering::Relaxed) {
         let _ = writeln!(io.stderr, "lightsout: interrupted: the bounds above are the ones reached");
         return Ok(130);
@@ -401,4 +478,265 @@ fn distribution_hint<G: Weighed>(error: Error, game: &G, goal: Goal, args: &Hard
         }
         e => e.into(),
     }
+}
+
+/// Sizes a table of Most Clicks weighs at most: the nullity table orders
+/// them first, and each holds its solver only while it is weighed.
+const MAX_TABLE_SIZES: usize = 1 << 16;
+
+/// One size of a table of Most Clicks: what `hardest -f json` says of it
+/// (the bounds, how and where from, the certified board), and the
+/// weighings its search spent of the table's budget.
+struct TableEntry {
+    answer: serde_json::Value,
+    spent: u64,
+}
+
+impl TableEntry {
+    fn most(&self) -> &serde_json::Value {
+        &self.answer["most_presses"]
+    }
+
+    /// `37`, `124..125`, or `..4516` where no board was certified.
+    fn text(&self) -> String {
+        let most = self.most();
+        match (most["lower"].as_u64(), most["upper"].as_u64().unwrap_or(0)) {
+            (Some(lower), upper) if lower == upper => lower.to_string(),
+            (Some(lower), upper) => format!("{lower}..{upper}"),
+            (None, upper) => format!("..{upper}"),
+        }
+    }
+
+    fn proven(&self) -> bool {
+        self.most()["exact"] == true
+    }
+}
+
+/// `hardest -r A..B -c C..D`: Most Clicks of every size in the ranges,
+/// each by the library's `hardest` (its board certified as for one size),
+/// as a text grid, CSV or JSON lines.
+///
+/// The budget (`--max-work`, default [`DEFAULT_HARDEST_WORK`]) is the
+/// whole table's: the sizes are weighed in order of nullity (then rows,
+/// columns), each given an even share of what the ones before left, so
+/// the cheap sizes pass their unspent work on to the hard ones and the
+/// table costs no more than one size's default run. A count, so the
+/// table is the same on every machine. `--time-limit` is the table's too.
+fn most_clicks_table(
+    args: &HardestArgs,
+    goal: Goal,
+    (r0, r1): (usize, usize),
+    (c0, c1): (usize, usize),
+    io: &mut Streams,
+) -> Result<u8, Failure> {
+    if args.puzzle.states != 2 {
+        return Err(Error::BadInput(format!(
+            "a table of Most Clicks is for two states; with --states {} ask one size at a time",
+            args.puzzle.states
+        ))
+        .into());
+    }
+    let refused = [
+        (args.distribution, "--distribution counts one size's boards: ask one size at a time"),
+        (args.shard.is_some(), "--shard slices one size's distribution: ask one size at a time"),
+        (
+            args.checkpoint.is_some() || args.checkpoint_every.is_some(),
+            "--checkpoint saves one size's distribution: ask one size at a time",
+        ),
+        (
+            args.output.is_some(),
+            "--output writes one size's board: ask one size at a time (JSON lines carry every board)",
+        ),
+        (args.picture.wanted(), "--png and --svg draw one size's distribution: ask one size at a time"),
+    ];
+    if let Some((_, why)) = refused.iter().find(|(given, _)| *given) {
+        return Err(Error::BadInput(format!("a table of sizes (-r A..B or -c C..D): {why}")).into());
+    }
+    let count = (r1 - r0 + 1).saturating_mul(c1 - c0 + 1);
+    if count > MAX_TABLE_SIZES {
+        return Err(Failure::hinted(
+            Error::BadInput(format!(
+                "{r0}..{r1} x {c0}..{c1} is {count} sizes; a table of Most Clicks weighs at most {MAX_TABLE_SIZES}"
+            )),
+            "narrow the ranges of --rows and --cols",
+        ));
+    }
+    let template = args.puzzle.puzzle(1, 1)?;
+    let max_memory = args.memory.max_memory;
+    let narrow = || "narrow the ranges of --rows and --cols".to_string();
+    let nullity = crate::nullity_table(r0..=r1, c0..=c1, &template, max_memory, &|| {})
+        .map_err(|e| Failure::hinted(e, narrow()))?;
+    // Cheapest first: the sizes of small nullity settle in milliseconds
+    // and leave their share to the large ones.
+    let mut order: Vec<(usize, usize)> =
+        (0..=r1 - r0).flat_map(|i| (0..=c1 - c0).map(move |j| (i, j))).collect();
+    order.sort_by_key(|&(i, j)| (nullity[i][j], i, j));
+    let budget = args.max_work.unwrap_or(DEFAULT_HARDEST_WORK);
+    let mut left = budget;
+    let interrupted = interrupt_flag();
+    let started = std::time::Instant::now();
+    let time_limit = args.time_limit.map(Duration::from_secs_f64);
+    let mut entries: Vec<Vec<Option<TableEntry>>> =
+        (0..=r1 - r0).map(|_| (0..=c1 - c0).map(|_| None).collect()).collect();
+    let bar = terminal_bar(count as u64, "sizes");
+    let mut weighed = 0;
+    for (k, &(i, j)) in order.iter().enumerate() {
+        let time_left = time_limit.map(|t| t.saturating_sub(started.elapsed()));
+        if interrupted.load(Ordering::Relaxed) || time_left.is_some_and(|t| t.is_zero()) {
+            break;
+        }
+        let (rows, cols) = (r0 + i, c0 + j);
+        let share = (left / (order.len() - k) as u64).max(1);
+        let spent = AtomicU64::new(0);
+        let options = HardestOptions { distribution: false, work: share, progress: Some(&spent) };
+        let mut solvers = Solver::solvers(
+            &args.puzzle,
+            Method::Auto,
+            DEFAULT_MAX_NULLITY,
+            max_memory,
+            &smaller_or_more_memory,
+        );
+        let game = solvers.for_shape(rows, cols)?;
+        let found = weigh(game, goal, &options, &Limits { stop: Some(interrupted), time_limit: time_left })?;
+        let spent = spent.load(Ordering::Relaxed).min(share);
+        left -= spent;
+        entries[i][j] = Some(TableEntry { answer: hardest_json(game, goal, &found), spent });
+        weighed += 1;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let spent = budget - left;
+    let ranges = ((r0, r1), (c0, c1));
+    let states = args.puzzle.states;
+    let out = match args.format {
+        TableFormat::Text => {
+            let title = format!(
+                "Most Clicks (the most presses a solvable board needs) to {}, {r0}..{r1} x {c0}..{c1} {}, rule {}",
+                goal_words(goal, states),
+                topology_name(template.topology()),
+                template.rule()
+            );
+            table_text(&title, &entries, ranges, &nullity, (budget, spent))
+        }
+        TableFormat::Csv => table_csv(&entries, ranges),
+        TableFormat::Json => table_json(&entries),
+    };
+    io.stdout.write_all(out.as_bytes())?;
+    io.stdout.flush()?;
+    let not_weighed = format!(
+        "{weighed} of {count} sizes weighed (the rest are marked - in text, left out of csv and json)"
+    );
+    if interrupted.load(Ordering::Relaxed) {
+        let _ = writeln!(io.stderr, "lightsout: interrupted: {not_weighed}");
+        return Ok(130);
+    }
+    if weighed < count {
+        let limit = args.time_limit.map_or(String::new(), |t| format!(" {t}"));
+        return Err(Error::Limit(format!("--time-limit{limit} stopped the table: {not_weighed}")).into());
+    }
+    Ok(0)
+}
+
+/// The table as a grid (rows down, columns across), its title above and
+/// what the entries mean below: how many are proven, and the budget.
+fn table_text(
+    title: &str,
+    entries: &[Vec<Option<TableEntry>>],
+    ((r0, r1), (c0, c1)): ((usize, usize), (usize, usize)),
+    nullity: &[Vec<usize>],
+    (budget, spent): (u64, u64),
+) -> String {
+    let cells: Vec<Vec<String>> = entries
+        .iter()
+        .map(|row| row.iter().map(|e| e.as_ref().map_or("-".into(), TableEntry::text)).collect())
+        .collect();
+    let width = cells.iter().flatten().map(String::len).max().unwrap_or(1).max(c1.to_string().len());
+    let label = r1.to_string().len();
+    let mut t = format!("{title}\n{:>label$} |", "");
+    for c in c0..=c1 {
+        t += &format!(" {c:>width$}");
+    }
+    t.push('\n');
+    for (i, row) in cells.iter().enumerate() {
+        t += &format!("{:>label$} |", r0 + i);
+        for cell in row {
+            t += &format!(" {cell:>width$}");
+        }
+        t.push('\n');
+    }
+    let done: Vec<&TableEntry> = entries.iter().flatten().flatten().collect();
+    let proven = done.iter().filter(|e| e.proven()).count();
+    let zero = nullity.iter().flatten().filter(|n| **n == 0).count();
+    let mut open = String::new();
+    if proven < done.len() {
+        open += "; A..B: bounds, not proven";
+    }
+    if done.iter().any(|e| e.most()["lower"].is_null()) {
+        open += " (..B: no board certified)";
+    }
+    let stopped = done.iter().filter(|e| e.most()["stopped"] == true).count();
+    if stopped > 0 {
+        open += &format!("; {stopped} stopped by the time limit or an interrupt");
+    }
+    t += &format!(
+        "{proven} of {} sizes proven ({zero} of nullity 0){open}; work: {spent:.1e} of the table's {budget:.1e} weighings\n",
+        done.len(),
+        spent = spent as f64,
+        budget = budget as f64,
+    );
+    t
+}
+
+/// The table as CSV: a line per size weighed, the bounds and where they
+/// come from (`lower` empty where no board was certified).
+fn table_csv(entries: &[Vec<Option<TableEntry>>], _: ((usize, usize), (usize, usize))) -> String {
+    let mut t = String::from("rows,cols,nullity,lower,upper,proven,how,lower_from,upper_from,weighings\n");
+    for e in entries.iter().flatten().flatten() {
+        let (a, most) = (&e.answer, e.most());
+        let word = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
+        t += &format!(
+            "{},{},{},{},{},{},{},{},{},{}\n",
+            a["rows"],
+            a["cols"],
+            a["nullity"],
+            most["lower"].as_u64().map_or(String::new(), |l| l.to_string()),
+            most["upper"],
+            e.proven(),
+            word(&most["how"]),
+            word(&most["lower_from"]),
+            word(&most["upper_from"]),
+            e.spent
+        );
+    }
+    t
+}
+
+/// The table as JSON lines: per size weighed, the size, its nullity and
+/// target, `lower`, `upper` and `proven`, how and where from, the
+/// certified board (rows of `b`/`w`, null if none) and the weighings spent.
+fn table_json(entries: &[Vec<Option<TableEntry>>]) -> String {
+    let mut t = String::new();
+    for e in entries.iter().flatten().flatten() {
+        let (a, most) = (&e.answer, e.most());
+        let line = serde_json::json!({
+            "rows": a["rows"],
+            "cols": a["cols"],
+            "topology": a["topology"],
+            "rule": a["rule"],
+            "nullity": a["nullity"],
+            "target": a["target"],
+            "lower": most["lower"],
+            "upper": most["upper"],
+            "proven": most["exact"],
+            "how": most["how"],
+            "lower_from": most["lower_from"],
+            "upper_from": most["upper_from"],
+            "board": most["board"],
+            "stopped": most["stopped"],
+            "weighings": e.spent,
+        });
+        t += &line.to_string();
+        t.push('\n');
+    }
+    t
 }

@@ -22,6 +22,7 @@ mod hardest;
 mod hardest_cli;
 mod hardest_shard;
 mod leader;
+mod most_clicks_range;
 mod most_clicks_table;
 mod poly_properties;
 mod search;
