@@ -16,6 +16,10 @@
 //! - past both, a board built class by class and weighed by the solver:
 //!   bounds, reported as bounds.
 //!
+//! Apart from these, [`hardest_settled`] answers the few sizes whose proof
+//! takes longer than a server's time limit from a table shipped with the
+//! library (`settled.rs`), its board solved again first.
+//!
 //! Every board reported is solved again by the game's exhaustive engine,
 //! which must prove its minimum equal to the one claimed.
 
