@@ -288,8 +288,26 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::count_words;
+    use super::{count_words, hardest_json, hardest_text};
+    use crate::analysis::{Goal, hardest_settled};
+    use crate::{Method, Puzzle, Solver};
     use num_bigint::BigUint;
+
+    #[test]
+    fn a_shipped_answer_says_where_its_bound_was_proven() {
+        let solver = Solver::new(&Puzzle::new(9, 9).unwrap(), Method::Auto, 32).unwrap();
+        let h = hardest_settled(&solver, Goal::State(0)).unwrap().unwrap();
+        let text = hardest_text(&solver, Goal::State(0), &h);
+        let line = text.lines().nth(1).unwrap();
+        assert_eq!(
+            line,
+            "most presses: 37, proven (shipped table: settled offline by the leader program, see docs/study.md; the board solved again here)"
+        );
+        assert!(text.contains("a hardest board, 37 presses to white:"), "{text}");
+        let most = &hardest_json(&solver, Goal::State(0), &h)["most_presses"];
+        assert_eq!((most["how"].as_str(), most["stop"].as_str()), (Some("shipped table"), None));
+        assert!(most["provenance"].as_str().unwrap().starts_with("settled offline"));
+    }
 
     #[test]
     fn counts_past_twenty_digits_read_as_powers() {
