@@ -26,7 +26,7 @@ pub const TABLE_PROVENANCE: &str =
 /// board that needs them.
 #[derive(Clone, Copy, Debug)]
 pub struct SettledSize {
-    /// Rows and columns of the plane grid (plus rule, two states).
+    /// Rows of the plane grid (plus rule, two states).
     pub rows: usize,
     /// Columns.
     pub cols: usize,
