@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use lightsout::analysis::{self, DEFAULT_HARDEST_WORK, Goal, HardestOptions, How};
+use lightsout::analysis::{self, DEFAULT_HARDEST_WORK, Goal, HardestOptions, How, Stop};
 use lightsout::picture::Scene;
 use lightsout::present::{goal_words, parse_goal};
 use lightsout::solve::{Board, DEFAULT_MAX_NULLITY, GameSpec, Limits};
@@ -29,10 +29,12 @@ use crate::study::study_puzzle;
 /// certified): ``exact`` when they meet. ``how`` says how the value was
 /// settled: ``"closed form"`` (a bound from the quiet patterns' classes,
 /// met by a board built to meet it), ``"search"`` (every board counted, or
-/// a search proving that none needs more) or ``"bounds"`` (not settled:
-/// the work ran out, or ``stopped`` by the time limit, between the
-/// bounds). ``board`` and its lightest press set ``presses`` are numpy
-/// ``uint8`` arrays, rows × cols (on a graph vectors over ``vertices``).
+/// a search proving that none needs more) or ``"bounds"`` (not settled;
+/// ``stop`` says why: ``"budget"``, the exact methods do not finish within
+/// ``max_work``; ``"stalled"``, no bound moved for 1/32 of it; or
+/// ``"interrupted"``, the time limit or Ctrl-C, also ``stopped``).
+/// ``board`` and its lightest press set ``presses`` are numpy ``uint8``
+/// arrays, rows × cols (on a graph vectors over ``vertices``).
 /// ``solvable_boards`` is the number of boards that reach the target,
 /// ``boards_at_most`` how many of them need ``upper`` presses (``None``
 /// where the boards were not all counted), and ``distribution`` (when
@@ -71,10 +73,13 @@ struct Hardness {
     /// The target in words (`white`, `either colour`, `state 2`), for the
     /// picture's title.
     goal: String,
+    /// Why the bounds were left apart, where they were.
+    stop: Option<Stop>,
 }
 
 impl Hardness {
     fn of<G: PyGame>(h: analysis::Hardest<G::Board>, goal: String) -> Hardness {
+        let stop = h.stop();
         Hardness {
             lower: h.lower,
             upper: h.upper,
@@ -86,12 +91,16 @@ impl Hardness {
             distribution: h.distribution,
             stopped: h.stopped,
             goal,
+            stop,
         }
     }
 }
 
-/// The three ways a value is settled, for reading a pickle back by name.
-const HOWS: [How; 3] = [How::ClosedForm, How::Search, How::Bounds];
+/// The ways a value is settled, for reading a pickle back by name.
+const HOWS: [How; 4] = [How::ClosedForm, How::Search, How::Bounds, How::Table];
+
+/// Why bounds are left apart, for reading a pickle back by name.
+const STOPS: [Stop; 3] = [Stop::Interrupted, Stop::Stalled, Stop::Budget];
 
 #[pymethods]
 impl Hardest {
@@ -167,6 +176,15 @@ impl Hardest {
         self.found.stopped
     }
 
+    /// Why the bounds were left apart: ``"budget"`` (the exact methods do
+    /// not finish within ``max_work``), ``"stalled"`` (no bound moved for
+    /// 1/32 of it: a larger ``max_work`` buys more patience too) or
+    /// ``"interrupted"`` (the time limit or Ctrl-C); ``None`` when exact.
+    #[getter]
+    fn stop(&self) -> Option<&'static str> {
+        self.found.stop.map(Stop::name)
+    }
+
     /// On a graph, its vertices in the order of ``board`` (a networkx
     /// graph's own labels, else 0 to n − 1); ``None`` on a grid.
     #[getter]
@@ -190,6 +208,7 @@ impl Hardest {
                 f.distribution.clone(),
                 f.stopped,
                 f.goal.clone(),
+                f.stop.map(Stop::name),
             ),
         )
             .into_pyobject(py)?;
@@ -200,14 +219,23 @@ impl Hardest {
     #[classmethod]
     fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyAny>) -> PyResult<Hardest> {
         type Bounds = (Option<u64>, u64, String, Option<Vec<u8>>, Option<Vec<u8>>);
-        type Counts = (Option<String>, String, Option<Vec<(u64, String)>>, bool, String);
+        type Counts = (Option<String>, String, Option<Vec<(u64, String)>>, bool, String, Option<String>);
         let (layout, bounds, counts): (Bound<'_, PyAny>, Bounds, Counts) = state.extract()?;
         let (lower, upper, how, board, presses) = bounds;
         let how = HOWS
             .into_iter()
             .find(|h| h.name() == how)
             .ok_or_else(|| bad(format!("not a pickled lightsout result: how '{how}'")))?;
-        let (boards_at_most, solvable_boards, distribution, stopped, goal) = counts;
+        let (boards_at_most, solvable_boards, distribution, stopped, goal, stop) = counts;
+        let stop = match stop {
+            None => None,
+            Some(name) => Some(
+                STOPS
+                    .into_iter()
+                    .find(|s| s.name() == name)
+                    .ok_or_else(|| bad(format!("not a pickled lightsout result: stop '{name}'")))?,
+            ),
+        };
         let found = Hardness {
             lower,
             upper,
@@ -219,6 +247,7 @@ impl Hardest {
             distribution,
             stopped,
             goal,
+            stop,
         };
         Ok(Hardest { found, layout: Layout::from_state(&layout)? })
     }
@@ -243,8 +272,8 @@ impl Hardest {
         let f = &self.found;
         let lower = f.lower.map_or("None".to_string(), |l| l.to_string());
         let exact = if f.lower == Some(f.upper) { "True" } else { "False" };
-        let stopped = if f.stopped { ", stopped=True" } else { "" };
-        format!("Hardest(lower={lower}, upper={}, exact={exact}, how='{}'{stopped})", f.upper, f.how.name())
+        let stop = f.stop.map_or(String::new(), |s| format!(", stop='{}'", s.name()));
+        format!("Hardest(lower={lower}, upper={}, exact={exact}, how='{}'{stop})", f.upper, f.how.name())
     }
 }
 
@@ -339,7 +368,7 @@ impl Play for HardestOf {
 /// >>> lightsout.hardest(graph="petersen").board.shape
 /// (10,)
 /// >>> lightsout.hardest(16, 16, max_work=2**31)
-/// Hardest(lower=124, upper=125, exact=False, how='bounds')
+/// Hardest(lower=124, upper=125, exact=False, how='bounds', stop='stalled')
 #[pyfunction]
 #[pyo3(signature = (rows = None, cols = None, *, target = None, torus = false, rule = "plus",
     states = Int::new(2), graph = None, distribution = false, time_limit = None,

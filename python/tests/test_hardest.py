@@ -132,6 +132,7 @@ def test_pickles_and_compares_equal():
         assert back.distribution == h.distribution and back.vertices == h.vertices
         assert (back.board == h.board).all() and (back.presses == h.presses).all()
         assert (back.how, back.stopped, back.solvable_boards) == (h.how, h.stopped, h.solvable_boards)
+        assert back.stop == h.stop
     assert cases[-1].how == "closed form" and cases[-1].lower == 1191  # wmboyles' table
     assert cases[0] != cases[1] and cases[0] != "a result"
     assert repr(cases[0]) == "Hardest(lower=15, upper=15, exact=True, how='search')"
@@ -152,7 +153,8 @@ def test_a_time_limit_gives_bounds():
     h = lightsout.hardest(9, 9, time_limit=0.05)
     assert h.stopped and h.how == "bounds" and not h.exact
     assert h.lower is not None and h.lower <= h.upper
-    assert repr(h).endswith("how='bounds', stopped=True)")
+    assert h.stop == "interrupted"
+    assert repr(h).endswith("how='bounds', stop='interrupted')")
     certified(h, "white")
     assert h.boards_at_most is None
     # A limit a Duration holds, however long, runs as no limit at all.
@@ -208,8 +210,8 @@ def test_agrees_with_the_cli(cli, args, kwargs):
     [answer] = cli(["hardest", *args])
     h = lightsout.hardest(**kwargs)
     most = answer["most_presses"]
-    assert (h.lower, h.upper, h.exact, h.how, h.stopped) == (
-        most["lower"], most["upper"], most["exact"], most["how"], most["stopped"]
+    assert (h.lower, h.upper, h.exact, h.how, h.stopped, h.stop) == (
+        most["lower"], most["upper"], most["exact"], most["how"], most["stopped"], most["stop"]
     )
     assert h.solvable_boards == int(answer["solvable_boards"])
     assert h.boards_at_most == (None if most["boards"] is None else int(most["boards"]))
@@ -238,3 +240,24 @@ def test_max_work_is_the_clis_counted_budget(cli):
     for bad in (0, -1, 2**64):
         with pytest.raises(ValueError, match="max_work"):
             lightsout.hardest(4, 4, max_work=bad)
+
+
+@pytest.mark.parametrize("kwargs,stop", [
+    # 16x16 on a small budget: no bound moves for 1/32 of it (the stall).
+    ({"rows": 16, "cols": 16, "max_work": 10**9}, "stalled"),
+    # 61x61, nullity 40: no exact method applies, only the bounds.
+    ({"rows": 61, "cols": 61}, "budget"),
+    ({"rows": 16, "cols": 16, "time_limit": 0.2}, "interrupted"),
+    ({"rows": 5, "cols": 5}, None),
+])
+def test_stop_says_why_the_bounds_were_left_apart(cli, kwargs, stop):
+    h = lightsout.hardest(**kwargs)
+    assert h.stop == stop and h.exact == (stop is None) and h.stopped == (stop == "interrupted")
+    assert (f"stop='{stop}'" in repr(h)) == (stop is not None)
+    assert pickle.loads(pickle.dumps(h)).stop == stop
+    if stop != "interrupted":  # the CLI's JSON says the same
+        args = ["-r", str(kwargs["rows"]), "-c", str(kwargs["cols"])]
+        if "max_work" in kwargs:
+            args += ["--max-work", str(kwargs["max_work"])]
+        [answer] = cli(["hardest", *args])
+        assert answer["most_presses"]["stop"] == stop

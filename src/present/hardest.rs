@@ -6,8 +6,8 @@ use num_bigint::BigUint;
 use serde_json::{Value, json};
 
 use super::{Shown, goal_words, presses, puzzle_json, shape_text, topology_name};
-use crate::analysis::hardest::Carried;
-use crate::analysis::{Goal, Hardest, WEIGHINGS_PER_SECOND, Weighed};
+use crate::analysis::hardest::{Carried, TABLE_PROVENANCE};
+use crate::analysis::{Goal, Hardest, How, WEIGHINGS_PER_SECOND, Weighed};
 
 /// Counts up to this many digits are spelled out in text; longer ones as
 /// a power (a 128x128 board has 2^16376 solvable boards, an 8x8 one over
@@ -174,6 +174,9 @@ where
         format!("; {them}")
     });
     t += &match h.lower {
+        Some(lower) if h.how == How::Table => {
+            format!("most presses: {lower}, proven ({}: {TABLE_PROVENANCE}){at_most}\n", h.how.name())
+        }
         Some(lower) if h.exact() => {
             format!(
                 "most presses: {lower}, proven ({}: {}{}){at_most}\n",
@@ -256,8 +259,13 @@ where
             "board": h.board.as_ref().map(|b| b.board_json(game)),
             "boards": h.boards_at_most,
             "stopped": h.stopped,
+            "stop": h.stop().map(|s| s.name()),
         }),
     );
+    if let (How::Table, Some(Value::Object(most))) = (h.how, v.get_mut("most_presses")) {
+        // Only on a shipped answer: where its upper bound was proven.
+        most.insert("provenance".into(), json!(TABLE_PROVENANCE));
+    }
     if let (Some(f), Some(Value::Object(most))) = (&h.family, v.get_mut("most_presses")) {
         // Only where a family was looked for (bounds left apart), so the
         // other answers keep their shape.
@@ -280,8 +288,26 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::count_words;
+    use super::{count_words, hardest_json, hardest_text};
+    use crate::analysis::{Goal, hardest_settled};
+    use crate::{Method, Puzzle, Solver};
     use num_bigint::BigUint;
+
+    #[test]
+    fn a_shipped_answer_says_where_its_bound_was_proven() {
+        let solver = Solver::new(&Puzzle::new(9, 9).unwrap(), Method::Auto, 32).unwrap();
+        let h = hardest_settled(&solver, Goal::State(0)).unwrap().unwrap();
+        let text = hardest_text(&solver, Goal::State(0), &h);
+        let line = text.lines().nth(1).unwrap();
+        assert_eq!(
+            line,
+            "most presses: 37, proven (shipped table: settled offline by the leader program, see docs/study.md; the board solved again here)"
+        );
+        assert!(text.contains("a hardest board, 37 presses to white:"), "{text}");
+        let most = &hardest_json(&solver, Goal::State(0), &h)["most_presses"];
+        assert_eq!((most["how"].as_str(), most["stop"].as_str()), (Some("shipped table"), None));
+        assert!(most["provenance"].as_str().unwrap().starts_with("settled offline"));
+    }
 
     #[test]
     fn counts_past_twenty_digits_read_as_powers() {

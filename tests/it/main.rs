@@ -29,6 +29,7 @@ mod search;
 mod serve;
 mod serve_hardest;
 mod serve_limits;
+mod settled;
 mod solvers_agree;
 mod states_bfs;
 mod states_input;

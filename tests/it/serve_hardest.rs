@@ -88,11 +88,11 @@ async fn bad_requests_and_limits_are_refused_with_their_reason() {
 
 #[tokio::test]
 async fn an_unsettled_size_answers_its_bounds_within_the_time_limit() {
-    // 9x9 takes seconds to bound; a 2 s server answers before its limit,
+    // 16x16 takes seconds to bound; a 2 s server answers before its limit,
     // with the bounds reached and a board needing the lower one.
     let app = router(Limits { time: Duration::from_secs(2), ..Limits::default() });
     // Answered 200, so before the limit: past it the server answers 422.
-    let (status, served) = post(&app, &json!({"rows": 9, "cols": 9})).await;
+    let (status, served) = post(&app, &json!({"rows": 16, "cols": 16})).await;
     assert_eq!(status, StatusCode::OK, "{served}");
     let most = &served["most_presses"];
     assert_eq!((most["stopped"].clone(), most["exact"].clone()), (json!(true), json!(false)), "{most}");

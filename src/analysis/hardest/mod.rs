@@ -16,6 +16,10 @@
 //! - past both, a board built class by class and weighed by the solver:
 //!   bounds, reported as bounds.
 //!
+//! Apart from these, [`hardest_settled`] answers the few sizes whose proof
+//! takes longer than a server's time limit from a table shipped with the
+//! library (`settled.rs`), its board solved again first.
+//!
 //! Every board reported is solved again by the game's exhaustive engine,
 //! which must prove its minimum equal to the one claimed.
 
@@ -25,12 +29,14 @@ mod family;
 mod image;
 mod leader;
 mod level;
+mod settled;
 mod spectrum;
 mod spread;
 mod work;
 
 pub use classes::QuietCode;
 pub use family::{Carried, Family};
+pub use settled::{SETTLED, SettledSize, TABLE_PROVENANCE, hardest_settled, settled_size};
 
 use std::sync::atomic::AtomicU64;
 
@@ -72,15 +78,20 @@ pub enum How {
     Search,
     /// Not settled: the work ran out (or was stopped) between the bounds.
     Bounds,
+    /// The table of sizes settled offline shipped with the library
+    /// (`settled.rs`): its board solved again by the exhaustive engine, the
+    /// bound above it the leader program's, run offline.
+    Table,
 }
 
 impl How {
-    /// `"closed form"`, `"search"` or `"bounds"`.
+    /// `"closed form"`, `"search"`, `"bounds"` or `"shipped table"`.
     pub fn name(self) -> &'static str {
         match self {
             How::ClosedForm => "closed form",
             How::Search => "search",
             How::Bounds => "bounds",
+            How::Table => "shipped table",
         }
     }
 }
@@ -114,12 +125,15 @@ pub enum Bound {
     /// or the base's proven level where it holds for every member (then
     /// both bounds).
     Family,
+    /// The table of sizes settled offline ([`hardest_settled`]): a board
+    /// solved again here, and the leader program's refutation run offline.
+    Table,
 }
 
 impl Bound {
     /// `"parity"`, `"average"`, `"sub-span ceiling"`, `"leader program"`,
-    /// `"every board counted"`, `"tabu search"`, `"a built board"` or
-    /// `"the family's base"`; the
+    /// `"every board counted"`, `"tabu search"`, `"a built board"`,
+    /// `"the family's base"` or `"shipped table"`; the
     /// average is `"parity"` for two states, where the parity sharpens it.
     pub fn name(self, states: u8) -> &'static str {
         match self {
@@ -131,6 +145,7 @@ impl Bound {
             Bound::Climb => "tabu search",
             Bound::Board => "a built board",
             Bound::Family => "the family's base",
+            Bound::Table => "shipped table",
         }
     }
 }
@@ -234,6 +249,43 @@ impl<B: Board> Hardest<B> {
     /// Whether the most presses is proven: the bounds meet.
     pub fn exact(&self) -> bool {
         self.lower == Some(self.upper)
+    }
+
+    /// Why the bounds were left apart (`None` when they meet).
+    pub fn stop(&self) -> Option<Stop> {
+        if self.exact() {
+            None
+        } else if self.stopped {
+            Some(Stop::Interrupted)
+        } else if self.stalled.is_some() {
+            Some(Stop::Stalled)
+        } else {
+            Some(Stop::Budget)
+        }
+    }
+}
+
+/// Why [`hardest`] left its bounds apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The time limit or the stop flag (Ctrl-C) cut the work short.
+    Interrupted,
+    /// No bound moved for [`stall_patience`] of the budget: more of the
+    /// same budget was unlikely to move them (`--max-work` raises both).
+    Stalled,
+    /// The exact methods do not finish within the work budget (or none
+    /// applies: past nullity 24 only the bounds are computed).
+    Budget,
+}
+
+impl Stop {
+    /// `"interrupted"`, `"stalled"` or `"budget"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Interrupted => "interrupted",
+            Stop::Stalled => "stalled",
+            Stop::Budget => "budget",
+        }
     }
 }
 
