@@ -249,21 +249,21 @@ pub(super) struct HardestArgs {
         short,
         long,
         value_name = "R",
-        value_parser = super::hardest::parse_sizes,
+        value_parser = super::values::parse_sizes,
         required_unless_present = "graph",
         conflicts_with = "graph"
     )]
-    pub(super) rows: Option<super::hardest::Sizes>,
+    pub(super) rows: Option<super::values::Sizes>,
     /// Columns of the board, or a range C..D of them.
     #[arg(
         short,
         long,
         value_name = "C",
-        value_parser = super::hardest::parse_sizes,
+        value_parser = super::values::parse_sizes,
         required_unless_present = "graph",
         conflicts_with = "graph"
     )]
-    pub(super) cols: Option<super::hardest::Sizes>,
+    pub(super) cols: Option<super::values::Sizes>,
     #[command(flatten)]
     pub(super) puzzle: PuzzleArgs,
     /// What every board is weighed to: a state number (default 0, white),

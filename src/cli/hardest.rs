@@ -12,38 +12,21 @@ use super::long::Checkpoints;
 use super::solve::create;
 use super::{
     Failure, HardestArgs, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat, TableFormat,
-    smaller_or_more_memory, terminal_bar,
+    smaller_or_more_memory, solver_failure, terminal_bar,
 };
 use crate::analysis::{
-    DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, Weighed, distribution_cost,
-    distribution_done, distribution_shards, hardest as weigh, hardest_cost, hardest_merged, hardest_slice,
+    DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, TableRun, Weighed,
+    distribution_cost, distribution_done, distribution_shards, hardest as weigh, hardest_cost,
+    hardest_merged, hardest_slice, most_clicks_table,
 };
-use crate::present::{Shown, goal_words, hardest_json, hardest_text, parse_bytes, topology_name};
+use crate::present::{
+    Shown, SizeAnswer, goal_words, hardest_json, hardest_text, most_clicks_csv, most_clicks_json,
+    most_clicks_text, parse_bytes, topology_name,
+};
 use crate::record::{HardestProblem, HardestRecord};
 use crate::record::{Sealed, check_one_split, coverage_error};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
 use crate::{Error, Method, Solver, StateSolver};
-
-/// A `--rows` or `--cols` of `hardest`: one size, or a range `A..B` of
-/// them (a table of Most Clicks; `9..9` is a table of one size).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Sizes {
-    first: usize,
-    last: usize,
-    /// Written as a range.
-    range: bool,
-}
-
-/// `9` (one size, checked later as every size is) or `1..12` (as
-/// `table`'s ranges).
-pub(super) fn parse_sizes(s: &str) -> Result<Sizes, String> {
-    if s.contains("..") {
-        let (first, last) = crate::present::parse_range(s)?;
-        return Ok(Sizes { first, last, range: true });
-    }
-    let n: usize = s.trim().parse().map_err(|e: std::num::ParseIntError| e.to_string())?;
-    Ok(Sizes { first: n, last: n, range: false })
-}
 
 pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure>
 where
@@ -55,7 +38,7 @@ where
     if let (Some(rows), Some(cols)) = (args.rows, args.cols)
         && (rows.range || cols.range)
     {
-        return most_clicks_table(&args, goal, (rows.first, rows.last), (cols.first, cols.last), io);
+        return most_clicks_over_ranges(&args, goal, (rows.first, rows.last), (cols.first, cols.last), io);
     }
     let format = match args.format {
         TableFormat::Text => StudyFormat::Text,
@@ -480,38 +463,6 @@ fn distribution_hint<G: Weighed>(error: Error, game: &G, goal: Goal, args: &Hard
     }
 }
 
-/// Sizes a table of Most Clicks weighs at most: the nullity table orders
-/// them first, and each holds its solver only while it is weighed.
-const MAX_TABLE_SIZES: usize = 1 << 16;
-
-/// One size of a table of Most Clicks: what `hardest -f json` says of it
-/// (the bounds, how and where from, the certified board), and the
-/// weighings its search spent of the table's budget.
-struct TableEntry {
-    answer: serde_json::Value,
-    spent: u64,
-}
-
-impl TableEntry {
-    fn most(&self) -> &serde_json::Value {
-        &self.answer["most_presses"]
-    }
-
-    /// `37`, `124..125`, or `..4516` where no board was certified.
-    fn text(&self) -> String {
-        let most = self.most();
-        match (most["lower"].as_u64(), most["upper"].as_u64().unwrap_or(0)) {
-            (Some(lower), upper) if lower == upper => lower.to_string(),
-            (Some(lower), upper) => format!("{lower}..{upper}"),
-            (None, upper) => format!("..{upper}"),
-        }
-    }
-
-    fn proven(&self) -> bool {
-        self.most()["exact"] == true
-    }
-}
-
 /// `hardest -r A..B -c C..D`: Most Clicks of every size in the ranges,
 /// each by the library's `hardest` (its board certified as for one size),
 /// as a text grid, CSV or JSON lines.
@@ -522,7 +473,7 @@ impl TableEntry {
 /// the cheap sizes pass their unspent work on to the hard ones and the
 /// table costs no more than one size's default run. A count, so the
 /// table is the same on every machine. `--time-limit` is the table's too.
-fn most_clicks_table(
+fn most_clicks_over_ranges(
     args: &HardestArgs,
     goal: Goal,
     (r0, r1): (usize, usize),
@@ -553,73 +504,46 @@ fn most_clicks_table(
         return Err(Error::BadInput(format!("a table of sizes (-r A..B or -c C..D): {why}")).into());
     }
     let count = (r1 - r0 + 1).saturating_mul(c1 - c0 + 1);
-    if count > MAX_TABLE_SIZES {
-        return Err(Failure::hinted(
-            Error::BadInput(format!(
-                "{r0}..{r1} x {c0}..{c1} is {count} sizes; a table of Most Clicks weighs at most {MAX_TABLE_SIZES}"
-            )),
-            "narrow the ranges of --rows and --cols",
-        ));
-    }
     let template = args.puzzle.puzzle(1, 1)?;
-    let max_memory = args.memory.max_memory;
-    let narrow = || "narrow the ranges of --rows and --cols".to_string();
-    let nullity = crate::nullity_table(r0..=r1, c0..=c1, &template, max_memory, &|| {})
-        .map_err(|e| Failure::hinted(e, narrow()))?;
-    // Cheapest first: the sizes of small nullity settle in milliseconds
-    // and leave their share to the large ones.
-    let mut order: Vec<(usize, usize)> =
-        (0..=r1 - r0).flat_map(|i| (0..=c1 - c0).map(move |j| (i, j))).collect();
-    order.sort_by_key(|&(i, j)| (nullity[i][j], i, j));
     let budget = args.max_work.unwrap_or(DEFAULT_HARDEST_WORK);
-    let mut left = budget;
     let interrupted = interrupt_flag();
-    let started = std::time::Instant::now();
-    let time_limit = args.time_limit.map(Duration::from_secs_f64);
-    let mut entries: Vec<Vec<Option<TableEntry>>> =
+    let limits = Limits { stop: Some(interrupted), time_limit: args.time_limit.map(Duration::from_secs_f64) };
+    let mut entries: Vec<Vec<Option<SizeAnswer>>> =
         (0..=r1 - r0).map(|_| (0..=c1 - c0).map(|_| None).collect()).collect();
     let bar = terminal_bar(count as u64, "sizes");
-    let mut weighed = 0;
-    for (k, &(i, j)) in order.iter().enumerate() {
-        let time_left = time_limit.map(|t| t.saturating_sub(started.elapsed()));
-        if interrupted.load(Ordering::Relaxed) || time_left.is_some_and(|t| t.is_zero()) {
-            break;
-        }
-        let (rows, cols) = (r0 + i, c0 + j);
-        let share = (left / (order.len() - k) as u64).max(1);
-        let spent = AtomicU64::new(0);
-        let options = HardestOptions { distribution: false, work: share, progress: Some(&spent) };
-        let mut solvers = Solver::solvers(
-            &args.puzzle,
-            Method::Auto,
-            DEFAULT_MAX_NULLITY,
-            max_memory,
-            &smaller_or_more_memory,
-        );
-        let game = solvers.for_shape(rows, cols)?;
-        let found = weigh(game, goal, &options, &Limits { stop: Some(interrupted), time_limit: time_left })?;
-        let spent = spent.load(Ordering::Relaxed).min(share);
-        left -= spent;
-        entries[i][j] = Some(TableEntry { answer: hardest_json(game, goal, &found), spent });
-        weighed += 1;
-        bar.inc(1);
-    }
+    let run = most_clicks_table(
+        &template,
+        (r0, r1),
+        (c0, c1),
+        goal,
+        budget,
+        args.memory.max_memory,
+        &limits,
+        &mut |i, j, game, found, spent| {
+            entries[i][j] = Some(SizeAnswer { answer: hardest_json(game, goal, found), spent });
+            bar.inc(1);
+            Ok(())
+        },
+    )
+    .map_err(|e| match e {
+        Error::Limit(_) => Failure::hinted(e, "narrow the ranges of --rows and --cols"),
+        e => solver_failure(e, &template, Method::Auto, &smaller_or_more_memory),
+    })?;
     bar.finish_and_clear();
-    let spent = budget - left;
+    let TableRun { nullity, weighed, spent } = run;
     let ranges = ((r0, r1), (c0, c1));
-    let states = args.puzzle.states;
     let out = match args.format {
         TableFormat::Text => {
             let title = format!(
                 "Most Clicks (the most presses a solvable board needs) to {}, {r0}..{r1} x {c0}..{c1} {}, rule {}",
-                goal_words(goal, states),
+                goal_words(goal, args.puzzle.states),
                 topology_name(template.topology()),
                 template.rule()
             );
-            table_text(&title, &entries, ranges, &nullity, (budget, spent))
+            most_clicks_text(&title, &entries, ranges, &nullity, (budget, spent))
         }
-        TableFormat::Csv => table_csv(&entries, ranges),
-        TableFormat::Json => table_json(&entries),
+        TableFormat::Csv => most_clicks_csv(&entries),
+        TableFormat::Json => most_clicks_json(&entries),
     };
     io.stdout.write_all(out.as_bytes())?;
     io.stdout.flush()?;
@@ -635,108 +559,4 @@ fn most_clicks_table(
         return Err(Error::Limit(format!("--time-limit{limit} stopped the table: {not_weighed}")).into());
     }
     Ok(0)
-}
-
-/// The table as a grid (rows down, columns across), its title above and
-/// what the entries mean below: how many are proven, and the budget.
-fn table_text(
-    title: &str,
-    entries: &[Vec<Option<TableEntry>>],
-    ((r0, r1), (c0, c1)): ((usize, usize), (usize, usize)),
-    nullity: &[Vec<usize>],
-    (budget, spent): (u64, u64),
-) -> String {
-    let cells: Vec<Vec<String>> = entries
-        .iter()
-        .map(|row| row.iter().map(|e| e.as_ref().map_or("-".into(), TableEntry::text)).collect())
-        .collect();
-    let width = cells.iter().flatten().map(String::len).max().unwrap_or(1).max(c1.to_string().len());
-    let label = r1.to_string().len();
-    let mut t = format!("{title}\n{:>label$} |", "");
-    for c in c0..=c1 {
-        t += &format!(" {c:>width$}");
-    }
-    t.push('\n');
-    for (i, row) in cells.iter().enumerate() {
-        t += &format!("{:>label$} |", r0 + i);
-        for cell in row {
-            t += &format!(" {cell:>width$}");
-        }
-        t.push('\n');
-    }
-    let done: Vec<&TableEntry> = entries.iter().flatten().flatten().collect();
-    let proven = done.iter().filter(|e| e.proven()).count();
-    let zero = nullity.iter().flatten().filter(|n| **n == 0).count();
-    let mut open = String::new();
-    if proven < done.len() {
-        open += "; A..B: bounds, not proven";
-    }
-    if done.iter().any(|e| e.most()["lower"].is_null()) {
-        open += " (..B: no board certified)";
-    }
-    let stopped = done.iter().filter(|e| e.most()["stopped"] == true).count();
-    if stopped > 0 {
-        open += &format!("; {stopped} stopped by the time limit or an interrupt");
-    }
-    t += &format!(
-        "{proven} of {} sizes proven ({zero} of nullity 0){open}; work: {spent:.1e} of the table's {budget:.1e} weighings\n",
-        done.len(),
-        spent = spent as f64,
-        budget = budget as f64,
-    );
-    t
-}
-
-/// The table as CSV: a line per size weighed, the bounds and where they
-/// come from (`lower` empty where no board was certified).
-fn table_csv(entries: &[Vec<Option<TableEntry>>], _: ((usize, usize), (usize, usize))) -> String {
-    let mut t = String::from("rows,cols,nullity,lower,upper,proven,how,lower_from,upper_from,weighings\n");
-    for e in entries.iter().flatten().flatten() {
-        let (a, most) = (&e.answer, e.most());
-        let word = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
-        t += &format!(
-            "{},{},{},{},{},{},{},{},{},{}\n",
-            a["rows"],
-            a["cols"],
-            a["nullity"],
-            most["lower"].as_u64().map_or(String::new(), |l| l.to_string()),
-            most["upper"],
-            e.proven(),
-            word(&most["how"]),
-            word(&most["lower_from"]),
-            word(&most["upper_from"]),
-            e.spent
-        );
-    }
-    t
-}
-
-/// The table as JSON lines: per size weighed, the size, its nullity and
-/// target, `lower`, `upper` and `proven`, how and where from, the
-/// certified board (rows of `b`/`w`, null if none) and the weighings spent.
-fn table_json(entries: &[Vec<Option<TableEntry>>]) -> String {
-    let mut t = String::new();
-    for e in entries.iter().flatten().flatten() {
-        let (a, most) = (&e.answer, e.most());
-        let line = serde_json::json!({
-            "rows": a["rows"],
-            "cols": a["cols"],
-            "topology": a["topology"],
-            "rule": a["rule"],
-            "nullity": a["nullity"],
-            "target": a["target"],
-            "lower": most["lower"],
-            "upper": most["upper"],
-            "proven": most["exact"],
-            "how": most["how"],
-            "lower_from": most["lower_from"],
-            "upper_from": most["upper_from"],
-            "board": most["board"],
-            "stopped": most["stopped"],
-            "weighings": e.spent,
-        });
-        t += &line.to_string();
-        t.push('\n');
-    }
-    t
 }

@@ -229,3 +229,24 @@ pub(super) fn parse_graph(s: &str) -> Result<Arc<Graph>, String> {
     }
     Ok(Arc::new(graph))
 }
+
+/// A `--rows` or `--cols` of `hardest`: one size, or a range `A..B` of
+/// them (a table of Most Clicks; `9..9` is a table of one size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Sizes {
+    pub(super) first: usize,
+    pub(super) last: usize,
+    /// Written as a range.
+    pub(super) range: bool,
+}
+
+/// `9` (one size, checked later as every size is) or `1..12` (as
+/// `table`'s ranges).
+pub(super) fn parse_sizes(s: &str) -> Result<Sizes, String> {
+    if s.contains("..") {
+        let (first, last) = crate::present::parse_range(s)?;
+        return Ok(Sizes { first, last, range: true });
+    }
+    let n: usize = s.trim().parse().map_err(|e: std::num::ParseIntError| e.to_string())?;
+    Ok(Sizes { first: n, last: n, range: false })
+}

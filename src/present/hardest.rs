@@ -286,6 +286,140 @@ where
     Value::Object(v)
 }
 
+/// One size of a table of Most Clicks: what `hardest -f json` says of it
+/// (the bounds, how and where from, the certified board), and the
+/// weighings its search spent of the table's budget.
+pub struct SizeAnswer {
+    /// What `hardest -f json` says of the size.
+    pub answer: Value,
+    /// The weighings its search spent.
+    pub spent: u64,
+}
+
+impl SizeAnswer {
+    fn most(&self) -> &Value {
+        &self.answer["most_presses"]
+    }
+
+    /// `37`, `124..125`, or `..4516` where no board was certified.
+    fn text(&self) -> String {
+        let most = self.most();
+        match (most["lower"].as_u64(), most["upper"].as_u64().unwrap_or(0)) {
+            (Some(lower), upper) if lower == upper => lower.to_string(),
+            (Some(lower), upper) => format!("{lower}..{upper}"),
+            (None, upper) => format!("..{upper}"),
+        }
+    }
+
+    fn proven(&self) -> bool {
+        self.most()["exact"] == true
+    }
+}
+
+/// The table as a grid (rows down, columns across), its title above and
+/// what the entries mean below: how many are proven, and the budget.
+pub fn most_clicks_text(
+    title: &str,
+    entries: &[Vec<Option<SizeAnswer>>],
+    ((r0, r1), (c0, c1)): ((usize, usize), (usize, usize)),
+    nullity: &[Vec<usize>],
+    (budget, spent): (u64, u64),
+) -> String {
+    let cells: Vec<Vec<String>> = entries
+        .iter()
+        .map(|row| row.iter().map(|e| e.as_ref().map_or("-".into(), SizeAnswer::text)).collect())
+        .collect();
+    let width = cells.iter().flatten().map(String::len).max().unwrap_or(1).max(c1.to_string().len());
+    let label = r1.to_string().len();
+    let mut t = format!("{title}\n{:>label$} |", "");
+    for c in c0..=c1 {
+        t += &format!(" {c:>width$}");
+    }
+    t.push('\n');
+    for (i, row) in cells.iter().enumerate() {
+        t += &format!("{:>label$} |", r0 + i);
+        for cell in row {
+            t += &format!(" {cell:>width$}");
+        }
+        t.push('\n');
+    }
+    let done: Vec<&SizeAnswer> = entries.iter().flatten().flatten().collect();
+    let proven = done.iter().filter(|e| e.proven()).count();
+    let zero = nullity.iter().flatten().filter(|n| **n == 0).count();
+    let mut open = String::new();
+    if proven < done.len() {
+        open += "; A..B: bounds, not proven";
+    }
+    if done.iter().any(|e| e.most()["lower"].is_null()) {
+        open += " (..B: no board certified)";
+    }
+    let stopped = done.iter().filter(|e| e.most()["stopped"] == true).count();
+    if stopped > 0 {
+        open += &format!("; {stopped} stopped by the time limit or an interrupt");
+    }
+    t += &format!(
+        "{proven} of {} sizes proven ({zero} of nullity 0){open}; work: {spent:.1e} of the table's {budget:.1e} weighings\n",
+        done.len(),
+        spent = spent as f64,
+        budget = budget as f64,
+    );
+    t
+}
+
+/// The table as CSV: a line per size weighed, the bounds and where they
+/// come from (`lower` empty where no board was certified).
+pub fn most_clicks_csv(entries: &[Vec<Option<SizeAnswer>>]) -> String {
+    let mut t = String::from("rows,cols,nullity,lower,upper,proven,how,lower_from,upper_from,weighings\n");
+    for e in entries.iter().flatten().flatten() {
+        let (a, most) = (&e.answer, e.most());
+        let word = |v: &Value| v.as_str().unwrap_or("").to_string();
+        t += &format!(
+            "{},{},{},{},{},{},{},{},{},{}\n",
+            a["rows"],
+            a["cols"],
+            a["nullity"],
+            most["lower"].as_u64().map_or(String::new(), |l| l.to_string()),
+            most["upper"],
+            e.proven(),
+            word(&most["how"]),
+            word(&most["lower_from"]),
+            word(&most["upper_from"]),
+            e.spent
+        );
+    }
+    t
+}
+
+/// The table as JSON lines: per size weighed, the size, its nullity and
+/// target, `lower`, `upper` and `proven`, how and where from, the
+/// certified board (rows of `b`/`w`, null if none) and the weighings spent.
+pub fn most_clicks_json(entries: &[Vec<Option<SizeAnswer>>]) -> String {
+    let mut t = String::new();
+    for e in entries.iter().flatten().flatten() {
+        let (a, most) = (&e.answer, e.most());
+        let line = json!({
+            "rows": a["rows"],
+            "cols": a["cols"],
+            "topology": a["topology"],
+            "rule": a["rule"],
+            "nullity": a["nullity"],
+            "target": a["target"],
+            "lower": most["lower"],
+            "upper": most["upper"],
+            "proven": most["exact"],
+            "how": most["how"],
+            "lower_from": most["lower_from"],
+            "upper_from": most["upper_from"],
+            "board": most["board"],
+            "stopped": most["stopped"],
+            "weighings": e.spent,
+        });
+        t += &line.to_string();
+        t.push('\n');
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::{count_words, hardest_json, hardest_text};

@@ -138,14 +138,14 @@ fn a_small_budget_bounds_and_is_kept() {
     assert!(text.contains("1 of 2 sizes proven (0 of nullity 0); A..B: bounds, not proven"), "{text}");
 }
 
-/// Bad ranges, and what only one size can do, refused in one line, exit 2.
+/// Bad ranges, and what only one size can do, refused in one line, exit 2
+/// (a table past its sizes, exit 3).
 #[test]
 fn bad_ranges_and_one_size_flags_are_refused() {
-    let refused: [(&[&str], &str); 10] = [
+    let refused: [(&[&str], &str); 9] = [
         (&["-r", "5..3", "-c", "4"], "a range runs from 1 or more up, got '5..3'"),
         (&["-r", "0..3", "-c", "4"], "a range runs from 1 or more up"),
         (&["-r", "1..x", "-c", "4"], "expected a size or a range like 1..100, got '1..x'"),
-        (&["-r", "1..300", "-c", "1..300"], "is 90000 sizes; a table of Most Clicks weighs at most 65536"),
         (&["-r", "1..3", "-c", "4", "--states", "3"], "a table of Most Clicks is for two states"),
         (&["-r", "1..3", "-c", "4", "--distribution"], "--distribution counts one size's boards"),
         (&["-r", "1..3", "-c", "4", "-o", "x.pbm"], "--output writes one size's board"),
@@ -161,6 +161,11 @@ fn bad_ranges_and_one_size_flags_are_refused() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "no file written");
+    // A table past the sizes it weighs is a limit, as `table`'s is: exit 3.
+    let (out, err, code) = run_in(&dir, &["hardest", "-r", "1..300", "-c", "1..300"]);
+    assert_eq!((code, out.as_str()), (3, ""), "{err}");
+    assert!(err.contains("is 90000 sizes; a table of Most Clicks weighs at most 65536"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 /// Ctrl-C stops the table cleanly: what was weighed is printed (9x9 with

@@ -30,6 +30,7 @@ mod image;
 mod leader;
 mod level;
 mod settled;
+mod sizes;
 mod spectrum;
 mod spread;
 mod work;
@@ -37,6 +38,7 @@ mod work;
 pub use classes::QuietCode;
 pub use family::{Carried, Family};
 pub use settled::{SETTLED, SettledSize, TABLE_PROVENANCE, hardest_settled, settled_size};
+pub use sizes::{EachSize, MAX_TABLE_SIZES, TableRun, most_clicks_table};
 
 use std::sync::atomic::AtomicU64;
 
