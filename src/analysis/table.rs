@@ -195,8 +195,9 @@ pub fn kernel_table<'a>(
 /// time up), no further size is factored and the row answers
 /// [`Error::Limit`]. A row's sizes can each take seconds (an elimination
 /// of R·C unknowns over Z_K), so a caller with a deadline stops inside a
-/// row, not only between rows: a server's request past its limit no
-/// longer runs on for minutes.
+/// row, and inside a size's elimination (checked every few milliseconds),
+/// not only between rows: a server's request past its limit no longer
+/// runs on for minutes, nor for the seconds of the size in hand.
 ///
 /// # Errors
 /// As [`kernel_table`], and [`Error::Limit`] once stopped.
@@ -217,9 +218,9 @@ pub fn kernel_table_within<'a>(
                 }
                 let puzzle =
                     Puzzle::new(r, c)?.with_topology(template.topology()).with_rule(template.rule().clone());
-                // Budget 0: the kernel's size only, no pattern searched.
-                let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, max_memory)?;
-                Ok(KernelEntry { kernel_size_log2: solver.kernel_size_log2(), nullity: solver.nullity() })
+                // The kernel's size only: its generators are not made.
+                let kernel = StateSolver::kernel_size_within(&puzzle, states, max_memory, &stopped)?;
+                Ok(KernelEntry { kernel_size_log2: kernel.log2, nullity: kernel.nullity })
             })
             .collect()
     })

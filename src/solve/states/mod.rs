@@ -52,6 +52,82 @@ struct Reach {
 /// answers of a few targets.
 const GRIDS_PER_SOLVE: u64 = 12;
 
+/// A puzzle's system factored, before its quiet patterns are made: what
+/// [`StateSolver::new_within`] and a table's kernel size share.
+struct Factored {
+    system: System,
+    reach: Option<Reach>,
+    /// The work in words, for messages.
+    work: String,
+    /// The memory estimate it was allowed by.
+    bytes: u64,
+}
+
+impl Factored {
+    /// Checks the memory estimate, then factors (light chasing, or the
+    /// press matrix, the elimination stopped once `stop` says so).
+    fn new(
+        puzzle: &Puzzle,
+        states: Modulus,
+        method: Method,
+        max_memory: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Factored, Error> {
+        let chase = method.chases(puzzle)?;
+        let (rows, cols, cells) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
+        let grids = (cells as u64).saturating_mul(GRIDS_PER_SOLVE);
+        let (work, bytes) = if chase {
+            let side = rows.min(cols);
+            (
+                format!(
+                    "solving a {rows}x{cols} board of {states} states by light chasing \
+                     (a {side}x{side} first-row system)"
+                ),
+                StateChase::bytes(rows, cols, states).saturating_add(grids),
+            )
+        } else {
+            // The press lists (a vector per press) and their flat copy.
+            let lists = (cells as u64).saturating_mul(12 * puzzle.rule().offsets().len() as u64 + 40);
+            (
+                format!(
+                    "solving a {rows}x{cols} board of {states} states by elimination \
+                     (its {cells}x{cells} press matrix, {} bytes a copy)",
+                    (cells as u64).saturating_mul(cells as u64)
+                ),
+                StateDense::bytes(cells, states).saturating_add(grids).saturating_add(lists),
+            )
+        };
+        super::limits::check(bytes, max_memory, &work)?;
+        // The estimate fits in memory, so cells² fits in usize on any
+        // machine that allocates it; on one that could not, refuse.
+        if !chase && cells.checked_mul(cells).is_none() {
+            return Err(Error::Memory { work, needed: bytes, limit: max_memory });
+        }
+        let (system, reach) = if chase {
+            (System::Chase(StateChase::new(rows, cols, states)), None)
+        } else {
+            let lists = puzzle.press_lists();
+            let Some(dense) = StateDense::new_within(rows, cols, &lists, states, stop) else {
+                return Err(stopped_while(&work));
+            };
+            let mut starts = Vec::with_capacity(lists.len() + 1);
+            starts.push(0);
+            let mut reached = Vec::new();
+            for list in &lists {
+                reached.extend(list.iter().map(|&c| c as u32));
+                starts.push(reached.len());
+            }
+            (System::Dense(dense), Some(Reach { starts, cells: reached }))
+        };
+        Ok(Factored { system, reach, work, bytes })
+    }
+}
+
+/// The error of work stopped by its limits before its end.
+fn stopped_while(work: &str) -> Error {
+    Error::Limit(format!("stopped by its limits while {work}"))
+}
+
 /// A K-state puzzle factored once, ready to solve many boards of its shape.
 ///
 /// # Example
@@ -101,60 +177,45 @@ impl StateSolver {
         max_members_log2: u32,
         max_memory: u64,
     ) -> Result<Self, Error> {
-        let chase = method.chases(puzzle)?;
-        let (rows, cols, cells) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
-        let grids = (cells as u64).saturating_mul(GRIDS_PER_SOLVE);
-        let (work, bytes) = if chase {
-            let side = rows.min(cols);
-            (
-                format!(
-                    "solving a {rows}x{cols} board of {states} states by light chasing \
-                     (a {side}x{side} first-row system)"
-                ),
-                StateChase::bytes(rows, cols, states).saturating_add(grids),
-            )
-        } else {
-            // The press lists (a vector per press) and their flat copy.
-            let lists = (cells as u64).saturating_mul(12 * puzzle.rule().offsets().len() as u64 + 40);
-            (
-                format!(
-                    "solving a {rows}x{cols} board of {states} states by elimination \
-                     (its {cells}x{cells} press matrix, {} bytes a copy)",
-                    (cells as u64).saturating_mul(cells as u64)
-                ),
-                StateDense::bytes(cells, states).saturating_add(grids).saturating_add(lists),
-            )
-        };
-        super::limits::check(bytes, max_memory, &work)?;
-        // The estimate fits in memory, so cells² fits in usize on any
-        // machine that allocates it; on one that could not, refuse.
-        if !chase && cells.checked_mul(cells).is_none() {
-            return Err(Error::Memory { work, needed: bytes, limit: max_memory });
-        }
-        let (system, reach) = if chase {
-            (System::Chase(StateChase::new(rows, cols, states)), None)
-        } else {
-            let lists = puzzle.press_lists();
-            let dense = StateDense::new(rows, cols, &lists, states);
-            let mut starts = Vec::with_capacity(lists.len() + 1);
-            starts.push(0);
-            let mut reached = Vec::new();
-            for list in &lists {
-                reached.extend(list.iter().map(|&c| c as u32));
-                starts.push(reached.len());
-            }
-            (System::Dense(dense), Some(Reach { starts, cells: reached }))
-        };
+        Self::new_within(puzzle, states, method, max_members_log2, max_memory, &Limits::NONE)
+    }
+
+    /// [`new`](Self::new) within `limits`: the elimination of the press
+    /// matrix (seconds on a few thousand cells whose kernel is large) and
+    /// the making of its quiet patterns stop within milliseconds of a stop
+    /// flag or the time limit (counted from now), and the solver is not
+    /// made. Light chasing's first-row system (at most 256x256) is not
+    /// stopped: milliseconds.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new), and [`Error::Limit`] when stopped.
+    pub fn new_within(
+        puzzle: &Puzzle,
+        states: Modulus,
+        method: Method,
+        max_members_log2: u32,
+        max_memory: u64,
+        limits: &Limits,
+    ) -> Result<Self, Error> {
+        let stopped = limits.stopped_from_now();
+        let factored = Factored::new(puzzle, states, method, max_memory, &stopped)?;
+        let Factored { system, reach, work, bytes } = factored;
         let factors = match &system {
             System::Dense(d) => d.factors(),
             System::Chase(c) => c.factors(),
         };
-        let count = factors.kernel().len() as u64;
+        let count = factors.kernel_orders().len() as u64;
         // Each quiet pattern as a grid, and for elimination its vector in
         // the factors too.
+        let (chase, cells) = (matches!(system, System::Chase(_)), puzzle.cells());
         let copies = if chase { 1 } else { 2 };
         let with_quiet = bytes.saturating_add(count.saturating_mul(cells as u64).saturating_mul(copies));
         super::limits::check(with_quiet, max_memory, &format!("{work} with its {count} quiet patterns"))?;
+        // Each generator is a back substitution: seconds for hundreds of
+        // them on a few thousand cells, so they are made within the limits.
+        if factors.kernel_within(&stopped).is_none() {
+            return Err(stopped_while(&work));
+        }
         let quiet = match &system {
             System::Dense(d) => d.quiet_patterns(),
             System::Chase(c) => c.quiet_patterns(),
@@ -167,6 +228,32 @@ impl StateSolver {
             reach,
             max_members_log2,
             work_log2: None,
+        })
+    }
+
+    /// The size of `puzzle`'s kernel over `states` (the quiet patterns,
+    /// counted), factored as [`new`](Self::new) does with `Method::Auto`
+    /// but without making the quiet patterns: a table needs only their
+    /// number, and making them is most of the work when there are hundreds.
+    /// Stopped once `stop` says so (see [`new_within`](Self::new_within)).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new), and [`Error::Limit`] when stopped.
+    pub(crate) fn kernel_size_within(
+        puzzle: &Puzzle,
+        states: Modulus,
+        max_memory: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<KernelSize, Error> {
+        let Factored { system, .. } = Factored::new(puzzle, states, Method::Auto, max_memory, stop)?;
+        let factors = match &system {
+            System::Dense(d) => d.factors(),
+            System::Chase(c) => c.factors(),
+        };
+        Ok(KernelSize {
+            size: factors.kernel_size(),
+            log2: factors.kernel_size_log2(),
+            nullity: factors.nullity(),
         })
     }
 
