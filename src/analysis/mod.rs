@@ -20,7 +20,10 @@ pub use hardest::{
     distribution_shards, hardest, hardest_cost, hardest_merged, hardest_slice,
 };
 pub use study::{Study, study};
-pub use table::{KernelEntry, kernel_table, kernel_table_within, nullity_table, plane_nullity};
+pub use table::{
+    KernelEntry, MAX_KERNEL_TABLE_SECONDS, check_kernel_table_cost, kernel_table, kernel_table_seconds,
+    kernel_table_within, nullity_table, plane_nullity,
+};
 
 use crate::error::Error;
 use crate::gf2::Poly;

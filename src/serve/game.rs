@@ -101,7 +101,9 @@ impl Served for StateSolver {
         // own max_nullity would let one request search for seconds.
         let budget = crate::solve::limits::ANALYZE_MAX_MEMBERS_LOG2 as usize;
         let max_nullity = request::max_nullity(max_nullity.or(Some(budget.min(limits.max_nullity))), limits)?;
-        let solver = StateSolver::new(puzzle, states, Method::Auto, max_nullity as u32, limits.max_memory)?;
+        let (budget, memory) = (max_nullity as u32, limits.max_memory);
+        let solver =
+            job.stoppable(|l| StateSolver::new_within(puzzle, states, Method::Auto, budget, memory, l))?;
         let lightest = job.with_search_limits(|stop| solver.lightest_quiet_pattern_within(stop));
         Ok(state_analysis_json(&solver, lightest.as_ref().map(|(q, proven)| (q, *proven))))
     }

@@ -9,7 +9,7 @@ use super::request::{self, AnalyzeRequest, ApiJson, TableRequest};
 use super::work::{App, Job};
 use super::{Limits, json_response};
 use crate::Puzzle;
-use crate::analysis::table_cost;
+use crate::analysis::{check_kernel_table_cost, table_cost};
 use crate::model::{Graph, Layout};
 use crate::picture::MAX_GRAPH_VERTICES;
 use crate::present::Shown;
@@ -108,7 +108,16 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
             ),
         ));
     }
-    if !template.is_classic() {
+    let states = request::states(req.states)?;
+    if states.get() > 2 {
+        // Each size is a factoring over Z_K: priced by the library in
+        // CPU-seconds, refused unless it fits in the time limit on one core
+        // (the table uses every core, shared with the other jobs).
+        let time = limits.time.as_secs_f64();
+        let limit = format!("the server's time limit of {time} s; narrow the ranges");
+        check_kernel_table_cost(r0..=r1, &(c0..=c1).collect::<Vec<_>>(), &template, states, time, &limit)
+            .map_err(|e| ApiError::limit("table_work", e.to_string()))?;
+    } else if !template.is_classic() {
         // Each size is factored by elimination: the library's own
         // estimate, held against the server's budget.
         let (work, _) = table_cost(r1 - r0 + 1, c1 - c0 + 1, r1, c1, &template);
@@ -139,6 +148,5 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
             Ok(serde_json::Value::from(entries).to_string())
         }
     }
-    let states = request::states(req.states)?;
     for_states(states, Table { states, rows: (r0, r1), cols: (c0, c1), template, job })
 }

@@ -8,6 +8,14 @@ use super::count::product_decimal;
 use super::local::Local;
 use super::matrix::ZkMatrix;
 
+/// Entry passes of [`ZkFactors::cost`] a CPU-second does: the slowest
+/// measured, 9.4 ns an entry (256x48 king rule on a torus over Z_7, at load
+/// about 10 on 2 cores), rounded to 10 ns.
+pub const ENTRY_PASSES_PER_SECOND: f64 = 1e8;
+
+/// Entries of a matrix whose passes run in the cache: 2 MiB.
+const CACHED_ENTRIES: f64 = (1u64 << 21) as f64;
+
 /// One prime power q of K: the factors mod q and the idempotent `ε` of
 /// Z_K that is 1 mod q and 0 mod K/q, which lifts a residue mod q to Z_K.
 #[derive(Clone, Debug)]
@@ -109,16 +117,49 @@ impl ZkFactors {
         })
     }
 
-    /// Upper estimate of the row-operation steps (one 16-bit lane's
-    /// multiply-add each) that factoring an `nrows × ncols` matrix over
-    /// `modulus` takes: `min(m, n)` pivots each added to every row below it
-    /// over the columns after it, about m·n·min(m, n)/3 (n³/3 square), per
-    /// prime power of K. A banded matrix of full rank takes far less (a
-    /// pivot row reaches only as far as its band); this is what a matrix
-    /// whose kernel breaks the band can take.
-    pub fn work(nrows: usize, ncols: usize, modulus: Modulus) -> f64 {
-        let (m, n) = (nrows as f64, ncols as f64);
-        modulus.prime_powers().len() as f64 * m * n * m.min(n) / 3.0
+    /// Estimated cost of factoring an `n × n` matrix over `modulus` whose
+    /// nonzero entries lie within `band` of the diagonal, but for `border`
+    /// columns at the right and rows at the bottom (a torus's wrapped
+    /// rows), in entry passes: [`ENTRY_PASSES_PER_SECOND`] of them take a
+    /// CPU-second.
+    ///
+    /// Two terms, per prime power of K. The passes over the matrix (copied
+    /// in, each row loaded into lanes, scanned for its pivot and stored):
+    /// n² entries, what most sizes of a grid rule cost, full rank or not; 0.3
+    /// of that while the matrix fits in 2 MiB (the cache). The row
+    /// operations: each pivot row, as far as it reaches, added to the rows
+    /// below it that it touches, about n·(band + border)² lane steps, 64 to
+    /// an entry pass (at most n³/3: a dense matrix, or a kernel whose
+    /// column exchanges break the band).
+    ///
+    /// Measured (`lightsout table --states K -r R -c C --rule RULE
+    /// [--torus]`, user CPU, load 6 to 10 on 2 cores; docs/performance.md):
+    /// 1.8 to 9.4 ns an entry pass over 16 grid sizes and rules, 64x64 to
+    /// 256x64, prime and composite K, full rank or a kernel of 380
+    /// generators; a dense 3000-square matrix (a random graph of density
+    /// 1/2) 0.57 s, about 1.8·10^10 lane steps a second. The kernel's
+    /// generators are not counted (see [`kernel_orders`](Self::kernel_orders)).
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::zk::{Modulus, ZkFactors};
+    ///
+    /// let (seven, twelve) = (Modulus::new(7)?, Modulus::new(12)?);
+    /// // 96x96, king rule on a torus: 9216 cells, a band of 97, 192 wrapped.
+    /// let cost = ZkFactors::cost(9216, 97, 192, seven);
+    /// assert!((1.0e8..2.0e8).contains(&cost));
+    /// // Two prime powers (4 and 3): twice the work. A 200-square
+    /// // first-row system stays in the cache: 0.3 of the passes.
+    /// assert!(ZkFactors::cost(200, 200, 0, seven) < 0.3 * 40_000.0 + 200.0_f64.powi(3) / 192.0 + 1.0);
+    /// assert_eq!(ZkFactors::cost(9216, 97, 192, twelve), 2.0 * cost);
+    /// # Ok::<(), lightsout::Error>(())
+    /// ```
+    pub fn cost(n: usize, band: usize, border: usize, modulus: Modulus) -> f64 {
+        let n = n as f64;
+        let reach = band.saturating_add(border) as f64;
+        let steps = (n * reach * reach).min(n * n * n / 3.0);
+        let pass = if n * n <= CACHED_ENTRIES { 0.3 } else { 1.0 };
+        modulus.prime_powers().len() as f64 * (pass * n * n + steps / 64.0)
     }
 
     /// Upper bound of the bytes that factoring an `nrows × ncols` matrix

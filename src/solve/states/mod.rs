@@ -123,6 +123,40 @@ impl Factored {
     }
 }
 
+/// What factoring `puzzle` over `states` costs, as [`Factored::new`] does
+/// it (its method `Auto`), in the entry passes of [`ZkFactors::cost`]
+/// (`zk::ENTRY_PASSES_PER_SECOND` of them a CPU-second): a table's price,
+/// known before any of it is done. Light chasing: a chase and the dense
+/// min(R, C)-square first-row system; elimination: the press matrix of
+/// R·C cells, banded by the rule's reach along the rows (a torus's wrapped
+/// rows a border), or by a graph's bandwidth.
+pub(crate) fn factoring_cost(puzzle: &Puzzle, states: Modulus) -> f64 {
+    let (rows, cols, cells) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
+    if Method::Auto.chases(puzzle).unwrap_or(false) {
+        // A chase of the unit first row and the system built from it: a
+        // few additions in vector lanes a cell (a table of every size up
+        // to 256x256, 65,536 of them, took 8 CPU-s).
+        let side = rows.min(cols);
+        let setup = (cells + side * side) as f64 / 4.0;
+        return setup + ZkFactors::cost(side, side, 0, states);
+    }
+    if let Some(graph) = puzzle.graph() {
+        return ZkFactors::cost(cells, graph.bandwidth(), 0, states);
+    }
+    let offsets = puzzle.rule().offsets();
+    let reach_rows = offsets.iter().map(|o| o.0.unsigned_abs()).max().unwrap_or(0);
+    let reach_cols = offsets.iter().map(|o| o.1.unsigned_abs()).max().unwrap_or(0);
+    // Cells are numbered row by row: a press reaches reach_rows rows of
+    // cells either way; on a torus the first rows reach the last ones, and
+    // each row's ends each other.
+    let band = reach_rows.saturating_mul(cols).saturating_add(reach_cols);
+    let border = match puzzle.topology() {
+        crate::Topology::Torus => (reach_rows + 1).saturating_mul(cols),
+        crate::Topology::Plane => 0,
+    };
+    ZkFactors::cost(cells, band, border, states)
+}
+
 /// The error of work stopped by its limits before its end.
 fn stopped_while(work: &str) -> Error {
     Error::Limit(format!("stopped by its limits while {work}"))
@@ -703,5 +737,37 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(StateSolver::new(&big, k, Method::Chase, 8, 1 << 26).is_ok());
+    }
+
+    /// Issue 32 item 2: one size's elimination ran to its end (seconds)
+    /// whatever its caller's limits. Now its stop is asked inside it, and
+    /// in the making of the quiet patterns: the third ask that says stop
+    /// ends it, before the elimination's end (a 48x48 king-rule torus over
+    /// Z_7 has 2,304 rows, blocks of at most 64: dozens of asks).
+    #[test]
+    fn a_stop_is_heard_inside_one_factoring() {
+        let seven = Modulus::new(7).unwrap();
+        let puzzle =
+            Puzzle::new(48, 48).unwrap().with_rule(Rule::king()).with_topology(crate::Topology::Torus);
+        let asked = std::cell::Cell::new(0);
+        let third = || {
+            asked.set(asked.get() + 1);
+            asked.get() >= 3
+        };
+        let err = StateSolver::kernel_size_within(&puzzle, seven, u64::MAX, &third).unwrap_err();
+        assert!(
+            matches!(&err, Error::Limit(m) if m.starts_with("stopped by its limits while solving a 48x48"))
+        );
+        assert_eq!(asked.get(), 3);
+        // Unstopped, the table's way and the solver's agree.
+        let size = StateSolver::kernel_size_within(&puzzle, seven, u64::MAX, &|| false).unwrap();
+        let solver = StateSolver::new(&puzzle, seven, Method::Auto, 0, u64::MAX).unwrap();
+        assert_eq!((size.size, size.nullity), (solver.kernel_size(), solver.nullity()));
+        assert_eq!(size.log2, solver.kernel_size_log2());
+        // A stop flag already set: the solver is not made.
+        let flag = AtomicBool::new(true);
+        let limits = Limits { stop: Some(&flag), time_limit: None };
+        let err = StateSolver::new_within(&puzzle, seven, Method::Auto, 0, u64::MAX, &limits).unwrap_err();
+        assert!(err.is_limit(), "{err}");
     }
 }
