@@ -770,4 +770,48 @@ mod tests {
         let err = StateSolver::new_within(&puzzle, seven, Method::Auto, 0, u64::MAX, &limits).unwrap_err();
         assert!(err.is_limit(), "{err}");
     }
+
+    /// A measurement, not a check (docs/performance.md, "K-state tables"):
+    /// the longest time between two asks of the stop while one large size
+    /// is factored and its quiet patterns are made, the figure behind "a
+    /// request past its limit stops within a second of its answer".
+    /// `cargo test --release --lib stop_gaps -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement: prints times"]
+    fn stop_gaps() {
+        use std::time::{Duration, Instant};
+        let torus = crate::Topology::Torus;
+        for (rows, cols, k) in [(96, 96, 7), (96, 112, 7), (64, 96, 210)] {
+            let puzzle = Puzzle::new(rows, cols).unwrap().with_rule(Rule::king()).with_topology(torus);
+            let states = Modulus::new(k).unwrap();
+            let last = std::cell::Cell::new(Instant::now());
+            let longest = std::cell::Cell::new(Duration::ZERO);
+            let asks = std::cell::Cell::new(0u64);
+            let watch = || {
+                let now = Instant::now();
+                longest.set(longest.get().max(now - last.get()));
+                last.set(now);
+                asks.set(asks.get() + 1);
+                false
+            };
+            let started = Instant::now();
+            let factored = Factored::new(&puzzle, states, Method::Auto, u64::MAX, &watch).unwrap();
+            let eliminated = started.elapsed();
+            let in_elimination = longest.replace(Duration::ZERO);
+            let factors = match &factored.system {
+                System::Dense(d) => d.factors(),
+                System::Chase(c) => c.factors(),
+            };
+            let generators = factors.kernel_within(&watch).unwrap().len();
+            eprintln!(
+                "{rows}x{cols} king torus Z_{k}: elimination {:.2} s, with {generators} generators {:.2} s; \
+                 {} asks, the longest gap {:.1} ms in the elimination, {:.1} ms after",
+                eliminated.as_secs_f64(),
+                started.elapsed().as_secs_f64(),
+                asks.get(),
+                in_elimination.as_secs_f64() * 1e3,
+                longest.get().as_secs_f64() * 1e3
+            );
+        }
+    }
 }
