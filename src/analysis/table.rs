@@ -304,7 +304,8 @@ pub fn kernel_table_within<'a>(
     limits: &Limits<'a>,
 ) -> impl Iterator<Item = Result<Vec<KernelEntry>, Error>> + 'a {
     let rows: Vec<usize> = rows.into_iter().collect();
-    let limit = format!("the {MAX_KERNEL_TABLE_SECONDS} (a few minutes) a table may take");
+    let limit =
+        format!("the {MAX_KERNEL_TABLE_SECONDS} CPU-s (a few minutes) a table may take; narrow the ranges");
     let refused = check_kernel_table_cost(
         rows.iter().copied(),
         cols,
