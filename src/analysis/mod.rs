@@ -22,7 +22,10 @@ pub use hardest::{
     hardest_slice, most_clicks_table,
 };
 pub use study::{Study, study};
-pub use table::{KernelEntry, kernel_table, kernel_table_within, nullity_table, plane_nullity};
+pub use table::{
+    KernelEntry, MAX_KERNEL_TABLE_SECONDS, check_kernel_table_cost, kernel_table, kernel_table_seconds,
+    kernel_table_within, nullity_table, plane_nullity,
+};
 pub use verify::{MAX_BOARDS, Verification, board_count, verify};
 
 use crate::error::Error;

@@ -39,7 +39,8 @@ pub struct Study {
 /// Studies `puzzle` with `states` states per cell: the lightest quiet
 /// pattern searched exhaustively up to `max_nullity` (two states: the
 /// nullity; K states: 2^`max_nullity` members), by default
-/// [`analyze_budget`] (a moment), and within `limits` for K states.
+/// [`analyze_budget`] (a moment), and for K states within `limits`
+/// (the factoring and the search).
 ///
 /// # Errors
 /// [`Error::Memory`] past `max_memory`; the K-state solver's own.
@@ -86,7 +87,8 @@ pub fn study(
     }
     let spec =
         GameSpec::new(puzzle.clone(), states).with_max_memory(max_memory).asking_max_nullity(max_nullity);
-    let solver = StateSolver::make(&spec)?;
+    // Factored within `limits` too: a large K-state size takes seconds.
+    let solver = StateSolver::make_within(&spec, limits)?;
     let kernel = solver.kernel();
     Ok(Study {
         rank: solver.rank(),

@@ -8,7 +8,7 @@ use crate::gf2::Poly;
 use crate::model::{Puzzle, check_side};
 use crate::solve::states::StateSolver;
 use crate::solve::{Limits, Method, Solver, limits};
-use crate::zk::Modulus;
+use crate::zk::{ENTRY_PASSES_PER_SECOND, Modulus};
 
 /// The nullity of the classic R×C plane puzzle: `deg gcd(f_R(x), f_C(x+1))`
 /// (docs/math.md), from the polynomials `f` and `h` given.
@@ -142,6 +142,98 @@ pub fn nullity_table(
         .collect()
 }
 
+/// CPU-seconds a K-state table may take, by [`kernel_table_seconds`]: a
+/// few minutes, as [`MAX_TABLE_WORK`] for two states.
+pub const MAX_KERNEL_TABLE_SECONDS: f64 = 300.0;
+
+/// Entry passes each size costs besides its factoring: making its puzzle
+/// and buffers, 10 µs.
+const PASSES_PER_SIZE: f64 = 1e3;
+
+/// Estimated CPU-seconds of the kernel table of the sizes `rows × cols`
+/// like `template` over `states`: each size's factoring, priced by
+/// [`ZkFactors::cost`](crate::zk::ZkFactors::cost) at
+/// [`ENTRY_PASSES_PER_SECOND`], summed (up to a size that is not one:
+/// the table says so when it gets there).
+///
+/// Not monotone in the size: a grid rule costs about (R·C)² per prime
+/// power of K (passes over its press matrix), so 96x96 costs 5 times 64x64
+/// over Z_7; the kernel (380 generators on 96x96, none on 64x64) adds
+/// nothing, as its generators are not made.
+///
+/// # Example
+/// ```
+/// use lightsout::analysis::kernel_table_seconds;
+/// use lightsout::{Puzzle, Rule, Topology, zk::Modulus};
+///
+/// let king = Puzzle::new(1, 1)?.with_rule(Rule::king()).with_topology(Topology::Torus);
+/// let seven = Modulus::new(7)?;
+/// // Issue 32's request: 256 rows by 1..64 columns, about a minute.
+/// let cols: Vec<usize> = (1..=64).collect();
+/// let seconds = kernel_table_seconds(256..=256, &cols, &king, seven);
+/// assert!((30.0..120.0).contains(&seconds), "{seconds}");
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+pub fn kernel_table_seconds(
+    rows: impl IntoIterator<Item = usize>,
+    cols: &[usize],
+    template: &Puzzle,
+    states: Modulus,
+) -> f64 {
+    priced(rows, cols, template, states, f64::INFINITY).0
+}
+
+/// [`kernel_table_seconds`], counted only until it passes `ceiling` (a
+/// range of rows need not be walked to its end to know it is too much),
+/// and whether it stopped counting there.
+fn priced(
+    rows: impl IntoIterator<Item = usize>,
+    cols: &[usize],
+    template: &Puzzle,
+    states: Modulus,
+    ceiling: f64,
+) -> (f64, bool) {
+    let mut passes = 0.0;
+    for r in rows {
+        if passes / ENTRY_PASSES_PER_SECOND > ceiling {
+            return (passes / ENTRY_PASSES_PER_SECOND, true);
+        }
+        for &c in cols {
+            let Ok(puzzle) = Puzzle::new(r, c) else { return (passes / ENTRY_PASSES_PER_SECOND, false) };
+            let puzzle = puzzle.with_topology(template.topology()).with_rule(template.rule().clone());
+            passes += PASSES_PER_SIZE + crate::solve::states::factoring_cost(&puzzle, states);
+        }
+    }
+    (passes / ENTRY_PASSES_PER_SECOND, false)
+}
+
+/// Refuses a K-state table estimated at more than `max_seconds` CPU-s,
+/// in one line with the estimate and `limit` (whose limit it is).
+///
+/// # Errors
+/// [`Error::Limit`] over it.
+pub fn check_kernel_table_cost(
+    rows: impl IntoIterator<Item = usize>,
+    cols: &[usize],
+    template: &Puzzle,
+    states: Modulus,
+    max_seconds: f64,
+    limit: &str,
+) -> Result<(), Error> {
+    let rows: Vec<usize> = rows.into_iter().collect();
+    let (seconds, cut) = priced(rows.iter().copied(), cols, template, states, max_seconds);
+    if seconds <= max_seconds {
+        return Ok(());
+    }
+    let sizes = rows.len().saturating_mul(cols.len());
+    let (r_end, c_end) = (rows.iter().max().unwrap_or(&0), cols.iter().max().unwrap_or(&0));
+    let more = if cut { "more than " } else { "about " };
+    Err(Error::Limit(format!(
+        "a table of {sizes} sizes up to {r_end}x{c_end} over Z_{states} with this rule needs {more}{seconds:.0} \
+         CPU-s of elimination by the estimate (each size's press matrix passed over), more than {limit}"
+    )))
+}
+
 /// One size of a K-state kernel table: how many press sets are quiet.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KernelEntry {
@@ -162,7 +254,9 @@ pub struct KernelEntry {
 /// # Errors
 /// Per row: [`Error::BadSide`] for a size of 0 or above the limit;
 /// [`Error::Memory`] when a size's solver would need more than
-/// `max_memory` bytes.
+/// `max_memory` bytes. Before any row, [`Error::Limit`] (the one item)
+/// for a table estimated at more than [`MAX_KERNEL_TABLE_SECONDS`] CPU-s
+/// ([`kernel_table_seconds`]).
 ///
 /// # Complexity
 /// One [`StateSolver::new`] per size: light chasing and a C×C system for
@@ -195,8 +289,9 @@ pub fn kernel_table<'a>(
 /// time up), no further size is factored and the row answers
 /// [`Error::Limit`]. A row's sizes can each take seconds (an elimination
 /// of R·C unknowns over Z_K), so a caller with a deadline stops inside a
-/// row, not only between rows: a server's request past its limit no
-/// longer runs on for minutes.
+/// row, and inside a size's elimination (checked every few milliseconds),
+/// not only between rows: a server's request past its limit no longer
+/// runs on for minutes, nor for the seconds of the size in hand.
 ///
 /// # Errors
 /// As [`kernel_table`], and [`Error::Limit`] once stopped.
@@ -208,8 +303,22 @@ pub fn kernel_table_within<'a>(
     max_memory: u64,
     limits: &Limits<'a>,
 ) -> impl Iterator<Item = Result<Vec<KernelEntry>, Error>> + 'a {
+    let rows: Vec<usize> = rows.into_iter().collect();
+    let limit =
+        format!("the {MAX_KERNEL_TABLE_SECONDS} CPU-s (a few minutes) a table may take; narrow the ranges");
+    let refused = check_kernel_table_cost(
+        rows.iter().copied(),
+        cols,
+        template,
+        states,
+        MAX_KERNEL_TABLE_SECONDS,
+        &limit,
+    )
+    .err();
     let stopped = limits.stopped_from_now();
-    rows.into_iter().map(move |r| {
+    // Refused: that one error, and no row.
+    let rows = if refused.is_some() { Vec::new() } else { rows };
+    refused.map(Err).into_iter().chain(rows.into_iter().map(move |r| {
         cols.par_iter()
             .map(|&c| {
                 if stopped() {
@@ -217,12 +326,12 @@ pub fn kernel_table_within<'a>(
                 }
                 let puzzle =
                     Puzzle::new(r, c)?.with_topology(template.topology()).with_rule(template.rule().clone());
-                // Budget 0: the kernel's size only, no pattern searched.
-                let solver = StateSolver::new(&puzzle, states, Method::Auto, 0, max_memory)?;
-                Ok(KernelEntry { kernel_size_log2: solver.kernel_size_log2(), nullity: solver.nullity() })
+                // The kernel's size only: its generators are not made.
+                let kernel = StateSolver::kernel_size_within(&puzzle, states, max_memory, &stopped)?;
+                Ok(KernelEntry { kernel_size_log2: kernel.log2, nullity: kernel.nullity })
             })
             .collect()
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -249,5 +358,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The price of a K-state table, as docs/performance.md measures it:
+    /// not monotone in the size (what a size costs is its press matrix's
+    /// passes, not its kernel), the issue's request over the server's 15 s
+    /// and under the library's few minutes, and refused up front, in one
+    /// line with its estimate, past them.
+    #[test]
+    fn k_state_tables_are_priced_by_their_eliminations() {
+        let seven = Modulus::new(7).unwrap();
+        let king =
+            Puzzle::new(1, 1).unwrap().with_rule(crate::Rule::king()).with_topology(crate::Topology::Torus);
+        let one = |r: usize, c: usize| kernel_table_seconds([r], &[c], &king, seven);
+        for (r, c) in [(64, 64), (96, 96), (128, 64), (256, 33), (256, 48), (256, 64), (1, 1)] {
+            eprintln!("{r}x{c} king torus Z_7: {:.3} CPU-s", one(r, c));
+        }
+        assert!(one(96, 96) > 4.0 * one(64, 64) && one(96, 96) < 6.0 * one(64, 64));
+        let twelve = Modulus::new(12).unwrap();
+        assert!(kernel_table_seconds([96], &[96], &king, twelve) > 1.9 * one(96, 96));
+        let cols: Vec<usize> = (1..=64).collect();
+        let issue = kernel_table_seconds([256], &cols, &king, seven);
+        eprintln!("256 x 1..64: {issue:.1} CPU-s");
+        assert!((15.0..MAX_KERNEL_TABLE_SECONDS).contains(&issue), "{issue}");
+        let err = check_kernel_table_cost([256], &cols, &king, seven, 15.0, "15 s").unwrap_err().to_string();
+        assert!(
+            err.starts_with("a table of 64 sizes up to 256x64 over Z_7 with this rule needs about "),
+            "{err}"
+        );
+        assert!(check_kernel_table_cost([256], &cols, &king, seven, issue + 1.0, "").is_ok());
+        // The library's own ceiling: the whole 256x256 square of sizes is
+        // refused before any row, counted only as far as it must be.
+        let square: Vec<usize> = (1..=256).collect();
+        let mut table = kernel_table(1..=256, &square, &king, seven, u64::MAX);
+        let refused = table.next().unwrap().unwrap_err().to_string();
+        assert!(refused.contains("needs more than") && refused.contains("a few minutes"), "{refused}");
+        assert!(table.next().is_none());
+        // The classic plane is light chasing: a min(R, C)-square system.
+        let plane = Puzzle::new(1, 1).unwrap();
+        let classic = kernel_table_seconds(1..=64, &cols, &plane, seven);
+        eprintln!("1..64 x 1..64 classic Z_7: {classic:.2} CPU-s");
+        assert!(classic < 1.0, "{classic}");
+        // Every size up to 256x256 (8 CPU-s measured) fits in 15 s.
+        let all = kernel_table_seconds(1..=256, &square, &plane, seven);
+        eprintln!("1..256 x 1..256 classic Z_7: {all:.1} CPU-s");
+        assert!((8.0..15.0).contains(&all), "{all}");
+        let near = kernel_table_seconds(200..=256, &square[199..], &plane, seven);
+        let kings = kernel_table_seconds(1..=64, &cols, &king, seven);
+        let forty = kernel_table_seconds(1..=40, &cols[..40], &king, seven);
+        eprintln!("200..256 classic {near:.2}, 1..64 king torus {kings:.1}, 1..40 {forty:.1} CPU-s");
     }
 }

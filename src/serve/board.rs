@@ -124,7 +124,7 @@ impl OnBoard for SolveBoard {
         let spec = GameSpec::new(play.puzzle.clone(), play.states)
             .with_max_memory(job.limits.max_memory)
             .max_nullity_or(self.asked, job.limits.max_nullity);
-        let solver = G::make(&spec)?;
+        let solver = job.stoppable(|limits| G::make_within(&spec, limits))?;
         // Every target reached answers a press set of the board's cells.
         let written = play.targets.len().saturating_mul(play.puzzle.cells());
         let answer = job.with_search_limits_for(written, |limits| {

@@ -9,7 +9,7 @@ use super::request::{self, AnalyzeRequest, ApiJson, TableRequest};
 use super::work::{App, Job};
 use super::{Limits, json_response};
 use crate::Puzzle;
-use crate::analysis::{study, table_cost};
+use crate::analysis::{check_kernel_table_cost, study, table_cost};
 use crate::model::{Graph, Layout};
 use crate::picture::MAX_GRAPH_VERTICES;
 use crate::present::{Shown, study_json};
@@ -53,8 +53,7 @@ fn analysis(req: &AnalyzeRequest, job: &Job) -> Result<String, ApiError> {
     // max_nullity would let one request search for seconds.
     let default = analyze_budget(states.get()).min(limits.max_nullity);
     let max_nullity = request::max_nullity(req.max_nullity.or(Some(default)), limits)?;
-    let found =
-        job.with_search_limits(|stop| study(&puzzle, states, Some(max_nullity), limits.max_memory, stop))?;
+    let found = job.stoppable(|stop| study(&puzzle, states, Some(max_nullity), limits.max_memory, stop))?;
     let answer = study_json(&found, &puzzle, states.get());
     match layout {
         Some(layout) => {
@@ -101,7 +100,16 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
             ),
         ));
     }
-    if !template.is_classic() {
+    let states = request::states(req.states)?;
+    if states.get() > 2 {
+        // Each size is a factoring over Z_K: priced by the library in
+        // CPU-seconds, refused unless it fits in the time limit on one core
+        // (the table uses every core, shared with the other jobs).
+        let time = limits.time.as_secs_f64();
+        let limit = format!("the server's time limit of {time} s; narrow the ranges");
+        check_kernel_table_cost(r0..=r1, &(c0..=c1).collect::<Vec<_>>(), &template, states, time, &limit)
+            .map_err(|e| ApiError::limit("table_work", e.to_string()))?;
+    } else if !template.is_classic() {
         // Each size is factored by elimination: the library's own
         // estimate, held against the server's budget.
         let (work, _) = table_cost(r1 - r0 + 1, c1 - c0 + 1, r1, c1, &template);
@@ -132,6 +140,5 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
             Ok(serde_json::Value::from(entries).to_string())
         }
     }
-    let states = request::states(req.states)?;
     for_states(states, Table { states, rows: (r0, r1), cols: (c0, c1), template, job })
 }

@@ -99,6 +99,22 @@ impl Job {
         self.with_search_limits_for(0, work)
     }
 
+    /// Runs `work` (factoring a game, say) within the library's limits for
+    /// this job; an error it returns once they have stopped it is answered
+    /// as the time limit, the rest as themselves.
+    pub(super) fn stoppable<T>(
+        &self,
+        work: impl FnOnce(&crate::solve::Limits) -> Result<T, crate::Error>,
+    ) -> Result<T, ApiError> {
+        self.with_search_limits(|limits| {
+            let stopped = limits.stopped_from_now();
+            match work(limits) {
+                Err(_) if stopped() || self.should_stop() => Err(self.timed_out()),
+                done => done.map_err(ApiError::from),
+            }
+        })
+    }
+
     /// [`with_search_limits`](Self::with_search_limits) for work whose
     /// answer writes `cells` cells (press sets, boards): the time to write
     /// them is kept back too.
@@ -159,8 +175,10 @@ impl App {
     /// library's [`Limits`](crate::solve::Limits) that
     /// [`Job::with_search_limits`] gives it, a little before the deadline,
     /// and answers what it found; tables stop at their next check of
-    /// [`Job::should_stop`]; the rest (factoring) is short by the limits
-    /// checked before it started.
+    /// [`Job::should_stop`], or inside a size's elimination; K-state
+    /// factoring stops by the same limits ([`Job::stoppable`]), checked
+    /// every few milliseconds; the rest (two-state factoring) is short by
+    /// the limits checked before it started.
     pub(super) async fn run_in<T, F>(&self, lane: Lane, advice: &'static str, job: F) -> Result<T, ApiError>
     where
         F: FnOnce(&Job) -> Result<T, ApiError> + Send + 'static,

@@ -10,7 +10,7 @@ use crate::{Method, Solver, StateSolver, StateTarget, Target};
 
 use super::DEFAULT_MAX_NULLITY;
 use super::answer::Board;
-use super::game::{Game, TargetOf};
+use super::game::{Game, Limits, TargetOf};
 use super::states::DEFAULT_WORK_LOG2;
 
 /// A game as a front asks for it. The defaults: [`Method::Auto`], no
@@ -153,6 +153,16 @@ pub trait Made: Game + Sized {
     /// [`Error::Unsupported`] for a method that cannot serve the puzzle.
     fn make(spec: &GameSpec) -> Result<Self, Error>;
 
+    /// [`make`](Self::make), the factoring stopped by `limits` where it can
+    /// take long (the elimination of a K-state press matrix: seconds).
+    ///
+    /// # Errors
+    /// As [`make`](Self::make), and [`Error::Limit`] when stopped.
+    fn make_within(spec: &GameSpec, limits: &Limits) -> Result<Self, Error> {
+        let _ = limits;
+        Self::make(spec)
+    }
+
     /// Whether one board's search may take long: more than 2^12 members
     /// to weigh (past the Gray-code walk), so that it should be stoppable
     /// and not share the cores with other boards.
@@ -227,8 +237,13 @@ impl Made for StateSolver {
     }
 
     fn make(spec: &GameSpec) -> Result<StateSolver, Error> {
+        Self::make_within(spec, &Limits::NONE)
+    }
+
+    fn make_within(spec: &GameSpec, limits: &Limits) -> Result<StateSolver, Error> {
         let budget = u32::try_from(spec.max_nullity).unwrap_or(u32::MAX);
-        let game = StateSolver::new(&spec.puzzle, spec.states, spec.method, budget, spec.max_memory)?;
+        let (puzzle, states, method, memory) = (&spec.puzzle, spec.states, spec.method, spec.max_memory);
+        let game = StateSolver::new_within(puzzle, states, method, budget, memory, limits)?;
         Ok(game.with_work_limit(spec.work_limit))
     }
 

@@ -41,7 +41,7 @@ mod matrix;
 mod rows;
 
 pub(crate) use count::product_decimal;
-pub use factor::ZkFactors;
+pub use factor::{ENTRY_PASSES_PER_SECOND, ZkFactors};
 pub use matrix::ZkMatrix;
 pub(crate) use rows::Barrett;
 

@@ -41,6 +41,19 @@ impl StateDense {
     /// Builds the press matrix from `press_lists` (press j reaches the cells
     /// listed) of a `rows × cols` puzzle and factors it over `states`.
     pub fn new(rows: usize, cols: usize, press_lists: &[Vec<usize>], states: Modulus) -> StateDense {
+        Self::new_within(rows, cols, press_lists, states, &|| false).unwrap_or_else(|| unreachable!())
+    }
+
+    /// [`new`](Self::new), its elimination stopped once `stop` says so
+    /// (asked every few milliseconds, see [`ZkFactors::new_within`]):
+    /// `None` then.
+    pub fn new_within(
+        rows: usize,
+        cols: usize,
+        press_lists: &[Vec<usize>],
+        states: Modulus,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<StateDense> {
         let n = rows * cols;
         let mut a = ZkMatrix::zeros(n, n);
         for (j, cells) in press_lists.iter().enumerate() {
@@ -49,7 +62,7 @@ impl StateDense {
                 a.set(i, j, states.add(a.get(i, j), 1));
             }
         }
-        StateDense { rows, cols, factors: ZkFactors::new(&a, states) }
+        Some(StateDense { rows, cols, factors: ZkFactors::new_within(&a, states, stop)? })
     }
 
     /// Bytes held for `cells` cells: the matrix and its factors.

@@ -52,6 +52,116 @@ struct Reach {
 /// answers of a few targets.
 const GRIDS_PER_SOLVE: u64 = 12;
 
+/// A puzzle's system factored, before its quiet patterns are made: what
+/// [`StateSolver::new_within`] and a table's kernel size share.
+struct Factored {
+    system: System,
+    reach: Option<Reach>,
+    /// The work in words, for messages.
+    work: String,
+    /// The memory estimate it was allowed by.
+    bytes: u64,
+}
+
+impl Factored {
+    /// Checks the memory estimate, then factors (light chasing, or the
+    /// press matrix, the elimination stopped once `stop` says so).
+    fn new(
+        puzzle: &Puzzle,
+        states: Modulus,
+        method: Method,
+        max_memory: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Factored, Error> {
+        let chase = method.chases(puzzle)?;
+        let (rows, cols, cells) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
+        let grids = (cells as u64).saturating_mul(GRIDS_PER_SOLVE);
+        let (work, bytes) = if chase {
+            let side = rows.min(cols);
+            (
+                format!(
+                    "solving a {rows}x{cols} board of {states} states by light chasing \
+                     (a {side}x{side} first-row system)"
+                ),
+                StateChase::bytes(rows, cols, states).saturating_add(grids),
+            )
+        } else {
+            // The press lists (a vector per press) and their flat copy.
+            let lists = (cells as u64).saturating_mul(12 * puzzle.rule().offsets().len() as u64 + 40);
+            (
+                format!(
+                    "solving a {rows}x{cols} board of {states} states by elimination \
+                     (its {cells}x{cells} press matrix, {} bytes a copy)",
+                    (cells as u64).saturating_mul(cells as u64)
+                ),
+                StateDense::bytes(cells, states).saturating_add(grids).saturating_add(lists),
+            )
+        };
+        super::limits::check(bytes, max_memory, &work)?;
+        // The estimate fits in memory, so cells² fits in usize on any
+        // machine that allocates it; on one that could not, refuse.
+        if !chase && cells.checked_mul(cells).is_none() {
+            return Err(Error::Memory { work, needed: bytes, limit: max_memory });
+        }
+        let (system, reach) = if chase {
+            (System::Chase(StateChase::new(rows, cols, states)), None)
+        } else {
+            let lists = puzzle.press_lists();
+            let Some(dense) = StateDense::new_within(rows, cols, &lists, states, stop) else {
+                return Err(stopped_while(&work));
+            };
+            let mut starts = Vec::with_capacity(lists.len() + 1);
+            starts.push(0);
+            let mut reached = Vec::new();
+            for list in &lists {
+                reached.extend(list.iter().map(|&c| c as u32));
+                starts.push(reached.len());
+            }
+            (System::Dense(dense), Some(Reach { starts, cells: reached }))
+        };
+        Ok(Factored { system, reach, work, bytes })
+    }
+}
+
+/// What factoring `puzzle` over `states` costs, as [`Factored::new`] does
+/// it (its method `Auto`), in the entry passes of [`ZkFactors::cost`]
+/// (`zk::ENTRY_PASSES_PER_SECOND` of them a CPU-second): a table's price,
+/// known before any of it is done. Light chasing: a chase and the dense
+/// min(R, C)-square first-row system; elimination: the press matrix of
+/// R·C cells, banded by the rule's reach along the rows (a torus's wrapped
+/// rows a border), or by a graph's bandwidth.
+pub(crate) fn factoring_cost(puzzle: &Puzzle, states: Modulus) -> f64 {
+    let (rows, cols, cells) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
+    if Method::Auto.chases(puzzle).unwrap_or(false) {
+        // A chase of the unit first row and the system built from it: a
+        // few additions in vector lanes a cell (a table of every size up
+        // to 256x256, 65,536 of them, took 8 CPU-s).
+        let side = rows.min(cols);
+        let setup = (cells + side * side) as f64 / 4.0;
+        return setup + ZkFactors::cost(side, side, 0, states);
+    }
+    if let Some(graph) = puzzle.graph() {
+        return ZkFactors::cost(cells, graph.bandwidth(), 0, states);
+    }
+    let offsets = puzzle.rule().offsets();
+    let reach_rows = offsets.iter().map(|o| o.0.unsigned_abs()).max().unwrap_or(0);
+    let reach_cols = offsets.iter().map(|o| o.1.unsigned_abs()).max().unwrap_or(0);
+    // Cells are numbered row by row: a press reaches reach_rows rows of
+    // cells either way; on a torus the first rows reach the last ones, and
+    // each row's ends each other.
+    let band = reach_rows.saturating_mul(cols).saturating_add(reach_cols);
+    let border = match puzzle.topology() {
+        crate::Topology::Torus => (reach_rows + 1).saturating_mul(cols),
+        crate::Topology::Plane => 0,
+    };
+    ZkFactors::cost(cells, band, border, states)
+}
+
+/// The error of work stopped by its limits before its end.
+fn stopped_while(work: &str) -> Error {
+    Error::Limit(format!("stopped by its limits while {work}"))
+}
+
 /// A K-state puzzle factored once, ready to solve many boards of its shape.
 ///
 /// # Example
@@ -101,60 +211,45 @@ impl StateSolver {
         max_members_log2: u32,
         max_memory: u64,
     ) -> Result<Self, Error> {
-        let chase = method.chases(puzzle)?;
-        let (rows, cols, cells) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
-        let grids = (cells as u64).saturating_mul(GRIDS_PER_SOLVE);
-        let (work, bytes) = if chase {
-            let side = rows.min(cols);
-            (
-                format!(
-                    "solving a {rows}x{cols} board of {states} states by light chasing \
-                     (a {side}x{side} first-row system)"
-                ),
-                StateChase::bytes(rows, cols, states).saturating_add(grids),
-            )
-        } else {
-            // The press lists (a vector per press) and their flat copy.
-            let lists = (cells as u64).saturating_mul(12 * puzzle.rule().offsets().len() as u64 + 40);
-            (
-                format!(
-                    "solving a {rows}x{cols} board of {states} states by elimination \
-                     (its {cells}x{cells} press matrix, {} bytes a copy)",
-                    (cells as u64).saturating_mul(cells as u64)
-                ),
-                StateDense::bytes(cells, states).saturating_add(grids).saturating_add(lists),
-            )
-        };
-        super::limits::check(bytes, max_memory, &work)?;
-        // The estimate fits in memory, so cells² fits in usize on any
-        // machine that allocates it; on one that could not, refuse.
-        if !chase && cells.checked_mul(cells).is_none() {
-            return Err(Error::Memory { work, needed: bytes, limit: max_memory });
-        }
-        let (system, reach) = if chase {
-            (System::Chase(StateChase::new(rows, cols, states)), None)
-        } else {
-            let lists = puzzle.press_lists();
-            let dense = StateDense::new(rows, cols, &lists, states);
-            let mut starts = Vec::with_capacity(lists.len() + 1);
-            starts.push(0);
-            let mut reached = Vec::new();
-            for list in &lists {
-                reached.extend(list.iter().map(|&c| c as u32));
-                starts.push(reached.len());
-            }
-            (System::Dense(dense), Some(Reach { starts, cells: reached }))
-        };
+        Self::new_within(puzzle, states, method, max_members_log2, max_memory, &Limits::NONE)
+    }
+
+    /// [`new`](Self::new) within `limits`: the elimination of the press
+    /// matrix (seconds on a few thousand cells whose kernel is large) and
+    /// the making of its quiet patterns stop within milliseconds of a stop
+    /// flag or the time limit (counted from now), and the solver is not
+    /// made. Light chasing's first-row system (at most 256x256) is not
+    /// stopped: milliseconds.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new), and [`Error::Limit`] when stopped.
+    pub fn new_within(
+        puzzle: &Puzzle,
+        states: Modulus,
+        method: Method,
+        max_members_log2: u32,
+        max_memory: u64,
+        limits: &Limits,
+    ) -> Result<Self, Error> {
+        let stopped = limits.stopped_from_now();
+        let factored = Factored::new(puzzle, states, method, max_memory, &stopped)?;
+        let Factored { system, reach, work, bytes } = factored;
         let factors = match &system {
             System::Dense(d) => d.factors(),
             System::Chase(c) => c.factors(),
         };
-        let count = factors.kernel().len() as u64;
+        let count = factors.kernel_orders().len() as u64;
         // Each quiet pattern as a grid, and for elimination its vector in
         // the factors too.
+        let (chase, cells) = (matches!(system, System::Chase(_)), puzzle.cells());
         let copies = if chase { 1 } else { 2 };
         let with_quiet = bytes.saturating_add(count.saturating_mul(cells as u64).saturating_mul(copies));
         super::limits::check(with_quiet, max_memory, &format!("{work} with its {count} quiet patterns"))?;
+        // Each generator is a back substitution: seconds for hundreds of
+        // them on a few thousand cells, so they are made within the limits.
+        if factors.kernel_within(&stopped).is_none() {
+            return Err(stopped_while(&work));
+        }
         let quiet = match &system {
             System::Dense(d) => d.quiet_patterns(),
             System::Chase(c) => c.quiet_patterns(),
@@ -167,6 +262,32 @@ impl StateSolver {
             reach,
             max_members_log2,
             work_log2: None,
+        })
+    }
+
+    /// The size of `puzzle`'s kernel over `states` (the quiet patterns,
+    /// counted), factored as [`new`](Self::new) does with `Method::Auto`
+    /// but without making the quiet patterns: a table needs only their
+    /// number, and making them is most of the work when there are hundreds.
+    /// Stopped once `stop` says so (see [`new_within`](Self::new_within)).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new), and [`Error::Limit`] when stopped.
+    pub(crate) fn kernel_size_within(
+        puzzle: &Puzzle,
+        states: Modulus,
+        max_memory: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<KernelSize, Error> {
+        let Factored { system, .. } = Factored::new(puzzle, states, Method::Auto, max_memory, stop)?;
+        let factors = match &system {
+            System::Dense(d) => d.factors(),
+            System::Chase(c) => c.factors(),
+        };
+        Ok(KernelSize {
+            size: factors.kernel_size(),
+            log2: factors.kernel_size_log2(),
+            nullity: factors.nullity(),
         })
     }
 
@@ -616,5 +737,81 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(StateSolver::new(&big, k, Method::Chase, 8, 1 << 26).is_ok());
+    }
+
+    /// Issue 32 item 2: one size's elimination ran to its end (seconds)
+    /// whatever its caller's limits. Now its stop is asked inside it, and
+    /// in the making of the quiet patterns: the third ask that says stop
+    /// ends it, before the elimination's end (a 48x48 king-rule torus over
+    /// Z_7 has 2,304 rows, blocks of at most 64: dozens of asks).
+    #[test]
+    fn a_stop_is_heard_inside_one_factoring() {
+        let seven = Modulus::new(7).unwrap();
+        let puzzle =
+            Puzzle::new(48, 48).unwrap().with_rule(Rule::king()).with_topology(crate::Topology::Torus);
+        let asked = std::cell::Cell::new(0);
+        let third = || {
+            asked.set(asked.get() + 1);
+            asked.get() >= 3
+        };
+        let err = StateSolver::kernel_size_within(&puzzle, seven, u64::MAX, &third).unwrap_err();
+        assert!(
+            matches!(&err, Error::Limit(m) if m.starts_with("stopped by its limits while solving a 48x48"))
+        );
+        assert_eq!(asked.get(), 3);
+        // Unstopped, the table's way and the solver's agree.
+        let size = StateSolver::kernel_size_within(&puzzle, seven, u64::MAX, &|| false).unwrap();
+        let solver = StateSolver::new(&puzzle, seven, Method::Auto, 0, u64::MAX).unwrap();
+        assert_eq!((size.size, size.nullity), (solver.kernel_size(), solver.nullity()));
+        assert_eq!(size.log2, solver.kernel_size_log2());
+        // A stop flag already set: the solver is not made.
+        let flag = AtomicBool::new(true);
+        let limits = Limits { stop: Some(&flag), time_limit: None };
+        let err = StateSolver::new_within(&puzzle, seven, Method::Auto, 0, u64::MAX, &limits).unwrap_err();
+        assert!(err.is_limit(), "{err}");
+    }
+
+    /// A measurement, not a check (docs/performance.md, "K-state tables"):
+    /// the longest time between two asks of the stop while one large size
+    /// is factored and its quiet patterns are made, the figure behind "a
+    /// request past its limit stops within a second of its answer".
+    /// `cargo test --release --lib stop_gaps -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement: prints times"]
+    fn stop_gaps() {
+        use std::time::{Duration, Instant};
+        let torus = crate::Topology::Torus;
+        for (rows, cols, k) in [(96, 96, 7), (96, 112, 7), (64, 96, 210)] {
+            let puzzle = Puzzle::new(rows, cols).unwrap().with_rule(Rule::king()).with_topology(torus);
+            let states = Modulus::new(k).unwrap();
+            let last = std::cell::Cell::new(Instant::now());
+            let longest = std::cell::Cell::new(Duration::ZERO);
+            let asks = std::cell::Cell::new(0u64);
+            let watch = || {
+                let now = Instant::now();
+                longest.set(longest.get().max(now - last.get()));
+                last.set(now);
+                asks.set(asks.get() + 1);
+                false
+            };
+            let started = Instant::now();
+            let factored = Factored::new(&puzzle, states, Method::Auto, u64::MAX, &watch).unwrap();
+            let eliminated = started.elapsed();
+            let in_elimination = longest.replace(Duration::ZERO);
+            let factors = match &factored.system {
+                System::Dense(d) => d.factors(),
+                System::Chase(c) => c.factors(),
+            };
+            let generators = factors.kernel_within(&watch).unwrap().len();
+            eprintln!(
+                "{rows}x{cols} king torus Z_{k}: elimination {:.2} s, with {generators} generators {:.2} s; \
+                 {} asks, the longest gap {:.1} ms in the elimination, {:.1} ms after",
+                eliminated.as_secs_f64(),
+                started.elapsed().as_secs_f64(),
+                asks.get(),
+                in_elimination.as_secs_f64() * 1e3,
+                longest.get().as_secs_f64() * 1e3
+            );
+        }
     }
 }

@@ -106,13 +106,17 @@ impl Local {
     /// O(m·n·min(m, n)) for an m×n matrix (about n³/3 row-operation steps
     /// for a square one, in 16-bit vector lanes); a pivot row is added only
     /// as far as it reaches, so a band of width w costs about m·n·w.
-    pub(super) fn new(a: &ZkMatrix, p: u8, e: u32) -> Local {
-        Local::new_in(a, p, e, Isa::detect())
+    ///
+    /// `stop` is asked before each block of rows (at most 64 rows, about
+    /// 256 KiB of lanes: milliseconds of work on the largest matrix a
+    /// front admits), and the elimination ends, `None`, once it says so.
+    pub(super) fn new_within(a: &ZkMatrix, p: u8, e: u32, stop: &dyn Fn() -> bool) -> Option<Local> {
+        Local::new_in(a, p, e, Isa::detect(), stop)
     }
 
-    /// [`Local::new`] with the row operations in the instruction set `isa`
-    /// (tests run every one the machine has).
-    fn new_in(a: &ZkMatrix, p: u8, e: u32, isa: Isa) -> Local {
+    /// [`Local::new_within`] with the row operations in the instruction set
+    /// `isa` (tests run every one the machine has).
+    fn new_in(a: &ZkMatrix, p: u8, e: u32, isa: Isa, stop: &dyn Fn() -> bool) -> Option<Local> {
         let q = p.pow(e);
         let (nrows, ncols) = (a.nrows(), a.ncols());
         let mut local = Local {
@@ -137,12 +141,12 @@ impl Local {
             if pending.is_empty() {
                 break;
             }
-            pending = local.pass(&pending, level, &mut work);
+            pending = local.pass(&pending, level, &mut work, stop)?;
         }
         // Past level e − 1 every entry left is a multiple of p^e, that is
         // zero, so the last pass left nothing pending.
         local.zero_rows.append(&mut pending);
-        local
+        Some(local)
     }
 
     /// `p^v`.
@@ -170,17 +174,27 @@ impl Local {
     /// far) with pivots of valuation `level`: each row is reduced against
     /// every pivot, then becomes a pivot if it has an entry of valuation
     /// `level` in a free position, or is zero. Returns the rest (all their
-    /// entries multiples of p^(level+1)), for the next level.
+    /// entries multiples of p^(level+1)), for the next level; `None` once
+    /// `stop` says so (asked before each block).
     // Kept whole for now: the elimination's hot loop, whose steps share
     // the row being reduced and the pivots; a split is to be measured
     // first (criterion `states`, `zk_factor`), not assumed free.
-    fn pass(&mut self, rows: &[u32], level: u32, work: &mut Work) -> Vec<u32> {
+    fn pass(
+        &mut self,
+        rows: &[u32],
+        level: u32,
+        work: &mut Work,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Vec<u32>> {
         let n = self.ncols;
         let per_block = self.block_rows();
         let fresh_lane = Lane { bound: u32::from(self.q - 1), touched: 0 };
         let mut block = Block { rows: vec![0; per_block * n], lanes: vec![fresh_lane; per_block] };
         let mut deferred = Vec::new();
         for (c, chunk) in rows.chunks(per_block).enumerate() {
+            if stop() {
+                return None;
+            }
             // Rows still stored after this block, to keep in position order
             // (fresh rows are put in order when they are loaded instead).
             let later = &rows[((c + 1) * per_block).min(rows.len())..];
@@ -255,7 +269,7 @@ impl Local {
                 }
             }
         }
-        deferred
+        Some(deferred)
     }
 
     /// Reduces each row `b` of `lanes` (in state `state[b]`) against
@@ -461,10 +475,10 @@ mod tests {
             for (m, n) in shapes {
                 for low_rank in [false, true] {
                     let a = random_matrix(&mut rng, m, n, p, e, low_rank);
-                    let portable = Local::new_in(&a, p, e, Isa::Portable);
+                    let portable = Local::new_in(&a, p, e, Isa::Portable, &|| false).unwrap();
                     check_rebuilds(&a, &portable, &mut rng);
                     for isa in Isa::available() {
-                        let factors = Local::new_in(&a, p, e, isa);
+                        let factors = Local::new_in(&a, p, e, isa, &|| false).unwrap();
                         assert!(factors == portable, "{isa:?} mod {p}^{e}, {m}x{n}, low rank {low_rank}");
                     }
                 }

@@ -104,19 +104,45 @@ impl Local {
         Some(self.back(&t, &[]))
     }
 
+    /// The orders of the kernel's generators, in the order
+    /// [`kernel_within`](Self::kernel_within) gives them: known from the
+    /// pivots alone, so the kernel's size costs nothing past elimination
+    /// (its generators cost a back substitution each, O(m·n): on 96x96
+    /// king-rule torus over Z_7, 380 of them were 88 % of the time).
+    pub(in crate::zk) fn kernel_orders(&self) -> Vec<u32> {
+        let free = std::iter::repeat_n(u32::from(self.q), self.ncols - self.pivots.len());
+        let inner = self.pivots.iter().filter(|p| p.val > 0).map(|p| u32::from(self.power(u32::from(p.val))));
+        free.chain(inner).collect()
+    }
+
     /// Generators of `{x : A·x = 0}` as a direct sum, with their orders:
     /// `Π·V⁻¹` applied to the generators of the kernel of `D` (a free
     /// position, order q; p^(e−v) at a pivot of valuation v > 0, order p^v).
-    pub(in crate::zk) fn kernel(&self) -> Vec<(Vec<u8>, u32)> {
+    /// `None` once `stop` says so (asked before each generator).
+    pub(in crate::zk) fn kernel_within(&self, stop: &dyn Fn() -> bool) -> Option<Vec<(Vec<u8>, u32)>> {
         let r = self.pivots.len();
-        let mut out: Vec<(Vec<u8>, u32)> =
-            (r..self.ncols).map(|j| (self.back(&vec![0; r], &[(j, 1)]), u32::from(self.q))).collect();
+        let mut out: Vec<(Vec<u8>, u32)> = Vec::new();
+        for j in r..self.ncols {
+            if stop() {
+                return None;
+            }
+            out.push((self.back(&vec![0; r], &[(j, 1)]), u32::from(self.q)));
+        }
         for (k, pivot) in self.pivots.iter().enumerate().filter(|(_, p)| p.val > 0) {
+            if stop() {
+                return None;
+            }
             let mut t = vec![0u8; r];
             t[k] = self.power(self.e - u32::from(pivot.val)) as u8;
             out.push((self.back(&t, &[]), u32::from(self.power(u32::from(pivot.val)))));
         }
-        out
+        Some(out)
+    }
+
+    /// [`kernel_within`](Self::kernel_within), never stopped.
+    #[cfg(test)]
+    pub(in crate::zk) fn kernel(&self) -> Vec<(Vec<u8>, u32)> {
+        self.kernel_within(&|| false).unwrap_or_default()
     }
 
     /// Generators of `{y : yᵀ·A = 0}` as a direct sum, with their orders.
