@@ -143,7 +143,7 @@ pub fn nullity_table(
 }
 
 /// CPU-seconds a K-state table may take, by [`kernel_table_seconds`]: a
-/// few minutes, as [`MAX_TABLE_WORK`] for two states.
+/// few minutes, as the two-state tables get (2.5·10^12 word operations).
 pub const MAX_KERNEL_TABLE_SECONDS: f64 = 300.0;
 
 /// Entry passes each size costs besides its factoring: making its puzzle

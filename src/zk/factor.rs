@@ -44,7 +44,7 @@ struct Part {
 /// # Complexity
 /// Factoring an m×n matrix: O(m·n·min(m, n)) per prime power of K, in
 /// 16-bit vector lanes, and m·n bytes per prime power (see
-/// [`work`](Self::work)). Each solve or obstruction: O(m·n). The kernel's
+/// [`cost`](Self::cost)). Each solve or obstruction: O(m·n). The kernel's
 /// size comes with the factors; its generators are made when first asked
 /// for, O(m·n) each.
 ///
