@@ -408,8 +408,19 @@ pub(super) fn for_each_board(
             let data = read_limited(&mut reader, "<stdin>", max_memory)?;
             return each_of(&data, "<stdin>", k, source, 0, each).map(|_| ());
         }
-        let would_wait = std::rc::Rc::new(std::cell::Cell::new(false));
         let (rows, cols) = (source.rows, source.cols);
+        if stdin_is_terminal {
+            // A bad row is said on the process's stderr as it is typed,
+            // and the board typed again (as two-state boards are).
+            let name = Box::new(|e| source.name_error(e));
+            let boards =
+                TypedBoards::with_pieces(&mut reader, KStates(k), rows, cols, Box::new(io::stderr()), name);
+            for (index, board) in boards.enumerate() {
+                each(index + 1, board.map_err(|e| source.name_error(e))?, true)?;
+            }
+            return Ok(());
+        }
+        let would_wait = std::rc::Rc::new(std::cell::Cell::new(false));
         let boards =
             PipedBoards::with_pieces(&mut reader, KStates(k), rows, cols, max_memory, would_wait.clone());
         for (index, board) in boards.enumerate() {

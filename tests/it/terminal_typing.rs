@@ -22,9 +22,10 @@ use crate::toolbox::{binary, folder, run};
 const DRIVER: &str = r#"
 import json, os, pty, select, sys, time
 binary, steps = sys.argv[1], json.loads(sys.argv[2])
+args = json.loads(sys.argv[3]) if len(sys.argv) > 3 else []
 pid, fd = pty.fork()
 if pid == 0:
-    os.execv(binary, [binary])
+    os.execv(binary, [binary] + args)
 shown = b""
 def read_until(text, seconds):
     global shown
@@ -59,10 +60,16 @@ print("EXIT %d" % os.waitstatus_to_exitcode(status))
 /// What the terminal showed while `steps` were typed, or `None` (and a
 /// NOT RUN line) without python3.
 fn at_a_terminal(test: &str, steps: &[(&str, &str)]) -> Option<String> {
+    at_a_terminal_with(test, &[], steps)
+}
+
+/// [`at_a_terminal`] with the binary given `args`.
+fn at_a_terminal_with(test: &str, args: &[&str], steps: &[(&str, &str)]) -> Option<String> {
     let driver = folder("terminal").join("drive.py");
     std::fs::write(&driver, DRIVER).unwrap();
     let steps = serde_json::to_string(steps).unwrap();
-    let out = match Command::new("python3").arg(&driver).arg(binary()).arg(steps).output() {
+    let args = serde_json::to_string(args).unwrap();
+    let out = match Command::new("python3").arg(&driver).arg(binary()).arg(steps).arg(args).output() {
         Ok(out) if out.status.success() => out,
         other => {
             let _ =
@@ -78,7 +85,12 @@ fn at_a_terminal(test: &str, steps: &[(&str, &str)]) -> Option<String> {
 /// What a pipe answers for `board`: the same binary, the same board, no
 /// terminal (the answer the terminal's is checked against).
 fn piped_answer(board: &str) -> String {
-    let (out, err, code) = run(&[], board);
+    piped_answer_with(&[], board)
+}
+
+/// [`piped_answer`] with the binary given `args`.
+fn piped_answer_with(args: &[&str], board: &str) -> String {
+    let (out, err, code) = run(args, board);
     assert_eq!(code, 0, "{err}");
     out.trim().to_string()
 }
@@ -138,4 +150,25 @@ fn on_a_pipe_a_bad_board_still_stops_the_run() {
         "lightsout: <stdin>: invalid character 'x' at line 1, column 4 (expected b, B, 1 or # for black, w, W, 0 \
          or . for white)\n"
     );
+}
+
+/// K-state boards typed at a terminal: a bad row is said at once and the
+/// board typed again, as two-state boards are (it used to end the run).
+#[test]
+fn a_k_state_typo_is_said_at_once_and_the_board_typed_again() {
+    let args = ["--states", "3"];
+    let board = ["120", "012", "201"];
+    let answer = piped_answer_with(&args, &(board.join("\n") + "\n"));
+    let (_, typo, code) = run(&args, "12x\n012\n201\n");
+    assert_eq!(code, 2, "a pipe still stops: {typo}");
+    let typo_line = format!("{}; type it again\n", typo.trim_end());
+    let mut steps = vec![("type", "12x"), ("wait", typo_line.as_str())];
+    steps.extend(board.iter().map(|row| ("type", *row)));
+    let answered = format!("\n{answer}\n");
+    steps.extend([("wait", answered.as_str()), ("type", "^D")]);
+    let test = "a_k_state_typo_is_said_at_once_and_the_board_typed_again";
+    let Some(shown) = at_a_terminal_with(test, &args, &steps) else { return };
+    assert!(shown.ends_with("EXIT 0\n"), "{shown}");
+    assert_eq!(shown.matches("type it again").count(), 1, "{shown}");
+    assert!(shown.find(&typo_line).unwrap() < shown.rfind(&answered).unwrap(), "{shown}");
 }

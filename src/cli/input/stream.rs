@@ -9,6 +9,7 @@ use std::rc::Rc;
 use super::MAX_LINE;
 use crate::model::{MAX_SIDE, Place, Sides, StateBoards, TextBoards};
 use crate::present::format_bytes;
+use crate::solve::Board;
 use crate::{Error, Grid, StateGrid};
 
 /// Boards typed at a terminal, each handed out as soon as its last row is
@@ -23,8 +24,10 @@ use crate::{Error, Grid, StateGrid};
 /// that the person types it again from its first row. On a pipe
 /// ([`PipedBoards`]) a bad board still ends the run: no one is there to
 /// type it again.
-pub(super) struct TypedBoards<'a, 'r> {
+pub(super) struct TypedBoards<'a, 'r, P: Pieces = TwoStates> {
     reader: &'a mut io::BufReader<&'r mut dyn Read>,
+    /// How a row, and the board typed, are read: two-state or K-state.
+    pieces: P,
     /// Where a bad row is said as it is typed, and how its error names
     /// the flags (`--cols` rather than the library's "columns given").
     notes: Box<dyn io::Write + 'a>,
@@ -41,7 +44,7 @@ pub(super) struct TypedBoards<'a, 'r> {
     width: usize,
     lines_read: usize,
     answered: usize,
-    parsed: std::collections::VecDeque<Result<Grid, Error>>,
+    parsed: std::collections::VecDeque<Result<P::Board, Error>>,
     done: bool,
 }
 
@@ -53,8 +56,24 @@ impl<'a, 'r> TypedBoards<'a, 'r> {
         notes: Box<dyn io::Write + 'a>,
         name_error: Box<dyn Fn(Error) -> Error + 'a>,
     ) -> Self {
+        TypedBoards::with_pieces(reader, TwoStates, rows, cols, notes, name_error)
+    }
+}
+
+impl<'a, 'r, P: Pieces<Board: Board>> TypedBoards<'a, 'r, P> {
+    /// Boards typed at a terminal, read by `pieces` (two-state or K-state
+    /// rows).
+    pub(in crate::cli) fn with_pieces(
+        reader: &'a mut io::BufReader<&'r mut dyn Read>,
+        pieces: P,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        notes: Box<dyn io::Write + 'a>,
+        name_error: Box<dyn Fn(Error) -> Error + 'a>,
+    ) -> Self {
         TypedBoards {
             reader,
+            pieces,
             notes,
             name_error,
             first_row_line: 0,
@@ -75,9 +94,10 @@ impl<'a, 'r> TypedBoards<'a, 'r> {
     /// row, so the message is a batch's), or a width that is not the
     /// board's. A good row's width otherwise.
     fn bad_row(&self, line: &[u8], number: usize) -> Result<usize, Error> {
-        let row = TextBoards::new(line, "<stdin>", Some(1), self.cols).continuing(number, false).next();
-        let width = match row {
-            Some(Ok(row)) => row.ncols(),
+        let sides = (Some(1), self.cols);
+        let mut place = self.pieces.start(line, number, false, sides);
+        let width = match self.pieces.next_board(line, &mut place, sides) {
+            Some(Ok(row)) => row.shape().1,
             Some(Err(e)) => return Err(e),
             None => return Ok(0),
         };
@@ -107,15 +127,18 @@ impl<'a, 'r> TypedBoards<'a, 'r> {
 
     /// Parses the board typed so far and starts the next one.
     fn finish_board(&mut self) {
-        let source = "<stdin>";
-        self.parsed.extend(TextBoards::new(&self.board, source, self.rows, self.cols));
+        let sides = (self.rows, self.cols);
+        let mut place = self.pieces.start(&self.board, 1, false, sides);
+        while let Some(board) = self.pieces.next_board(&self.board, &mut place, sides) {
+            self.parsed.push_back(board);
+        }
         self.board = vec![b'\n'; self.lines_read];
         self.typed_rows = 0;
     }
 }
 
-impl Iterator for TypedBoards<'_, '_> {
-    type Item = Result<Grid, Error>;
+impl<P: Pieces<Board: Board>> Iterator for TypedBoards<'_, '_, P> {
+    type Item = Result<P::Board, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         use io::BufRead;
