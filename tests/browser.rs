@@ -1708,3 +1708,29 @@ fn the_page_chases_the_lights_step_by_step() {
         );
     }
 }
+
+/// Issue 34: 9x9's hardest boards take the command line about 20 CPU-s to
+/// prove, past the server's 15 s; the page gets them from the library's
+/// shipped table of settled sizes (the board solved again before it is
+/// sent) and says so, and Solve finds the 37 presses it needs.
+#[test]
+fn nine_by_nine_is_proven_from_the_shipped_table() {
+    let Some((chromium, chromedriver)) = browser("nine_by_nine_is_proven_from_the_shipped_table") else {
+        return;
+    };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (1200, 900));
+    client.goto(&format!("{base}#rows=9&cols=9&target=white"));
+    client.wait_for_text("analysis", "9×9 plane");
+    client.click("hardest");
+    let status = client.wait_for_text("status", "A hardest board");
+    assert_eq!(
+        status,
+        "A hardest board: it needs 37 presses to all white, the most any board needs (proven, shipped table)."
+    );
+    client.click("solve");
+    let solved = client.wait_for_text("status", "(proven minimal)");
+    assert_eq!(solved, "37 presses to all white (proven minimal).");
+    client.screenshot("hardest-9x9-shipped.png");
+}
