@@ -4,33 +4,15 @@
 //! looked-up first row and the second chase clear the board), the verdict
 //! against the CLI's, and the games it does not chase refused in one line.
 
-use axum::body::Bytes;
-use axum::http::{Request, StatusCode, header};
-use http_body_util::{BodyExt, Full};
-use lightsout::serve::{Limits, serve};
+use axum::http::StatusCode;
+use lightsout::serve::Limits;
 use serde_json::{Value, json};
 
 use crate::toolbox::json_lines;
 
-/// The server on a free port of 127.0.0.1, for the rest of the test.
-async fn start() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}/", listener.local_addr().unwrap());
-    tokio::spawn(serve(listener, Limits::default(), std::future::pending()));
-    base
-}
-
+/// `POST /api/chase` to the server at `base`.
 async fn post(base: &str, body: &Value) -> (StatusCode, Value) {
-    let client =
-        hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new()).build_http();
-    let request = Request::post(format!("{base}api/chase"))
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Full::new(Bytes::from(body.to_string())))
-        .unwrap();
-    let response = client.request(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("not JSON ({e}): {bytes:?}")))
+    crate::serve_limits::post(base, "/api/chase", body).await
 }
 
 /// A board of `b`/`w` (or `x`/`.`) rows as cells, `true` lit or pressed.
@@ -121,7 +103,7 @@ fn cli_clears(board: &[&str]) -> bool {
 
 #[tokio::test]
 async fn the_chase_of_a_board_clears_it_when_the_cli_can() {
-    let base = start().await;
+    let base = crate::serve_limits::start(Limits::default()).await;
     let boards: &[&[&str]] = &[
         // The browser test's board, all black, a cross, a quiet pattern's
         // neighbour that cannot be cleared (5x5).
@@ -164,7 +146,7 @@ async fn the_chase_of_a_board_clears_it_when_the_cli_can() {
 
 #[tokio::test]
 async fn games_that_cannot_be_chased_are_refused_in_one_line() {
-    let base = start().await;
+    let base = crate::serve_limits::start(Limits::default()).await;
     let five = ["bbwbw", "wbbwb", "bwwbb", "wbwbw", "bbbww"];
     let cases = [
         (json!({"board": five, "rule": "king"}), StatusCode::BAD_REQUEST, "not the rule king"),

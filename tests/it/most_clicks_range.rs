@@ -264,24 +264,13 @@ fn the_histogram_has_a_bar_per_count_of_the_distribution() {
 /// weighings), with the same most presses either way.
 #[tokio::test]
 async fn the_server_counts_a_cheap_distribution_only() {
-    use axum::body::Body;
-    use axum::http::{Method, Request, header};
-    use tower::ServiceExt;
-
     let app = lightsout::serve::router(lightsout::serve::Limits::default());
     let post = |body: Value| {
         let app = app.clone();
         async move {
-            let request = Request::builder()
-                .method(Method::POST)
-                .uri("/api/hardest")
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap();
-            let response = app.oneshot(request).await.unwrap();
-            assert!(response.status().is_success());
-            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
-            serde_json::from_slice::<Value>(&bytes).unwrap()
+            let (status, answer) = crate::serve::post(&app, "/api/hardest", &body).await;
+            assert!(status.is_success(), "{answer}");
+            answer
         }
     };
     let five = post(serde_json::json!({"rows": 5, "cols": 5, "cheap_distribution": true})).await;

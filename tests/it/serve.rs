@@ -42,7 +42,9 @@ async fn send(
     (status, value)
 }
 
-async fn post(app: &Router, path: &str, body: &Value) -> (StatusCode, Value) {
+/// POSTs `body` to `path` of the in-process router `app` (also what the
+/// other server tests post with).
+pub(crate) async fn post(app: &Router, path: &str, body: &Value) -> (StatusCode, Value) {
     send(app, Method::POST, path, Some("application/json"), &body.to_string()).await
 }
 

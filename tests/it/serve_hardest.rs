@@ -4,25 +4,14 @@
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Method, Request, StatusCode, header};
+use axum::http::StatusCode;
 use lightsout::serve::{Limits, router};
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
 use crate::toolbox::json_lines;
 
 async fn post(app: &Router, body: &Value) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(Method::POST)
-        .uri("/api/hardest")
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    crate::serve::post(app, "/api/hardest", body).await
 }
 
 /// What `lightsout hardest ARGS` prints.

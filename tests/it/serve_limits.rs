@@ -15,7 +15,9 @@ type Client =
     hyper_util::client::legacy::Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
 
 /// A server with `limits` on a free port of this machine, and its URL.
-async fn start(limits: Limits) -> String {
+/// A server on a free port of 127.0.0.1 with `limits`, for the rest of
+/// the test: its URL.
+pub(crate) async fn start(limits: Limits) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(serve(listener, limits, std::future::pending()));
@@ -27,7 +29,7 @@ fn client() -> Client {
 }
 
 /// POSTs `body` to `url` + `path`: the status and the answer as JSON.
-async fn post(url: &str, path: &str, body: &Value) -> (StatusCode, Value) {
+pub(crate) async fn post(url: &str, path: &str, body: &Value) -> (StatusCode, Value) {
     let request = Request::post(format!("{url}{path}"))
         .header(header::CONTENT_TYPE, "application/json")
         .body(Full::new(Bytes::from(body.to_string())))

@@ -4,12 +4,10 @@
 
 use std::time::Duration;
 
-use axum::body::Bytes;
-use axum::http::{Request, StatusCode, header};
-use http_body_util::{BodyExt, Full};
+use axum::http::StatusCode;
 use lightsout::analysis::hardest::SETTLED;
 use lightsout::analysis::{Bound, Goal, HardestOptions, How, hardest, hardest_settled};
-use lightsout::serve::{Limits, serve};
+use lightsout::serve::Limits;
 use lightsout::{Board, Game, Method, Puzzle, Solver, Target};
 use serde_json::{Value, json};
 
@@ -71,19 +69,8 @@ fn every_entry_is_what_hardest_proves_by_default() {
 /// `POST /api/hardest` to a server on a free port of this machine, over
 /// a real socket: the status and the answer.
 async fn post(limits: Limits, body: &Value) -> (StatusCode, Value) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(serve(listener, limits, std::future::pending()));
-    let client =
-        hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new()).build_http();
-    let request = Request::post(format!("http://{address}/api/hardest"))
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Full::new(Bytes::from(body.to_string())))
-        .unwrap();
-    let response = client.request(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    let url = crate::serve_limits::start(limits).await;
+    crate::serve_limits::post(&url, "/api/hardest", body).await
 }
 
 /// 9x9 (its proof about 20 CPU-s) is 37, exact, from a server (over
