@@ -25,7 +25,6 @@ mod progress;
 mod render;
 mod search;
 mod solve;
-mod states_search;
 mod study;
 mod values;
 mod verify;

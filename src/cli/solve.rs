@@ -29,7 +29,7 @@ where
 pub(super) fn solve_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     refuse_two_state_only(args)?;
     match args.search.wanted() {
-        true => super::states_search::solve(args, io),
+        true => search::solve::<StateSolver>(args, io),
         false => solve_in_memory::<StateSolver>(args, io),
     }
 }
@@ -37,10 +37,7 @@ pub(super) fn solve_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Fai
 /// `solve` for two states, by the route the plan chose.
 pub(super) fn solve_two_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     match args.route() {
-        Route::Search => {
-            let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
-            search::solve(args, &targets, io)
-        }
+        Route::Search => search::solve::<Solver>(args, io),
         Route::Streamed { rows, cols, recipe } => {
             let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
             solve_streamed(args, (rows, cols), recipe, &targets, io)
