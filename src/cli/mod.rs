@@ -126,10 +126,7 @@ fn parse(args: Vec<std::ffi::OsString>) -> Result<(Cli, bool), clap::Error> {
 }
 
 /// Runs `command` for the kind of game `G`.
-fn run_command<G: Kind>(command: Command, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+fn run_command<G: Kind>(command: Command, io: &mut Streams) -> Result<u8, Failure> {
     match command {
         Command::Solve(args) => solve::<G>(args, io),
         Command::Verify(args) => verify(args, io),

@@ -9,16 +9,11 @@ use crate::cli::{
     SolveArgs, Streams, note_not_proven, search,
 };
 use crate::model::{GeneratedRows, PbmWriter};
-use crate::present::{
-    Report, Shown, Tally, answers, best_tally, poj_line, presses, text_lines, two_state_header,
-};
+use crate::present::{Report, Tally, answers, best_tally, poj_line, presses, text_lines, two_state_header};
 use crate::solve::{Chase, GameSpec, MAX_STREAMED_NULLITY, limits};
 use crate::{Error, Generate, Puzzle, Solver, StateSolver, Target};
 
-pub(super) fn solve<G: Kind>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+pub(super) fn solve<G: Kind>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
     args.refuse_unused()?;
@@ -75,10 +70,7 @@ const UNSAVED_ADVICE: &str = "add --checkpoint FILE to be able to resume";
 
 /// Solves each board of the input in memory, answering it as it comes,
 /// for either kind of game.
-pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let max_memory = args.memory.max_memory;
     let targets = G::targets(&args.target, &args.source, &args.puzzle, max_memory)?;
     let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);

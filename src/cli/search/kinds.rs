@@ -12,7 +12,7 @@ use crate::cli::{
     Failure, Kind, SEARCH_TYPING_HINT, SearchArgs, SolveArgs, Streams, boards, read_input,
     smaller_or_more_memory, solver_failure,
 };
-use crate::present::{GROUP_BOUND, Shown, beyond_budget, format_bytes, overran_words};
+use crate::present::{GROUP_BOUND, beyond_budget, format_bytes, overran_words};
 use crate::record::{
     KStates, Problem, Question, RecordKind, StateProblem, StateTargetSearch, TargetSearch, TwoStates,
 };
@@ -32,7 +32,7 @@ pub(super) type Around<'a, G> = (&'a <G as Game>::Board, &'a TargetOf<G>, &'a <G
 
 /// A kind of game as a long search of the command line makes, starts and
 /// words it.
-pub(in crate::cli) trait Long: Kind + LongSearch + Game<Board: Shown<Solver = Self>> {
+pub(in crate::cli) trait Long: Kind + LongSearch {
     /// Its records (two states: version 1 and 3; K states: version 2).
     type Records: RecordKind<Slices = Self::Slices>;
 
