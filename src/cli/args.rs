@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::cli::{
-    BoardArgs, BoardKind, Format, MemoryArgs, MergeFormat, MethodArg, PbmArg, PictureArgs, PuzzleArgs,
-    RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, checkpoint_path, output_path,
-    parse_duration, parse_fraction, parse_max_nullity, parse_seconds, parse_target, parse_work,
+    BoardArgs, BoardKind, Format, MemoryArgs, MergeFormat, MethodArg, PbmArg, PgmArg, PictureArgs,
+    PuzzleArgs, RandomArgs, ShapeArgs, SizeArgs, StudyFormat, TableFormat, TargetArg, checkpoint_path,
+    output_path, parse_duration, parse_fraction, parse_max_nullity, parse_seconds, parse_target, parse_work,
 };
 use crate::present::parse_range;
 use crate::solve::DEFAULT_MAX_NULLITY;
@@ -118,7 +118,7 @@ pub(super) struct GenerateArgs {
     pub(super) pbm: Option<PbmArg>,
     /// Write a PGM image instead of text (more than two states).
     #[arg(long, value_enum, value_name = "KIND", conflicts_with = "pbm")]
-    pub(super) pgm: Option<PbmArg>,
+    pub(super) pgm: Option<PgmArg>,
 }
 
 #[derive(Args, Debug)]
@@ -155,7 +155,7 @@ pub(super) struct SolveArgs {
     /// per solvable board; black pixel = press).
     #[arg(short, long, value_name = "FILE", value_parser = output_path)]
     pub(super) output: Option<PathBuf>,
-    /// PBM flavour for --output (default raw).
+    /// PBM flavour for --output (default raw); with --states, the PGM flavour (raw P5, plain P2).
     #[arg(long, value_enum, value_name = "KIND")]
     pub(super) output_pbm: Option<PbmArg>,
     #[command(flatten)]

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::cli::{Failure, GenerateArg, GenerateArgs, PbmArg, PuzzleArgs, Streams, TargetArg};
+use crate::cli::{Failure, GenerateArg, GenerateArgs, PgmArg, PuzzleArgs, Streams, TargetArg};
 use crate::model::{GeneratedRows, MAX_SOLVABLE_CELLS, PbmWriter, RowStream, random_solvable};
 use crate::{Error, Grid, Puzzle, Rule, StateGrid, Target, state_lines, write_pgm};
 
@@ -158,7 +158,7 @@ fn write_board(board: &StateGrid, args: &GenerateArgs, io: &mut Streams) -> Resu
     }
     match args.pgm {
         Some(kind) => {
-            write_pgm(&mut out, board, k, matches!(kind, PbmArg::Raw))?;
+            write_pgm(&mut out, board, k, matches!(kind, PgmArg::Raw))?;
         }
         None => {
             for line in state_lines(board, k) {

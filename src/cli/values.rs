@@ -47,6 +47,15 @@ pub(super) enum PbmArg {
     Plain,
 }
 
+/// The flavour of a PGM image (boards of more than two states).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(super) enum PgmArg {
+    /// P5: a byte a cell.
+    Raw,
+    /// P2: ASCII numbers.
+    Plain,
+}
+
 impl From<PbmArg> for PbmKind {
     fn from(p: PbmArg) -> PbmKind {
         match p {
