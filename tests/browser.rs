@@ -1734,3 +1734,55 @@ fn nine_by_nine_is_proven_from_the_shipped_table() {
     assert_eq!(solved, "37 presses to all white (proven minimal).");
     client.screenshot("hardest-9x9-shipped.png");
 }
+
+/// Issue 33: the rule menu is the model's list of named rules (the page
+/// reads it from the server's `rules.js`, made from `NAMED_RULES`), not a
+/// copy in the page's script, and a press under `king` flips the 3x3
+/// block the model's offsets say (cut by the board's edge in a corner).
+#[test]
+fn the_rule_menu_is_the_models_and_king_flips_its_block() {
+    let Some((chromium, chromedriver)) = browser("the_rule_menu_is_the_models_and_king_flips_its_block")
+    else {
+        return;
+    };
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_server();
+    let client = Client::start(&chromium, &chromedriver, (1200, 900));
+    client.goto(&format!("{base}#rows=5&cols=5&mode=play"));
+    client.wait_for_text("analysis", "5×5 plane, rule plus");
+    let menu: Vec<(String, String)> = serde_json::from_value(client.execute(
+        "return [...document.getElementById('rule').options].map((o) => [o.value, o.textContent]);",
+        vec![],
+    ))
+    .unwrap();
+    let mut expected: Vec<(String, String)> = lightsout::model::NAMED_RULES
+        .iter()
+        .map(|named| (named.name.to_string(), format!("{}: {}", named.name, named.words)))
+        .collect();
+    expected.push(("mask".into(), "drawn: the mask below".into()));
+    assert_eq!(menu, expected);
+
+    client.select("rule", "king");
+    client.wait_for_text("analysis", "rule king");
+    assert!(client.current_url().contains("rule=king"), "{}", client.current_url());
+    // What the model's king flips from (2, 2), then from the corner (0, 0).
+    let king = lightsout::Rule::named("king").unwrap();
+    let mut cells = [[false; 5]; 5];
+    let mut flip = |(r, c): (isize, isize)| {
+        for &(dr, dc) in king.offsets() {
+            let (rr, cc) = (r + dr, c + dc);
+            if (0..5).contains(&rr) && (0..5).contains(&cc) {
+                cells[rr as usize][cc as usize] ^= true;
+            }
+        }
+        cells.iter().map(|row| row.iter().map(|&b| if b { 'b' } else { 'w' }).collect::<String>()).collect()
+    };
+    let middle: Vec<String> = flip((2, 2));
+    assert_eq!(middle, ["wwwww", "wbbbw", "wbbbw", "wbbbw", "wwwww"]);
+    client.click_cell("board", (5, 5), (2, 2));
+    assert_eq!(client.drawn_board(5, 5), middle);
+    let corner: Vec<String> = flip((0, 0));
+    client.click_cell("board", (5, 5), (0, 0));
+    assert_eq!(client.drawn_board(5, 5), corner);
+    client.screenshot("rule-king.png");
+}

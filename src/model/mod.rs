@@ -18,7 +18,7 @@ pub use generate::{Generate, GeneratedRows, MAX_SOLVABLE_CELLS, RowStream, rando
 pub use graph::{Graph, GraphShape, Layout, MAX_EDGES, MAX_VERTICES};
 pub use pbm::{PbmKind, PbmWriter, is_pbm, read_pbm, write_pbm};
 pub use pgm::{is_pgm, read_pgm, write_pgm};
-pub use rule::{Rule, Topology};
+pub use rule::{NAMED_RULES, NamedRule, Rule, Topology};
 pub use states::StateGrid;
 #[cfg(feature = "cli")]
 pub(crate) use text::{Place, Sides, newline, newlines};

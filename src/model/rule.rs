@@ -16,6 +16,61 @@ pub struct Rule {
     offsets: Vec<(isize, isize)>,
 }
 
+/// A rule known by name: the one list of names that `--rule`, the
+/// server's requests, the page's rule menu and [`Rule`]'s `Display` read,
+/// so that a rule added here is offered everywhere.
+#[derive(Clone, Copy, Debug)]
+pub struct NamedRule {
+    /// Its name, as `--rule` and the API take it and `Display` prints it.
+    pub name: &'static str,
+    /// Other spellings read as the same rule.
+    pub aliases: &'static [&'static str],
+    /// What a press flips on a grid, in a few words.
+    pub words: &'static str,
+    /// What a press flips on a graph, for the two rules a graph takes
+    /// ([`Puzzle::on_graph`](crate::Puzzle::on_graph): the vertex and its
+    /// neighbours, or its neighbours only); `None` for the others.
+    pub graph_words: Option<&'static str>,
+    make: fn() -> Rule,
+}
+
+impl NamedRule {
+    /// The rule itself.
+    pub fn rule(&self) -> Rule {
+        (self.make)()
+    }
+}
+
+/// Every rule with a name, the default (`plus`) first.
+///
+/// # Example
+/// ```
+/// use lightsout::Rule;
+/// use lightsout::model::NAMED_RULES;
+///
+/// let names: Vec<&str> = NAMED_RULES.iter().map(|named| named.name).collect();
+/// assert_eq!(names, ["plus", "neighbours", "king"]);
+/// assert_eq!(Rule::named("neighbors"), Some(Rule::neighbours()));
+/// assert_eq!(Rule::king().name(), Some("king"));
+/// ```
+pub const NAMED_RULES: &[NamedRule] = &[
+    NamedRule {
+        name: "plus",
+        aliases: &[],
+        words: "the cell and its 4 neighbours",
+        graph_words: Some("a vertex and its neighbours"),
+        make: Rule::plus,
+    },
+    NamedRule {
+        name: "neighbours",
+        aliases: &["neighbors"],
+        words: "the 4 neighbours only",
+        graph_words: Some("its neighbours only"),
+        make: Rule::neighbours,
+    },
+    NamedRule { name: "king", aliases: &[], words: "the 3×3 block", graph_words: None, make: Rule::king },
+];
+
 impl Rule {
     /// The classic rule: the cell and its four orthogonal neighbours.
     pub fn plus() -> Self {
@@ -92,6 +147,20 @@ impl Rule {
         &self.offsets
     }
 
+    /// The rule of this name or alias in [`NAMED_RULES`] (`None` for any
+    /// other word).
+    pub fn named(word: &str) -> Option<Rule> {
+        NAMED_RULES
+            .iter()
+            .find(|named| named.name == word || named.aliases.contains(&word))
+            .map(NamedRule::rule)
+    }
+
+    /// Its name in [`NAMED_RULES`], if it has one.
+    pub fn name(&self) -> Option<&'static str> {
+        NAMED_RULES.iter().find(|named| named.rule() == *self).map(|named| named.name)
+    }
+
     /// Whether this is the classic plus-shaped rule, which light chasing and
     /// the word-parallel press code serve.
     pub fn is_plus(&self) -> bool {
@@ -99,18 +168,40 @@ impl Rule {
     }
 }
 
-/// `plus`, `neighbours`, `king`, or the mask.
+/// Its name in [`NAMED_RULES`] (`plus`, `neighbours`, `king`), or the mask.
 impl std::fmt::Display for Rule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let name = if *self == Rule::plus() {
-            "plus".to_string()
-        } else if *self == Rule::neighbours() {
-            "neighbours".to_string()
-        } else if *self == Rule::king() {
-            "king".to_string()
-        } else {
-            self.mask()
-        };
-        f.write_str(&name)
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => f.write_str(&self.mask()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list is the one source of the names: each name and alias reads
+    /// back as its rule, each rule prints as its name, no two share a
+    /// name or a rule, and no name reads as a mask.
+    #[test]
+    fn every_named_rule_reads_and_prints_as_its_name() {
+        for (i, named) in NAMED_RULES.iter().enumerate() {
+            let rule = named.rule();
+            assert_eq!(Rule::named(named.name), Some(rule.clone()), "{}", named.name);
+            assert_eq!(rule.to_string(), named.name);
+            for alias in named.aliases {
+                assert_eq!(Rule::named(alias), Some(rule.clone()), "{alias}");
+            }
+            assert!(Rule::from_mask(named.name).is_err(), "{}", named.name);
+            for other in &NAMED_RULES[i + 1..] {
+                assert_ne!(other.name, named.name);
+                assert_ne!(other.rule(), rule, "{} and {}", named.name, other.name);
+            }
+        }
+        assert_eq!(NAMED_RULES[0].rule(), Rule::plus(), "the default first");
+        assert_eq!(Rule::named("cross"), None);
+        assert_eq!(Rule::from_offsets([(0, 0), (1, 1)]).name(), None);
     }
 }

@@ -165,16 +165,16 @@ pub fn parse_topology(name: &str) -> Option<Topology> {
 /// # Ok::<(), String>(())
 /// ```
 pub fn parse_rule(s: &str) -> Result<Rule, String> {
-    match s {
-        "plus" => Ok(Rule::plus()),
-        "neighbours" | "neighbors" => Ok(Rule::neighbours()),
-        "king" => Ok(Rule::king()),
-        // A word that is no rule's name and no mask: say which names there are.
-        word if word.chars().any(|c| c.is_ascii_alphabetic()) => {
-            Err(format!("expected plus, neighbours, king or a mask like 010/111/010, got '{word}'"))
-        }
-        mask => Rule::from_mask(mask),
+    if let Some(rule) = Rule::named(s) {
+        return Ok(rule);
     }
+    // A word that is no rule's name and no mask: say which names there are
+    // (the model's list, `NAMED_RULES`).
+    if s.chars().any(|c| c.is_ascii_alphabetic()) {
+        let names: Vec<&str> = crate::model::NAMED_RULES.iter().map(|named| named.name).collect();
+        return Err(format!("expected {} or a mask like 010/111/010, got '{s}'", names.join(", ")));
+    }
+    Rule::from_mask(s)
 }
 
 /// Parses `512M`, `2G`, `1.5GiB`, `1000000` (bytes) into bytes.

@@ -16,7 +16,7 @@ use super::{Limits, board, chase, hardest, page, study};
 ///
 /// | route | answers |
 /// | --- | --- |
-/// | `GET /` | the page (`/app.css`, `/app.js` and the modules it imports beside it) |
+/// | `GET /` | the page (`/app.css`, `/app.js` and the modules it imports beside it; `/rules.js`, the model's named rules, made from its list) |
 /// | `POST /api/solve` | as `lightsout solve --format json` |
 /// | `POST /api/check` | as `lightsout check --format json` |
 /// | `POST /api/analyze` | as `lightsout analyze --format json` |
@@ -32,6 +32,7 @@ pub fn router(limits: Limits) -> Router {
     for &(path, body) in page::SCRIPTS {
         routes = routes.route(path, get(move || async move { page::script(body) }));
     }
+    let routes = routes.route("/rules.js", get(|| async { page::script(page::rules_module()) }));
     let routes = routes
         .route("/api/solve", post(board::solve))
         .route("/api/check", post(board::check))

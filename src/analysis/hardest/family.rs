@@ -317,7 +317,6 @@ mod tests {
     #[test]
     fn a_settled_base_settles_its_member() {
         use super::super::{Bound, Found, How, finish};
-        use crate::solve::Limits;
 
         let member = solver(14, 14);
         let (family, base) = family_of(&member).unwrap();
@@ -327,18 +326,9 @@ mod tests {
         for (climb, upper_from) in [(true, Bound::Average), (false, Bound::Family)] {
             let classes = &prepared.classes;
             let mut found = Found::new(super::super::average_bound(classes), Bound::Average);
-            let work = Work::new(1 << 24, &never);
+            let mut work = Work::new(1 << 24, &never);
             let carried = found
-                .settle_by_family(
-                    &family,
-                    14,
-                    classes,
-                    &base,
-                    Goal::State(0),
-                    &work,
-                    &Limits::default(),
-                    climb,
-                )
+                .settle_by_family(&family, 14, classes, &base, Goal::State(0), &mut work, climb)
                 .unwrap();
             assert_eq!(carried, Carried::Settled, "climb {climb}");
             assert_eq!((found.lower, found.upper, found.how), (Some(123), 123, How::Search), "climb {climb}");
@@ -350,6 +340,52 @@ mod tests {
             let solution = member.solve_for(&board, &crate::solve::Target::White).unwrap().unwrap();
             assert!(solution.proven_minimal);
             assert_eq!(solution.presses.presses(), 123);
+        }
+    }
+
+    /// Issue 34's last item: the family step took shares of the budget
+    /// (a quarter for the climb on the base's class sizes, half for the
+    /// base's own search, with a fresh budget, stop check and time limit)
+    /// and never gave them back, so the run's count of weighings, the
+    /// progress bar's and a table's left them out, and a time limit
+    /// started again for the base. Now both spend from the member's
+    /// `Work`: it counts them, tells the counter, and stops them when the
+    /// next weighing would pass the budget, bounds kept.
+    #[test]
+    fn the_family_step_spends_from_the_budget() {
+        use super::super::{Bound, Found};
+        use std::sync::atomic::{AtomicU64, Ordering};
+
+        let never = || false;
+        // 14x14 (4x4 ×9) runs the climb, or without it the base's search;
+        // 49x49 (9x9 ×25) the climb only (9x9's classes are too small).
+        for (n, climb) in [(14, true), (14, false), (49, true)] {
+            let member = solver(n, n);
+            let (family, base) = family_of(&member).unwrap();
+            let classes = prepare(&member, Goal::State(0)).unwrap().classes;
+            let parity = super::super::average_bound(&classes);
+            for budget in [1u64 << 24, 5_000, 1] {
+                let what = format!("{n}x{n}, climb {climb}, budget {budget}");
+                let counter = AtomicU64::new(0);
+                let mut work = Work::new(budget, &never).watched(Some(&counter));
+                let mut found = Found::new(parity, Bound::Average);
+                found
+                    .settle_by_family(&family, n, &classes, &base, Goal::State(0), &mut work, climb)
+                    .unwrap();
+                work.report();
+                let spent = work.spent();
+                assert!(spent <= budget, "{what}: spent {spent}");
+                assert_eq!(counter.load(Ordering::Relaxed), spent, "{what}: the counter");
+                if budget == 1 << 24 {
+                    assert!(spent > 0, "{what}: the family's work was not counted");
+                }
+                // Whatever the budget, the bounds hold: 14x14 is 123, and
+                // 49x49's lower bound is a board's, at most its parity.
+                assert!(found.lower.is_none_or(|lower| lower <= found.upper), "{what}");
+                if n == 14 {
+                    assert!(found.lower.is_none_or(|lower| lower <= 123) && found.upper >= 123, "{what}");
+                }
+            }
         }
     }
 

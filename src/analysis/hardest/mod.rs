@@ -407,6 +407,20 @@ pub fn hardest<G: Weighed>(
     let started = std::time::Instant::now();
     let stopped = limits.stopped(started);
     let mut work = Work::new(options.work, &stopped).watched(options.progress);
+    hardest_within(game, goal, options.distribution, &mut work)
+}
+
+/// [`hardest`] on the weighings `work` has left, its stop check and its
+/// counter: every step of the search, the family's base included, spends
+/// from this one budget, so the whole run keeps `--max-work` and the
+/// counter shows all of it.
+fn hardest_within<G: Weighed>(
+    game: &G,
+    goal: Goal,
+    distribution: bool,
+    work: &mut Work,
+) -> Result<Hardest<G::Board>, Error> {
+    let budget = work.left();
     let Prepared { classes, per_coset, target_state } = prepare(game, goal)?;
     let states = classes.states;
     // Few solvable boards, fewer than the kernel's members (a complete
@@ -415,33 +429,33 @@ pub fn hardest<G: Weighed>(
     let image = small_image(game, states);
     if let Some(boards) = image.filter(|&(_, smaller)| smaller).map(|(boards, _)| boards) {
         let any = goal == Goal::Any;
-        if let Some(image) = image::weigh_image(game.puzzle(), states, boards, any, &mut work) {
+        if let Some(image) = image::weigh_image(game.puzzle(), states, boards, any, work) {
             work.report();
             let prepared = Prepared { classes, per_coset, target_state };
-            return finish(game, goal, Found::from_image(image), &prepared, options.distribution, false, 0.0);
+            return finish(game, goal, Found::from_image(image), &prepared, distribution, false, 0.0);
         }
     }
     let upper = average_bound(&classes);
     let mut found = Found::new(upper, Bound::Average);
     let cost = spread::tally_cost(&classes) + spread::untouched_cost(&classes);
-    if options.distribution && cost > options.work as f64 {
+    if distribution && cost > budget as f64 {
         let what = " (class counts weighed by members, and the counts of the untouched cells)".into();
-        return Err(past_budget(cost, what, options.work));
+        return Err(past_budget(cost, what, budget));
     }
     // Two states settle by the signed counts first (milliseconds where the
     // tally takes seconds); the tally then counts the hardest boards if it
     // is cheap, and settles every other case it can.
     let spectrum = states == 2 && classes.orders.len() <= MAX_SPECTRUM_BITS;
-    let patience = stall_patience(options.work);
-    if spectrum && !options.distribution {
-        found.settle_by_spectrum(&classes, &mut work, patience);
+    let patience = stall_patience(budget);
+    if spectrum && !distribution {
+        found.settle_by_spectrum(&classes, work, patience);
     }
-    let wanted = if found.how == How::Bounds { options.work as f64 } else { CHEAP_TALLY };
-    if options.distribution || cost <= wanted {
-        found.settle_by_tally(&classes, &mut work);
+    let wanted = if found.how == How::Bounds { budget as f64 } else { CHEAP_TALLY };
+    if distribution || cost <= wanted {
+        found.settle_by_tally(&classes, work);
     }
     if spectrum && found.lower.is_none() {
-        found.settle_by_spectrum(&classes, &mut work, patience);
+        found.settle_by_spectrum(&classes, work, patience);
     }
     // Bounds left apart where the image is small, but not smaller than
     // the kernel: its walk settles them.
@@ -455,21 +469,21 @@ pub fn hardest<G: Weighed>(
         }
     }
     if found.lower.is_none() {
-        found.climb(&classes, &mut work);
+        found.climb(&classes, work);
     }
     // Bounds left apart on a grid of a family: a board of the smaller
     // grid's class sizes, and its proof where it carries over.
     let mut family = None;
-    let looked = found.how == How::Bounds && states == 2 && goal != Goal::Any && !stopped();
+    let looked = found.how == How::Bounds && states == 2 && goal != Goal::Any && !work.told_to_stop();
     if let Some((mut member, base)) = looked.then(|| game.family()).flatten() {
         let cols = game.puzzle().cols();
-        member.carried = found.settle_by_family(&member, cols, &classes, &base, goal, &work, limits, true)?;
+        member.carried = found.settle_by_family(&member, cols, &classes, &base, goal, work, true)?;
         family = Some(member);
     }
     work.report();
     let prepared = Prepared { classes, per_coset, target_state };
     let settle = found.close_work.map_or(cost, |close| close.min(cost));
-    let mut hardest = finish(game, goal, found, &prepared, options.distribution, stopped(), settle)?;
+    let mut hardest = finish(game, goal, found, &prepared, distribution, work.told_to_stop(), settle)?;
     hardest.family = family;
     Ok(hardest)
 }
@@ -1018,8 +1032,8 @@ impl Found {
     /// every count of the base fits the member's larger classes of the same
     /// parity). Taken where it reaches above the member's own lower bound
     /// (71x71: 2693 where the member's search reached 2692), on a quarter
-    /// of the work left.
-    fn climb_the_base(&mut self, classes: &Classes, map: &[usize], sizes: &[u64], work: &Work) {
+    /// of the work left, spent from it.
+    fn climb_the_base(&mut self, classes: &Classes, map: &[usize], sizes: &[u64], work: &mut Work) {
         let bits = classes.orders.len();
         if bits > MAX_SPECTRUM_BITS {
             return;
@@ -1030,6 +1044,7 @@ impl Found {
         let highest = 2 * self.upper as i64 - cells;
         let mut part = work.share_of(4);
         let (level, signed) = spectrum.climb(highest, &mut part);
+        work.absorb(&mut part);
         let most = ((cells + level) / 2) as u64;
         if self.lower.is_none_or(|lower| most > lower) {
             self.lower = Some(most);
@@ -1059,8 +1074,7 @@ impl Found {
         classes: &Classes,
         base: &Solver,
         goal: Goal,
-        work: &Work,
-        limits: &Limits,
+        work: &mut Work,
         climb: bool,
     ) -> Result<Carried, Error> {
         let base_classes = prepare(base, goal)?.classes;
@@ -1085,8 +1099,12 @@ impl Found {
         if highest < ceiling && (smallest as i64) < -highest - 2 {
             return Ok(Carried::SmallClasses(smallest));
         }
-        let options = HardestOptions { distribution: false, work: work.left() / 2, progress: None };
-        let settled = hardest(base, goal, &options, limits)?;
+        // Half the work left, spent from it: the base's search counts
+        // against this size's budget, its stop check and its counter.
+        let mut part = work.share_of(2);
+        let settled = hardest_within(base, goal, false, &mut part);
+        work.absorb(&mut part);
+        let settled = settled?;
         let (Some(most), Some(presses)) = (settled.lower.filter(|_| settled.exact()), &settled.presses)
         else {
             return Ok(Carried::BaseUnsettled);

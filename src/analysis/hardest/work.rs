@@ -130,6 +130,12 @@ impl<'a> Work<'a> {
         self.spent
     }
 
+    /// Whether the stop check says stop now (read outside the hot loop:
+    /// it may read the clock).
+    pub fn told_to_stop(&self) -> bool {
+        (self.stop)()
+    }
+
     /// Adds the weighings spent since the last report to the counter.
     pub fn report(&mut self) {
         if let Some(progress) = self.progress {

@@ -12,7 +12,7 @@ import { hint, solve, step } from "./solution.js";
 import { chaseStep } from "./chase.js";
 import { analyze, analyzeSoon } from "./quiet.js";
 import { drawHeat, wireHeat } from "./heat.js";
-import { buildGraphPicker, buildMask, openSize, showSettings, wireSettings } from "./settings.js";
+import { buildGraphPicker, buildMask, buildRuleMenu, openSize, showSettings, wireSettings } from "./settings.js";
 
 /** The cell or vertex a click on the board hit, or -1. */
 function cellAt(event) {
@@ -278,6 +278,7 @@ if (window.matchMedia("(max-width: 760px)").matches) {
   $("settings").open = false;
   $("about").open = false;
 }
+buildRuleMenu();
 buildMask();
 buildGraphPicker();
 loadFromUrl();

@@ -167,13 +167,17 @@ function mark(g, { x: left, y: top, size }, fill) {
     if (size >= 4) g.fillRect(left + 1, top + 1, size - 2, size - 2);
     return;
   }
-  const x = left + size / 2, y = top + size / 2;
-  const radius = Math.max(1, size * 0.3);
+  ringedDisc(g, left + size / 2, top + size / 2, Math.max(1, size * 0.3), fill, Math.max(1, size / 14));
+}
+
+/** A disc of `fill` at (`x`, `y`) ringed white then black, each ring
+ *  `ring` wide: the marks' and the badges' shape. */
+function ringedDisc(g, x, y, radius, fill, ring) {
   g.beginPath();
   g.arc(x, y, radius, 0, 2 * Math.PI);
   g.fillStyle = fill;
   g.fill();
-  g.lineWidth = Math.max(1, size / 14);
+  g.lineWidth = ring;
   g.strokeStyle = "#fff";
   g.stroke();
   g.beginPath();
@@ -194,17 +198,7 @@ function badge(g, box, fill, count, light = true) {
   }
   const x = box.x + size * 0.8, y = box.y + size * 0.8;
   const radius = size * 0.17;
-  g.beginPath();
-  g.arc(x, y, radius, 0, 2 * Math.PI);
-  g.fillStyle = fill;
-  g.fill();
-  g.lineWidth = Math.max(1, size / 24);
-  g.strokeStyle = "#fff";
-  g.stroke();
-  g.beginPath();
-  g.arc(x, y, radius + g.lineWidth, 0, 2 * Math.PI);
-  g.strokeStyle = "#111";
-  g.stroke();
+  ringedDisc(g, x, y, radius, fill, Math.max(1, size / 24));
   label(g, `${count}`, x, y, Math.floor(size * 0.26), radius * 1.8, light);
 }
 

@@ -3,11 +3,12 @@
 import { $, allOf, offsets, state, stateKey } from "./state.js";
 
 /** Cells flipped by pressing cell `i`: each once, even on a narrow torus;
- *  on a graph, the vertex (plus) and its neighbours. */
+ *  on a graph, its neighbours, and the vertex where the rule flips the
+ *  pressed cell (plus). */
 function flippedBy(i) {
   if (state.graph) {
     const near = state.graph.neighbours[i];
-    return state.rule === "neighbours" ? near : [i, ...near];
+    return offsets().some(([dr, dc]) => dr === 0 && dc === 0) ? [i, ...near] : near;
   }
   const r = Math.floor(i / state.cols), c = i % state.cols;
   const cells = new Set();

@@ -1,6 +1,6 @@
 // The settings: size or graph, rule, torus, number of states, target and mode.
 
-import { $, clampSide, clampStates, convertTarget, ruleName, say, state, MAX_SIDE, MAX_STATES, MIN_STATES } from "./state.js";
+import { $, clampSide, clampStates, convertTarget, namedRule, ruleName, say, state, MAX_SIDE, MAX_STATES, MIN_STATES, RULES } from "./state.js";
 import { BUILT_INS, builtIn, graphInfo, parseGraph, toGraph6 } from "./graph.js";
 import { forgetSolution } from "./puzzle.js";
 import { changed, stateColour } from "./draw.js";
@@ -31,12 +31,15 @@ export function openSize(i) {
 }
 
 /** Plays on `graph` from now: its vertices all 0. A rule a graph does not
- *  take (king, a mask) becomes plus, and the torus goes, with a word. */
+ *  take (king, a mask) becomes the first that it does (plus), and the
+ *  torus goes, with a word. */
 function setGraph(graph) {
   let note = "";
-  if (state.rule !== "plus" && state.rule !== "neighbours") {
-    note = `A graph takes the rules plus and neighbours, so plus rather than ${ruleName()}. `;
-    state.rule = "plus";
+  if (!namedRule(state.rule)?.graph_words) {
+    const names = RULES.filter((rule) => rule.graph_words).map((rule) => rule.name);
+    const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+    note = `A graph takes the rules ${list}, so ${names[0]} rather than ${ruleName()}. `;
+    state.rule = names[0];
   }
   state.torus = false;
   state.graph = graph;
@@ -105,7 +108,7 @@ function showGraph() {
   if (size !== undefined) $("graph-size").value = size;
   if (kind === "paste" && document.activeElement !== $("graph-text")) $("graph-text").value = g.key.slice(3);
   showPicker(kind);
-  for (const value of ["king", "mask"]) $("rule").querySelector(`option[value=${value}]`).disabled = Boolean(g);
+  for (const option of $("rule").options) option.disabled = Boolean(g) && !namedRule(option.value)?.graph_words;
   $("torus-label").hidden = Boolean(g);
   $("graph-info").hidden = !g;
   $("graph6-label").hidden = !g;
@@ -138,16 +141,18 @@ export function showSettings() {
   $("mask").querySelectorAll("button").forEach((b, k) => b.setAttribute("aria-pressed", bits[k] === "1"));
 }
 
+/** The rule menu: the server's named rules, then the drawn mask. */
+export function buildRuleMenu() {
+  const named = RULES.map((rule) => new Option(`${rule.name}: ${rule.words}`, rule.name));
+  $("rule").replaceChildren(...named, new Option("drawn: the mask below", "mask"));
+}
+
 /** The rule menu in the words of the board played: a grid's cell and its
  *  4 neighbours, a graph's vertex and its neighbours (as the CLI says). */
 function ruleWords() {
-  const [plus, neighbours] = state.graph
-    ? ["plus: a vertex and its neighbours", "neighbours: its neighbours only"]
-    : ["plus: the cell and its 4 neighbours", "neighbours: the 4 neighbours only"];
-  const options = $("rule").options;
-  for (const option of options) {
-    if (option.value === "plus") option.textContent = plus;
-    if (option.value === "neighbours") option.textContent = neighbours;
+  for (const option of $("rule").options) {
+    const rule = namedRule(option.value);
+    if (rule) option.textContent = `${rule.name}: ${(state.graph && rule.graph_words) || rule.words}`;
   }
 }
 

@@ -2,6 +2,8 @@
 // The board lives here; the server solves and analyses (the JSON API that
 // `lightsout serve` documents in docs/serve.md).
 
+import { RULES } from "./rules.js";
+
 export const MAX_SIDE = 256;
 
 // States a cell takes (Z_K): a press adds 1 to each cell it reaches, mod
@@ -15,7 +17,7 @@ export const $ = (id) => document.getElementById(id);
 export const state = {
   rows: 5,
   cols: 5,
-  rule: "plus",
+  rule: RULES[0].name,
   mask: "00000/00100/01110/00100/00000",
   torus: false,
   // A graph instead of the grid (graph.js), or null: the board is then
@@ -51,15 +53,20 @@ export const state = {
   chase: null,
 };
 
-const RULES = {
-  plus: [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]],
-  neighbours: [[-1, 0], [1, 0], [0, -1], [0, 1]],
-  king: [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 0], [0, 1], [1, -1], [1, 0], [1, 1]],
-};
+// The rules with a name, from the server (`rules.js`, made from the
+// model's list): {name, words, graph_words (null: not for graphs),
+// offsets}, the default first. The menu, the link and the presses read
+// them; a drawn mask is the page's own.
+export { RULES };
+
+/** The named rule `name`, or undefined (a mask, or no such rule). */
+export function namedRule(name) {
+  return RULES.find((rule) => rule.name === name);
+}
 
 /** The offsets a press flips, for the current rule. */
 export function offsets() {
-  if (state.rule !== "mask") return RULES[state.rule];
+  if (state.rule !== "mask") return (namedRule(state.rule) ?? RULES[0]).offsets;
   const rows = state.mask.split("/");
   const h = (rows.length - 1) / 2, w = (rows[0].length - 1) / 2;
   const out = [];

@@ -1,6 +1,6 @@
 // The URL that holds the state: a link is the board, its size and its rule.
 
-import { clampSide, clampStates, say, state, validTarget } from "./state.js";
+import { clampSide, clampStates, namedRule, say, state, validTarget, RULES } from "./state.js";
 import { forgetSolution } from "./puzzle.js";
 import { graphFromKey } from "./graph.js";
 
@@ -59,7 +59,8 @@ export function loadFromUrl() {
   const p = new URLSearchParams(location.hash.slice(1));
   state.rows = clampSide(p.get("rows"), 5);
   state.cols = clampSide(p.get("cols"), 5);
-  state.rule = ["plus", "neighbours", "king", "mask"].includes(p.get("rule")) ? p.get("rule") : "plus";
+  const rule = p.get("rule");
+  state.rule = rule === "mask" || namedRule(rule) ? rule : RULES[0].name;
   if (/^[01]{5}(\/[01]{5}){4}$/.test(p.get("mask") || "")) state.mask = p.get("mask");
   state.torus = p.get("torus") === "1";
   state.graph = null;
@@ -67,7 +68,7 @@ export function loadFromUrl() {
     try {
       state.graph = graphFromKey(p.get("graph"));
       [state.rows, state.cols, state.torus] = [1, state.graph.n, false];
-      if (state.rule !== "neighbours") state.rule = "plus";
+      if (!namedRule(state.rule)?.graph_words) state.rule = RULES[0].name;
     } catch (error) {
       say(`The link's graph: ${error.message}; a grid instead.`);
     }
