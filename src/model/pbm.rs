@@ -23,14 +23,66 @@ pub fn is_pbm(input: &[u8]) -> bool {
 /// [`Error::Parse`] naming `source` and the byte offset for a bad header,
 /// a size of 0, a pixel other than `0`/`1` (P1), or a truncated image.
 pub fn read_pbm(input: &[u8], source: &str) -> Result<Vec<Grid>, Error> {
-    let mut reader = Reader { input, pos: 0, source };
-    let mut grids = Vec::new();
-    loop {
-        reader.skip_space_and_comments();
-        if reader.pos == input.len() && !grids.is_empty() {
-            return Ok(grids);
+    Reader { input, pos: 0, source }.images()
+}
+
+/// A reader of a Netpbm stream (PBM here, PGM in `pgm.rs`): both skip the
+/// same whitespace and comments, and read images one after another until
+/// only those are left.
+pub(super) trait Netpbm<'a> {
+    type Image;
+
+    /// The whole input.
+    fn input(&self) -> &'a [u8];
+
+    /// Where the reader is in the input.
+    fn pos(&mut self) -> &mut usize;
+
+    /// The image that starts at the reader's position.
+    fn image(&mut self) -> Result<Self::Image, Error>;
+
+    fn skip_space_and_comments(&mut self) {
+        let input = self.input();
+        let pos = self.pos();
+        while let Some(&b) = input.get(*pos) {
+            if b == b'#' {
+                while input.get(*pos).is_some_and(|&b| b != b'\n') {
+                    *pos += 1;
+                }
+            } else if b.is_ascii_whitespace() {
+                *pos += 1;
+            } else {
+                break;
+            }
         }
-        grids.push(reader.image()?);
+    }
+
+    /// The run of digits after whitespace and comments (empty when there
+    /// is none), and where it starts.
+    fn digits(&mut self) -> (&'a [u8], usize) {
+        self.skip_space_and_comments();
+        let input = self.input();
+        let pos = self.pos();
+        let start = *pos;
+        while input.get(*pos).is_some_and(u8::is_ascii_digit) {
+            *pos += 1;
+        }
+        (&input[start..*pos], start)
+    }
+
+    /// Every image of the stream: at least one, as many as follow each other.
+    fn images(mut self) -> Result<Vec<Self::Image>, Error>
+    where
+        Self: Sized,
+    {
+        let mut images = Vec::new();
+        loop {
+            self.skip_space_and_comments();
+            if *self.pos() == self.input().len() && !images.is_empty() {
+                return Ok(images);
+            }
+            images.push(self.image()?);
+        }
     }
 }
 
@@ -45,27 +97,8 @@ impl Reader<'_> {
         Error::Parse { source: self.source.to_string(), message: format!("{what} at byte {}", self.pos + 1) }
     }
 
-    fn skip_space_and_comments(&mut self) {
-        while let Some(&b) = self.input.get(self.pos) {
-            if b == b'#' {
-                while self.input.get(self.pos).is_some_and(|&b| b != b'\n') {
-                    self.pos += 1;
-                }
-            } else if b.is_ascii_whitespace() {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
-    }
-
     fn number(&mut self, what: &str) -> Result<usize, Error> {
-        self.skip_space_and_comments();
-        let start = self.pos;
-        while self.input.get(self.pos).is_some_and(u8::is_ascii_digit) {
-            self.pos += 1;
-        }
-        let digits = &self.input[start..self.pos];
+        let (digits, start) = self.digits();
         let value = std::str::from_utf8(digits).ok().and_then(|s| s.parse::<usize>().ok());
         match value {
             Some(v) if v > 0 && v <= super::MAX_SIDE => Ok(v),
@@ -78,6 +111,18 @@ impl Reader<'_> {
                 Err(self.error(&format!("expected the PBM {what}")))
             }
         }
+    }
+}
+
+impl<'a> Netpbm<'a> for Reader<'a> {
+    type Image = Grid;
+
+    fn input(&self) -> &'a [u8] {
+        self.input
+    }
+
+    fn pos(&mut self) -> &mut usize {
+        &mut self.pos
     }
 
     fn image(&mut self) -> Result<Grid, Error> {
