@@ -23,27 +23,18 @@ pub fn is_pbm(input: &[u8]) -> bool {
 /// [`Error::Parse`] naming `source` and the byte offset for a bad header,
 /// a size of 0, a pixel other than `0`/`1` (P1), or a truncated image.
 pub fn read_pbm(input: &[u8], source: &str) -> Result<Vec<Grid>, Error> {
-    Reader { input, pos: 0, source }.images()
+    Reader { input, pos: 0, source }.images(Reader::image)
 }
 
 /// A reader of a Netpbm stream (PBM here, PGM in `pgm.rs`): both skip the
-/// same whitespace and comments, and read images one after another until
-/// only those are left.
+/// same whitespace and comments, read the same numbers and magic numbers,
+/// and read images one after another until only those are left.
 pub(super) trait Netpbm<'a> {
-    type Image;
-
-    /// The whole input.
-    fn input(&self) -> &'a [u8];
-
-    /// Where the reader is in the input.
-    fn pos(&mut self) -> &mut usize;
-
-    /// The image that starts at the reader's position.
-    fn image(&mut self) -> Result<Self::Image, Error>;
+    /// The whole input, and where the reader is in it.
+    fn at(&mut self) -> (&'a [u8], &mut usize);
 
     fn skip_space_and_comments(&mut self) {
-        let input = self.input();
-        let pos = self.pos();
+        let (input, pos) = self.at();
         while let Some(&b) = input.get(*pos) {
             if b == b'#' {
                 while input.get(*pos).is_some_and(|&b| b != b'\n') {
@@ -61,8 +52,7 @@ pub(super) trait Netpbm<'a> {
     /// is none), and where it starts.
     fn digits(&mut self) -> (&'a [u8], usize) {
         self.skip_space_and_comments();
-        let input = self.input();
-        let pos = self.pos();
+        let (input, pos) = self.at();
         let start = *pos;
         while input.get(*pos).is_some_and(u8::is_ascii_digit) {
             *pos += 1;
@@ -70,18 +60,33 @@ pub(super) trait Netpbm<'a> {
         (&input[start..*pos], start)
     }
 
-    /// Every image of the stream: at least one, as many as follow each other.
-    fn images(mut self) -> Result<Vec<Self::Image>, Error>
+    /// Whether the image here is `raw` rather than `plain` (its two magic
+    /// bytes, then passed); `None`, not moving, when it starts with neither.
+    fn magic(&mut self, plain: &[u8; 2], raw: &[u8; 2]) -> Option<bool> {
+        let (input, pos) = self.at();
+        let is_raw = match input.get(*pos..*pos + 2)? {
+            magic if magic == plain => false,
+            magic if magic == raw => true,
+            _ => return None,
+        };
+        *pos += 2;
+        Some(is_raw)
+    }
+
+    /// Every image of the stream, each read by `image`: at least one, as
+    /// many as follow each other.
+    fn images<T>(mut self, image: impl Fn(&mut Self) -> Result<T, Error>) -> Result<Vec<T>, Error>
     where
         Self: Sized,
     {
         let mut images = Vec::new();
         loop {
             self.skip_space_and_comments();
-            if *self.pos() == self.input().len() && !images.is_empty() {
+            let (input, pos) = self.at();
+            if *pos == input.len() && !images.is_empty() {
                 return Ok(images);
             }
-            images.push(self.image()?);
+            images.push(image(&mut self)?);
         }
     }
 }
@@ -112,26 +117,11 @@ impl Reader<'_> {
             }
         }
     }
-}
-
-impl<'a> Netpbm<'a> for Reader<'a> {
-    type Image = Grid;
-
-    fn input(&self) -> &'a [u8] {
-        self.input
-    }
-
-    fn pos(&mut self) -> &mut usize {
-        &mut self.pos
-    }
 
     fn image(&mut self) -> Result<Grid, Error> {
-        let raw = match self.input.get(self.pos..self.pos + 2) {
-            Some(b"P1") => false,
-            Some(b"P4") => true,
-            _ => return Err(self.error("expected a PBM header P1 or P4")),
+        let Some(raw) = self.magic(b"P1", b"P4") else {
+            return Err(self.error("expected a PBM header P1 or P4"));
         };
-        self.pos += 2;
         let cols = self.number("width")?;
         let rows = self.number("height")?;
         // Every pixel takes at least one byte of P1 or one bit of P4: check
@@ -194,6 +184,12 @@ impl<'a> Netpbm<'a> for Reader<'a> {
             }
         }
         Ok(grid)
+    }
+}
+
+impl<'a> Netpbm<'a> for Reader<'a> {
+    fn at(&mut self) -> (&'a [u8], &mut usize) {
+        (self.input, &mut self.pos)
     }
 }
 

@@ -47,7 +47,7 @@ pub fn read_pgm(input: &[u8], source: &str, k: u8) -> Result<Vec<StateGrid>, Err
     if k < 2 {
         return Err(Error::BadInput(format!("the number of states is 2 to 255, got {k}")));
     }
-    Reader { input, pos: 0, source, k }.images()
+    Reader { input, pos: 0, source, k }.images(Reader::image)
 }
 
 struct Reader<'a> {
@@ -91,26 +91,11 @@ impl Reader<'_> {
             (None, at) => Err(self.error_at(&format!("expected the PGM {what}"), at)),
         }
     }
-}
-
-impl<'a> Netpbm<'a> for Reader<'a> {
-    type Image = StateGrid;
-
-    fn input(&self) -> &'a [u8] {
-        self.input
-    }
-
-    fn pos(&mut self) -> &mut usize {
-        &mut self.pos
-    }
 
     fn image(&mut self) -> Result<StateGrid, Error> {
-        let raw = match self.input.get(self.pos..self.pos + 2) {
-            Some(b"P2") => false,
-            Some(b"P5") => true,
-            _ => return Err(self.error_at("expected a PGM header P2 or P5", self.pos)),
+        let Some(raw) = self.magic(b"P2", b"P5") else {
+            return Err(self.error_at("expected a PGM header P2 or P5", self.pos));
         };
-        self.pos += 2;
         let cols = self.side("width")?;
         let rows = self.side("height")?;
         let states = u64::from(self.k);
@@ -178,6 +163,12 @@ impl<'a> Netpbm<'a> for Reader<'a> {
             }
         }
         Ok(grid)
+    }
+}
+
+impl<'a> Netpbm<'a> for Reader<'a> {
+    fn at(&mut self) -> (&'a [u8], &mut usize) {
+        (self.input, &mut self.pos)
     }
 }
 
