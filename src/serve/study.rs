@@ -4,7 +4,7 @@ use axum::routing::MethodRouter;
 
 use super::Limits;
 use super::error::ApiError;
-use super::game::{OnGame, Served, for_states};
+use super::game::{OnGame, Served, TableSizes, for_states};
 use super::request::{self, AnalyzeRequest, TableRequest};
 use super::work::{App, Job};
 use crate::Puzzle;
@@ -13,7 +13,6 @@ use crate::model::{Graph, Layout};
 use crate::picture::MAX_GRAPH_VERTICES;
 use crate::present::{Shown, study_json};
 use crate::solve::limits::analyze_budget;
-use crate::zk::Modulus;
 
 /// `POST /api/analyze`: the object `lightsout analyze --format json` prints.
 pub(super) fn analyze() -> MethodRouter<App> {
@@ -118,10 +117,7 @@ fn nullity_rows(req: TableRequest, job: &Job) -> Result<String, ApiError> {
         }
     }
     struct Table<'a> {
-        states: Modulus,
-        rows: (usize, usize),
-        cols: (usize, usize),
-        template: Puzzle,
+        sizes: TableSizes,
         job: &'a Job,
     }
     impl OnGame for Table<'_> {
@@ -129,9 +125,10 @@ fn nullity_rows(req: TableRequest, job: &Job) -> Result<String, ApiError> {
         where
             G::Board: Shown<Solver = G>,
         {
-            let entries = G::table(self.states, self.rows, self.cols, &self.template, self.job)?;
+            let entries = G::table(&self.sizes, self.job)?;
             Ok(serde_json::Value::from(entries).to_string())
         }
     }
-    for_states(states, Table { states, rows: (r0, r1), cols: (c0, c1), template, job })
+    let sizes = TableSizes { states, rows: (r0, r1), cols: (c0, c1), template };
+    for_states(states, Table { sizes, job })
 }
