@@ -368,6 +368,15 @@ mod tests {
         (pos + (rate * seconds) as u64, at + Duration::from_millis(100 * ticks))
     }
 
+    /// An estimate fed 9 s of a run of 100,000 steps at `rate` steps a
+    /// second, which has measured the rate; and where the run ended.
+    fn measured_run(rate: f64) -> (Estimate, (u64, Instant)) {
+        let mut estimate = Estimate::default();
+        let end = run(&mut estimate, 100_000, (0, Instant::now()), rate, 9.0);
+        assert!(estimate.left().is_some(), "{}", estimate.describe());
+        (estimate, end)
+    }
+
     /// Issue 15: `-r 61 -c 61 --max-nullity 40` showed "18m–19m left" for
     /// its first minute and finished in 2.5 min: indicatif's `{eta}` went by
     /// the slow start. A search that starts slowly (a tenth of its rate for
@@ -412,10 +421,7 @@ mod tests {
     /// measures its rate afresh.
     #[test]
     fn a_new_pass_starts_the_estimate_over() {
-        let mut estimate = Estimate::default();
-        let start = Instant::now();
-        let end = run(&mut estimate, 100_000, (0, start), 10_000.0, 9.0);
-        assert!(estimate.left().is_some());
+        let (mut estimate, end) = measured_run(10_000.0);
         estimate.observe(0, 100_000, None, end.1);
         assert!(estimate.left().is_none(), "{}", estimate.describe());
     }
@@ -500,10 +506,7 @@ mod tests {
     /// and work are not one measure.
     #[test]
     fn a_model_that_comes_late_starts_the_estimate_over() {
-        let mut estimate = Estimate::default();
-        let start = Instant::now();
-        let end = run(&mut estimate, 100_000, (0, start), 1_000.0, 9.0);
-        assert!(estimate.left().is_some());
+        let (mut estimate, end) = measured_run(1_000.0);
         estimate.observe(end.0 + 10, 100_000, Some((5.0, 10.0)), end.1 + Duration::from_millis(100));
         assert!(estimate.left().is_none(), "{}", estimate.describe());
         assert_eq!(estimate.describe(), "50.0% of the work, measuring the rate");

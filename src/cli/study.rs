@@ -179,18 +179,7 @@ pub(super) fn write_table(
             let width =
                 table.iter().flatten().max().map_or(1, |m| m.to_string().len()).max(c1.to_string().len());
             let label = r1.to_string().len();
-            write!(out, "{:>label$} |", "")?;
-            for c in c0..=c1 {
-                write!(out, " {c:>width$}")?;
-            }
-            writeln!(out)?;
-            for (i, row) in table.iter().enumerate() {
-                write!(out, "{:>label$} |", r0 + i)?;
-                for n in row {
-                    write!(out, " {n:>width$}")?;
-                }
-                writeln!(out)?;
-            }
+            write_grid(&mut out, table, r0, (c0, c1), (label, " |"), width, |&n| n)?;
         }
         TableFormat::Csv => {
             writeln!(out, "rows,cols,nullity")?;
@@ -209,6 +198,34 @@ pub(super) fn write_table(
         }
     }
     out.flush()
+}
+
+/// Writes `table` as a text grid: a line of the column numbers `c0..=c1`,
+/// then a line a row, led by its number from `r0`. The numbers that lead
+/// the lines take `label.0` places and are followed by `label.1`; every
+/// cell, `cell` of an entry, takes `width` places after a space.
+fn write_grid<T, D: std::fmt::Display>(
+    out: &mut impl Write,
+    table: &[Vec<T>],
+    r0: usize,
+    (c0, c1): (usize, usize),
+    (label, after_label): (usize, &str),
+    width: usize,
+    cell: impl Fn(&T) -> D,
+) -> io::Result<()> {
+    write!(out, "{:>label$}{after_label}", "")?;
+    for c in c0..=c1 {
+        write!(out, " {c:>width$}")?;
+    }
+    writeln!(out)?;
+    for (i, row) in table.iter().enumerate() {
+        write!(out, "{:>label$}{after_label}", r0 + i)?;
+        for entry in row {
+            write!(out, " {:>width$}", cell(entry))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
 }
 
 /// `lightsout table --states K`: log2 of the kernel's size over ranges of
@@ -244,18 +261,9 @@ fn state_table(args: &TableArgs, io: &mut Streams) -> Result<u8, Failure> {
     match args.format.unwrap_or(TableFormat::Text) {
         TableFormat::Text => {
             writeln!(out, "log2 of the kernel size, {k} states (rows down, columns across)")?;
-            write!(out, "{:>6}", "")?;
-            for c in c0..=c1 {
-                write!(out, " {c:>6}")?;
-            }
-            writeln!(out)?;
-            for (i, row) in table.iter().enumerate() {
-                write!(out, "{:>6}", r0 + i)?;
-                for entry in row {
-                    write!(out, " {:>6}", format!("{:.2}", entry.kernel_size_log2))?;
-                }
-                writeln!(out)?;
-            }
+            write_grid(&mut out, &table, r0, (c0, c1), (6, ""), 6, |entry| {
+                format!("{:.2}", entry.kernel_size_log2)
+            })?;
         }
         TableFormat::Csv => {
             writeln!(out, "rows,cols,states,kernel_size_log2,nullity")?;

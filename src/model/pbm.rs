@@ -23,14 +23,71 @@ pub fn is_pbm(input: &[u8]) -> bool {
 /// [`Error::Parse`] naming `source` and the byte offset for a bad header,
 /// a size of 0, a pixel other than `0`/`1` (P1), or a truncated image.
 pub fn read_pbm(input: &[u8], source: &str) -> Result<Vec<Grid>, Error> {
-    let mut reader = Reader { input, pos: 0, source };
-    let mut grids = Vec::new();
-    loop {
-        reader.skip_space_and_comments();
-        if reader.pos == input.len() && !grids.is_empty() {
-            return Ok(grids);
+    Reader { input, pos: 0, source }.images(Reader::image)
+}
+
+/// A reader of a Netpbm stream (PBM here, PGM in `pgm.rs`): both skip the
+/// same whitespace and comments, read the same numbers and magic numbers,
+/// and read images one after another until only those are left.
+pub(super) trait Netpbm<'a> {
+    /// The whole input, and where the reader is in it.
+    fn at(&mut self) -> (&'a [u8], &mut usize);
+
+    fn skip_space_and_comments(&mut self) {
+        let (input, pos) = self.at();
+        while let Some(&b) = input.get(*pos) {
+            if b == b'#' {
+                while input.get(*pos).is_some_and(|&b| b != b'\n') {
+                    *pos += 1;
+                }
+            } else if b.is_ascii_whitespace() {
+                *pos += 1;
+            } else {
+                break;
+            }
         }
-        grids.push(reader.image()?);
+    }
+
+    /// The run of digits after whitespace and comments (empty when there
+    /// is none), and where it starts.
+    fn digits(&mut self) -> (&'a [u8], usize) {
+        self.skip_space_and_comments();
+        let (input, pos) = self.at();
+        let start = *pos;
+        while input.get(*pos).is_some_and(u8::is_ascii_digit) {
+            *pos += 1;
+        }
+        (&input[start..*pos], start)
+    }
+
+    /// Whether the image here is `raw` rather than `plain` (its two magic
+    /// bytes, then passed); `None`, not moving, when it starts with neither.
+    fn magic(&mut self, plain: &[u8; 2], raw: &[u8; 2]) -> Option<bool> {
+        let (input, pos) = self.at();
+        let is_raw = match input.get(*pos..*pos + 2)? {
+            magic if magic == plain => false,
+            magic if magic == raw => true,
+            _ => return None,
+        };
+        *pos += 2;
+        Some(is_raw)
+    }
+
+    /// Every image of the stream, each read by `image`: at least one, as
+    /// many as follow each other.
+    fn images<T>(mut self, image: impl Fn(&mut Self) -> Result<T, Error>) -> Result<Vec<T>, Error>
+    where
+        Self: Sized,
+    {
+        let mut images = Vec::new();
+        loop {
+            self.skip_space_and_comments();
+            let (input, pos) = self.at();
+            if *pos == input.len() && !images.is_empty() {
+                return Ok(images);
+            }
+            images.push(image(&mut self)?);
+        }
     }
 }
 
@@ -45,27 +102,8 @@ impl Reader<'_> {
         Error::Parse { source: self.source.to_string(), message: format!("{what} at byte {}", self.pos + 1) }
     }
 
-    fn skip_space_and_comments(&mut self) {
-        while let Some(&b) = self.input.get(self.pos) {
-            if b == b'#' {
-                while self.input.get(self.pos).is_some_and(|&b| b != b'\n') {
-                    self.pos += 1;
-                }
-            } else if b.is_ascii_whitespace() {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
-    }
-
     fn number(&mut self, what: &str) -> Result<usize, Error> {
-        self.skip_space_and_comments();
-        let start = self.pos;
-        while self.input.get(self.pos).is_some_and(u8::is_ascii_digit) {
-            self.pos += 1;
-        }
-        let digits = &self.input[start..self.pos];
+        let (digits, start) = self.digits();
         let value = std::str::from_utf8(digits).ok().and_then(|s| s.parse::<usize>().ok());
         match value {
             Some(v) if v > 0 && v <= super::MAX_SIDE => Ok(v),
@@ -81,12 +119,9 @@ impl Reader<'_> {
     }
 
     fn image(&mut self) -> Result<Grid, Error> {
-        let raw = match self.input.get(self.pos..self.pos + 2) {
-            Some(b"P1") => false,
-            Some(b"P4") => true,
-            _ => return Err(self.error("expected a PBM header P1 or P4")),
+        let Some(raw) = self.magic(b"P1", b"P4") else {
+            return Err(self.error("expected a PBM header P1 or P4"));
         };
-        self.pos += 2;
         let cols = self.number("width")?;
         let rows = self.number("height")?;
         // Every pixel takes at least one byte of P1 or one bit of P4: check
@@ -149,6 +184,12 @@ impl Reader<'_> {
             }
         }
         Ok(grid)
+    }
+}
+
+impl<'a> Netpbm<'a> for Reader<'a> {
+    fn at(&mut self) -> (&'a [u8], &mut usize) {
+        (self.input, &mut self.pos)
     }
 }
 

@@ -9,6 +9,7 @@
 use std::io::{self, Write};
 
 use super::StateGrid;
+use super::pbm::Netpbm;
 use crate::error::Error;
 
 /// Whether `input` starts like a PGM image (`P2` or `P5`).
@@ -46,15 +47,7 @@ pub fn read_pgm(input: &[u8], source: &str, k: u8) -> Result<Vec<StateGrid>, Err
     if k < 2 {
         return Err(Error::BadInput(format!("the number of states is 2 to 255, got {k}")));
     }
-    let mut reader = Reader { input, pos: 0, source, k };
-    let mut grids = Vec::new();
-    loop {
-        reader.skip_space_and_comments();
-        if reader.pos == input.len() && !grids.is_empty() {
-            return Ok(grids);
-        }
-        grids.push(reader.image()?);
-    }
+    Reader { input, pos: 0, source, k }.images(Reader::image)
 }
 
 struct Reader<'a> {
@@ -79,28 +72,9 @@ impl Reader<'_> {
         Error::Parse { source: self.source.to_string(), message }
     }
 
-    fn skip_space_and_comments(&mut self) {
-        while let Some(&b) = self.input.get(self.pos) {
-            if b == b'#' {
-                while self.input.get(self.pos).is_some_and(|&b| b != b'\n') {
-                    self.pos += 1;
-                }
-            } else if b.is_ascii_whitespace() {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
-    }
-
     /// The next decimal number and where it starts; `None` if there is none.
     fn number(&mut self) -> (Option<u64>, usize) {
-        self.skip_space_and_comments();
-        let start = self.pos;
-        while self.input.get(self.pos).is_some_and(u8::is_ascii_digit) {
-            self.pos += 1;
-        }
-        let digits = &self.input[start..self.pos];
+        let (digits, start) = self.digits();
         // Saturating: a value too long for u64 is still "too large".
         let value = (!digits.is_empty()).then(|| {
             digits.iter().fold(0u64, |v, &d| v.saturating_mul(10).saturating_add(u64::from(d - b'0')))
@@ -119,12 +93,9 @@ impl Reader<'_> {
     }
 
     fn image(&mut self) -> Result<StateGrid, Error> {
-        let raw = match self.input.get(self.pos..self.pos + 2) {
-            Some(b"P2") => false,
-            Some(b"P5") => true,
-            _ => return Err(self.error_at("expected a PGM header P2 or P5", self.pos)),
+        let Some(raw) = self.magic(b"P2", b"P5") else {
+            return Err(self.error_at("expected a PGM header P2 or P5", self.pos));
         };
-        self.pos += 2;
         let cols = self.side("width")?;
         let rows = self.side("height")?;
         let states = u64::from(self.k);
@@ -192,6 +163,12 @@ impl Reader<'_> {
             }
         }
         Ok(grid)
+    }
+}
+
+impl<'a> Netpbm<'a> for Reader<'a> {
+    fn at(&mut self) -> (&'a [u8], &mut usize) {
+        (self.input, &mut self.pos)
     }
 }
 

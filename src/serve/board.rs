@@ -1,12 +1,10 @@
 //! The handlers that take a board: `/api/solve` and `/api/check`.
 
-use axum::extract::State;
-use axum::response::Response;
+use axum::routing::MethodRouter;
 
 use super::error::ApiError;
 use super::game::{OnGame, Served, for_states};
-use super::json_response;
-use super::request::{self, ApiJson, CheckRequest, SolveRequest};
+use super::request::{self, CheckRequest, SolveRequest};
 use super::work::{App, Job, Lane};
 use crate::present::{Report, Shown};
 use crate::solve::{Board, GameSpec, TargetOf};
@@ -14,25 +12,22 @@ use crate::zk::Modulus;
 use crate::{Error, Puzzle, StateGrid};
 use serde_json::Value;
 
+/// Why a request that takes a board may be refused as too large.
+const ADVICE: &str = "a smaller board or fewer states";
+
 /// `POST /api/solve`: the object `lightsout solve --format json` prints.
-pub(super) async fn solve(
-    State(app): State<App>,
-    ApiJson(req): ApiJson<SolveRequest>,
-) -> Result<Response, ApiError> {
-    let lane = Lane::of_board(&req.board, req.states, req.graph.as_deref());
-    app.run_in(lane, "a smaller board or fewer states", move |job| solve_json(&req, job))
-        .await
-        .map(json_response)
+pub(super) fn solve() -> MethodRouter<App> {
+    request::answering_in(|r: &SolveRequest| lane(&r.board, r.states, &r.graph), ADVICE, solve_json)
 }
 
-/// What a request that takes a board asks about.
-struct Asked<'a> {
-    board: &'a Value,
-    target: Option<&'a Value>,
-    rule: Option<&'a str>,
-    torus: bool,
-    states: Option<u32>,
-    graph: Option<&'a str>,
+/// `POST /api/check`: the object `lightsout check --format json` prints.
+pub(super) fn check() -> MethodRouter<App> {
+    request::answering_in(|r: &CheckRequest| lane(&r.board, r.states, &r.graph), ADVICE, check_answer)
+}
+
+/// The lane of a request about `board`.
+fn lane(board: &Value, states: Option<u32>, graph: &Option<String>) -> Lane {
+    Lane::of_board(board, states, graph.as_deref())
 }
 
 /// A request's board, its puzzle and its targets, of one kind of game.
@@ -55,14 +50,14 @@ trait OnBoard {
 
 /// Reads the board of a request, its puzzle and its targets, checked, and
 /// hands them to `then` as the kind of game its states make.
-fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError> {
+fn read(asked: &CheckRequest, job: &Job, then: impl OnBoard) -> Result<String, ApiError> {
     let limits = &*job.limits;
     let states = request::states(asked.states)?;
     let k = states.get();
     // The graph first: its vertex count is the board's width.
-    let graph = asked.graph.map(|g| request::graph(g, limits)).transpose()?;
+    let graph = asked.graph.as_deref().map(|g| request::graph(g, limits)).transpose()?;
     let vertices = graph.as_ref().map(crate::Graph::vertex_count);
-    let board = request::state_board(asked.board, "board", k, vertices, limits)?;
+    let board = request::state_board(&asked.board, "board", k, vertices, limits)?;
     let puzzle = match graph {
         Some(graph) => {
             if (board.nrows(), board.ncols()) != (1, graph.vertex_count()) {
@@ -72,15 +67,15 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
                     (board.nrows(), board.ncols()),
                 ));
             }
-            request::graph_puzzle(graph, asked.rule, asked.torus)?
+            request::graph_puzzle(graph, asked.rule.as_deref(), asked.torus)?
         }
-        None => request::puzzle(board.nrows(), board.ncols(), asked.rule, asked.torus, limits)?,
+        None => request::puzzle(board.nrows(), board.ncols(), asked.rule.as_deref(), asked.torus, limits)?,
     };
     struct ReadBoard<'a, T: OnBoard> {
         board: StateGrid,
         puzzle: Puzzle,
         vertices: Option<usize>,
-        asked: &'a Asked<'a>,
+        asked: &'a CheckRequest,
         states: Modulus,
         job: &'a Job,
         then: T,
@@ -91,7 +86,7 @@ fn read(asked: &Asked, job: &Job, then: impl OnBoard) -> Result<String, ApiError
             G::Board: Shown<Solver = G>,
         {
             let ReadBoard { board, puzzle, vertices, asked, states, job, then } = self;
-            let targets = request::targets::<G>(asked.target, vertices, states, &job.limits)?;
+            let targets = request::targets::<G>(asked.target.as_ref(), vertices, states, &job.limits)?;
             then.on(
                 Play::<G> {
                     board: Board::from_cell_values(board.nrows(), board.ncols(), board.cells()),
@@ -153,38 +148,12 @@ impl OnBoard for CheckBoard {
     }
 }
 
-fn solve_json(req: &SolveRequest, job: &Job) -> Result<String, ApiError> {
-    let asked = Asked {
-        board: &req.board,
-        target: req.target.as_ref(),
-        rule: req.rule.as_deref(),
-        torus: req.torus,
-        states: req.states,
-        graph: req.graph.as_deref(),
-    };
+fn solve_json(req: SolveRequest, job: &Job) -> Result<String, ApiError> {
     let checked = req.max_nullity.map(|d| request::max_nullity(Some(d), &job.limits)).transpose()?;
-    read(&asked, job, SolveBoard { asked: checked })
+    let SolveRequest { board, states, graph, target, rule, torus, max_nullity: _ } = req;
+    read(&CheckRequest { board, states, graph, target, rule, torus }, job, SolveBoard { asked: checked })
 }
 
-/// `POST /api/check`: the object `lightsout check --format json` prints.
-pub(super) async fn check(
-    State(app): State<App>,
-    ApiJson(req): ApiJson<CheckRequest>,
-) -> Result<Response, ApiError> {
-    let lane = Lane::of_board(&req.board, req.states, req.graph.as_deref());
-    app.run_in(lane, "a smaller board or fewer states", move |job| check_answer(&req, job))
-        .await
-        .map(json_response)
-}
-
-fn check_answer(req: &CheckRequest, job: &Job) -> Result<String, ApiError> {
-    let asked = Asked {
-        board: &req.board,
-        target: req.target.as_ref(),
-        rule: req.rule.as_deref(),
-        torus: req.torus,
-        states: req.states,
-        graph: req.graph.as_deref(),
-    };
-    read(&asked, job, CheckBoard)
+fn check_answer(req: CheckRequest, job: &Job) -> Result<String, ApiError> {
+    read(&req, job, CheckBoard)
 }

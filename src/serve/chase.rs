@@ -1,14 +1,12 @@
 //! `POST /api/chase`: light chasing step by step, for the page to walk a
 //! person through (the library's [`LightChase`]).
 
-use axum::extract::State;
-use axum::response::Response;
+use axum::routing::MethodRouter;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::error::ApiError;
-use super::json_response;
-use super::request::{self, ApiJson};
+use super::request;
 use super::work::{App, Job, Lane};
 use crate::Grid;
 use crate::analysis::{ChaseWalk, LIGHTEST_FIRST_ROW_NULLITY, LightChase};
@@ -31,18 +29,16 @@ pub(super) struct ChaseRequest {
     graph: Option<String>,
 }
 
-pub(super) async fn chase(
-    State(app): State<App>,
-    ApiJson(req): ApiJson<ChaseRequest>,
-) -> Result<Response, ApiError> {
-    let lane = Lane::of_board(&req.board, req.states, req.graph.as_deref());
-    app.run_in(lane, "a smaller board", move |job| walk_json(&req, job)).await.map(json_response)
+/// `POST /api/chase`: the walk of [`answer`].
+pub(super) fn chase() -> MethodRouter<App> {
+    let lane = |r: &ChaseRequest| Lane::of_board(&r.board, r.states, r.graph.as_deref());
+    request::answering_in(lane, "a smaller board", walk_json)
 }
 
 /// Why a request's game cannot be chased, in one line.
 const CLASSIC_ONLY: &str = "light chasing is for the classic game: the plus rule on a plane grid, two states";
 
-fn walk_json(req: &ChaseRequest, job: &Job) -> Result<String, ApiError> {
+fn walk_json(req: ChaseRequest, job: &Job) -> Result<String, ApiError> {
     let limits = &*job.limits;
     if req.graph.is_some() {
         return Err(ApiError::bad(format!("graph: {CLASSIC_ONLY} (a graph has no rows to chase down)")));

@@ -25,26 +25,24 @@ pub(super) trait Served: Weighed + Made
 where
     Self::Board: Shown<Solver = Self>,
 {
-    /// `/api/table`'s entries for the sizes `rows` × `cols`, the largest
-    /// being `template` (its sides checked), stopping when `job` must.
-    fn table(
-        states: Modulus,
-        rows: (usize, usize),
-        cols: (usize, usize),
-        template: &Puzzle,
-        job: &Job,
-    ) -> Result<Vec<Value>, ApiError>;
+    /// `/api/table`'s entries for `sizes`, stopping when `job` must.
+    fn table(sizes: &TableSizes, job: &Job) -> Result<Vec<Value>, ApiError>;
+}
+
+/// The sizes `/api/table` asks for: the rows and columns (inclusive
+/// ranges) of a game of `states` states, the rule and topology of
+/// `template`, the largest of them (its sides checked).
+pub(super) struct TableSizes {
+    pub(super) states: Modulus,
+    pub(super) rows: (usize, usize),
+    pub(super) cols: (usize, usize),
+    pub(super) template: Puzzle,
 }
 
 impl Served for Solver {
     /// The nullity of each size, [`ROWS_PER_PART`] rows between two checks.
-    fn table(
-        _: Modulus,
-        (r0, r1): (usize, usize),
-        (c0, c1): (usize, usize),
-        template: &Puzzle,
-        job: &Job,
-    ) -> Result<Vec<Value>, ApiError> {
+    fn table(sizes: &TableSizes, job: &Job) -> Result<Vec<Value>, ApiError> {
+        let TableSizes { rows: (r0, r1), cols: (c0, c1), ref template, .. } = *sizes;
         let limits = &*job.limits;
         let mut table = Vec::with_capacity(r1 - r0 + 1);
         for first in (r0..=r1).step_by(ROWS_PER_PART) {
@@ -67,13 +65,8 @@ impl Served for Solver {
 impl Served for StateSolver {
     /// Log2 of the kernel's size (and the nullity for prime K) per size,
     /// as the library's [`kernel_table`] gives it, a row between two checks.
-    fn table(
-        states: Modulus,
-        (r0, r1): (usize, usize),
-        (c0, c1): (usize, usize),
-        template: &Puzzle,
-        job: &Job,
-    ) -> Result<Vec<Value>, ApiError> {
+    fn table(sizes: &TableSizes, job: &Job) -> Result<Vec<Value>, ApiError> {
+        let TableSizes { states, rows: (r0, r1), cols: (c0, c1), ref template } = *sizes;
         let max_memory = job.limits.max_memory;
         let cols: Vec<usize> = (c0..=c1).collect();
         // Stopped inside a row too: one size can take seconds, a row of

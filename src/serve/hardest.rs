@@ -3,15 +3,13 @@
 
 use std::time::Duration;
 
-use axum::extract::State;
-use axum::response::Response;
+use axum::routing::MethodRouter;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::error::ApiError;
 use super::game::{OnGame, Served, for_states};
-use super::json_response;
-use super::request::{self, ApiJson};
+use super::request;
 use super::study::sized_puzzle;
 use super::work::{App, Job};
 use crate::Puzzle;
@@ -53,14 +51,12 @@ pub(super) struct HardestRequest {
     time_limit: Option<f64>,
 }
 
-pub(super) async fn hardest(
-    State(app): State<App>,
-    ApiJson(req): ApiJson<HardestRequest>,
-) -> Result<Response, ApiError> {
-    app.run("a smaller size or fewer states", move |job| most_presses(&req, job)).await.map(json_response)
+/// `POST /api/hardest`: the object `lightsout hardest --format json` prints.
+pub(super) fn hardest() -> MethodRouter<App> {
+    request::answering("a smaller size or fewer states", most_presses)
 }
 
-fn most_presses(req: &HardestRequest, job: &Job) -> Result<String, ApiError> {
+fn most_presses(req: HardestRequest, job: &Job) -> Result<String, ApiError> {
     let limits = &*job.limits;
     let puzzle =
         sized_puzzle(req.rows, req.cols, req.graph.as_deref(), req.rule.as_deref(), req.torus, limits)?;

@@ -226,6 +226,18 @@ mod tests {
 
     const HALF_A_REQUEST: &[u8] = b"POST /api/solve HTTP/1.1\r\nHost: localhost\r\nContent-Ty";
 
+    /// `count` connections to `address`, each of which sent half a request
+    /// and waits.
+    async fn stalled_connections(address: std::net::SocketAddr, count: usize) -> Vec<TcpStream> {
+        let mut streams = Vec::with_capacity(count);
+        for _ in 0..count {
+            let stream = TcpStream::connect(address).await.unwrap();
+            write_all(&stream, HALF_A_REQUEST).await;
+            streams.push(stream);
+        }
+        streams
+    }
+
     /// Issue 15: 3000 connections that sent half a request stayed open
     /// (300 of 300 still open after 40 s): `axum::serve` has no header
     /// timeout. Now 300 such connections are all closed by the server
@@ -233,12 +245,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn regression_stalled_headers_are_dropped() {
         let (address, _stop) = start(quick(Duration::from_millis(300), Duration::from_secs(5), 1000)).await;
-        let mut clients = Vec::new();
-        for _ in 0..300 {
-            let stream = TcpStream::connect(address).await.unwrap();
-            write_all(&stream, HALF_A_REQUEST).await;
-            clients.push(stream);
-        }
+        let clients = stalled_connections(address, 300).await;
         let started = Instant::now();
         // All waits run at once (collected, not a lazy map awaited in turn).
         let waits: Vec<_> = clients
@@ -305,12 +312,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn connections_past_the_cap_are_closed_at_once() {
         let (address, _stop) = start(quick(Duration::from_secs(2), Duration::from_secs(2), 20)).await;
-        let mut held = Vec::new();
-        for _ in 0..20 {
-            let stream = TcpStream::connect(address).await.unwrap();
-            write_all(&stream, HALF_A_REQUEST).await;
-            held.push(stream);
-        }
+        let mut held = stalled_connections(address, 20).await;
         // Give the server the time to accept them all.
         tokio::time::sleep(Duration::from_millis(200)).await;
         let extra = TcpStream::connect(address).await.unwrap();

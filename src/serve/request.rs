@@ -5,15 +5,17 @@
 //! it, never silently ignored.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::header;
+use axum::routing::{MethodRouter, post};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Limits;
 use super::error::ApiError;
-use super::work::App;
+use super::json_response;
+use super::work::{App, Job, Lane};
 use crate::model::StateBoards;
 use crate::present::{TARGET_WORDS, colour_targets, parse_range, parse_rule, topology};
 use crate::solve::{AskedTarget, Made, TargetOf};
@@ -60,6 +62,34 @@ impl<T: DeserializeOwned> FromRequest<App> for ApiJson<T> {
         }
         serde_json::from_slice(&bytes).map(ApiJson).map_err(|e| ApiError::bad(format!("request body: {e}")))
     }
+}
+
+/// The route of an API call: `POST` of a request `R`, answered with the
+/// JSON text `work` makes of it, run as a job in the long lane; `advice`
+/// is what the request could ask for instead when the job runs past the
+/// time limit.
+pub(super) fn answering<R>(
+    advice: &'static str,
+    work: fn(R, &Job) -> Result<String, ApiError>,
+) -> MethodRouter<App>
+where
+    R: DeserializeOwned + Send + 'static,
+{
+    answering_in(|_| Lane::Long, advice, work)
+}
+
+/// [`answering`] in the lane `lane` picks for the request.
+pub(super) fn answering_in<R>(
+    lane: fn(&R) -> Lane,
+    advice: &'static str,
+    work: fn(R, &Job) -> Result<String, ApiError>,
+) -> MethodRouter<App>
+where
+    R: DeserializeOwned + Send + 'static,
+{
+    post(move |State(app): State<App>, ApiJson(req): ApiJson<R>| async move {
+        app.run_in(lane(&req), advice, move |job| work(req, job)).await.map(json_response)
+    })
 }
 
 /// `POST /api/solve`: the fewest presses, as `lightsout solve --format json`.

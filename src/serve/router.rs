@@ -6,7 +6,7 @@ use axum::extract::Request;
 use axum::http::{Method, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 
 use super::error::ApiError;
 use super::work::App;
@@ -34,12 +34,12 @@ pub fn router(limits: Limits) -> Router {
     }
     let routes = routes.route("/rules.js", get(|| async { page::script(page::rules_module()) }));
     let routes = routes
-        .route("/api/solve", post(board::solve))
-        .route("/api/check", post(board::check))
-        .route("/api/analyze", post(study::analyze))
-        .route("/api/table", post(study::table))
-        .route("/api/hardest", post(hardest::hardest))
-        .route("/api/chase", post(chase::chase))
+        .route("/api/solve", board::solve())
+        .route("/api/check", board::check())
+        .route("/api/analyze", study::analyze())
+        .route("/api/table", study::table())
+        .route("/api/hardest", hardest::hardest())
+        .route("/api/chase", chase::chase())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .with_state(App::new(limits));

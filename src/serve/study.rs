@@ -1,27 +1,22 @@
 //! The handlers that take sizes: `/api/analyze` and `/api/table`.
 
-use axum::extract::State;
-use axum::response::Response;
+use axum::routing::MethodRouter;
 
+use super::Limits;
 use super::error::ApiError;
-use super::game::{OnGame, Served, for_states};
-use super::request::{self, AnalyzeRequest, ApiJson, TableRequest};
+use super::game::{OnGame, Served, TableSizes, for_states};
+use super::request::{self, AnalyzeRequest, TableRequest};
 use super::work::{App, Job};
-use super::{Limits, json_response};
 use crate::Puzzle;
 use crate::analysis::{check_kernel_table_cost, study, table_cost};
 use crate::model::{Graph, Layout};
 use crate::picture::MAX_GRAPH_VERTICES;
 use crate::present::{Shown, study_json};
 use crate::solve::limits::analyze_budget;
-use crate::zk::Modulus;
 
 /// `POST /api/analyze`: the object `lightsout analyze --format json` prints.
-pub(super) async fn analyze(
-    State(app): State<App>,
-    ApiJson(req): ApiJson<AnalyzeRequest>,
-) -> Result<Response, ApiError> {
-    app.run("a smaller size or fewer states", move |job| analysis(&req, job)).await.map(json_response)
+pub(super) fn analyze() -> MethodRouter<App> {
+    request::answering("a smaller size or fewer states", analysis)
 }
 
 /// The puzzle a study request describes: a size, or a graph.
@@ -41,7 +36,7 @@ pub(super) fn sized_puzzle(
     }
 }
 
-fn analysis(req: &AnalyzeRequest, job: &Job) -> Result<String, ApiError> {
+fn analysis(req: AnalyzeRequest, job: &Job) -> Result<String, ApiError> {
     let limits = &*job.limits;
     let puzzle =
         sized_puzzle(req.rows, req.cols, req.graph.as_deref(), req.rule.as_deref(), req.torus, limits)?;
@@ -78,14 +73,11 @@ fn layout_json(graph: &Graph) -> serde_json::Value {
 
 /// `POST /api/table`: the objects `lightsout table --format json` prints,
 /// one per size, in an array (rows, then columns, ascending).
-pub(super) async fn table(
-    State(app): State<App>,
-    ApiJson(req): ApiJson<TableRequest>,
-) -> Result<Response, ApiError> {
-    app.run("narrower ranges of rows and cols", move |job| nullity_rows(&req, job)).await.map(json_response)
+pub(super) fn table() -> MethodRouter<App> {
+    request::answering("narrower ranges of rows and cols", nullity_rows)
 }
 
-fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
+fn nullity_rows(req: TableRequest, job: &Job) -> Result<String, ApiError> {
     let limits = &*job.limits;
     let (r0, r1) = request::range("rows", &req.rows)?;
     let (c0, c1) = request::range("cols", &req.cols)?;
@@ -125,10 +117,7 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
         }
     }
     struct Table<'a> {
-        states: Modulus,
-        rows: (usize, usize),
-        cols: (usize, usize),
-        template: Puzzle,
+        sizes: TableSizes,
         job: &'a Job,
     }
     impl OnGame for Table<'_> {
@@ -136,9 +125,10 @@ fn nullity_rows(req: &TableRequest, job: &Job) -> Result<String, ApiError> {
         where
             G::Board: Shown<Solver = G>,
         {
-            let entries = G::table(self.states, self.rows, self.cols, &self.template, self.job)?;
+            let entries = G::table(&self.sizes, self.job)?;
             Ok(serde_json::Value::from(entries).to_string())
         }
     }
-    for_states(states, Table { states, rows: (r0, r1), cols: (c0, c1), template, job })
+    let sizes = TableSizes { states, rows: (r0, r1), cols: (c0, c1), template };
+    for_states(states, Table { sizes, job })
 }

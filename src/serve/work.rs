@@ -155,15 +155,6 @@ impl App {
         App { limits: Arc::new(limits), slots, quick_slots }
     }
 
-    /// [`run_in`](Self::run_in) the long lane.
-    pub(super) async fn run<T, F>(&self, advice: &'static str, job: F) -> Result<T, ApiError>
-    where
-        F: FnOnce(&Job) -> Result<T, ApiError> + Send + 'static,
-        T: Send + 'static,
-    {
-        self.run_in(Lane::Long, advice, job).await
-    }
-
     /// Runs `job` on the blocking pool once a slot of `lane` is free, so
     /// that the async workers keep answering other requests meanwhile.
     ///

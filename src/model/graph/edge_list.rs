@@ -144,11 +144,7 @@ fn vertex_count((token, column): (&[u8], usize), line: usize) -> Result<usize, S
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> Result<Graph, String> {
-        Graph::parse(text.as_bytes(), "in").map_err(|e| e.to_string())
-    }
+    use super::super::tests::parse;
 
     #[test]
     fn edge_lists() {
@@ -157,33 +153,23 @@ mod tests {
         assert_eq!(g.degree(3), 0);
         assert_eq!(parse("0 1\n5 2\n").map(|g| g.vertex_count()), Ok(6));
         assert_eq!(parse("7\n").map(|g| g.edge_count()), Ok(0));
-        // Regression: this said "1 numbers".
-        assert_eq!(parse("0 1\n2\n"), Err("in: line 2 has 1 number but an edge is two vertices 'u v' (a vertex count may only be the first line)".into()));
-        assert_eq!(
-            parse("0 1 2\n"),
-            Err("in: line 1 has 3 numbers but an edge is two vertices 'u v'".into())
-        );
-        assert_eq!(
-            parse("3\n0 3\n"),
-            Err("in: edge 0 3 at line 2 names vertex 3 but line 1 gives 3 vertices (0 to 2)".into())
-        );
-        assert_eq!(
-            parse("0 x1\n"),
-            Err("in: invalid vertex 'x1' at line 1, column 3 (expected a number)".into())
-        );
-        assert_eq!(
-            parse("-1\n"),
-            Err("in: invalid vertex count '-1' at line 1, column 1 (expected a number)".into())
-        );
-        assert_eq!(
-            parse("0 1048576\n"),
-            Err("in: vertex 1048576 at line 1, column 3 is more than the limit of 1048575".into())
-        );
-        assert_eq!(
-            parse("2000000\n"),
-            Err("in: a graph of 2000000 vertices is more than the limit of 1048576 (line 1)".into())
-        );
-        assert_eq!(parse("# nothing\n\n"), Err("in: no graph in input".into()));
-        assert_eq!(parse(""), Err("in: no graph in input".into()));
+        let errors = [
+            // Regression: this said "1 numbers".
+            (
+                "0 1\n2\n",
+                "in: line 2 has 1 number but an edge is two vertices 'u v' (a vertex count may only be the first line)",
+            ),
+            ("0 1 2\n", "in: line 1 has 3 numbers but an edge is two vertices 'u v'"),
+            ("3\n0 3\n", "in: edge 0 3 at line 2 names vertex 3 but line 1 gives 3 vertices (0 to 2)"),
+            ("0 x1\n", "in: invalid vertex 'x1' at line 1, column 3 (expected a number)"),
+            ("-1\n", "in: invalid vertex count '-1' at line 1, column 1 (expected a number)"),
+            ("0 1048576\n", "in: vertex 1048576 at line 1, column 3 is more than the limit of 1048575"),
+            ("2000000\n", "in: a graph of 2000000 vertices is more than the limit of 1048576 (line 1)"),
+            ("# nothing\n\n", "in: no graph in input"),
+            ("", "in: no graph in input"),
+        ];
+        for (text, error) in errors {
+            assert_eq!(parse(text), Err(error.to_owned()), "{text:?}");
+        }
     }
 }

@@ -210,11 +210,8 @@ fn edges(data: &[u8], n: usize) -> Result<Vec<(u32, u32)>, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::parse;
     use super::*;
-
-    fn parse(text: &str) -> Result<Graph, String> {
-        Graph::parse(text.as_bytes(), "in").map_err(|e| e.to_string())
-    }
 
     #[test]
     fn sizes_in_all_three_forms_of_n() {
@@ -247,24 +244,19 @@ mod tests {
             assert_eq!(parse(&format!(">>graph6<<{}\r\n\n", g.to_graph6())), Ok(g.clone()), "{name}");
             assert_eq!(parse(&g.to_edge_list()), Ok(g.clone()), "{name}");
         }
-        assert_eq!(parse("Bw\nBw\n"), Err("in: a graph6 file holds one graph, but line 2 has more".into()));
-        assert_eq!(
-            parse("Cr !\n"),
-            Err("in: byte 32 at line 1, column 3 is outside the graph6 range 63..=126".into())
-        );
-        assert_eq!(
-            parse(">>graph6<<D\x7fA\n"),
-            Err("in: byte 127 at line 1, column 12 is outside the graph6 range 63..=126".into())
-        );
-        assert_eq!(
-            parse("D?"),
-            Err("in: the graph6 line 1 is truncated: 5 vertices need 2 bytes of edges, it has 1".into())
-        );
-        assert_eq!(
-            parse("\n\nCrr"),
-            Err("in: the graph6 line 3 has extra bytes from column 3: 4 vertices need 1 bytes of edges, it has 2"
-                .into())
-        );
+        let errors = [
+            ("Bw\nBw\n", "in: a graph6 file holds one graph, but line 2 has more"),
+            ("Cr !\n", "in: byte 32 at line 1, column 3 is outside the graph6 range 63..=126"),
+            (">>graph6<<D\x7fA\n", "in: byte 127 at line 1, column 12 is outside the graph6 range 63..=126"),
+            ("D?", "in: the graph6 line 1 is truncated: 5 vertices need 2 bytes of edges, it has 1"),
+            (
+                "\n\nCrr",
+                "in: the graph6 line 3 has extra bytes from column 3: 4 vertices need 1 bytes of edges, it has 2",
+            ),
+        ];
+        for (text, error) in errors {
+            assert_eq!(parse(text), Err(error.to_owned()), "{text:?}");
+        }
         assert!(parse(">graph6<<Cr").unwrap_err().contains("header"));
         assert!(parse("~?").unwrap_err().contains("ends in the vertex count"));
         assert!(parse(":Fa@x^\n").unwrap_err().contains("sparse6"));

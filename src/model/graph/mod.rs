@@ -323,6 +323,11 @@ fn check_vertices(n: usize) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    /// `text` read as a file named `in`, an error as the message a person reads.
+    pub(super) fn parse(text: &str) -> Result<Graph, String> {
+        Graph::parse(text.as_bytes(), "in").map_err(|e| e.to_string())
+    }
+
     #[test]
     fn from_edges_and_random() {
         let g = Graph::from_edges(5, [(3, 1), (1, 3), (0, 4), (4, 0), (2, 1)]).unwrap();

@@ -359,55 +359,49 @@ mod tests {
 
     #[test]
     fn state_errors_name_line_and_column() {
-        assert_eq!(
-            states("012\n215\n", 3, None, None),
-            Err("in: state 5 at line 2, column 3 is not below 3".into())
-        );
-        assert_eq!(
-            states("0 1\n2  300\n", 12, None, None),
-            Err("in: state 300 at line 2, column 4 is not below 12".into())
-        );
+        // (input, states, rows given, columns given, the error)
+        let errors = [
+            ("012\n215\n", 3, None, None, "in: state 5 at line 2, column 3 is not below 3"),
+            ("0 1\n2  300\n", 12, None, None, "in: state 300 at line 2, column 4 is not below 12"),
+            ("12\n", 11, None, Some(1), "in: state 12 at line 1, column 1 is not below 11"),
+            (
+                "0 -1\n",
+                5,
+                None,
+                None,
+                "in: invalid state '-1' at line 1, column 3 (expected a number 0 to 4)",
+            ),
+            (
+                "  0 1 99999999999999999999999\n",
+                200,
+                None,
+                None,
+                "in: state 99999999999999999999999 at line 1, column 7 is not below 200",
+            ),
+            (
+                "0%2\n",
+                4,
+                None,
+                None,
+                "in: invalid character '%' at line 1, column 2 (expected a digit 0 to 3)",
+            ),
+            // A bad state is named before a wrong width, as for two states.
+            ("012\n29\n", 4, None, None, "in: state 9 at line 2, column 2 is not below 4"),
+            ("012\n21\n000\n", 4, None, None, "in: line 2 has 2 cells but line 1 has 3"),
+            ("1 2 3\n1 2\n3 3 3\n", 4, None, None, "in: line 2 has 2 cells but line 1 has 3"),
+            ("0120\n", 3, Some(1), Some(3), "in: line 1 has 4 cells but 3 columns were given"),
+            ("\n", 3, None, None, "in: no board in input"),
+            ("01\n", 1, None, None, "the number of states is 2 to 255, got 1"),
+        ];
+        for (input, k, rows, cols, error) in errors {
+            assert_eq!(states(input, k, rows, cols), Err(error.to_owned()), "{input:?} with {k} states");
+        }
         assert_eq!(states("12\n", 10, None, None), Ok(vec![vec![1, 2]]));
         // Above 10 states a run of digits is refused as ambiguous, unless
         // the board is one cell wide.
         assert!(states("12\n", 11, None, None).unwrap_err().contains("'12' is one number or 2 cells"));
         assert!(states("0 1\n23\n", 30, None, None).unwrap_err().contains("line 2: '23' is one number"));
-        assert_eq!(
-            states("12\n", 11, None, Some(1)),
-            Err("in: state 12 at line 1, column 1 is not below 11".into())
-        );
         assert_eq!(states("10\n7\n", 11, None, Some(1)), Ok(vec![vec![10], vec![7]]));
-        assert_eq!(
-            states("0 -1\n", 5, None, None),
-            Err("in: invalid state '-1' at line 1, column 3 (expected a number 0 to 4)".into())
-        );
-        assert_eq!(
-            states("  0 1 99999999999999999999999\n", 200, None, None),
-            Err("in: state 99999999999999999999999 at line 1, column 7 is not below 200".into())
-        );
-        assert_eq!(
-            states("0%2\n", 4, None, None),
-            Err("in: invalid character '%' at line 1, column 2 (expected a digit 0 to 3)".into())
-        );
-        // A bad state is named before a wrong width, as for two states.
-        assert_eq!(
-            states("012\n29\n", 4, None, None),
-            Err("in: state 9 at line 2, column 2 is not below 4".into())
-        );
-        assert_eq!(
-            states("012\n21\n000\n", 4, None, None),
-            Err("in: line 2 has 2 cells but line 1 has 3".into())
-        );
-        assert_eq!(
-            states("1 2 3\n1 2\n3 3 3\n", 4, None, None),
-            Err("in: line 2 has 2 cells but line 1 has 3".into())
-        );
-        assert_eq!(
-            states("0120\n", 3, Some(1), Some(3)),
-            Err("in: line 1 has 4 cells but 3 columns were given".into())
-        );
-        assert_eq!(states("\n", 3, None, None), Err("in: no board in input".into()));
-        assert_eq!(states("01\n", 1, None, None), Err("the number of states is 2 to 255, got 1".into()));
         assert!(
             states("012\n012\n012\n012\n", 3, None, None).unwrap_err().contains("boards without blank lines")
         );

@@ -449,13 +449,13 @@ impl<K: Key> Tree<K> {
     /// Runs the parity checks at `depths`, with at most `max_triples`
     /// triples a depth (none when `depths` is empty).
     fn set_checks(&mut self, depths: Range<usize>, max_triples: usize) {
-        let root: Vec<(K, i32)> = self.keys[0][0]
-            .iter()
-            .zip(&self.counts[0][0])
-            .take(self.lens[0][0])
-            .map(|(&k, &c)| (k, c))
-            .collect();
+        let root = self.root();
         self.checks = (!depths.is_empty()).then(|| Checks::new(&root, depths, max_triples));
+    }
+
+    /// The root's (key, count) pairs, as the parity checks are built from.
+    fn root(&self) -> Vec<(K, i32)> {
+        self.keys[0][0].iter().zip(&self.counts[0][0]).take(self.lens[0][0]).map(|(&k, &c)| (k, c)).collect()
     }
 
     fn restrict(&mut self, shard: Shard, indices: Range<u64>) {

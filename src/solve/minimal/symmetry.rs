@@ -402,21 +402,35 @@ fn first_one(g: &Grid) -> Option<(usize, usize)> {
 /// bits), as columns too; `None` if singular.
 fn invert(columns: &[u64]) -> Option<Vec<u64>> {
     let d = columns.len();
-    // Rows of [T | I], reduced to [I | T⁻¹]: row i of T has bit k = bit i of column k.
-    let mut rows: Vec<(u64, u64)> =
-        (0..d).map(|i| ((0..d).fold(0u64, |a, k| a | (columns[k] >> i & 1) << k), 1u64 << i)).collect();
+    let columns: Vec<u128> = columns.iter().map(|&c| u128::from(c)).collect();
+    // The rows of T are its columns transposed, and the columns of T⁻¹
+    // its rows transposed; d ≤ 64, so they fit back in u64.
+    let inverse = inverse_rows(&transpose(&columns, d), d)?;
+    Some(transpose(&inverse, d).into_iter().map(|c| c as u64).collect())
+}
+
+/// The rows of the inverse of the d×d matrix with rows `rows` (row i: bit
+/// k is entry (i, k)); `None` if singular.
+pub(super) fn inverse_rows(rows: &[u128], d: usize) -> Option<Vec<u128>> {
+    // Gauss–Jordan on [M | I]; afterwards the right half is M⁻¹ by rows.
+    let mut work: Vec<(u128, u128)> = rows[..d].iter().enumerate().map(|(i, &r)| (r, 1u128 << i)).collect();
     for col in 0..d {
-        let pivot = (col..d).find(|&i| rows[i].0 >> col & 1 == 1)?;
-        rows.swap(col, pivot);
+        let pivot = (col..d).find(|&i| work[i].0 >> col & 1 == 1)?;
+        work.swap(col, pivot);
         for i in 0..d {
-            if i != col && rows[i].0 >> col & 1 == 1 {
-                rows[i].0 ^= rows[col].0;
-                rows[i].1 ^= rows[col].1;
+            if i != col && work[i].0 >> col & 1 == 1 {
+                work[i].0 ^= work[col].0;
+                work[i].1 ^= work[col].1;
             }
         }
     }
-    // rows[i].1 is row i of T⁻¹; turn rows into columns.
-    Some((0..d).map(|k| (0..d).fold(0u64, |a, i| a | (rows[i].1 >> k & 1) << i)).collect())
+    Some(work.into_iter().map(|(_, inverse)| inverse).collect())
+}
+
+/// The transpose of the d×d matrix with rows `rows`: row j of the result
+/// has bit k = bit j of row k.
+pub(super) fn transpose(rows: &[u128], d: usize) -> Vec<u128> {
+    (0..d).map(|j| (0..d).fold(0u128, |acc, k| acc | (rows[k] >> j & 1) << k)).collect()
 }
 
 /// A linear span of masks, kept in echelon form to test membership.

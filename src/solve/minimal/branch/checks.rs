@@ -672,12 +672,7 @@ mod tests {
             let d = coset.nullity();
             let plan = Branching { leaf_bits: 0, prefix_bits: 0, bound: 1 << 40, fold: FoldTag::Unnamed };
             let mut tree = Tree::<u64>::new(coset, &plan);
-            let root: Vec<(u64, i32)> = tree.keys[0][0]
-                .iter()
-                .zip(&tree.counts[0][0])
-                .take(tree.lens[0][0])
-                .map(|(&k, &c)| (k, c))
-                .collect();
+            let root = tree.root();
             let mut checks = Checks::new(&root, 0..d + 1, usize::MAX);
             let mut rng = ChaCha8Rng::seed_from_u64(d as u64);
             for _ in 0..20 {

@@ -4,7 +4,7 @@
 
 use super::super::coset::Coset;
 use super::super::prefix_fold::fold_of;
-use super::super::symmetry::cell_motions;
+use super::super::symmetry::{cell_motions, inverse_rows, transpose};
 use crate::model::{Grid, Puzzle};
 use crate::solve::slices::Mask;
 
@@ -135,30 +135,10 @@ fn cross_coset_folded(x: &Grid, quiet: &[Grid], motions: &[Vec<usize>]) -> Optio
         .enumerate()
         .map(|(i, &k)| (reversed(k), if x.get(i / cols, i % cols) { -1 } else { 1 }))
         .collect();
-    let to_original = invert_rows(&pivot_keys, d)?;
+    let to_original = transpose(&inverse_rows(&pivot_keys, d)?, d);
     let to_original = (0..d).rev().map(|j| to_original[j]).collect();
     let fold = fold_of(x, &pivots, &coords, motions);
     Some(Coset::from_keyed(keyed, d).with_original(to_original).with_fold(fold))
-}
-
-/// For the d×d matrix with rows `rows` (row i: bit k is entry (i, k)),
-/// the columns of its inverse: `columns[j]` has `⟨rows[i], columns[j]⟩ =
-/// δ_ij`. (Row i of the inverse transposed; `None` if singular.)
-fn invert_rows(rows: &[u128], d: usize) -> Option<Vec<u128>> {
-    // Gauss–Jordan on [M | I]; afterwards the right half is M⁻¹ by rows.
-    let mut work: Vec<(u128, u128)> = rows.iter().enumerate().map(|(i, &r)| (r, 1u128 << i)).collect();
-    for col in 0..d {
-        let pivot = (col..d).find(|&i| work[i].0 >> col & 1 == 1)?;
-        work.swap(col, pivot);
-        for i in 0..d {
-            if i != col && work[i].0 >> col & 1 == 1 {
-                work[i].0 ^= work[col].0;
-                work[i].1 ^= work[col].1;
-            }
-        }
-    }
-    // Row k of M⁻¹ is work[k].1; column j of M⁻¹ has bit k = bit j of row k.
-    Some((0..d).map(|j| (0..d).fold(0u128, |acc, k| acc | (work[k].1 >> j & 1) << k)).collect())
 }
 
 #[cfg(test)]

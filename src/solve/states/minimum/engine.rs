@@ -329,8 +329,8 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::super::plan::Order;
-    use super::super::tests::{borrowed, brute, random_coset};
-    use super::super::{lightest_nonzero, lower_bound, minimize, minimize_tuned, minimize_with_stop};
+    use super::super::tests::{assert_lightest_nonzero_is_brute, borrowed, brute, random_coset};
+    use super::super::{lower_bound, minimize, minimize_tuned, minimize_with_stop};
     use super::*;
     use crate::zk::{Modulus, ZkFactors, ZkMatrix};
 
@@ -350,8 +350,7 @@ mod tests {
                 let small = minimize_tuned(k, &x0, &borrowed(&gens), 40, &|_, _| {}, Some(tuning));
                 assert_eq!(small, got, "K={k} n={n} d={d} {tuning:?}");
             }
-            let zero = vec![0; n];
-            assert_eq!(lightest_nonzero(k, &borrowed(&gens), 40), brute(k, &zero, &gens, true), "K={k}");
+            assert_lightest_nonzero_is_brute(k, n, &gens, &format!("K={k}"));
         }
     }
 
@@ -372,8 +371,7 @@ mod tests {
                 let tuning = Tuning::auto(n, &sorted);
                 let tuned = minimize_tuned(k, &x0, &borrowed(&gens), 40, &|_, _| {}, Some(tuning));
                 assert_eq!(plain, tuned, "K={k}");
-                let zero = vec![0; n];
-                assert_eq!(lightest_nonzero(k, &borrowed(&gens), 40), brute(k, &zero, &gens, true), "K={k}");
+                assert_lightest_nonzero_is_brute(k, n, &gens, &format!("K={k}"));
             }
         }
     }

@@ -246,10 +246,11 @@ impl Slice<TaskLayout> {
 
 #[cfg(test)]
 mod tests {
-    use rand::{RngExt, SeedableRng};
+    use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
     use super::super::minimize;
+    use super::super::tests::{borrowed, random_coset};
     use super::*;
     use crate::solve::slices::MergeError;
 
@@ -276,20 +277,11 @@ mod tests {
     fn slices_together_equal_the_whole_minimum() {
         let mut rng = ChaCha8Rng::seed_from_u64(21);
         for (k, n, d) in [(3u8, 30, 9), (4, 20, 7), (6, 16, 6), (5, 12, 5), (9, 10, 4), (2, 40, 14)] {
-            let divisors: Vec<u8> = (2..=k).filter(|&r| k.is_multiple_of(r)).collect();
-            let x0: Vec<u8> = (0..n).map(|_| rng.random_range(0..k)).collect();
-            let gens: Vec<(Vec<u8>, u32)> = (0..d)
-                .map(|_| {
-                    let r = divisors[rng.random_range(0..divisors.len())];
-                    let mut g: Vec<u8> = (0..n).map(|_| rng.random_range(0..r) * (k / r)).collect();
-                    g[rng.random_range(0..n)] = k / r;
-                    (g, u32::from(r))
-                })
-                .collect();
-            let borrowed: Vec<(&[u8], u32)> = gens.iter().map(|(g, r)| (&g[..], *r)).collect();
-            let whole = minimize(k, &x0, &borrowed, 40);
+            let (x0, gens) = random_coset(&mut rng, k, n, d);
+            let generators = borrowed(&gens);
+            let whole = minimize(k, &x0, &generators, 40);
             for cap in [1u64, 50, 1 << 22] {
-                let coset = SlicedCoset::with_task_members(k, &x0, &borrowed, cap);
+                let coset = SlicedCoset::with_task_members(k, &x0, &generators, cap);
                 for (count, stop) in [(1, false), (3, true), (7, false), (64, true)] {
                     let states = search_whole(&coset, count, stop);
                     let refs: Vec<&StateSearchState> = states.iter().collect();
@@ -304,13 +296,19 @@ mod tests {
         }
     }
 
+    /// A coset over Z_3 of 12 cells and 10 generators: with 9 members a
+    /// task, more tasks than the 4 slices the tests cut it in.
+    fn twelve_cells_over_z3() -> ([u8; 12], Vec<(Vec<u8>, u32)>) {
+        let x0 = [1u8, 2, 0, 1, 2, 2, 0, 1, 1, 0, 2, 1];
+        let gens = (0..10).map(|j| ((0..12).map(|c| ((c * j + c / 3 + 1) % 3) as u8).collect(), 3)).collect();
+        (x0, gens)
+    }
+
     #[test]
     fn forged_slices_are_refused() {
-        let x0 = [1u8, 2, 0, 1, 2, 2, 0, 1, 1, 0, 2, 1];
-        let gens: Vec<(Vec<u8>, u32)> =
-            (0..10).map(|j| ((0..12).map(|c| ((c * j + c / 3 + 1) % 3) as u8).collect(), 3)).collect();
-        let borrowed: Vec<(&[u8], u32)> = gens.iter().map(|(g, r)| (&g[..], *r)).collect();
-        let coset = SlicedCoset::with_task_members(3, &x0, &borrowed, 9);
+        let (x0, gens) = twelve_cells_over_z3();
+        let generators = borrowed(&gens);
+        let coset = SlicedCoset::with_task_members(3, &x0, &generators, 9);
         let states = search_whole(&coset, 4, false);
         assert!(coset.layout().unwrap().tasks > 4);
         let refs: Vec<&StateSearchState> = states.iter().collect();
@@ -340,11 +338,9 @@ mod tests {
 
     #[test]
     fn a_recheck_catches_a_slice_that_claims_a_heavier_best() {
-        let x0 = [1u8, 2, 0, 1, 2, 2, 0, 1, 1, 0, 2, 1];
-        let gens: Vec<(Vec<u8>, u32)> =
-            (0..10).map(|j| ((0..12).map(|c| ((c * j + c / 3 + 1) % 3) as u8).collect(), 3)).collect();
-        let borrowed: Vec<(&[u8], u32)> = gens.iter().map(|(g, r)| (&g[..], *r)).collect();
-        let coset = SlicedCoset::with_task_members(3, &x0, &borrowed, 9);
+        let (x0, gens) = twelve_cells_over_z3();
+        let generators = borrowed(&gens);
+        let coset = SlicedCoset::with_task_members(3, &x0, &generators, 9);
         let state = search_whole(&coset, 4, false).remove(1);
         let every: Vec<u64> = (0..state.units).collect();
         assert_eq!(state.recheck(&coset, &every), Ok(()));

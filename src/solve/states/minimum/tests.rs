@@ -64,46 +64,55 @@ pub(super) fn borrowed(gens: &[(Vec<u8>, u32)]) -> Vec<(&[u8], u32)> {
     gens.iter().map(|(g, r)| (&g[..], *r)).collect()
 }
 
-#[test]
-fn exhaustive_equals_brute_force() {
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+/// [`lightest_nonzero`] against the brute force on the span of `gens`
+/// (of `n` cells), `what` naming the case in a failure.
+pub(super) fn assert_lightest_nonzero_is_brute(k: u8, n: usize, gens: &[(Vec<u8>, u32)], what: &str) {
+    assert_eq!(lightest_nonzero(k, &borrowed(gens), 40), brute(k, &vec![0; n], gens, true), "{what}");
+}
+
+/// Calls `check` with K, the round and (x0, generators) of 60 random
+/// cosets (1 to 29 cells, 0 to 4 generators) for each of a few K, drawn
+/// from `seed`.
+fn on_random_cosets(seed: u64, mut check: impl FnMut(u8, usize, Vec<u8>, Vec<(Vec<u8>, u32)>)) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for k in [2u8, 3, 4, 5, 6, 8, 9] {
         for round in 0..60 {
             let n = rng.random_range(1..30);
             let d = rng.random_range(0..5);
             let (x0, gens) = random_coset(&mut rng, k, n, d);
-            let expected = brute(k, &x0, &gens, false).unwrap();
-            let got = minimize(k, &x0, &borrowed(&gens), 40);
-            assert_eq!(got.presses, expected, "K={k} round {round}: n={n} d={d}");
-            let small = minimize_tuned(
-                k,
-                &x0,
-                &borrowed(&gens),
-                40,
-                &|_, _| {},
-                Some(Tuning { max_inner: 1, lanes: 2, wide: true }),
-            );
-            assert_eq!(small, got, "K={k} round {round}: one coefficient a block");
-            // Exhaustive: proven, and its bound is the brute-force minimum.
-            let least = weight(&expected);
-            assert_eq!((got.total, got.proven_minimal, got.lower_bound), (least, true, least));
-            assert!(lower_bound(k, &x0, &borrowed(&gens)) <= got.total);
+            check(k, round, x0, gens);
         }
     }
 }
 
 #[test]
+fn exhaustive_equals_brute_force() {
+    on_random_cosets(7, |k, round, x0, gens| {
+        let (n, d) = (x0.len(), gens.len());
+        let expected = brute(k, &x0, &gens, false).unwrap();
+        let got = minimize(k, &x0, &borrowed(&gens), 40);
+        assert_eq!(got.presses, expected, "K={k} round {round}: n={n} d={d}");
+        let small = minimize_tuned(
+            k,
+            &x0,
+            &borrowed(&gens),
+            40,
+            &|_, _| {},
+            Some(Tuning { max_inner: 1, lanes: 2, wide: true }),
+        );
+        assert_eq!(small, got, "K={k} round {round}: one coefficient a block");
+        // Exhaustive: proven, and its bound is the brute-force minimum.
+        let least = weight(&expected);
+        assert_eq!((got.total, got.proven_minimal, got.lower_bound), (least, true, least));
+        assert!(lower_bound(k, &x0, &borrowed(&gens)) <= got.total);
+    });
+}
+
+#[test]
 fn lightest_nonzero_equals_brute_force() {
-    let mut rng = ChaCha8Rng::seed_from_u64(8);
-    for k in [2u8, 3, 4, 5, 6, 8, 9] {
-        for round in 0..60 {
-            let n = rng.random_range(1..30);
-            let d = rng.random_range(0..5);
-            let (_, gens) = random_coset(&mut rng, k, n, d);
-            let expected = brute(k, &vec![0; n], &gens, true);
-            assert_eq!(lightest_nonzero(k, &borrowed(&gens), 40), expected, "K={k} round {round}");
-        }
-    }
+    on_random_cosets(8, |k, round, x0, gens| {
+        assert_lightest_nonzero_is_brute(k, x0.len(), &gens, &format!("K={k} round {round}"));
+    });
 }
 
 #[test]
