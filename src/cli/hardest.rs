@@ -20,7 +20,7 @@ use crate::analysis::{
     hardest_merged, hardest_slice, most_clicks_table,
 };
 use crate::present::{
-    Shown, SizeAnswer, goal_words, hardest_json, hardest_text, most_clicks_csv, most_clicks_json,
+    Shown, SizeAnswer, Worded, goal_words, hardest_json, hardest_text, most_clicks_csv, most_clicks_json,
     most_clicks_text, parse_bytes, topology_name,
 };
 use crate::record::{HardestProblem, HardestRecord};
@@ -146,16 +146,13 @@ where
 
 /// The hardest boards as text or one JSON line: what `hardest` prints,
 /// and `merge` of its slices.
-pub(super) fn print_hardest<G: Weighed>(
+pub(super) fn print_hardest<G: Weighed + Worded>(
     game: &G,
     goal: Goal,
     found: &Hardest<G::Board>,
     format: StudyFormat,
     io: &mut Streams,
-) -> Result<(), Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+) -> Result<(), Failure> {
     let text = match format {
         StudyFormat::Text => hardest_text(game, goal, found),
         StudyFormat::Json => hardest_json(game, goal, found).to_string() + "\n",

@@ -5,7 +5,7 @@
 use num_bigint::BigUint;
 use serde_json::{Value, json};
 
-use super::{Shown, goal_words, presses, puzzle_json, shape_text, topology_name};
+use super::{Shown, Worded, goal_words, presses, puzzle_json, shape_text, topology_name};
 use crate::analysis::hardest::{Carried, TABLE_PROVENANCE};
 use crate::analysis::{Goal, Hardest, How, WEIGHINGS_PER_SECOND, Weighed};
 
@@ -149,10 +149,7 @@ const SUGGESTED_WORK: f64 = 1e13;
 /// weighed, the most presses (proven or bounded) and how many boards need
 /// them, a board that needs them, and with the distribution the boards by
 /// their fewest presses.
-pub fn hardest_text<G: Weighed>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> String
-where
-    G::Board: Shown<Solver = G>,
-{
+pub fn hardest_text<G: Weighed + Worded>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> String {
     let states = game.cell_states();
     let goal = goal_words(goal, states);
     let kernel = game.kernel();
@@ -222,10 +219,7 @@ where
 /// `analyze` gives them (no quiet patterns), the target, `most_presses`
 /// and, when counted, `distribution` (counts as decimal strings: they
 /// pass 2^64).
-pub fn hardest_json<G: Weighed>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> Value
-where
-    G::Board: Shown<Solver = G>,
-{
+pub fn hardest_json<G: Weighed + Worded>(game: &G, goal: Goal, h: &Hardest<G::Board>) -> Value {
     let states = game.cell_states();
     let mut v = puzzle_json(game.puzzle(), states);
     let kernel = game.kernel();

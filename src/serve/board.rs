@@ -31,10 +31,7 @@ fn lane(board: &Value, states: Option<u32>, graph: &Option<String>) -> Lane {
 }
 
 /// A request's board, its puzzle and its targets, of one kind of game.
-struct Play<G: Served>
-where
-    G::Board: Shown<Solver = G>,
-{
+struct Play<G: Served> {
     board: G::Board,
     puzzle: Puzzle,
     targets: Vec<TargetOf<G>>,
@@ -43,9 +40,7 @@ where
 
 /// What a handler does with a request's board, whatever its kind.
 trait OnBoard {
-    fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>
-    where
-        G::Board: Shown<Solver = G>;
+    fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>;
 }
 
 /// Reads the board of a request, its puzzle and its targets, checked, and
@@ -81,10 +76,7 @@ fn read(asked: &CheckRequest, job: &Job, then: impl OnBoard) -> Result<String, A
         then: T,
     }
     impl<T: OnBoard> OnGame for ReadBoard<'_, T> {
-        fn on<G: Served>(self) -> Result<String, ApiError>
-        where
-            G::Board: Shown<Solver = G>,
-        {
+        fn on<G: Served>(self) -> Result<String, ApiError> {
             let ReadBoard { board, puzzle, vertices, asked, states, job, then } = self;
             let targets = request::targets::<G>(asked.target.as_ref(), vertices, states, &job.limits)?;
             then.on(
@@ -110,10 +102,7 @@ struct SolveBoard {
 }
 
 impl OnBoard for SolveBoard {
-    fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>
-    where
-        G::Board: Shown<Solver = G>,
-    {
+    fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError> {
         // The library's defaults under the server's own ceiling: the same
         // answer as the command line's and Python's where that is no lower.
         let spec = GameSpec::new(play.puzzle.clone(), play.states)
@@ -133,10 +122,7 @@ impl OnBoard for SolveBoard {
 struct CheckBoard;
 
 impl OnBoard for CheckBoard {
-    fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError>
-    where
-        G::Board: Shown<Solver = G>,
-    {
+    fn on<G: Served>(self, play: Play<G>, job: &Job) -> Result<String, ApiError> {
         let spec = GameSpec::new(play.puzzle.clone(), play.states).with_max_memory(job.limits.max_memory);
         let solver = G::make(&spec.asking_max_nullity(0))?;
         let verdicts = play

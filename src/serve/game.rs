@@ -9,7 +9,7 @@ use super::error::ApiError;
 use super::work::Job;
 use crate::analysis::Weighed;
 use crate::analysis::kernel_table_within;
-use crate::present::{Shown, kernel_entry_json, table_entry_json};
+use crate::present::{Worded, kernel_entry_json, table_entry_json};
 use crate::solve::Made;
 use crate::zk::Modulus;
 use crate::{Puzzle, Solver, StateSolver, nullity_table};
@@ -21,10 +21,7 @@ const ROWS_PER_PART: usize = 4;
 /// What the server does differently for the two kinds of game (two
 /// states over GF(2), K states over Z_K): the handlers are written once
 /// over it.
-pub(super) trait Served: Weighed + Made
-where
-    Self::Board: Shown<Solver = Self>,
-{
+pub(super) trait Served: Weighed + Made + Worded {
     /// `/api/table`'s entries for `sizes`, stopping when `job` must.
     fn table(sizes: &TableSizes, job: &Job) -> Result<Vec<Value>, ApiError>;
 }
@@ -92,9 +89,7 @@ impl Served for StateSolver {
 
 /// What a handler does once the kind of game is known.
 pub(super) trait OnGame {
-    fn on<G: Served>(self) -> Result<String, ApiError>
-    where
-        G::Board: Shown<Solver = G>;
+    fn on<G: Served>(self) -> Result<String, ApiError>;
 }
 
 /// Runs `then` for the kind of game of `states`: the server's one fork

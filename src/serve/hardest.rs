@@ -14,7 +14,7 @@ use super::study::sized_puzzle;
 use super::work::{App, Job};
 use crate::Puzzle;
 use crate::analysis::{Goal, HardestOptions, hardest as weigh, hardest_cost, hardest_settled};
-use crate::present::{Shown, hardest_json, parse_goal};
+use crate::present::{hardest_json, parse_goal};
 use crate::solve::{GameSpec, Limits};
 use crate::zk::Modulus;
 
@@ -87,10 +87,7 @@ fn most_presses(req: HardestRequest, job: &Job) -> Result<String, ApiError> {
         job: &'a Job,
     }
     impl OnGame for Weigh<'_> {
-        fn on<G: Served>(self) -> Result<String, ApiError>
-        where
-            G::Board: Shown<Solver = G>,
-        {
+        fn on<G: Served>(self) -> Result<String, ApiError> {
             let limits = &*self.job.limits;
             let spec = GameSpec::new(self.puzzle.clone(), self.states).with_max_memory(limits.max_memory);
             let game = G::make(&spec.asking_max_nullity(limits.max_nullity))?;

@@ -11,7 +11,7 @@ use crate::Puzzle;
 use crate::analysis::{check_kernel_table_cost, study, table_cost};
 use crate::model::{Graph, Layout};
 use crate::picture::MAX_GRAPH_VERTICES;
-use crate::present::{Shown, study_json};
+use crate::present::study_json;
 use crate::solve::limits::analyze_budget;
 
 /// `POST /api/analyze`: the object `lightsout analyze --format json` prints.
@@ -121,10 +121,7 @@ fn nullity_rows(req: TableRequest, job: &Job) -> Result<String, ApiError> {
         job: &'a Job,
     }
     impl OnGame for Table<'_> {
-        fn on<G: Served>(self) -> Result<String, ApiError>
-        where
-            G::Board: Shown<Solver = G>,
-        {
+        fn on<G: Served>(self) -> Result<String, ApiError> {
             let entries = G::table(&self.sizes, self.job)?;
             Ok(serde_json::Value::from(entries).to_string())
         }
