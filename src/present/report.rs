@@ -251,9 +251,9 @@ impl Report<'_> {
 }
 
 /// One target's result as JSON, for every kind alike: `solvable`, the
-/// `presses` counted, then the fields of the [`Solution`]'s serde form in
-/// their order, and its press set last as `solution` (lines, as `solve`
-/// reads boards). A field added to `Solution` appears here by itself
+/// `presses` counted, then the other fields of the [`Solution`]'s serde
+/// form in their order, and its press set last as `solution` (lines, as
+/// `solve` reads boards). A field added to `Solution` appears here by itself
 /// (`null` for an unreachable target); the fields left out are
 /// [`shown_in_json`]'s.
 pub fn outcome_json<B: Shown>(
@@ -264,20 +264,17 @@ pub fn outcome_json<B: Shown>(
     object.insert("solvable".into(), json!(solution.is_some()));
     object.insert("presses".into(), json!(solution.map(|s| s.presses.presses())));
     let fields = match solution {
-        Some(s) => solution_fields(s, solver),
+        Some(s) => solution_fields(s),
         None => unreachable_fields(),
     };
-    let mut presses = Value::Null;
     for (name, value) in fields {
-        match name.as_str() {
-            "presses" => presses = value,
-            _ if shown_in_json::<B>(&name) => {
-                object.insert(name, value);
-            }
-            _ => {}
+        if name != "presses" && shown_in_json::<B>(&name) {
+            object.insert(name, value);
         }
     }
-    object.insert("solution".into(), presses);
+    // The press set is made JSON here, not serialised with the rest: its
+    // lines (or, past K = 10, lists) move in without a copy.
+    object.insert("solution".into(), solution.map_or(Value::Null, |s| s.presses.presses_json(solver)));
     object
 }
 
@@ -288,14 +285,15 @@ pub fn shown_in_json<B: Shown>(field: &str) -> bool {
     field != "found_by" && (B::SHOWS_LOWER_BOUND || field != "lower_bound")
 }
 
-/// A solution's serde form, its press set as lines.
-fn solution_fields<B: Shown>(solution: &Solution<B>, solver: &B::Solver) -> serde_json::Map<String, Value> {
+/// A solution's serde form, but its press set (`null`: the caller writes
+/// it).
+fn solution_fields<B>(solution: &Solution<B>) -> serde_json::Map<String, Value> {
     // `found_by` is left out, and a stopped search's count of members
     // may pass u64, which a JSON value cannot hold: it is not serialised.
-    let shown = Solution { found_by: FoundBy::Search, ..solution.map_presses(|p| p.presses_json(solver)) };
+    let shown = Solution { found_by: FoundBy::Search, ..solution.map_presses(|_| ()) };
     match serde_json::to_value(shown) {
         Ok(Value::Object(fields)) => fields,
-        // A struct of numbers, booleans and the lines is always an object.
+        // A struct of numbers and booleans is always an object.
         other => unreachable!("a solution's serde form is an object, got {other:?}"),
     }
 }
