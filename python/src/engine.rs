@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
+use lightsout::Solution;
 use lightsout::solve::{Board as _, GameSpec, Limits, TargetOf};
 use pyo3::prelude::*;
 
@@ -71,12 +72,25 @@ pub fn engine<G: PyGame>(spec: &GameSpec) -> PyResult<Arc<Factored<G>>> {
 pub struct Found {
     pub rows: usize,
     pub cols: usize,
-    /// The best press set: its total, the target it reaches, its cells.
-    pub best: Option<(u64, Reached, Vec<u8>)>,
-    pub proven_minimal: bool,
-    /// No press set is lighter than this, when the best is not proven.
-    pub lower_bound: Option<u64>,
+    /// The lightest answer: the target it reaches, and the library's own
+    /// solution with its press set as cell values, so that a field added
+    /// to `Solution` is held, compared and pickled here with no edit.
+    pub best: Option<(Reached, Solution<Vec<u8>>)>,
     pub nullity: Option<usize>,
+}
+
+impl Found {
+    /// The presses of the best press set (each cell pressed as many times
+    /// as its value says), `None` when no target can be reached.
+    pub fn presses(&self) -> Option<u64> {
+        self.best.as_ref().map(|(_, s)| press_count(&s.presses))
+    }
+}
+
+/// The presses of a press set given as cell values: their sum (a
+/// two-state press set's cells are 0 or 1).
+pub fn press_count(cells: &[u8]) -> u64 {
+    cells.iter().map(|&c| u64::from(c)).sum()
 }
 
 /// How one call searches, beyond the budget its solver was made with.
@@ -102,16 +116,6 @@ pub fn solve_board<G: PyGame>(
     let (rows, cols) = (game.puzzle().rows(), game.puzzle().cols());
     let answer = game.solve_within(board, targets, &limits).map_err(to_py);
     stop.check();
-    let nullity = factored.nullity;
-    Ok(match answer?.best() {
-        None => Found { rows, cols, best: None, proven_minimal: false, lower_bound: None, nullity },
-        Some((target, s)) => Found {
-            rows,
-            cols,
-            best: Some((s.presses.presses(), G::reached(target), s.presses.cell_values())),
-            proven_minimal: s.proven_minimal,
-            lower_bound: (!s.proven_minimal).then_some(s.lower_bound),
-            nullity,
-        },
-    })
+    let best = answer?.best().map(|(target, s)| (G::reached(target), s.map_presses(|p| p.cell_values())));
+    Ok(Found { rows, cols, best, nullity: factored.nullity })
 }

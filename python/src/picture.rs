@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::convert::Layout;
+use crate::engine::press_count;
 use crate::game::Reached;
 
 /// Most shapes (cells, vertices and edges, all panels together) an SVG
@@ -88,17 +89,18 @@ fn board_scene(
 pub fn solution(
     layout: &Layout,
     board: &[u8],
-    best: Option<&(u64, Reached, Vec<u8>)>,
+    best: Option<(&Reached, &[u8])>,
     format: Format,
 ) -> Option<Scene> {
     match best {
         None => board_scene(layout, board, None, "impossible", format),
-        Some((count, reached, cells)) => {
+        Some((reached, cells)) => {
             let to = match reached {
                 Reached::Name(name) => name.to_string(),
                 Reached::State(state) => format!("state {state}"),
             };
-            board_scene(layout, board, Some(cells), &format!("{} to {to}", presses(*count)), format)
+            let title = format!("{} to {to}", presses(press_count(cells)));
+            board_scene(layout, board, Some(cells), &title, format)
         }
     }
 }

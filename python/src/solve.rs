@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use rayon::prelude::*;
 
 use crate::convert::{Cells, Goal, Int, Layout, Spec, array_cells, bad, read_board, read_target, to_py};
-use crate::engine::{Factored, Found, Opts, engine, solve_board};
+use crate::engine::{Factored, Found, Opts, engine, press_count, solve_board};
 use crate::game::{Play, PyGame, Reached, with_game};
 use crate::picture::{self, Format};
 use crate::stop::{Stop, check_signals, run_interruptible};
@@ -59,7 +59,7 @@ impl Solution {
     /// Number of presses of the best press set, ``None`` when impossible.
     #[getter]
     fn presses(&self) -> Option<u64> {
-        self.found.best.as_ref().map(|b| b.0)
+        self.found.presses()
     }
 
     /// Whether a target can be reached at all.
@@ -71,7 +71,7 @@ impl Solution {
     /// Whether no press set with fewer presses exists.
     #[getter]
     fn proven_minimal(&self) -> bool {
-        self.found.proven_minimal
+        self.solution().is_some_and(|s| s.proven_minimal)
     }
 
     /// How many times to press each cell: ``uint8``, rows × cols, or over
@@ -79,14 +79,14 @@ impl Solution {
     /// impossible.
     #[getter]
     fn press_grid<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.found.best.as_ref().map(|(_, _, cells)| self.layout.array(py, cells)).transpose()
+        self.solution().map(|s| self.layout.array(py, &s.presses)).transpose()
     }
 
     /// The target reached: ``"white"``, ``"black"``, a state number, or
     /// ``"target"``; ``None`` when impossible.
     #[getter]
     fn target<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.found.best.as_ref().map(|b| reached(py, &b.1)).transpose()
+        self.found.best.as_ref().map(|(target, _)| reached(py, target)).transpose()
     }
 
     /// Dimension of the quiet patterns (``None`` for a composite number of
@@ -99,7 +99,7 @@ impl Solution {
     /// When not proven minimal: no press set has fewer presses than this.
     #[getter]
     fn lower_bound(&self) -> Option<u64> {
-        self.found.lower_bound
+        self.solution().filter(|s| !s.proven_minimal).map(|s| s.lower_bound)
     }
 
     /// On a graph, its vertices in the order of ``press_grid`` (a networkx
@@ -114,38 +114,43 @@ impl Solution {
         Ok(self.found == other.found && self.board == other.board && self.layout.same(py, &other.layout)?)
     }
 
+    /// The pickle's state: the layout, the board, the nullity, and the
+    /// best's target with the library's `Solution` in its serde form (JSON
+    /// text), its press set beside it as bytes (one a cell: half the size
+    /// of the JSON's list).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
         let (py, me) = (slf.py(), slf.get());
-        let f = &me.found;
-        let best = match &f.best {
+        let best = match &me.found.best {
             None => None,
-            Some((presses, target, cells)) => Some((*presses, reached(py, target)?, cells.clone())),
+            Some((target, s)) => {
+                let fields = serde_json::to_string(&s.map_presses(|_| ()))
+                    .map_err(|e| bad(format!("cannot pickle this solution: {e}")))?;
+                Some((reached(py, target)?, fields, PyBytes::new(py, &s.presses)))
+            }
         };
-        let state =
-            (me.layout.state(py)?, best, f.proven_minimal, f.lower_bound, f.nullity, me.board.clone())
-                .into_pyobject(py)?;
+        let state = (me.layout.state(py)?, best, me.found.nullity, me.board.clone()).into_pyobject(py)?;
         Ok((slf.get_type().getattr("_from_state")?, (state,)))
     }
 
     /// The solution a pickle holds (`__reduce__`'s state).
     #[classmethod]
     fn _from_state(_cls: &Bound<'_, PyType>, state: &Bound<'_, PyAny>) -> PyResult<Solution> {
-        type Best<'py> = Option<(u64, Bound<'py, PyAny>, Vec<u8>)>;
-        let (layout, best, proven_minimal, lower_bound, nullity, board): (
-            Bound<'_, PyAny>,
-            Best<'_>,
-            bool,
-            _,
-            _,
-            Vec<u8>,
-        ) = state.extract()?;
+        type Best<'py> = Option<(Bound<'py, PyAny>, String, Vec<u8>)>;
+        type State<'py> = (Bound<'py, PyAny>, Best<'py>, Option<usize>, Vec<u8>);
+        // A pickle of another version holds another tuple: said, not a TypeError about tuples.
+        let (layout, best, nullity, board): State<'_> = state.extract().map_err(|_| {
+            bad("not a pickled lightsout.Solution of this version (pickles keep within one version): solve the board again")
+        })?;
         let layout = Layout::from_state(&layout)?;
         let best = match best {
             None => None,
-            Some((presses, target, cells)) => Some((presses, reached_from(&target)?, cells)),
+            Some((target, fields, cells)) => {
+                let fields: lightsout::Solution<()> = serde_json::from_str(&fields)
+                    .map_err(|e| bad(format!("not a pickled lightsout solution: {e}")))?;
+                Some((reached_from(&target)?, fields.map_presses(|()| cells)))
+            }
         };
-        let found =
-            Found { rows: layout.rows, cols: layout.cols, best, proven_minimal, lower_bound, nullity };
+        let found = Found { rows: layout.rows, cols: layout.cols, best, nullity };
         Ok(Solution { found, layout, board })
     }
 
@@ -167,12 +172,13 @@ impl Solution {
     fn __repr__(&self) -> String {
         match &self.found.best {
             None => "Solution(presses=None)".into(),
-            Some((presses, target, _)) => {
-                let bound = self.found.lower_bound.map_or(String::new(), |b| format!(", lower_bound={b}"));
+            Some((target, s)) => {
+                let bound = self.lower_bound().map_or(String::new(), |b| format!(", lower_bound={b}"));
                 format!(
-                    "Solution(presses={presses}, target={}, proven_minimal={}{bound})",
+                    "Solution(presses={}, target={}, proven_minimal={}{bound})",
+                    press_count(&s.presses),
                     shown(target),
-                    if self.found.proven_minimal { "True" } else { "False" }
+                    if s.proven_minimal { "True" } else { "False" }
                 )
             }
         }
@@ -180,9 +186,16 @@ impl Solution {
 }
 
 impl Solution {
+    /// The library's solution of the best target, its press set as cell
+    /// values; `None` when no target can be reached.
+    fn solution(&self) -> Option<&lightsout::Solution<Vec<u8>>> {
+        self.found.best.as_ref().map(|(_, s)| s)
+    }
+
     /// The picture of the board and its best press set, where one is drawn.
     fn scene(&self, format: Format) -> Option<Scene> {
-        picture::solution(&self.layout, &self.board, self.found.best.as_ref(), format)
+        let best = self.found.best.as_ref().map(|(target, s)| (target, s.presses.as_slice()));
+        picture::solution(&self.layout, &self.board, best, format)
     }
 }
 
@@ -501,14 +514,12 @@ fn collector_paused<T>(py: Python<'_>, make: impl FnOnce() -> PyResult<T>) -> Py
 /// the stack of press grids.
 fn stacked<'py>(py: Python<'py>, spec: &Spec, found: &[Found]) -> PyResult<Bound<'py, PyAny>> {
     let (rows, cols) = found.first().map_or((0, 0), |f| (f.rows, f.cols));
-    let presses: Vec<i64> = found
-        .iter()
-        .map(|f| f.best.as_ref().map_or(-1, |b| i64::try_from(b.0).unwrap_or(i64::MAX)))
-        .collect();
+    let presses: Vec<i64> =
+        found.iter().map(|f| f.presses().map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX))).collect();
     let mut grids = Vec::with_capacity(found.len() * rows * cols);
     for f in found {
         match &f.best {
-            Some((_, _, cells)) => grids.extend_from_slice(cells),
+            Some((_, s)) => grids.extend_from_slice(&s.presses),
             None => grids.resize(grids.len() + rows * cols, 0),
         }
     }

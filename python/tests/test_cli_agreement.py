@@ -183,3 +183,22 @@ def test_the_default_k_state_solve_is_the_cli_s(cli):
         assert (s.presses, s.target, s.proven_minimal) == (best["presses"], best["target"], best["proven_minimal"])
         assert (apply(board, s.press_grid, states=128) == s.target).all()
     assert (s.presses, s.proven_minimal) == (3429, False)
+
+
+def test_every_field_the_cli_shows_of_a_solution_python_has_too(cli):
+    # Issue 33: one library struct (`Solution`, src/solve/answer.rs) carries an
+    # answer's fields to the command line's JSON, the server's and Python's
+    # `Solution`; a field the JSON gains without a Python getter fails here.
+    # A K-state board searched with no budget: not proven, with a lower bound.
+    rng = np.random.default_rng(4)
+    board = apply(np.zeros((8, 8), dtype=np.int64), rng.integers(0, 3, size=(8, 8)), states=3).astype(np.uint8)
+    digits = "".join("".join(map(str, row)) + "\n" for row in board)
+    [answer] = cli(["--states", "3", "--max-nullity", "0"], digits)
+    s = lightsout.solve(board, states=3, max_nullity=0)
+    [entry] = [t for t in answer["targets"] if t["target"] == answer["best"]["target"]]
+    assert (s.target, s.presses, s.proven_minimal) == (entry["target"], entry["presses"], False)
+    assert ["".join(map(str, row)) for row in s.press_grid] == entry["solution"]
+    fields = set(entry) - {"target", "solvable", "presses", "solution"}
+    assert {"proven_minimal", "lower_bound"} <= fields
+    for field in fields:
+        assert getattr(s, field) == entry[field], field

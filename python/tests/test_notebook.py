@@ -3,6 +3,7 @@ equal, batches come back as numpy arrays, networkx graphs are taken as
 they are (their labels kept), and on a graph every pattern is a vector
 over the vertices."""
 
+import json
 import math
 import pickle
 
@@ -156,3 +157,24 @@ def test_a_board_on_a_graph_may_be_a_dict_of_its_vertices():
         lightsout.solve({0: 1}, rule="plus")
     # A batch of dicts.
     assert [x.presses for x in lightsout.solve_many([board, board], graph=grid, target="white")] == [s.presses] * 2
+
+
+def test_a_pickle_holds_the_library_solution_in_its_serde_form():
+    # Issue 33: the state is the library's `Solution` (src/solve/answer.rs)
+    # in its serde form, its press set beside it as bytes: a field added to
+    # that struct is pickled with no edit here.
+    s = lightsout.solve(np.ones((19, 19), dtype=np.uint8), target="white", max_nullity=8)
+    (_, (target, fields, presses), nullity, _), = s.__reduce__()[1]
+    assert (target, nullity) == (s.target, s.nullity)
+    fields = json.loads(fields)
+    assert list(fields) == ["presses", "proven_minimal", "lower_bound", "found_by"] and fields["presses"] is None
+    assert (fields["proven_minimal"], fields["lower_bound"]) == (s.proven_minimal, s.lower_bound) == (False, 9)
+    assert (np.frombuffer(presses, dtype=np.uint8).reshape(19, 19) == s.press_grid).all()
+
+
+def test_a_pickle_of_another_version_is_refused_in_words():
+    # Before issue 33 the state listed the fields themselves, in a 6-tuple.
+    layout = lightsout.solve(POJ).__reduce__()[1][0][0]
+    older = (layout, (4, "white", bytes(16)), True, None, 4, bytes(16))
+    with pytest.raises(ValueError, match="not a pickled lightsout.Solution of this version"):
+        lightsout.Solution._from_state(older)

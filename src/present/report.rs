@@ -6,10 +6,11 @@
 
 use std::borrow::Cow;
 
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Value, json};
 
 use super::puzzle_topology;
-use crate::{Answer, Board, Game, Grid, Solution, Solver, Target, grid_lines};
+use crate::{Answer, Board, FoundBy, Game, Grid, Solution, Solver, Target, grid_lines};
 
 /// How a board's answer is printed: the format words of `lightsout solve`
 /// (the CLI's `--format` maps onto these).
@@ -249,8 +250,12 @@ impl Report<'_> {
     }
 }
 
-/// One target's result as JSON, for every kind alike: a field of
-/// [`Solution`] that the answers carry is added here, once.
+/// One target's result as JSON, for every kind alike: `solvable`, the
+/// `presses` counted, then the other fields of the [`Solution`]'s serde
+/// form in their order, and its press set last as `solution` (lines, as
+/// `solve` reads boards). A field added to `Solution` appears here by itself
+/// (`null` for an unreachable target); the fields left out are
+/// [`shown_in_json`]'s.
 pub fn outcome_json<B: Shown>(
     solution: Option<&Solution<B>>,
     solver: &B::Solver,
@@ -258,12 +263,81 @@ pub fn outcome_json<B: Shown>(
     let mut object = serde_json::Map::new();
     object.insert("solvable".into(), json!(solution.is_some()));
     object.insert("presses".into(), json!(solution.map(|s| s.presses.presses())));
-    object.insert("proven_minimal".into(), json!(solution.is_some_and(|s| s.proven_minimal)));
-    if B::SHOWS_LOWER_BOUND {
-        object.insert("lower_bound".into(), json!(solution.map(|s| s.lower_bound)));
+    let fields = match solution {
+        Some(s) => solution_fields(s),
+        None => unreachable_fields(),
+    };
+    for (name, value) in fields {
+        if name != "presses" && shown_in_json::<B>(&name) {
+            object.insert(name, value);
+        }
     }
+    // The press set is made JSON here, not serialised with the rest: its
+    // lines (or, past K = 10, lists) move in without a copy.
     object.insert("solution".into(), solution.map_or(Value::Null, |s| s.presses.presses_json(solver)));
     object
+}
+
+/// Whether a field of [`Solution`] is in the answer JSON: all but
+/// `found_by` (worded in the notes on stderr instead), and for a kind
+/// that shows no lower bound (two states), `lower_bound`.
+pub fn shown_in_json<B: Shown>(field: &str) -> bool {
+    field != "found_by" && (B::SHOWS_LOWER_BOUND || field != "lower_bound")
+}
+
+/// A solution's serde form, but its press set (`null`: the caller writes
+/// it).
+fn solution_fields<B>(solution: &Solution<B>) -> serde_json::Map<String, Value> {
+    // `found_by` is left out, and a stopped search's count of members
+    // may pass u64, which a JSON value cannot hold: it is not serialised.
+    let shown = Solution { found_by: FoundBy::Search, ..solution.map_presses(|_| ()) };
+    match serde_json::to_value(shown) {
+        Ok(Value::Object(fields)) => fields,
+        // A struct of numbers and booleans is always an object.
+        other => unreachable!("a solution's serde form is an object, got {other:?}"),
+    }
+}
+
+/// An unreachable target's fields, with no solution to serialise: each
+/// `null`, but `proven_minimal`, false (as the answers have always said).
+fn unreachable_fields() -> serde_json::Map<String, Value> {
+    let value = |name: &str| if name == "proven_minimal" { json!(false) } else { Value::Null };
+    serde_fields::<Solution<u8>>().iter().map(|&name| (name.to_string(), value(name))).collect()
+}
+
+/// The fields of `T`'s serde form, in order, as its derived `Deserialize`
+/// names them to a deserializer (the one that asks here reads nothing).
+fn serde_fields<T: DeserializeOwned>() -> &'static [&'static str] {
+    /// A deserializer that only listens for a struct's field names.
+    struct FieldNames<'a>(&'a mut &'static [&'static str]);
+
+    impl<'de> Deserializer<'de> for FieldNames<'_> {
+        type Error = serde::de::value::Error;
+
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = fields;
+            Err(de::Error::custom("field names only"))
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+        }
+    }
+
+    let mut fields: &'static [&'static str] = &[];
+    // Always an error: only the names were wanted.
+    let _ = T::deserialize(FieldNames(&mut fields));
+    fields
 }
 
 /// The text answer's first line for two states: `board 1: 4x4, nullity 4`
@@ -377,5 +451,43 @@ impl Shown for Grid {
         }
         object["best"] = best;
         object.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zk::Modulus;
+    use crate::{Method, Puzzle, StateGrid, StateSolver};
+
+    fn keys(object: &serde_json::Map<String, Value>) -> Vec<&str> {
+        object.keys().map(String::as_str).collect()
+    }
+
+    #[test]
+    fn the_solution_fields_are_named_in_their_order() {
+        assert_eq!(serde_fields::<Solution<u8>>(), ["presses", "proven_minimal", "lower_bound", "found_by"]);
+    }
+
+    #[test]
+    fn an_unreachable_target_lists_the_fields_of_a_reachable_one() {
+        let puzzle = Puzzle::new(2, 2).unwrap();
+        let solver = Solver::new(&puzzle, Method::Auto, 36).unwrap();
+        let solution = Solution::minimal(Grid::from_cell_values(2, 2, &[1, 0, 0, 0]));
+        let reached = outcome_json::<Grid>(Some(&solution), &solver);
+        assert_eq!(keys(&reached), ["solvable", "presses", "proven_minimal", "solution"]);
+        assert_eq!(keys(&outcome_json::<Grid>(None, &solver)), keys(&reached));
+
+        let states = StateSolver::new(&puzzle, Modulus::new(3).unwrap(), Method::Auto, 36, 1 << 30).unwrap();
+        let solution = Solution::minimal(StateGrid::from_cell_values(2, 2, &[2, 0, 0, 1]));
+        let reached = outcome_json::<StateGrid>(Some(&solution), &states);
+        assert_eq!(keys(&reached), ["solvable", "presses", "proven_minimal", "lower_bound", "solution"]);
+        assert_eq!((&reached["presses"], &reached["lower_bound"]), (&json!(3), &json!(3)));
+        let unreached = outcome_json::<StateGrid>(None, &states);
+        assert_eq!(keys(&unreached), keys(&reached));
+        assert_eq!(
+            Value::Object(unreached).to_string(),
+            r#"{"solvable":false,"presses":null,"proven_minimal":false,"lower_bound":null,"solution":null}"#
+        );
     }
 }

@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::Error;
 use crate::model::{Grid, Puzzle};
 
@@ -142,7 +144,7 @@ impl Board for Grid {
 }
 
 /// How a press set was found, in data: the fronts word it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum FoundBy {
     /// By the search the nullity calls for (an exhaustive one within the
     /// budget, a local one beyond it): nothing more to say.
@@ -172,7 +174,7 @@ pub enum FoundBy {
 }
 
 /// Where a search over the symmetric solutions started, and what beat it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SymmetricSearch {
     /// The press set it started from, kept unless something was lighter.
     pub start: Start,
@@ -183,7 +185,7 @@ pub struct SymmetricSearch {
 }
 
 /// The press set a search over symmetric solutions starts from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Start {
     /// The particular solution of the elimination.
     Particular,
@@ -195,7 +197,7 @@ pub enum Start {
 
 /// A subspace of solutions fixed by some of the problem's symmetries, as
 /// it was searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FixedSpaceSearch {
     /// Searched exhaustively (or by a local search inside it).
     pub exhaustive: bool,
@@ -208,8 +210,16 @@ pub struct FixedSpaceSearch {
 }
 
 /// The best press set found for one target, for either kind of board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution<B: Board = Grid> {
+///
+/// The one struct of an answer that every front shows, through its serde
+/// form: the command line and the server write it as each target's JSON
+/// (`present::outcome_json`, with the `json` feature: `found_by` is
+/// worded in notes instead), and Python holds it with its press set as cell
+/// values (a `Solution<Vec<u8>>`, made by [`map_presses`](Self::map_presses))
+/// and pickles it. So a field added here, once the solvers fill it in,
+/// reaches all three with no more than a Python getter and its stub line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Solution<B = Grid> {
     /// The presses, re-checked against the board ([`Board::presses`]
     /// counts them).
     pub presses: B,
@@ -221,6 +231,31 @@ pub struct Solution<B: Board = Grid> {
     pub lower_bound: u64,
     /// How the press set was found.
     pub found_by: FoundBy,
+}
+
+impl<B> Solution<B> {
+    /// The same solution with its press set in another form (its cell
+    /// values for Python, its lines for the JSON): besides the
+    /// constructors, the one place that names every field.
+    ///
+    /// # Example
+    /// ```
+    /// use lightsout::{Grid, Solution};
+    /// use lightsout::solve::Board;
+    ///
+    /// let presses = Grid::from_cell_values(1, 3, &[1, 0, 1]);
+    /// let kept = Solution::minimal(presses).map_presses(|p| p.cell_values());
+    /// assert_eq!((kept.presses, kept.proven_minimal, kept.lower_bound), (vec![1, 0, 1], true, 2));
+    /// ```
+    pub fn map_presses<C>(&self, form: impl FnOnce(&B) -> C) -> Solution<C> {
+        let Solution { presses, proven_minimal, lower_bound, found_by } = self;
+        Solution {
+            presses: form(presses),
+            proven_minimal: *proven_minimal,
+            lower_bound: *lower_bound,
+            found_by: *found_by,
+        }
+    }
 }
 
 impl<B: Board> Solution<B> {
@@ -274,5 +309,46 @@ impl<B: Board> Answer<B> {
             .iter()
             .filter_map(|o| Some((&o.target, o.solution.as_ref()?)))
             .min_by_key(|(_, s)| s.presses.presses())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solution not proven minimal, found by a stopped search whose
+    /// count of members is past u64 (which a JSON value cannot hold, but
+    /// its text can).
+    fn stopped() -> Solution<Vec<u8>> {
+        let symmetric = SymmetricSearch {
+            start: Start::Descent,
+            space: Some(FixedSpaceSearch { exhaustive: false, dimension: 40, motions: 0b101 }),
+            polished: true,
+        };
+        let found_by = FoundBy::Stopped {
+            members_searched: u128::from(u64::MAX) + 3,
+            start: Some(symmetric),
+            start_overran: Some(Duration::from_millis(1500)),
+        };
+        Solution { presses: vec![2, 0, 1, 1], proven_minimal: false, lower_bound: 3, found_by }
+    }
+
+    #[test]
+    fn the_serde_form_keeps_every_field() {
+        for solution in [
+            stopped(),
+            Solution::minimal(Grid::from_cell_values(2, 2, &[1, 0, 0, 1])).map_presses(|p| p.cell_values()),
+        ] {
+            let text = serde_json::to_string(&solution).unwrap();
+            let back: Solution<Vec<u8>> = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, solution, "{text}");
+        }
+    }
+
+    #[test]
+    fn map_presses_keeps_the_other_fields() {
+        let solution = stopped();
+        let cleared = solution.map_presses(|_| ());
+        assert_eq!(cleared.map_presses(|()| solution.presses.clone()), solution);
     }
 }
