@@ -25,7 +25,7 @@ use crate::present::{
 };
 use crate::record::{HardestProblem, HardestRecord};
 use crate::record::{Sealed, check_one_split, coverage_error};
-use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
+use crate::solve::{DEFAULT_MAX_NULLITY, Limits, MergeError, Shard};
 use crate::{Error, Method, Solver, StateSolver};
 
 pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure>
@@ -239,9 +239,9 @@ fn recount<G: Weighed>(
         let (source, record) = &records[i];
         let counted =
             hardest_slice(game, goal, &options, &Default::default(), record.shard, None, &mut |_| {})?;
-        let claimed = record.slice();
-        if counted.cosets != claimed.cosets || counted.heaviest != claimed.heaviest {
-            let at = counted.cosets.iter().zip(&claimed.cosets).find(|(c, r)| c != r);
+        let claimed = record.slice().map_err(|why| Error::BadInput(format!("{source}: {why}")))?;
+        if counted.best != claimed.best {
+            let at = counted.best.cosets.iter().zip(&claimed.best.cosets).find(|(c, r)| c != r);
             let detail = match at {
                 Some(((w, c), (_, r))) => format!(": {r} cosets of weight {w} recorded, {c} counted"),
                 None => String::new(),
@@ -276,8 +276,15 @@ where
     let mut solvers =
         G::solvers(puzzle, Method::Auto, DEFAULT_MAX_NULLITY, max_memory, &smaller_or_more_memory);
     let game = solvers.for_shape(first.rows, first.cols)?;
-    let slices: Vec<DistributionSlice> = records.iter().map(|(_, r)| r.slice()).collect();
     let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
+    let unread = |(record, why): (&HardestRecord, String)| {
+        Error::BadInput(coverage_error(&MergeError::Inconsistent(record.shard.index, why), &named))
+    };
+    let slices: Vec<DistributionSlice> = records
+        .iter()
+        .map(|(_, r)| r.slice().map_err(|why| (r, why)))
+        .collect::<Result<_, _>>()
+        .map_err(unread)?;
     let found =
         hardest_merged(game, goal, &slices)?.map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
     if let Some(share) = recheck {
@@ -338,7 +345,16 @@ where
     };
     let total = distribution_cost(game, goal, shard)?;
     let spent = options.progress.unwrap_or(&NO_PROGRESS);
-    let from = resume.as_ref().map(HardestRecord::slice);
+    // A count that does not read is refused as the walk refuses one that
+    // does not hold up (below).
+    let unread = |why: String| match &args.checkpoint {
+        Some(path) => Error::BadInput(format!(
+            "{}: checkpoint: {why}; remove it to count this slice afresh",
+            path.display()
+        )),
+        None => Error::BadInput(why),
+    };
+    let from = resume.as_ref().map(HardestRecord::slice).transpose().map_err(unread)?;
     // A resumed slice's bar starts from the prefixes already walked.
     let already = match &from {
         Some(saved) => distribution_done(game, goal, saved)?,
@@ -360,7 +376,7 @@ where
     }
     let line = record(&walked);
     checkpoints.save(&line)?;
-    let len = shard.len(walked.prefixes);
+    let len = walked.units;
     if walked.done < len {
         let kept = match &args.checkpoint {
             Some(path) => format!("saved in {}; the same command goes on from it", path.display()),

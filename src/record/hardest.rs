@@ -15,7 +15,10 @@ use serde::{Deserialize, Serialize};
 
 use super::problem::{Shape, read_puzzle};
 use super::seal::{Sealed, parse_sealed_version, problem_hash};
-use crate::analysis::{DistributionSlice, Goal, SliceHeaviest, Weighed};
+use num_bigint::BigUint;
+use num_traits::Zero;
+
+use crate::analysis::{CosetTally, DistributionSlice, Goal, SliceHeaviest, WalkPrefixes, Weighed};
 use crate::present::puzzle_topology;
 use crate::solve::Shard;
 use crate::{Error, Graph, Puzzle};
@@ -141,10 +144,15 @@ impl HardestRecord {
             hash: problem.hash(),
             problem,
             shard: slice.shard,
-            prefixes: slice.prefixes,
+            prefixes: slice.layout.prefixes,
             done: slice.done,
-            cosets: slice.cosets.iter().map(|(w, n)| CosetCount { weight: *w, count: n.clone() }).collect(),
-            heaviest: slice.heaviest.as_ref().map(|h| HeaviestCoset {
+            cosets: slice
+                .best
+                .cosets
+                .iter()
+                .map(|(w, n)| CosetCount { weight: *w, count: n.to_string() })
+                .collect(),
+            heaviest: slice.best.heaviest.as_ref().map(|h| HeaviestCoset {
                 weight: h.weight,
                 prefix: h.prefix,
                 counts: h.counts.clone(),
@@ -167,19 +175,29 @@ impl HardestRecord {
         Ok(record)
     }
 
-    /// The slice as the library joins it.
-    pub fn slice(&self) -> DistributionSlice {
-        DistributionSlice {
-            shard: self.shard,
-            prefixes: self.prefixes,
-            done: self.done,
-            cosets: self.cosets.iter().map(|c| (c.weight, c.count.clone())).collect(),
-            heaviest: self.heaviest.as_ref().map(|h| SliceHeaviest {
-                weight: h.weight,
-                prefix: h.prefix,
-                counts: h.counts.clone(),
-            }),
+    /// The slice as the library joins it, its counts read from their
+    /// decimals; `Err` says, in a few words, why they do not read (the
+    /// library checks the rest against the walk planned again).
+    pub fn slice(&self) -> Result<DistributionSlice, String> {
+        let mut cosets = Vec::with_capacity(self.cosets.len());
+        for CosetCount { weight, count } in &self.cosets {
+            let Some(count) = BigUint::parse_bytes(count.as_bytes(), 10).filter(|n| !n.is_zero()) else {
+                return Err("a count of cosets is not a positive decimal number".into());
+            };
+            if cosets.last().is_some_and(|&(before, _)| before >= *weight) {
+                return Err("its weights are not ascending".into());
+            }
+            cosets.push((*weight, count));
         }
+        let heaviest = self.heaviest.as_ref().map(|h| SliceHeaviest {
+            weight: h.weight,
+            prefix: h.prefix,
+            counts: h.counts.clone(),
+        });
+        let layout = WalkPrefixes { prefixes: self.prefixes };
+        let mut slice = DistributionSlice::fresh(layout, self.shard, ());
+        (slice.done, slice.best) = (self.done, CosetTally { cosets, heaviest });
+        Ok(slice)
     }
 }
 
@@ -200,12 +218,12 @@ mod tests {
         let slice =
             hardest_slice(&solver, Goal::State(0), &COUNT, &Default::default(), shard, None, &mut |_| {})
                 .unwrap();
-        assert!(slice.cosets.iter().any(|(_, n)| n.len() > 20), "{:?}", slice.cosets);
+        assert!(slice.best.cosets.iter().any(|(_, n)| n.bits() > 64), "{:?}", slice.best.cosets);
         let record = HardestRecord::new(&solver, Goal::State(0), &slice, 5);
         let line = record.to_line();
         let back = HardestRecord::parse(&line, "x.json").unwrap();
         assert_eq!(back, record.clone().sealed());
-        assert_eq!(back.slice(), slice);
+        assert_eq!(back.slice(), Ok(slice));
         assert_eq!(back.to_line(), line);
     }
 

@@ -53,7 +53,7 @@ where
                 hardest_slice(game, goal, &EVERYTHING, &Default::default(), shard, None, &mut |_| {}).unwrap()
             })
             .collect();
-        most = most.max(slices[0].prefixes);
+        most = most.max(slices[0].layout.prefixes);
         // In any order.
         let mut reversed = slices.clone();
         reversed.reverse();
@@ -116,7 +116,7 @@ fn a_stopped_slice_resumes_to_the_same_slice() {
         stop.store(true, Ordering::Relaxed);
     };
     let part = hardest_slice(&game, Goal::State(0), &EVERYTHING, &limits, shard, None, &mut first).unwrap();
-    let len = shard.len(part.prefixes);
+    let len = shard.len(part.layout.prefixes);
     assert!(saves >= 1 && part.done > 0 && part.done < len, "{} of {len}", part.done);
     let mut told = Vec::new();
     let mut watch = |s: &DistributionSlice| told.push(s.done);
@@ -188,15 +188,15 @@ fn a_resumed_slice_starts_its_progress_from_the_work_done() {
     let limits = Limits { stop: Some(&stop), time_limit: None };
     let mut first = |_: &DistributionSlice| stop.store(true, Ordering::Relaxed);
     let part = hardest_slice(&game, goal, &watched, &limits, shard, None, &mut first).unwrap();
-    assert!(part.done > 0 && part.done < shard.len(part.prefixes));
+    assert!(part.done > 0 && part.done < shard.len(part.layout.prefixes));
     let already = distribution_done(&game, goal, &part).unwrap();
     assert!(already > 0.0 && already < total, "{already} of {total}");
     hardest_slice(&game, goal, &watched, &Default::default(), shard, Some(&part), &mut |_| {}).unwrap();
     assert_eq!(already + spent.load(Ordering::Relaxed) as f64, total, "resumed from {already}");
     // A fresh slice starts from nothing; a finished one is all done.
-    let fresh = DistributionSlice { done: 0, cosets: Vec::new(), heaviest: None, ..part.clone() };
+    let fresh = DistributionSlice { done: 0, best: Default::default(), ..part.clone() };
     assert_eq!(distribution_done(&game, goal, &fresh).unwrap(), 0.0);
-    let finished = DistributionSlice { done: shard.len(part.prefixes), ..part };
+    let finished = DistributionSlice { done: shard.len(part.layout.prefixes), ..part };
     assert_eq!(distribution_done(&game, goal, &finished).unwrap(), total);
 }
 
