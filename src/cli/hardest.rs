@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::interrupt::interrupt_flag;
-use super::long::Checkpoints;
+use super::long::{Cadence, Checkpoints};
 use super::solve::create;
 use super::{
     Failure, HardestArgs, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat, TableFormat,
@@ -238,7 +238,9 @@ fn recount<G: Weighed>(
     for i in picked {
         let (source, record) = &records[i];
         let counted =
-            hardest_slice(game, goal, &options, &Default::default(), record.shard, None, &mut |_| {})?;
+            hardest_slice(game, goal, &options, &Default::default(), record.shard, None, &mut |_| {
+                std::ops::ControlFlow::Continue(())
+            })?;
         let claimed = record.slice().map_err(|why| Error::BadInput(format!("{source}: {why}")))?;
         if counted.best != claimed.best {
             let at = counted.best.cosets.iter().zip(&claimed.best.cosets).find(|(c, r)| c != r);
@@ -328,21 +330,12 @@ where
         ))
         .into());
     }
-    let started = std::time::Instant::now();
-    let mut checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
+    let checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
     let resume = resumed(&checkpoints, game, goal, shard)?;
     let before = resume.as_ref().map_or(0, |r| r.milliseconds);
-    let record = |slice: &DistributionSlice| {
-        HardestRecord::new(game, goal, slice, before + started.elapsed().as_millis() as u64)
-    };
-    let mut unsaved = None;
-    let mut progress = |slice: &DistributionSlice| {
-        if checkpoints.due(false)
-            && let Err(e) = checkpoints.save(&record(slice))
-        {
-            unsaved.get_or_insert(e);
-        }
-    };
+    // The long search's cadence: the walk stops at a batch's end on an
+    // interrupt or the time limit (and within one, through `limits`).
+    let mut cadence = Cadence::new(checkpoints, args.time_limit, before);
     let total = distribution_cost(game, goal, shard)?;
     let spent = options.progress.unwrap_or(&NO_PROGRESS);
     // A count that does not read is refused as the walk refuses one that
@@ -361,7 +354,9 @@ where
         None => 0.0,
     };
     let walked = watched(spent, already, total, || {
-        hardest_slice(game, goal, options, limits, shard, from.as_ref(), &mut progress)
+        hardest_slice(game, goal, options, limits, shard, from.as_ref(), &mut |slice| {
+            cadence.after_batch(|milliseconds| HardestRecord::new(game, goal, slice, milliseconds))
+        })
     })
     .map_err(|e| match (e, &args.checkpoint) {
         (Error::BadInput(why), Some(path)) => Error::BadInput(format!(
@@ -371,11 +366,8 @@ where
         .into(),
         (e, _) => distribution_hint(e, game, goal, args),
     })?;
-    if let Some(e) = unsaved {
-        return Err(e.into());
-    }
-    let line = record(&walked);
-    checkpoints.save(&line)?;
+    let line = HardestRecord::new(game, goal, &walked, cadence.milliseconds());
+    cadence.finish(&line)?;
     let len = walked.units;
     if walked.done < len {
         let kept = match &args.checkpoint {

@@ -216,8 +216,10 @@ mod tests {
         let solver = Solver::new(&Puzzle::new(17, 17).unwrap(), Method::Auto, 32).unwrap();
         let shard = Shard { index: 2, count: 3 };
         let slice =
-            hardest_slice(&solver, Goal::State(0), &COUNT, &Default::default(), shard, None, &mut |_| {})
-                .unwrap();
+            hardest_slice(&solver, Goal::State(0), &COUNT, &Default::default(), shard, None, &mut |_| {
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
         assert!(slice.best.cosets.iter().any(|(_, n)| n.bits() > 64), "{:?}", slice.best.cosets);
         let record = HardestRecord::new(&solver, Goal::State(0), &slice, 5);
         let line = record.to_line();

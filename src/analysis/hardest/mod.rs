@@ -40,6 +40,7 @@ pub use family::{Carried, Family};
 pub use settled::{SETTLED, SettledSize, TABLE_PROVENANCE, hardest_settled, settled_size};
 pub use sizes::{EachSize, MAX_TABLE_SIZES, TableRun, most_clicks_table};
 
+use std::ops::ControlFlow;
 use std::sync::atomic::AtomicU64;
 
 use num_bigint::BigUint;
@@ -661,9 +662,11 @@ pub struct SliceHeaviest {
 /// Walks slice `shard` of the exact distribution's walk (its prefixes cut
 /// as [`Shard`] cuts blocks, the same whatever the threads), for
 /// [`hardest_merged`] to join with the others: from `resume`, the same
-/// slice stopped part way, if given, telling `progress` the slice so far
-/// after each batch of prefixes (to save it). The time limit or stop flag
-/// ends it after the last whole batch, `done` short of the slice.
+/// slice stopped part way, if given, in the batches of the long search's
+/// loop ([`Slice::run_batches`]), telling `progress` the slice so far
+/// after each batch of prefixes (to save it; it breaks to stop there).
+/// The time limit or stop flag ends it after the last whole batch, `done`
+/// short of the slice (`progress` is told that slice once more).
 /// `options.work` bounds this slice's work alone.
 ///
 /// # Errors
@@ -677,7 +680,7 @@ pub fn hardest_slice<G: Weighed>(
     limits: &Limits,
     shard: Shard,
     resume: Option<&DistributionSlice>,
-    progress: &mut dyn FnMut(&DistributionSlice),
+    progress: &mut dyn FnMut(&DistributionSlice) -> ControlFlow<()>,
 ) -> Result<DistributionSlice, Error> {
     let started = std::time::Instant::now();
     let stopped = limits.stopped(started);
@@ -707,10 +710,7 @@ pub fn hardest_slice<G: Weighed>(
         }
     };
     let mut work = Work::new(options.work, &stopped).watched(options.progress);
-    let walked = spread::tally_slice(&classes, shard, resume, &mut work, &mut |slice| {
-        progress(slice);
-        std::ops::ControlFlow::Continue(())
-    });
+    let walked = spread::tally_slice(&classes, shard, resume, &mut work, progress);
     work.report();
     walked.ok_or_else(|| Error::Limit("the kernel is too large to walk".into()))
 }
