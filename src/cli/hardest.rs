@@ -23,7 +23,7 @@ use crate::present::{
     Shown, SizeAnswer, goal_words, hardest_json, hardest_text, most_clicks_csv, most_clicks_json,
     most_clicks_text, parse_bytes, topology_name,
 };
-use crate::record::{HardestProblem, HardestRecord};
+use crate::record::HardestRecord;
 use crate::record::{Sealed, check_one_split, coverage_error};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, MergeError, Shard};
 use crate::{Error, Method, Solver, StateSolver};
@@ -401,17 +401,7 @@ fn resumed<G: Weighed>(
         return Ok(None);
     }
     let saved = HardestRecord::parse(&text, &source)?;
-    if saved.hash != HardestProblem::of(game, goal).hash() {
-        return Err(Error::BadInput(format!(
-            "{source}: checkpoint of another problem (states, size, topology, rule, target or graph differ)"
-        ))
-        .into());
-    }
-    if saved.shard != shard {
-        return Err(
-            Error::BadInput(format!("{source}: checkpoint of slice {}, not {shard}", saved.shard)).into()
-        );
-    }
+    saved.check_checkpoint(game, goal, shard, &source)?;
     Ok(Some(saved))
 }
 

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::problem::{Shape, read_puzzle};
-use super::seal::{Sealed, parse_sealed_version, problem_hash};
+use super::seal::{LongRecord, Sealed, check_same_problem, parse_record, problem_hash};
 use num_bigint::BigUint;
 use num_traits::Zero;
 
@@ -94,6 +94,27 @@ impl Sealed for HardestRecord {
     }
 }
 
+impl LongRecord for HardestRecord {
+    const KIND: &'static str = "hardest";
+    const PROBLEM_FIELDS: &'static str = "states, size, topology, rule, target or graph";
+
+    fn versions() -> Vec<u32> {
+        vec![HARDEST_RECORD_VERSION]
+    }
+
+    fn claimed_hash(&self) -> &str {
+        &self.hash
+    }
+
+    fn hash_of_problem(&self) -> String {
+        self.problem.hash()
+    }
+
+    fn shards(&self) -> Vec<Shard> {
+        vec![self.shard]
+    }
+}
+
 impl HardestProblem {
     pub fn of<G: Weighed>(game: &G, goal: Goal) -> HardestProblem {
         let puzzle = game.puzzle();
@@ -165,14 +186,29 @@ impl HardestRecord {
     /// Reads and checks a record from `source`: its kind and version, its
     /// checksum, its slice and its hash.
     pub fn parse(text: &str, source: &str) -> Result<HardestRecord, Error> {
-        let record: HardestRecord = parse_sealed_version(text, source, "hardest", &[HARDEST_RECORD_VERSION])?;
-        if !record.shard.is_valid() {
-            return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
+        parse_record(text, source)
+    }
+
+    /// Refuses `self`, a checkpoint read from `source`, unless it is of
+    /// slice `shard` of `game`'s distribution to `goal`.
+    ///
+    /// # Errors
+    /// One line naming `source`: another problem, or another slice.
+    pub fn check_checkpoint<G: Weighed>(
+        &self,
+        game: &G,
+        goal: Goal,
+        shard: Shard,
+        source: &str,
+    ) -> Result<(), Error> {
+        check_same_problem(self, &HardestProblem::of(game, goal).hash(), source)?;
+        if self.shard != shard {
+            return Err(Error::BadInput(format!(
+                "{source}: checkpoint of slice {}, not {shard}",
+                self.shard
+            )));
         }
-        if record.problem.hash() != record.hash {
-            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
-        }
-        Ok(record)
+        Ok(())
     }
 
     /// The slice as the library joins it, its counts read from their
