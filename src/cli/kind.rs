@@ -12,7 +12,7 @@ use super::input::{boards, read_input};
 use super::plan::{MemoryHint, Solvers, shown_searching};
 use super::{BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TargetArg};
 use crate::analysis::Weighed;
-use crate::present::{Report, Shown, Worded};
+use crate::present::{Report, Worded};
 use crate::solve::{GameSpec, Made, TargetOf};
 use crate::{Grid, Method, Solver, StateGrid, StateSolver, write_pbm, write_pgm};
 
@@ -34,10 +34,7 @@ pub(super) struct BoardInput<'a> {
 pub(super) type EachBoard<'e, B> = dyn FnMut(usize, B, bool, &mut dyn Write) -> Result<(), Failure> + 'e;
 
 /// A kind of game as the command line reads, makes and writes it.
-pub(super) trait Kind: Weighed + Made + Worded
-where
-    Self::Board: Shown<Solver = Self>,
-{
+pub(super) trait Kind: Weighed + Made + Worded {
     /// `solve`, by the routes this kind has (two states stream large
     /// generated boards; both search long, sliced and resumable).
     fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>;

@@ -2,7 +2,7 @@
 //! target's slice, saving checkpoints as asked and stopping at a time
 //! limit or an interrupt, then the shard's line or the note on an
 //! interrupted run. The kinds differ only in their records and answers
-//! (`search.rs` for two states, `states_search.rs` for K).
+//! (`search/kinds.rs`).
 
 use std::ops::ControlFlow;
 use std::path::Path;

@@ -12,10 +12,11 @@ use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
 use crate::record::states::is_state_record;
 use crate::record::{
-    Entry, KStates, Record, RecordKind, TableRecord, TwoStates, check_one_split, coverage_error, parse_sealed,
+    Entry, KStates, Question, Record, RecordKind, TableRecord, TwoStates, check_one_split, coverage_error,
+    parse_sealed,
 };
 
-use super::search::{Search, print_answer};
+use super::search::{Engine, Search, cosets, print_answer, two_state_game};
 
 /// Combines shards into the proven minimum (or the whole table), or says
 /// which are missing.
@@ -221,17 +222,12 @@ fn merge_two_states(
         leaf_bits: branch.map(|plan| plan.leaf_bits),
         from_past_budget: false,
     };
-    let search = Search::new(
-        first.problem.question(first_source)?,
-        MAX_EXHAUSTIVE_NULLITY,
-        u64::MAX,
-        &smaller_or_more_memory,
-        Shard::WHOLE,
-        false,
-        engine,
-    )?;
+    let Question { puzzle, board, targets, method } = first.problem.question(first_source)?;
+    let limits = (MAX_EXHAUSTIVE_NULLITY, u64::MAX);
+    let game = two_state_game(&puzzle, method, limits, &smaller_or_more_memory, false, engine)?;
+    let search = Search::new(&game, board, targets, method, MAX_EXHAUSTIVE_NULLITY, Shard::WHOLE, engine)?;
     let names: Vec<String> = search.goals.iter().map(|(t, _)| t.name().to_string()).collect();
-    let cosets = super::search::cosets(&search.goals);
+    let cosets = cosets(&search.goals);
     let stderr = &mut *io.stderr;
     let mut outcome = |index: usize, merged: Merged| -> Result<Outcome, Failure> {
         let (target, reachable) = &search.goals[index];
@@ -270,7 +266,7 @@ fn merge_two_states(
         recheck_note(rechecked, "block", io);
     }
     let answer = Answer { outcomes };
-    let report = Report { index: 1, board: &search.board, solver: &search.solver, answer: &answer };
+    let report = Report { index: 1, board: &search.board, solver: search.solver, answer: &answer };
     print_answer(&report, how.format, how.show, io)?;
     Ok(0)
 }
@@ -294,33 +290,38 @@ fn above_the_bound(coset: &crate::solve::Coset, bound: u64, source: &str) -> Res
 /// Merges K-state records: every slice verified against the problem
 /// rebuilt from the first record, joined into the proven minimum.
 fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Streams) -> Result<u8, Failure> {
-    use super::states_search::{cosets, entries, goals};
     let (first_source, first) = &records[0];
     let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
     let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
         .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
-    let goals = goals(&solver, &board, &targets)?;
-    let expected = entries(&goals, &solver.kernel_size(), 0, Shard::WHOLE);
-    let names: Vec<String> = goals.iter().map(|g| state_target_name(&g.target)).collect();
+    // Budget 0: the entries a record of this problem holds, no search.
+    let search = Search::new(&solver, board, targets, method, 0, Shard::WHOLE, Engine::default())?;
+    let names: Vec<String> = search.goals.iter().map(|(t, _)| state_target_name(t)).collect();
     let mut outcome = |index: usize, merged: Merged| -> Result<Outcome<StateGrid>, Failure> {
-        let goal = &goals[index];
-        let (Some(best), Some((particular, coset))) = (merged, &goal.reachable) else {
-            return Ok(Outcome { target: goal.target.clone(), solution: None });
+        let (target, reachable) = &search.goals[index];
+        let (Some(best), Some((particular, coset))) = (merged, reachable) else {
+            return Ok(Outcome { target: target.clone(), solution: None });
         };
         let mask = best.map_or(Mask::ZERO, |b| b.mask);
-        let presses = solver.long_member(&board, &goal.target, particular, coset, mask)?;
+        let presses = solver.long_member(&search.board, target, particular, coset, mask)?;
         let total = presses.total();
         let solution = super::search::solution(presses, true, total);
-        Ok(Outcome { target: goal.target.clone(), solution: Some(solution) })
+        Ok(Outcome { target: target.clone(), solution: Some(solution) })
     };
-    let (outcomes, rechecked) =
-        merge_targets(records, &expected, &cosets(&goals), &names, how.recheck, &mut outcome)?;
+    let (outcomes, rechecked) = merge_targets(
+        records,
+        &search.record.searches,
+        &cosets(&search.goals),
+        &names,
+        how.recheck,
+        &mut outcome,
+    )?;
     if how.recheck.is_some() {
         recheck_note(rechecked, "task", io);
     }
     let answer = Answer { outcomes };
     print_answer(
-        &Report { index: 1, board: &board, solver: &solver, answer: &answer },
+        &Report { index: 1, board: &search.board, solver: &solver, answer: &answer },
         how.format,
         how.show,
         io,

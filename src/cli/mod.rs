@@ -25,7 +25,6 @@ mod progress;
 mod render;
 mod search;
 mod solve;
-mod states_search;
 mod study;
 mod values;
 mod verify;
@@ -127,10 +126,7 @@ fn parse(args: Vec<std::ffi::OsString>) -> Result<(Cli, bool), clap::Error> {
 }
 
 /// Runs `command` for the kind of game `G`.
-fn run_command<G: Kind>(command: Command, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+fn run_command<G: Kind>(command: Command, io: &mut Streams) -> Result<u8, Failure> {
     match command {
         Command::Solve(args) => solve::<G>(args, io),
         Command::Verify(args) => verify(args, io),
@@ -198,24 +194,10 @@ fn mistyped_command(args: &[std::ffi::OsString]) -> Option<String> {
         return None;
     }
     // One slip in a short name, two in a longer one (`analyse`, `tabel`).
-    let near =
-        names.into_iter().find(|name| edit_distance(word, name) <= if name.len() <= 3 { 1 } else { 2 })?;
+    let near = names
+        .into_iter()
+        .find(|name| strsim::levenshtein(word, name) <= if name.len() <= 3 { 1 } else { 2 })?;
     Some(format!("no command or file '{word}'; did you mean the command '{near}'? (see --help)"))
-}
-
-/// Levenshtein distance, for the short words of command names.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = previous[j] + usize::from(ca != *cb);
-            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// The process's streams, or a test's buffers.

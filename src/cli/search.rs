@@ -1,48 +1,47 @@
-//! Long searches for one board: `--shard`, `--checkpoint`, `--time-limit`.
+//! Long searches for one board, of either kind: `--shard`, `--checkpoint`,
+//! `--time-limit`.
 //!
-//! A run keeps one [`Record`] (`crate::record`): the problem, its hash, and per
-//! target the [`SearchState`] of the exhaustive search, saved as a
-//! checkpoint or printed as a shard's line for `lightsout merge`; it runs
-//! as every long search does (`long.rs`).
+//! A run keeps one [`Record`] (`crate::record`): the problem, its hash, and
+//! per target the slice of its exhaustive search, saved as a checkpoint or
+//! printed as a shard's line for `lightsout merge`; it runs as every long
+//! search does (`long.rs`). The flow is written once over the game
+//! ([`Long`], `search/kinds.rs`, says what differs per kind: how the game is
+//! made and refused, a target's fresh slice, and the words of a stopped
+//! search); two states add their engines, estimates and symmetric starts.
 
-use answers::{answer, symmetric_incumbent};
-use estimate::{note_long_branch, print_estimates};
+use answers::answer;
+pub(super) use kinds::{Long, two_state_game};
 
-use crate::cli::{
-    Failure, MemoryHint, SEARCH_TYPING_HINT, SearchArgs, SolveArgs, Streams, boards, read_input,
-    solver_failure,
-};
-use crate::present::format_bytes;
-use crate::record::{Problem, Question, Record, TargetSearch, TwoStates};
-use crate::solve::minimal::{Branching, ExactEngine, Found, MAX_TRANSFORM_NULLITY, past_budget};
-use crate::solve::{Budget, Coset, MAX_EXHAUSTIVE_NULLITY, SearchState, Shard, improve};
-use crate::{Error, Game, Grid, Puzzle, Solver, Target};
+use crate::cli::{Failure, SearchArgs, SolveArgs, Streams};
+use crate::record::Record;
+use crate::solve::minimal::{Branching, ExactEngine, MAX_TRANSFORM_NULLITY};
+use crate::solve::{Budget, Coset, Reachable, Shard, TargetOf, improve};
+use crate::{Error, Method, Solution};
 
 use super::args::EngineArg;
 use std::time::{Duration, Instant};
 
 mod answers;
 mod estimate;
+mod kinds;
 
 pub(super) use answers::{print_answer, solution};
 
-/// A board's problem and the solver and cosets that search it.
-pub(super) struct Search {
-    pub(super) record: Record<TwoStates>,
-    pub(super) board: Grid,
-    pub(super) solver: Solver,
+/// A board's problem, its game's record, and the cosets that search it.
+pub(super) struct Search<'g, G: Long> {
+    pub(super) record: Record<G::Records>,
+    pub(super) board: G::Board,
+    pub(super) solver: &'g G,
     /// Per target: the target and, when reachable, its coset.
-    pub(super) goals: Vec<(Target, Option<Reachable>)>,
+    pub(super) goals: Vec<(TargetOf<G>, Option<Reachable<'g, G>>)>,
     /// Per target, for a time-limited exhaustive search: the answer past
-    /// the budget that it begins from (the symmetric solutions, searched
-    /// as the default path does), so that it never answers heavier.
-    pub(super) starts: Vec<Option<Found>>,
+    /// the budget that it begins from (two states: the symmetric
+    /// solutions, searched as the default path does), so that it never
+    /// answers heavier.
+    pub(super) starts: Vec<Option<Solution<G::Board>>>,
     /// How long finding those starts took.
     pub(super) starts_took: Duration,
 }
-
-/// A reachable target's particular solution and the coset around it.
-type Reachable = (Grid, Coset);
 
 /// Which exact engine a long search runs, and with what.
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,177 +107,76 @@ impl Engine {
     }
 }
 
-impl Search {
-    /// Sets up a fresh search of slice `shard` of `question`.
+impl<'g, G: Long> Search<'g, G> {
+    /// Sets up a fresh search of slice `shard` of `board` on `game`, for
+    /// each of `targets`; a target's members are searched exhaustively
+    /// where `max_nullity` allows.
     pub(super) fn new(
-        question: Question,
+        game: &'g G,
+        board: G::Board,
+        targets: Vec<TargetOf<G>>,
+        method: Method,
         max_nullity: usize,
-        max_memory: u64,
-        hint: MemoryHint,
         shard: Shard,
-        exhaustive_only: bool,
         engine: Engine,
-    ) -> Result<Search, Failure> {
-        let problem = Problem::of(&question);
-        let Question { puzzle, board, targets, method } = question;
-        let solver = Solver::with_memory_limit(&puzzle, method, max_nullity, max_memory)
-            .map_err(|e| solver_failure(e, &puzzle, method, hint))?;
-        let nullity = solver.nullity();
-        refuse_limits(&solver, &puzzle, max_nullity, max_memory, exhaustive_only, engine)?;
-        let mut goals = Vec::new();
-        let mut searches = Vec::new();
-        let mut starts = Vec::new();
+    ) -> Result<Self, Error> {
+        let problem = game.problem(&board, &targets, method);
+        let cross = game.crosses(engine, max_nullity);
+        let (mut goals, mut searches, mut starts) = (Vec::new(), Vec::new(), Vec::new());
         let mut starts_took = Duration::ZERO;
-        let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
         for target in targets {
-            // Branch and bound reads its masks in the cross basis.
-            let coset = if exhaustive && engine.branches(nullity) {
-                solver.cross_coset(&board, &target)?
-            } else {
-                solver.coset(&board, &target)?
-            };
+            let coset = game.long_coset(&board, &target, cross)?;
+            let exhaustive = coset.as_ref().filter(|(_, c)| game.exhaustive(c, max_nullity));
             let began = Instant::now();
-            let start = match &coset {
-                Some((particular, _)) if exhaustive && engine.from_past_budget && nullity > 0 => {
-                    Some(start_past_budget(&solver, &board, &target, particular)?)
+            let start = match exhaustive {
+                Some((particular, _)) if engine.from_past_budget => {
+                    game.start(&board, &target, particular)?
                 }
                 _ => None,
             };
             starts_took += began.elapsed();
-            let state = coset.as_ref().filter(|_| exhaustive).map(|(particular, c)| {
-                if engine.branches(nullity) {
-                    let symmetric = || match &start {
-                        Some(start) => Some(start.presses.count_ones() as u64),
-                        None => symmetric_incumbent(&solver, &board, &target, particular),
-                    };
-                    SearchState::new_branch(c, shard, engine.plan(c, shard.count, symmetric))
-                } else {
-                    SearchState::new(c, shard)
-                }
+            let state = exhaustive.and_then(|(particular, c)| {
+                game.fresh_slice(c, shard, engine, (&board, &target, particular), start.as_ref())
             });
+            searches.push(game.entry(&target, coset.is_some(), state));
             starts.push(start);
-            searches.push(TargetSearch {
-                target: target.name().into(),
-                nullity,
-                reachable: coset.is_some(),
-                state,
-            });
             goals.push((target, coset));
         }
         let record = Record::new(problem, shard, searches);
-        Ok(Search { record, board, solver, goals, starts, starts_took })
+        Ok(Search { record, board, solver: game, goals, starts, starts_took })
     }
 }
 
-/// The answer past the exhaustive budget (as `solve` without a time
-/// limit gives it past --max-nullity), re-checked: where a time-limited
-/// search begins.
-fn start_past_budget(
-    solver: &Solver,
-    board: &Grid,
-    target: &Target,
-    particular: &Grid,
-) -> Result<Found, Error> {
-    let rhs = target.right_hand_side(board);
-    let found = past_budget(solver.puzzle(), &rhs, particular, solver.quiet_patterns(), None);
-    solver.check(board, &found.presses, target)?;
-    Ok(found)
+/// Per goal of a search, its coset when reachable.
+pub(super) fn cosets<T, B, C>(goals: &[(T, Option<(B, C)>)]) -> Vec<Option<&C>> {
+    goals.iter().map(|(_, coset)| coset.as_ref().map(|(_, c)| c)).collect()
 }
 
-/// Refuses a search that the limits do not allow: past the exhaustive
-/// ceiling or --max-nullity when it must be exhaustive (a shard, a
-/// checkpoint), quiet patterns past --max-memory, or the transform past
-/// its reach.
-fn refuse_limits(
-    solver: &Solver,
-    puzzle: &Puzzle,
-    max_nullity: usize,
-    max_memory: u64,
-    exhaustive_only: bool,
-    engine: Engine,
-) -> Result<(), Failure> {
-    let nullity = solver.nullity();
-    if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
-        let error = Error::Limit(format!(
-            "an exhaustive search weighs at most {MAX_EXHAUSTIVE_NULLITY} quiet patterns (a mask is 128 bits); \
-             this {}x{} board has {nullity}",
-            puzzle.rows(),
-            puzzle.cols()
-        ));
-        return Err(Failure::hinted(error, "solve it without --shard or --checkpoint"));
-    }
-    if nullity > max_nullity && exhaustive_only {
-        let error = Error::Limit(format!(
-            "nullity {nullity} is above --max-nullity {max_nullity}, so there is nothing to shard or checkpoint"
-        ));
-        return Err(Failure::hinted(
-            error,
-            format!("give --max-nullity {nullity} to search all 2^{nullity} members"),
-        ));
-    }
-    if !solver.holds_quiet_patterns() {
-        let buffers = if ExactEngine::branches_within(nullity, max_nullity) {
-            let bytes = crate::solve::limits::branch_bytes(puzzle, nullity);
-            format!(" and branch and bound's buffers ({})", format_bytes(bytes))
-        } else {
-            String::new()
-        };
-        let error = Error::Limit(format!(
-            "a search weighs the {nullity} quiet patterns of this {}x{} board{buffers}, which do not \
-             fit --max-memory {}",
-            puzzle.rows(),
-            puzzle.cols(),
-            format_bytes(max_memory)
-        ));
-        return Err(Failure::hinted(error, "raise it"));
-    }
-    let exhaustive = nullity <= max_nullity.min(MAX_EXHAUSTIVE_NULLITY);
-    if engine.branch == Some(false) && exhaustive && nullity > MAX_TRANSFORM_NULLITY {
-        let error = Error::Limit(format!(
-            "the transform engine walks at most {MAX_TRANSFORM_NULLITY} quiet patterns; this board has {nullity}"
-        ));
-        return Err(Failure::hinted(error, "use --engine branch (or auto)"));
-    }
-    Ok(())
-}
-
-/// Solves one board as a long search: sharded, checkpointed or time-bounded.
-pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> Result<u8, Failure> {
+/// Solves one board of either kind as a long search: sharded,
+/// checkpointed or time-bounded.
+pub(super) fn solve<G: Long>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let search_args = &args.search;
     // From the start: an interrupt while the search is set up (seconds on
     // 79x79) stops it before its first batch, with the checkpoint saved.
     super::interrupt::interrupt_flag();
-    let dense = matches!(args.method, super::MethodArg::Dense);
-    // A long search holds its one board in memory (no streaming), and reads
-    // its input whole even at a terminal: it must know there is one board.
-    let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);
-    let from_stdin = args.source.generate.is_none() && args.source.files.iter().all(|f| f.as_os_str() == "-");
-    if io.stdin_is_terminal && from_stdin {
-        let _ = writeln!(io.stderr, "{SEARCH_TYPING_HINT}");
-    }
-    let max_memory = args.memory.max_memory;
-    let mut input = read_input(&args.source, &args.puzzle, dense, max_memory, &hint, io.stdin, false)?;
-    let mut all = boards(&mut input, &args.source);
-    let board = all.next().transpose()?.ok_or_else(|| Error::BadInput("no board in input".into()))?;
-    if all.next().is_some() {
-        return Err(Error::BadInput(
-            "--shard, --checkpoint and --time-limit search one board; the input has more".into(),
-        )
-        .into());
-    }
-    drop(all);
-    let puzzle = args.puzzle.puzzle(board.nrows(), board.ncols())?;
-    let question = Question { puzzle, board, targets: targets.to_vec(), method: args.method.into() };
+    let targets = G::targets(&args.target, &args.source, &args.puzzle, args.memory.max_memory)?;
+    let board = G::one_board(args, io)?;
+    let puzzle = args.puzzle.puzzle(crate::Board::shape(&board).0, crate::Board::shape(&board).1)?;
     let shard = search_args.shard.unwrap_or(Shard::WHOLE);
     let exhaustive_only = search_args.shard.is_some() || search_args.checkpoint.is_some();
     let engine = Engine::of(search_args);
-    let mut search =
-        Search::new(question, args.max_nullity, max_memory, &hint, shard, exhaustive_only, engine)?;
-    if search_args.estimate {
-        print_estimates(&search, search_args.slice_time, io)?;
-        return Ok(0);
+    let game = G::long_game(&puzzle, args, exhaustive_only, engine)?;
+    let max_nullity = args.max_nullity;
+    let mut search = Search::new(&game, board, targets, args.method.into(), max_nullity, shard, engine)?;
+    let unsearched = |(_, coset): &(_, Option<Reachable<G>>)| {
+        coset.as_ref().is_some_and(|(_, c)| !game.exhaustive(c, max_nullity))
+    };
+    if exhaustive_only && search.goals.iter().any(unsearched) {
+        return Err(game.nothing_to_slice(max_nullity));
     }
-    note_long_branch(&search, io);
+    if let Some(code) = G::preview(&search, search_args, io)? {
+        return Ok(code);
+    }
     let cosets = cosets(&search.goals);
     // The starts' search counts against the time limit.
     let took = search.starts_took.as_secs_f64();
@@ -289,10 +187,5 @@ pub(super) fn solve(args: &SolveArgs, targets: &[Target], io: &mut Streams) -> R
     if let Some(code) = super::long::search(&mut search.record, &cosets, search_args, io)? {
         return Ok(code);
     }
-    answer(&search, args.format, args.show, search_args.time_limit, io)
-}
-
-/// Per target, its coset when reachable.
-pub(super) fn cosets(goals: &[(Target, Option<Reachable>)]) -> Vec<Option<&Coset>> {
-    goals.iter().map(|(_, coset)| coset.as_ref().map(|(_, c)| c)).collect()
+    answer(&search, args.format, args.show, search_args.time_limit, max_nullity, io)
 }

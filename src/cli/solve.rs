@@ -9,16 +9,11 @@ use crate::cli::{
     SolveArgs, Streams, note_not_proven, search,
 };
 use crate::model::{GeneratedRows, PbmWriter};
-use crate::present::{
-    Report, Shown, Tally, answers, best_tally, poj_line, presses, text_lines, two_state_header,
-};
+use crate::present::{Report, Tally, answers, best_tally, poj_line, presses, text_lines, two_state_header};
 use crate::solve::{Chase, GameSpec, MAX_STREAMED_NULLITY, limits};
 use crate::{Error, Generate, Puzzle, Solver, StateSolver, Target};
 
-pub(super) fn solve<G: Kind>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+pub(super) fn solve<G: Kind>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
     args.refuse_unused()?;
@@ -29,7 +24,7 @@ where
 pub(super) fn solve_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     refuse_two_state_only(args)?;
     match args.search.wanted() {
-        true => super::states_search::solve(args, io),
+        true => search::solve::<StateSolver>(args, io),
         false => solve_in_memory::<StateSolver>(args, io),
     }
 }
@@ -37,10 +32,7 @@ pub(super) fn solve_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Fai
 /// `solve` for two states, by the route the plan chose.
 pub(super) fn solve_two_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     match args.route() {
-        Route::Search => {
-            let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
-            search::solve(args, &targets, io)
-        }
+        Route::Search => search::solve::<Solver>(args, io),
         Route::Streamed { rows, cols, recipe } => {
             let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
             solve_streamed(args, (rows, cols), recipe, &targets, io)
@@ -78,10 +70,7 @@ const UNSAVED_ADVICE: &str = "add --checkpoint FILE to be able to resume";
 
 /// Solves each board of the input in memory, answering it as it comes,
 /// for either kind of game.
-pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let max_memory = args.memory.max_memory;
     let targets = G::targets(&args.target, &args.source, &args.puzzle, max_memory)?;
     let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);

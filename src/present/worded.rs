@@ -10,8 +10,9 @@ use crate::solve::{MAX_EXHAUSTIVE_NULLITY, TargetOf};
 use crate::{Answer, Game, Solution, Solver, StateSolver};
 
 /// What a game says of itself in words (the half of the command line's
-/// answer that is the game's, not the board's).
-pub trait Worded: Game {
+/// answer that is the game's, not the board's). Its boards are [`Shown`]
+/// by it: a bound written here once, which every `G: Worded` implies.
+pub trait Worded: Game<Board: Shown<Solver = Self>> {
     /// The kernel as `check`'s first line gives it: `nullity 4`, or the
     /// states and the kernel's size.
     fn kernel_words(&self) -> String;
@@ -139,9 +140,7 @@ pub fn note_not_proven<G: Worded>(
     solver: &G,
     answer: &Answer<G::Board>,
     max_nullity: usize,
-) where
-    G::Board: Shown<Solver = G>,
-{
+) {
     // The common case, every answer proven: nothing to say or count.
     if answer.outcomes.iter().all(|o| o.solution.as_ref().is_none_or(|s| s.proven_minimal)) {
         return;
@@ -170,9 +169,7 @@ fn note_not_fewest_over_targets<G: Worded>(
     index: usize,
     solver: &G,
     answer: &Answer<G::Board>,
-) where
-    G::Board: Shown<Solver = G>,
-{
+) {
     let Some((target, best)) = answer.best().filter(|(_, s)| s.proven_minimal) else { return };
     let weight = crate::Board::presses(&best.presses);
     let solved = || answer.outcomes.iter().filter_map(|o| o.solution.as_ref());
@@ -193,10 +190,11 @@ fn note_not_fewest_over_targets<G: Worded>(
 
 /// `check`'s text for one board: per target, solvable, or the pattern
 /// that proves it is not.
-pub fn check_text<G: Worded>(index: usize, solver: &G, verdicts: &[(TargetOf<G>, Option<G::Board>)]) -> String
-where
-    G::Board: Shown<Solver = G>,
-{
+pub fn check_text<G: Worded>(
+    index: usize,
+    solver: &G,
+    verdicts: &[(TargetOf<G>, Option<G::Board>)],
+) -> String {
     let mut text = format!("board {index}: {}, {}\n", shape_text(solver.puzzle()), solver.kernel_words());
     for (target, obstruction) in verdicts {
         let name = G::Board::target_name(target);

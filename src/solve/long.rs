@@ -7,10 +7,10 @@
 use std::time::Duration;
 
 use super::game::{Game, TargetOf};
-use super::minimal::{Budget, Coset, settle_stopped};
-use super::slices::{Best, Mask, Sliced};
+use super::minimal::{Budget, Coset, Layout, settle_stopped};
+use super::slices::{Best, Mask, SliceKind, Sliced};
 use super::states::StateSolver;
-use super::states::minimum::{SlicedCoset, minimize};
+use super::states::minimum::{SlicedCoset, TaskLayout, minimize};
 use crate::error::Error;
 use crate::model::{Grid, StateGrid};
 use crate::{Solver, Target};
@@ -61,8 +61,11 @@ pub type Reachable<'a, G> = (<G as Game>::Board, <G as LongSearch>::Coset<'a>);
 /// # Ok::<(), lightsout::Error>(())
 /// ```
 pub trait LongSearch: Game {
+    /// How its cosets split into units (blocks, tasks).
+    type Slices: SliceKind;
+
     /// The coset a long search walks, sliced into units.
-    type Coset<'a>: Sliced
+    type Coset<'a>: Sliced<Kind = Self::Slices>
     where
         Self: 'a;
 
@@ -119,6 +122,7 @@ pub trait LongSearch: Game {
 }
 
 impl LongSearch for Solver {
+    type Slices = Layout;
     type Coset<'a> = Coset;
 
     fn long_coset(&self, board: &Grid, target: &Target, cross: bool) -> Result<Option<(Grid, Coset)>, Error> {
@@ -163,6 +167,7 @@ impl LongSearch for Solver {
 }
 
 impl LongSearch for StateSolver {
+    type Slices = TaskLayout;
     type Coset<'a> = SlicedCoset<'a>;
 
     fn long_coset(

@@ -3,19 +3,32 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cli::search::Search;
+use std::borrow::Cow;
+
+use crate::cli::search::{Long, Search};
 use crate::cli::{Failure, Format, Streams};
-use crate::present::{GROUP_BOUND, Report, Shown, Tally, answers, overran_words, symmetric_words};
-use crate::solve::minimal::Found;
-use crate::solve::{Budget, Coset, LongSearch, Mask, SearchState, Start, improve};
+use crate::present::{GROUP_BOUND, Report, Shown, answers, symmetric_words};
+use crate::record::Entry;
+use crate::solve::{Budget, Coset, Mask, Slice, SliceKind, Start, improve};
 use crate::{Answer, Board, FoundBy, Game, Grid, Outcome, Solution, Solver, Target};
 
+/// A note on a target's answer: the target's name, and what is said.
+type Note = (Cow<'static, str>, String);
+
+/// A target's press set, whether it is proven minimal, its lower bound,
+/// and the note on it.
+type Answered<B> = (B, bool, u64, Option<Note>);
+
+/// A solution, with the note on it when it is not proven minimal.
+pub(super) type Noted<B> = (Solution<B>, Option<String>);
+
 /// Turns a finished (or stopped) search into the answer `solve` prints.
-pub(super) fn answer(
-    search: &Search,
+pub(super) fn answer<G: Long>(
+    search: &Search<G>,
     format: Format,
     show: bool,
     time_limit: Option<f64>,
+    max_nullity: usize,
     io: &mut Streams,
 ) -> Result<u8, Failure> {
     let mut answer = Answer::default();
@@ -26,9 +39,10 @@ pub(super) fn answer(
             answer.outcomes.push(Outcome { target: target.clone(), solution: None });
             continue;
         };
-        let name = target.name();
-        let beyond = match (&entry.state, time_limit) {
-            (None, Some(seconds)) => beyond_reach(search, target, particular, entry.nullity, seconds)?,
+        let name = G::Board::target_name(target);
+        let state = entry.state();
+        let beyond = match (state, time_limit) {
+            (None, Some(seconds)) => G::beyond_reach(search, target, particular, seconds)?,
             _ => None,
         };
         if let Some((solution, note)) = beyond {
@@ -39,84 +53,69 @@ pub(super) fn answer(
             continue;
         }
         let member = |mask| search.solver.long_member(&search.board, target, particular, coset, mask);
-        let (presses, proven, bound, note) = match &entry.state {
-            Some(state) if state.is_complete() && state.found_nothing_within().is_none() => {
-                let best = state.best.map_or(Mask::ZERO, |b| b.mask);
-                (member(best)?, true, state.best.map_or(0, |b| b.weight), None)
+        let (presses, proven, bound, note) = match state {
+            Some(state) if state.is_complete() && nothing_within(state).is_none() => {
+                let presses = member(state.best.map_or(Mask::ZERO, |b| b.mask))?;
+                let bound = state.best.map_or(presses.presses(), |b| b.weight);
+                (presses, true, bound, None)
             }
             Some(state) if state.is_complete() => {
                 // Every member weighs more than the incumbent: proven, but
                 // no press set comes of it; a local search's is shown, and
                 // is the minimum when it meets that bound.
-                let above = state.found_nothing_within().unwrap_or(0);
-                let local = improve(coset, &Budget::default());
-                let proven = local.best.weight <= above + 1;
+                let above = nothing_within(state).unwrap_or(0);
+                let local = search.solver.settle(&search.board, target, particular, coset, None, None)?;
+                let proven = local.weight <= above + 1;
                 let note = (!proven).then(|| {
                     let note = format!(
                         "{name}: every press set weighs more than {above} (proven by branch and bound); \
                          {} presses from a local search, not proven minimal; lower bound {}",
-                        local.best.weight,
+                        local.weight,
                         above + 1
                     );
-                    (name, note)
+                    (name.clone(), note)
                 });
-                (member(local.best.mask)?, proven, above + 1, note)
+                (local.presses, proven, above + 1, note)
             }
             state => {
-                let (particular, state) = (particular, state.as_ref());
-                let stopped = stopped(search, target, particular, coset, state, entry.nullity, time_limit)?;
+                let time = match (state, time_limit) {
+                    // Beyond exhaustive reach the whole --time-limit goes to
+                    // the local search; after a stopped exhaustive search,
+                    // its usual fraction of a second.
+                    (None, Some(t)) => Some(Duration::from_secs_f64(t)),
+                    _ => None,
+                };
+                let searched = state.and_then(|s| s.best);
+                let local = search.solver.settle(&search.board, target, particular, coset, searched, time)?;
+                let how = search.solver.stopped_words(state, coset, max_nullity, local.descents);
                 let limit = time_limit.map(Duration::from_secs_f64);
                 let overran = limit.filter(|&t| search.starts_took > t).map(|_| search.starts_took);
-                or_start(name, stopped, start.as_ref(), overran)
+                let proven = local.proven();
+                or_start::<G>(
+                    name.clone(),
+                    (local.presses, proven, local.lower_bound, how),
+                    start.as_ref(),
+                    overran,
+                )
             }
         };
         notes.extend(note);
         let solution = Some(solution(presses, proven, bound));
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
-    let report = Report { index: 1, board: &search.board, solver: &search.solver, answer: &answer };
+    let report = Report { index: 1, board: &search.board, solver: search.solver, answer: &answer };
     print_answer(&report, format, show, io)?;
-    let tallies: Vec<Tally> = answer.outcomes.iter().map(Tally::of).collect();
-    for (_, note) in notes.iter().filter(|(name, _)| answers(name, &tallies)) {
+    let tallies = G::Board::tallies(&answer);
+    for (_, note) in notes.iter().filter(|(name, _)| answers(name.as_ref(), &tallies)) {
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
     Ok(0)
 }
 
-/// A search stopped early, or beyond exhaustive reach (`state` absent):
-/// the best of the searched part and of a local search (the game's
-/// [`LongSearch::settle`]), whether it is proven, a lower bound, and how it
-/// was found.
-fn stopped(
-    search: &Search,
-    target: &Target,
-    particular: &Grid,
-    coset: &Coset,
-    state: Option<&SearchState>,
-    nullity: usize,
-    time_limit: Option<f64>,
-) -> Result<(Grid, bool, u64, String), Failure> {
-    // Beyond exhaustive reach the whole --time-limit goes to the local
-    // search; after a stopped exhaustive search, its usual fraction of a
-    // second.
-    let time = match (state, time_limit) {
-        (None, Some(t)) => Some(Duration::from_secs_f64(t)),
-        _ => None,
-    };
-    let searched = state.and_then(|s| s.best);
-    let local = search.solver.settle(&search.board, target, particular, coset, searched, time)?;
-    let how = match state {
-        Some(s) => format!(
-            "the exhaustive search covered {} of 2^{} members (orbits included) before its time limit",
-            s.members_searched(),
-            coset.nullity()
-        ),
-        None => {
-            format!("nullity {nullity} is above --max-nullity: {} descents of a local search", local.descents)
-        }
-    };
-    let proven = local.proven();
-    Ok((local.presses, proven, local.lower_bound, how))
+/// The weight a slice's branch-and-bound search found nothing within, if
+/// it found nothing: every member weighs more.
+fn nothing_within<K: SliceKind>(slice: &Slice<K>) -> Option<u64> {
+    K::bound(&slice.plan).filter(|_| slice.best.is_none())
 }
 
 /// A stopped search's answer (`presses`, `proven` against `bound`, found
@@ -124,14 +123,14 @@ fn stopped(
 /// began from (which took `overran` when that was longer than the time
 /// limit), where that is lighter; with the note on a press set not proven
 /// minimal.
-fn or_start<'n>(
-    name: &'n str,
-    (presses, proven, bound, how): (Grid, bool, u64, String),
-    start: Option<&Found>,
+fn or_start<G: Long>(
+    name: Cow<'static, str>,
+    (presses, proven, bound, how): (G::Board, bool, u64, String),
+    start: Option<&Solution<G::Board>>,
     overran: Option<Duration>,
-) -> (Grid, bool, u64, Option<(&'n str, String)>) {
+) -> Answered<G::Board> {
     let (presses, bound, how) = match start {
-        Some(start) if start.presses.count_ones() < presses.count_ones() => {
+        Some(start) if start.presses.presses() < presses.presses() => {
             let found_by = match &start.found_by {
                 FoundBy::Symmetric(s) => symmetric_words(s),
                 _ => "a local search".to_string(),
@@ -142,13 +141,13 @@ fn or_start<'n>(
         Some(start) => (presses, bound.max(start.lower_bound), how),
         None => (presses, bound, how),
     };
-    let weight = presses.count_ones() as u64;
+    let weight = presses.presses();
     // A press set that meets the lower bound needs no note: the answer
     // says "minimal".
     let proven = proven || weight <= bound;
     let note = (!proven).then(|| {
-        let overran = overran_words(overran);
-        (name, format!("{name}: {weight} presses, not proven minimal; {how}; lower bound {bound}{GROUP_BOUND}{overran}"))
+        let note = G::not_proven_note(&name, weight, &how, bound, overran);
+        (name, note)
     });
     (presses, proven, bound, note)
 }
@@ -182,15 +181,15 @@ pub(super) fn symmetric_incumbent(
 /// set is re-checked; the note names how it was found, the board's real
 /// nullity and a lower bound over every member. `None` when the problem
 /// has no symmetry to use (or is too large for it).
-fn beyond_reach(
-    search: &Search,
+pub(super) fn beyond_reach(
+    search: &Search<Solver>,
     target: &Target,
     particular: &Grid,
-    nullity: usize,
     seconds: f64,
-) -> Result<Option<(Solution, Option<String>)>, Failure> {
+) -> Result<Option<Noted<Grid>>, Failure> {
     let started = Instant::now();
-    let solver = &search.solver;
+    let solver = search.solver;
+    let nullity = solver.nullity();
     let quiet = solver.quiet_patterns();
     let Some(start) =
         solver.improve_symmetric(&search.board, target, particular.clone(), Start::Particular)?

@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use crate::Solver;
 use crate::cli::search::Search;
 use crate::cli::{Failure, Streams};
 use crate::present::human;
@@ -29,7 +30,7 @@ const NOTE_PROBES: u64 = 500;
 const NOTE_ABOVE_SECONDS: f64 = 10.0;
 
 /// Before a long branch-and-bound run: its estimated work on stderr.
-pub(super) fn note_long_branch(search: &Search, io: &mut Streams) {
+pub(super) fn note_long_branch(search: &Search<Solver>, io: &mut Streams) {
     for (entry, (_, coset)) in search.record.searches.iter().zip(&search.goals) {
         let (Some(state), Some((_, coset))) = (&entry.state, coset) else { continue };
         if state.is_complete() {
@@ -152,7 +153,7 @@ fn fold_reached(fold: &crate::solve::minimal::Fold) -> String {
 /// rate of one block weighed here), without searching; with `slice_time`
 /// (seconds of one core), the slice count that makes slices that long.
 pub(super) fn print_estimates(
-    search: &Search,
+    search: &Search<Solver>,
     slice_time: Option<f64>,
     io: &mut Streams,
 ) -> Result<(), Failure> {
