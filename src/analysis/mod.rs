@@ -16,10 +16,10 @@ pub(crate) use table::table_cost;
 
 pub use chase::{ChaseWalk, LIGHTEST_FIRST_ROW_NULLITY, LightChase, chase_lights};
 pub use hardest::{
-    Bound, DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, How, QuietCode,
-    STALL_SHARE, SliceHeaviest, Stop, TableRun, WEIGHINGS_PER_SECOND, Weighed, distribution_cost,
-    distribution_done, distribution_shards, hardest, hardest_cost, hardest_merged, hardest_settled,
-    hardest_slice, most_clicks_table,
+    Bound, CosetTally, DEFAULT_HARDEST_WORK, DistributionSlice, Goal, Hardest, HardestOptions, How,
+    QuietCode, STALL_SHARE, SliceHeaviest, Stop, TableRun, WEIGHINGS_PER_SECOND, WalkPrefixes, Weighed,
+    distribution_cost, distribution_done, distribution_shards, hardest, hardest_cost, hardest_merged,
+    hardest_settled, hardest_slice, most_clicks_table,
 };
 pub use study::{Study, study};
 pub use table::{

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::interrupt::interrupt_flag;
-use super::long::Checkpoints;
+use super::long::{Cadence, Checkpoints};
 use super::solve::create;
 use super::{
     Failure, HardestArgs, Kind, MergeArgs, MergeFormat, PuzzleArgs, Streams, StudyFormat, TableFormat,
@@ -23,9 +23,9 @@ use crate::present::{
     Shown, SizeAnswer, Worded, goal_words, hardest_json, hardest_text, most_clicks_csv, most_clicks_json,
     most_clicks_text, parse_bytes, topology_name,
 };
-use crate::record::{HardestProblem, HardestRecord};
+use crate::record::HardestRecord;
 use crate::record::{Sealed, check_one_split, coverage_error};
-use crate::solve::{DEFAULT_MAX_NULLITY, Limits, Shard};
+use crate::solve::{DEFAULT_MAX_NULLITY, Limits, MergeError, Shard};
 use crate::{Error, Method, Solver, StateSolver};
 
 pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure>
@@ -235,10 +235,12 @@ fn recount<G: Weighed>(
     for i in picked {
         let (source, record) = &records[i];
         let counted =
-            hardest_slice(game, goal, &options, &Default::default(), record.shard, None, &mut |_| {})?;
-        let claimed = record.slice();
-        if counted.cosets != claimed.cosets || counted.heaviest != claimed.heaviest {
-            let at = counted.cosets.iter().zip(&claimed.cosets).find(|(c, r)| c != r);
+            hardest_slice(game, goal, &options, &Default::default(), record.shard, None, &mut |_| {
+                std::ops::ControlFlow::Continue(())
+            })?;
+        let claimed = record.slice().map_err(|why| Error::BadInput(format!("{source}: {why}")))?;
+        if counted.best != claimed.best {
+            let at = counted.best.cosets.iter().zip(&claimed.best.cosets).find(|(c, r)| c != r);
             let detail = match at {
                 Some(((w, c), (_, r))) => format!(": {r} cosets of weight {w} recorded, {c} counted"),
                 None => String::new(),
@@ -273,8 +275,15 @@ where
     let mut solvers =
         G::solvers(puzzle, Method::Auto, DEFAULT_MAX_NULLITY, max_memory, &smaller_or_more_memory);
     let game = solvers.for_shape(first.rows, first.cols)?;
-    let slices: Vec<DistributionSlice> = records.iter().map(|(_, r)| r.slice()).collect();
     let named: Vec<(String, Shard)> = records.iter().map(|(s, r)| (s.clone(), r.shard)).collect();
+    let unread = |(record, why): (&HardestRecord, String)| {
+        Error::BadInput(coverage_error(&MergeError::Inconsistent(record.shard.index, why), &named))
+    };
+    let slices: Vec<DistributionSlice> = records
+        .iter()
+        .map(|(_, r)| r.slice().map_err(|why| (r, why)))
+        .collect::<Result<_, _>>()
+        .map_err(unread)?;
     let found =
         hardest_merged(game, goal, &slices)?.map_err(|e| Error::BadInput(coverage_error(&e, &named)))?;
     if let Some(share) = recheck {
@@ -318,31 +327,33 @@ where
         ))
         .into());
     }
-    let started = std::time::Instant::now();
-    let mut checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
+    let checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
     let resume = resumed(&checkpoints, game, goal, shard)?;
     let before = resume.as_ref().map_or(0, |r| r.milliseconds);
-    let record = |slice: &DistributionSlice| {
-        HardestRecord::new(game, goal, slice, before + started.elapsed().as_millis() as u64)
-    };
-    let mut unsaved = None;
-    let mut progress = |slice: &DistributionSlice| {
-        if checkpoints.due(false)
-            && let Err(e) = checkpoints.save(&record(slice))
-        {
-            unsaved.get_or_insert(e);
-        }
-    };
+    // The long search's cadence: the walk stops at a batch's end on an
+    // interrupt or the time limit (and within one, through `limits`).
+    let mut cadence = Cadence::new(checkpoints, args.time_limit, before);
     let total = distribution_cost(game, goal, shard)?;
     let spent = options.progress.unwrap_or(&NO_PROGRESS);
-    let from = resume.as_ref().map(HardestRecord::slice);
+    // A count that does not read is refused as the walk refuses one that
+    // does not hold up (below).
+    let unread = |why: String| match &args.checkpoint {
+        Some(path) => Error::BadInput(format!(
+            "{}: checkpoint: {why}; remove it to count this slice afresh",
+            path.display()
+        )),
+        None => Error::BadInput(why),
+    };
+    let from = resume.as_ref().map(HardestRecord::slice).transpose().map_err(unread)?;
     // A resumed slice's bar starts from the prefixes already walked.
     let already = match &from {
         Some(saved) => distribution_done(game, goal, saved)?,
         None => 0.0,
     };
     let walked = watched(spent, already, total, || {
-        hardest_slice(game, goal, options, limits, shard, from.as_ref(), &mut progress)
+        hardest_slice(game, goal, options, limits, shard, from.as_ref(), &mut |slice| {
+            cadence.after_batch(|milliseconds| HardestRecord::new(game, goal, slice, milliseconds))
+        })
     })
     .map_err(|e| match (e, &args.checkpoint) {
         (Error::BadInput(why), Some(path)) => Error::BadInput(format!(
@@ -352,12 +363,9 @@ where
         .into(),
         (e, _) => distribution_hint(e, game, goal, args),
     })?;
-    if let Some(e) = unsaved {
-        return Err(e.into());
-    }
-    let line = record(&walked);
-    checkpoints.save(&line)?;
-    let len = shard.len(walked.prefixes);
+    let line = HardestRecord::new(game, goal, &walked, cadence.milliseconds());
+    cadence.finish(&line)?;
+    let len = walked.units;
     if walked.done < len {
         let kept = match &args.checkpoint {
             Some(path) => format!("saved in {}; the same command goes on from it", path.display()),
@@ -390,17 +398,7 @@ fn resumed<G: Weighed>(
         return Ok(None);
     }
     let saved = HardestRecord::parse(&text, &source)?;
-    if saved.hash != HardestProblem::of(game, goal).hash() {
-        return Err(Error::BadInput(format!(
-            "{source}: checkpoint of another problem (states, size, topology, rule, target or graph differ)"
-        ))
-        .into());
-    }
-    if saved.shard != shard {
-        return Err(
-            Error::BadInput(format!("{source}: checkpoint of slice {}, not {shard}", saved.shard)).into()
-        );
-    }
+    saved.check_checkpoint(game, goal, shard, &source)?;
     Ok(Some(saved))
 }
 

@@ -6,7 +6,7 @@
 
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use indicatif::ProgressBar;
@@ -63,6 +63,77 @@ impl<'a> Checkpoints<'a> {
     }
 }
 
+/// What a long run checks after every batch, for the minimum's searches
+/// and the distribution's slices alike: whether it stops there (an
+/// interrupt, the time limit) and whether a checkpoint is due, saved then.
+pub(super) struct Cadence<'a> {
+    checkpoints: Checkpoints<'a>,
+    interrupted: &'static AtomicBool,
+    time_limit: Option<f64>,
+    started: Instant,
+    /// Milliseconds the record held when this run took it over.
+    before: u64,
+    /// Where the run stands: `Done` while it goes on.
+    pub(super) stop: Stop,
+    /// A checkpoint that could not be written: the run ends on it.
+    failure: Option<Error>,
+}
+
+impl<'a> Cadence<'a> {
+    /// The cadence of a run that starts now, on a record that holds
+    /// `before` milliseconds of earlier runs.
+    pub(super) fn new(checkpoints: Checkpoints<'a>, time_limit: Option<f64>, before: u64) -> Self {
+        let interrupted = interrupt_flag();
+        Cadence {
+            checkpoints,
+            interrupted,
+            time_limit,
+            started: Instant::now(),
+            before,
+            stop: Stop::Done,
+            failure: None,
+        }
+    }
+
+    /// The record's milliseconds: earlier runs' and this one's.
+    pub(super) fn milliseconds(&self) -> u64 {
+        self.before + self.started.elapsed().as_millis() as u64
+    }
+
+    /// After a batch: notes an interrupt or the time limit, and saves the
+    /// record `record` makes (given the milliseconds; made only then) when
+    /// a checkpoint is due, as it always is once the run stops. Breaks
+    /// once the run stops or a save failed.
+    pub(super) fn after_batch<T: Sealed>(&mut self, record: impl FnOnce(u64) -> T) -> ControlFlow<()> {
+        if self.interrupted.load(Ordering::SeqCst) {
+            self.stop = Stop::Interrupted;
+        } else if self.time_limit.is_some_and(|t| self.started.elapsed().as_secs_f64() >= t) {
+            self.stop = Stop::TimeLimit;
+        }
+        if self.failure.is_none() && self.checkpoints.due(self.stop != Stop::Done) {
+            let milliseconds = self.milliseconds();
+            if let Err(e) = self.checkpoints.save(&record(milliseconds)) {
+                self.failure = Some(e);
+            }
+        }
+        if self.going() { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+    }
+
+    /// Whether the run goes on: not stopped, every save written.
+    pub(super) fn going(&self) -> bool {
+        self.stop == Stop::Done && self.failure.is_none()
+    }
+
+    /// Ends the run: a checkpoint that failed on the way, or `record`
+    /// saved (when there is a file).
+    pub(super) fn finish<T: Sealed>(&mut self, record: &T) -> Result<(), Error> {
+        if let Some(e) = self.failure.take() {
+            return Err(e);
+        }
+        self.checkpoints.save(record)
+    }
+}
+
 /// Why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Stop {
@@ -88,7 +159,7 @@ pub(super) fn search<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     }
     checkpoints.save(record)?;
     let started = Instant::now();
-    let stopped = run(record, cosets, args, &mut checkpoints)?;
+    let stopped = run(record, cosets, Cadence::new(checkpoints, args.time_limit, record.milliseconds))?;
     if stopped == Stop::Interrupted {
         let states = || record.searches.iter().filter_map(|s| s.state());
         let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
@@ -126,13 +197,9 @@ pub(super) fn search<K: RecordKind, C: Sliced<Kind = K::Slices>>(
 fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     record: &mut Record<K>,
     cosets: &[Option<&C>],
-    args: &SearchArgs,
-    checkpoints: &mut Checkpoints,
+    mut cadence: Cadence,
 ) -> Result<Stop, Error> {
-    let started = Instant::now();
     let interrupted = interrupt_flag();
-    let before = record.milliseconds;
-    let elapsed = |started: Instant| before + started.elapsed().as_millis() as u64;
     let states = || record.searches.iter().filter_map(|s| s.state());
     let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
     let unit = format!("{}s", K::Slices::UNIT);
@@ -183,12 +250,10 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         record.searches.first().and_then(|e| e.state()).map_or(0, |s| s.done),
     ));
     bar.set_position(done);
-    let mut stop = Stop::Done;
     for (index, coset) in cosets.iter().enumerate() {
         let (Some(mut state), Some(coset)) = (record.searches[index].state().cloned(), coset) else {
             continue;
         };
-        let mut failure = None;
         let done_before: u64 =
             record.searches[..index].iter().filter_map(|s| s.state()).map(|s| s.done).sum();
         // An interrupt drops the batch in flight (branch and bound's blocks
@@ -196,32 +261,20 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         state.search_on_until(*coset, false, interrupted, &mut |s| {
             set_work(work_at(&record.searches, index, s.done));
             bar.set_position(done_before + s.done);
-            if interrupted.load(Ordering::SeqCst) {
-                stop = Stop::Interrupted;
-            } else if args.time_limit.is_some_and(|t| started.elapsed().as_secs_f64() >= t) {
-                stop = Stop::TimeLimit;
-            }
-            if checkpoints.due(stop != Stop::Done) {
+            cadence.after_batch(|milliseconds| {
                 let mut saved = record.clone();
                 *saved.searches[index].state_mut() = Some(s.clone());
-                saved.milliseconds = elapsed(started);
-                if let Err(e) = checkpoints.save(&saved) {
-                    failure = Some(e);
-                    return ControlFlow::Break(());
-                }
-            }
-            if stop == Stop::Done { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+                saved.milliseconds = milliseconds;
+                saved
+            })
         });
         *record.searches[index].state_mut() = Some(state);
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        if stop != Stop::Done {
+        if !cadence.going() {
             break;
         }
     }
     bar.finish_and_clear();
-    record.milliseconds = elapsed(started);
-    checkpoints.save(record)?;
-    Ok(stop)
+    record.milliseconds = cadence.milliseconds();
+    cadence.finish(record)?;
+    Ok(cadence.stop)
 }

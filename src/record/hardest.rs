@@ -14,8 +14,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::problem::{Shape, read_puzzle};
-use super::seal::{Sealed, parse_sealed_version, problem_hash};
-use crate::analysis::{DistributionSlice, Goal, SliceHeaviest, Weighed};
+use super::seal::{LongRecord, Sealed, check_same_problem, parse_record, problem_hash};
+use num_bigint::BigUint;
+use num_traits::Zero;
+
+use crate::analysis::{CosetTally, DistributionSlice, Goal, SliceHeaviest, WalkPrefixes, Weighed};
 use crate::present::puzzle_topology;
 use crate::solve::Shard;
 use crate::{Error, Graph, Puzzle};
@@ -91,6 +94,27 @@ impl Sealed for HardestRecord {
     }
 }
 
+impl LongRecord for HardestRecord {
+    const KIND: &'static str = "hardest";
+    const PROBLEM_FIELDS: &'static str = "states, size, topology, rule, target or graph";
+
+    fn versions() -> Vec<u32> {
+        vec![HARDEST_RECORD_VERSION]
+    }
+
+    fn claimed_hash(&self) -> &str {
+        &self.hash
+    }
+
+    fn hash_of_problem(&self) -> String {
+        self.problem.hash()
+    }
+
+    fn shards(&self) -> Vec<Shard> {
+        vec![self.shard]
+    }
+}
+
 impl HardestProblem {
     pub fn of<G: Weighed>(game: &G, goal: Goal) -> HardestProblem {
         let puzzle = game.puzzle();
@@ -141,10 +165,15 @@ impl HardestRecord {
             hash: problem.hash(),
             problem,
             shard: slice.shard,
-            prefixes: slice.prefixes,
+            prefixes: slice.layout.prefixes,
             done: slice.done,
-            cosets: slice.cosets.iter().map(|(w, n)| CosetCount { weight: *w, count: n.clone() }).collect(),
-            heaviest: slice.heaviest.as_ref().map(|h| HeaviestCoset {
+            cosets: slice
+                .best
+                .cosets
+                .iter()
+                .map(|(w, n)| CosetCount { weight: *w, count: n.to_string() })
+                .collect(),
+            heaviest: slice.best.heaviest.as_ref().map(|h| HeaviestCoset {
                 weight: h.weight,
                 prefix: h.prefix,
                 counts: h.counts.clone(),
@@ -157,29 +186,54 @@ impl HardestRecord {
     /// Reads and checks a record from `source`: its kind and version, its
     /// checksum, its slice and its hash.
     pub fn parse(text: &str, source: &str) -> Result<HardestRecord, Error> {
-        let record: HardestRecord = parse_sealed_version(text, source, "hardest", &[HARDEST_RECORD_VERSION])?;
-        if !record.shard.is_valid() {
-            return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
-        }
-        if record.problem.hash() != record.hash {
-            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
-        }
-        Ok(record)
+        parse_record(text, source)
     }
 
-    /// The slice as the library joins it.
-    pub fn slice(&self) -> DistributionSlice {
-        DistributionSlice {
-            shard: self.shard,
-            prefixes: self.prefixes,
-            done: self.done,
-            cosets: self.cosets.iter().map(|c| (c.weight, c.count.clone())).collect(),
-            heaviest: self.heaviest.as_ref().map(|h| SliceHeaviest {
-                weight: h.weight,
-                prefix: h.prefix,
-                counts: h.counts.clone(),
-            }),
+    /// Refuses `self`, a checkpoint read from `source`, unless it is of
+    /// slice `shard` of `game`'s distribution to `goal`.
+    ///
+    /// # Errors
+    /// One line naming `source`: another problem, or another slice.
+    pub fn check_checkpoint<G: Weighed>(
+        &self,
+        game: &G,
+        goal: Goal,
+        shard: Shard,
+        source: &str,
+    ) -> Result<(), Error> {
+        check_same_problem(self, &HardestProblem::of(game, goal).hash(), source)?;
+        if self.shard != shard {
+            return Err(Error::BadInput(format!(
+                "{source}: checkpoint of slice {}, not {shard}",
+                self.shard
+            )));
         }
+        Ok(())
+    }
+
+    /// The slice as the library joins it, its counts read from their
+    /// decimals; `Err` says, in a few words, why they do not read (the
+    /// library checks the rest against the walk planned again).
+    pub fn slice(&self) -> Result<DistributionSlice, String> {
+        let mut cosets = Vec::with_capacity(self.cosets.len());
+        for CosetCount { weight, count } in &self.cosets {
+            let Some(count) = BigUint::parse_bytes(count.as_bytes(), 10).filter(|n| !n.is_zero()) else {
+                return Err("a count of cosets is not a positive decimal number".into());
+            };
+            if cosets.last().is_some_and(|&(before, _)| before >= *weight) {
+                return Err("its weights are not ascending".into());
+            }
+            cosets.push((*weight, count));
+        }
+        let heaviest = self.heaviest.as_ref().map(|h| SliceHeaviest {
+            weight: h.weight,
+            prefix: h.prefix,
+            counts: h.counts.clone(),
+        });
+        let layout = WalkPrefixes { prefixes: self.prefixes };
+        let mut slice = DistributionSlice::fresh(layout, self.shard, ());
+        (slice.done, slice.best) = (self.done, CosetTally { cosets, heaviest });
+        Ok(slice)
     }
 }
 
@@ -198,14 +252,16 @@ mod tests {
         let solver = Solver::new(&Puzzle::new(17, 17).unwrap(), Method::Auto, 32).unwrap();
         let shard = Shard { index: 2, count: 3 };
         let slice =
-            hardest_slice(&solver, Goal::State(0), &COUNT, &Default::default(), shard, None, &mut |_| {})
-                .unwrap();
-        assert!(slice.cosets.iter().any(|(_, n)| n.len() > 20), "{:?}", slice.cosets);
+            hardest_slice(&solver, Goal::State(0), &COUNT, &Default::default(), shard, None, &mut |_| {
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert!(slice.best.cosets.iter().any(|(_, n)| n.bits() > 64), "{:?}", slice.best.cosets);
         let record = HardestRecord::new(&solver, Goal::State(0), &slice, 5);
         let line = record.to_line();
         let back = HardestRecord::parse(&line, "x.json").unwrap();
         assert_eq!(back, record.clone().sealed());
-        assert_eq!(back.slice(), slice);
+        assert_eq!(back.slice(), Ok(slice));
         assert_eq!(back.to_line(), line);
     }
 

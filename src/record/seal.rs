@@ -111,6 +111,71 @@ pub fn parse_sealed_version<T: Sealed + DeserializeOwned>(
     Ok(record)
 }
 
+/// A record of long work, a search's or a distribution slice's: sealed,
+/// of one kind, its problem hashed, one slice. What reading one back and
+/// taking one over as a checkpoint check alike ([`parse_record`],
+/// [`check_same_problem`]).
+pub trait LongRecord: Sealed + DeserializeOwned {
+    /// The record's kind (`search`, `hardest`).
+    const KIND: &'static str;
+    /// What differs in a checkpoint of another problem, in words.
+    const PROBLEM_FIELDS: &'static str;
+
+    /// Every version of this kind that this lightsout reads (the first
+    /// named when none fits).
+    fn versions() -> Vec<u32>;
+    /// The hash the record claims for its problem.
+    fn claimed_hash(&self) -> &str;
+    /// The hash of its problem, computed again.
+    fn hash_of_problem(&self) -> String;
+    /// Every slice it names: the record's first, then its parts' (each
+    /// target's search).
+    fn shards(&self) -> Vec<Shard>;
+    /// What else a record of this kind must hold once its seal does (a
+    /// search record's version against its slices'). Nothing by default.
+    ///
+    /// # Errors
+    /// What does not hold, naming `source`.
+    fn check(&self, source: &str) -> Result<(), Error> {
+        let _ = source;
+        Ok(())
+    }
+}
+
+/// Reads a record of long work from `source` and checks it: its kind and
+/// version, its checksum, what its kind checks, its slices (each a valid
+/// K/N, the record's), and its problem's hash.
+///
+/// # Errors
+/// One line naming `source` and what does not hold.
+pub fn parse_record<T: LongRecord>(text: &str, source: &str) -> Result<T, Error> {
+    let record: T = parse_sealed_version(text, source, T::KIND, &T::versions())?;
+    record.check(source)?;
+    let shards = record.shards();
+    if shards.iter().any(|shard| !shard.is_valid() || Some(shard) != shards.first()) {
+        return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
+    }
+    if record.hash_of_problem() != record.claimed_hash() {
+        return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
+    }
+    Ok(record)
+}
+
+/// Refuses `saved`, a checkpoint read from `source`, when it is of
+/// another problem than the one hashed `hash`.
+///
+/// # Errors
+/// One line naming `source` and the fields that may differ.
+pub fn check_same_problem<T: LongRecord>(saved: &T, hash: &str, source: &str) -> Result<(), Error> {
+    if saved.claimed_hash() != hash {
+        return Err(Error::BadInput(format!(
+            "{source}: checkpoint of another problem ({} differ)",
+            T::PROBLEM_FIELDS
+        )));
+    }
+    Ok(())
+}
+
 /// Writes `record` to `path` atomically: a new temporary file beside it,
 /// synced, then renamed over `path`, so a crash never leaves half a
 /// checkpoint.

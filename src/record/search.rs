@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::problem::{Shape, method_word, problem_error, read_puzzle};
-use super::seal::{RECORD_VERSION, Sealed, parse_sealed_version, problem_hash};
+use super::seal::{LongRecord, RECORD_VERSION, Sealed, check_same_problem, parse_record, problem_hash};
 use crate::present::{colour_targets, topology_name};
 use crate::solve::{Layout, SearchState, Shard, Slice, SliceKind, Sliced};
 use crate::{Error, Graph, Grid, Method, Puzzle, Target, grid_lines, parse_boards};
@@ -230,6 +230,40 @@ impl<K: RecordKind> Sealed for Record<K> {
     }
 }
 
+impl<K: RecordKind> LongRecord for Record<K> {
+    const KIND: &'static str = "search";
+    const PROBLEM_FIELDS: &'static str = K::PROBLEM_FIELDS;
+
+    fn versions() -> Vec<u32> {
+        K::versions()
+    }
+
+    fn claimed_hash(&self) -> &str {
+        &self.hash
+    }
+
+    fn hash_of_problem(&self) -> String {
+        K::hash(&self.problem)
+    }
+
+    fn shards(&self) -> Vec<Shard> {
+        let slices = self.searches.iter().filter_map(|t| t.state().map(|s| s.shard));
+        std::iter::once(self.shard).chain(slices).collect()
+    }
+
+    /// The record's version is the one its slices call for.
+    fn check(&self, source: &str) -> Result<(), Error> {
+        let version = K::version_of(&self.searches);
+        if self.version != version {
+            return Err(Error::BadInput(format!(
+                "{source}: a version {} record whose slices are of version {version}: the record was edited or damaged",
+                self.version
+            )));
+        }
+        Ok(())
+    }
+}
+
 impl<K: RecordKind> Record<K> {
     /// A fresh record of `problem`'s slice `shard`.
     pub fn new(problem: K::Problem, shard: Shard, searches: Vec<K::Entry>) -> Record<K> {
@@ -247,25 +281,9 @@ impl<K: RecordKind> Record<K> {
     }
 
     /// Parses and checks a record read from `source`: its kind and
-    /// version, its checksum, its slices and its hash.
+    /// version, its checksum, its slices and its hash ([`parse_record`]).
     pub fn parse(text: &str, source: &str) -> Result<Record<K>, Error> {
-        let record: Record<K> = parse_sealed_version(text, source, "search", &K::versions())?;
-        if record.version != K::version_of(&record.searches) {
-            return Err(Error::BadInput(format!(
-                "{source}: a version {} record whose slices are of version {}: the record was edited or damaged",
-                record.version,
-                K::version_of(&record.searches)
-            )));
-        }
-        let shards = std::iter::once(record.shard)
-            .chain(record.searches.iter().filter_map(|t| t.state().map(|s| s.shard)));
-        if shards.clone().any(|shard| !shard.is_valid() || shard != record.shard) {
-            return Err(Error::BadInput(format!("{source}: its slice is not a valid K/N")));
-        }
-        if K::hash(&record.problem) != record.hash {
-            return Err(Error::BadInput(format!("{source}: problem hash does not match its problem")));
-        }
-        Ok(record)
+        parse_record(text, source)
     }
 
     /// Takes over the progress of `saved`, a checkpoint of this search,
@@ -277,9 +295,7 @@ impl<K: RecordKind> Record<K> {
         source: &str,
     ) -> Result<(), Error> {
         let bad = |why: &str| Error::BadInput(format!("{source}: {why}"));
-        if saved.hash != self.hash {
-            return Err(bad(&format!("checkpoint of another problem ({} differ)", K::PROBLEM_FIELDS)));
-        }
+        check_same_problem(&saved, &self.hash, source)?;
         if saved.searches.len() != self.searches.len() {
             return Err(bad("checkpoint does not match this search"));
         }

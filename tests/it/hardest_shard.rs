@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use lightsout::analysis::{
@@ -50,10 +51,13 @@ where
         let slices: Vec<_> = (1..=count)
             .map(|index| {
                 let shard = Shard { index, count };
-                hardest_slice(game, goal, &EVERYTHING, &Default::default(), shard, None, &mut |_| {}).unwrap()
+                hardest_slice(game, goal, &EVERYTHING, &Default::default(), shard, None, &mut |_| {
+                    ControlFlow::Continue(())
+                })
+                .unwrap()
             })
             .collect();
-        most = most.max(slices[0].prefixes);
+        most = most.max(slices[0].layout.prefixes);
         // In any order.
         let mut reversed = slices.clone();
         reversed.reverse();
@@ -106,20 +110,26 @@ fn a_stopped_slice_resumes_to_the_same_slice() {
     let game = states(Puzzle::new(4, 4).unwrap(), 4);
     let shard = Shard { index: 2, count: 3 };
     let whole =
-        hardest_slice(&game, Goal::State(0), &EVERYTHING, &Default::default(), shard, None, &mut |_| {})
-            .unwrap();
+        hardest_slice(&game, Goal::State(0), &EVERYTHING, &Default::default(), shard, None, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
     let stop = AtomicBool::new(false);
     let limits = Limits { stop: Some(&stop), time_limit: None };
     let mut saves = 0;
     let mut first = |_: &DistributionSlice| {
         saves += 1;
         stop.store(true, Ordering::Relaxed);
+        ControlFlow::Continue(())
     };
     let part = hardest_slice(&game, Goal::State(0), &EVERYTHING, &limits, shard, None, &mut first).unwrap();
-    let len = shard.len(part.prefixes);
+    let len = shard.len(part.layout.prefixes);
     assert!(saves >= 1 && part.done > 0 && part.done < len, "{} of {len}", part.done);
     let mut told = Vec::new();
-    let mut watch = |s: &DistributionSlice| told.push(s.done);
+    let mut watch = |s: &DistributionSlice| {
+        told.push(s.done);
+        ControlFlow::Continue(())
+    };
     let resumed = hardest_slice(
         &game,
         Goal::State(0),
@@ -132,13 +142,26 @@ fn a_stopped_slice_resumes_to_the_same_slice() {
     .unwrap();
     assert_eq!(resumed, whole);
     assert!(told.first().is_some_and(|&d| d > part.done) && told.last() == Some(&len), "{told:?}");
+    // Broken off by its progress (as the command line's cadence breaks at
+    // a time limit or an interrupt), it stops after that batch.
+    let mut batches = Vec::new();
+    let mut once = |s: &DistributionSlice| {
+        batches.push(s.done);
+        ControlFlow::Break(())
+    };
+    let broken =
+        hardest_slice(&game, Goal::State(0), &EVERYTHING, &Default::default(), shard, None, &mut once)
+            .unwrap();
+    assert!(batches.len() == 1 && broken.done == batches[0] && broken.done < len, "{batches:?} of {len}");
     // A stopped slice does not merge; another slice's walk does not resume.
     let others: Vec<_> = [1, 3]
         .iter()
         .map(|&index| {
             let shard = Shard { index, count: 3 };
-            hardest_slice(&game, Goal::State(0), &EVERYTHING, &Default::default(), shard, None, &mut |_| {})
-                .unwrap()
+            hardest_slice(&game, Goal::State(0), &EVERYTHING, &Default::default(), shard, None, &mut |_| {
+                ControlFlow::Continue(())
+            })
+            .unwrap()
         })
         .collect();
     let slices = [others[0].clone(), part.clone(), others[1].clone()];
@@ -152,7 +175,7 @@ fn a_stopped_slice_resumes_to_the_same_slice() {
         &Default::default(),
         other,
         Some(&part),
-        &mut |_| {},
+        &mut |_| ControlFlow::Continue(()),
     );
     assert!(matches!(refused, Err(lightsout::Error::BadInput(_))));
     // Edited to claim more walked than it holds: it does not hold up.
@@ -165,7 +188,7 @@ fn a_stopped_slice_resumes_to_the_same_slice() {
         &Default::default(),
         shard,
         Some(&edited),
-        &mut |_| {},
+        &mut |_| ControlFlow::Continue(()),
     );
     assert!(matches!(refused, Err(lightsout::Error::BadInput(why)) if why.contains("add up to")));
 }
@@ -182,21 +205,36 @@ fn a_resumed_slice_starts_its_progress_from_the_work_done() {
     let total = distribution_cost(&game, goal, shard).unwrap();
     let spent = AtomicU64::new(0);
     let watched = HardestOptions { progress: Some(&spent), ..EVERYTHING };
-    hardest_slice(&game, goal, &watched, &Default::default(), shard, None, &mut |_| {}).unwrap();
+    hardest_slice(
+        &game,
+        goal,
+        &watched,
+        &Default::default(),
+        shard,
+        None,
+        &mut |_| ControlFlow::Continue(()),
+    )
+    .unwrap();
     assert_eq!(spent.load(Ordering::Relaxed) as f64, total, "a slice in one go spends its work");
     let stop = AtomicBool::new(false);
     let limits = Limits { stop: Some(&stop), time_limit: None };
-    let mut first = |_: &DistributionSlice| stop.store(true, Ordering::Relaxed);
+    let mut first = |_: &DistributionSlice| {
+        stop.store(true, Ordering::Relaxed);
+        ControlFlow::Continue(())
+    };
     let part = hardest_slice(&game, goal, &watched, &limits, shard, None, &mut first).unwrap();
-    assert!(part.done > 0 && part.done < shard.len(part.prefixes));
+    assert!(part.done > 0 && part.done < shard.len(part.layout.prefixes));
     let already = distribution_done(&game, goal, &part).unwrap();
     assert!(already > 0.0 && already < total, "{already} of {total}");
-    hardest_slice(&game, goal, &watched, &Default::default(), shard, Some(&part), &mut |_| {}).unwrap();
+    hardest_slice(&game, goal, &watched, &Default::default(), shard, Some(&part), &mut |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     assert_eq!(already + spent.load(Ordering::Relaxed) as f64, total, "resumed from {already}");
     // A fresh slice starts from nothing; a finished one is all done.
-    let fresh = DistributionSlice { done: 0, cosets: Vec::new(), heaviest: None, ..part.clone() };
+    let fresh = DistributionSlice { done: 0, best: Default::default(), ..part.clone() };
     assert_eq!(distribution_done(&game, goal, &fresh).unwrap(), 0.0);
-    let finished = DistributionSlice { done: shard.len(part.prefixes), ..part };
+    let finished = DistributionSlice { done: shard.len(part.layout.prefixes), ..part };
     assert_eq!(distribution_done(&game, goal, &finished).unwrap(), total);
 }
 

@@ -40,6 +40,7 @@ pub use family::{Carried, Family};
 pub use settled::{SETTLED, SettledSize, TABLE_PROVENANCE, hardest_settled, settled_size};
 pub use sizes::{EachSize, MAX_TABLE_SIZES, TableRun, most_clicks_table};
 
+use std::ops::ControlFlow;
 use std::sync::atomic::AtomicU64;
 
 use num_bigint::BigUint;
@@ -55,7 +56,7 @@ use self::spectrum::{MAX_SPECTRUM_BITS, SPAN_BITS, Spectrum};
 use self::work::Work;
 use crate::error::Error;
 use crate::model::Puzzle;
-use crate::solve::slices::MAX_SHARDS;
+use crate::solve::slices::{MAX_SHARDS, Reduction, Slice, Units};
 use crate::solve::states::{StateSolver, StateTarget};
 use crate::solve::{Board, Game, Limits, MergeError, Shard, Solver, Target, TargetOf};
 
@@ -586,27 +587,79 @@ fn finish<G: Weighed>(
     })
 }
 
-/// One slice of the distribution's walk, as [`hardest_slice`] gives it
-/// and [`hardest_merged`] joins it: the cosets of the classes the quiet
-/// patterns touch, by the weight of their lightest member there, over the
-/// slice's prefixes of the walk, and its first heaviest in walk order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DistributionSlice {
-    /// Which slice of how many.
-    pub shard: Shard,
-    /// How many prefixes the walk cut into this many slices has (the
-    /// slice holds every `count`-th from `index − 1`).
+/// The units of the distribution's slices: the prefixes of its walk,
+/// cut into as many as the count of slices asks for (a slice holds every
+/// `count`-th from `index − 1`, as [`Shard`] cuts blocks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkPrefixes {
+    /// How many prefixes the walk cut into this many slices has.
     pub prefixes: u64,
-    /// How many of the slice's prefixes are walked, its first ones: all
-    /// of them (`shard.len(prefixes)`) once it is finished; fewer in a
-    /// slice stopped on the way, which [`hardest_slice`] resumes.
-    pub done: u64,
-    /// `(weight, cosets)`, ascending, none zero; counts in decimal (they
-    /// pass 2^64).
-    pub cosets: Vec<(u64, String)>,
-    /// The slice's first heaviest coset (none when it holds no prefix).
+}
+
+impl Units for WalkPrefixes {
+    /// A walk has no plan beyond its cut: the problem fixes the walk.
+    type Plan = ();
+    const UNIT: &'static str = "prefix";
+    /// A few prefixes per thread: a batch lost to a stop is short.
+    const BATCH_PER_THREAD: u64 = 16;
+
+    fn units(&self) -> u64 {
+        self.prefixes
+    }
+}
+
+/// What a slice of the distribution's walk comes to, its
+/// [`Reduction`]: the cosets of the classes the quiet patterns touch, by
+/// the weight of their lightest member there, over the prefixes walked,
+/// and the first heaviest of them in walk order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CosetTally {
+    /// `(weight, cosets)`, ascending, none zero (counts pass 2^64).
+    pub cosets: Vec<(u64, BigUint)>,
+    /// The first heaviest coset (none before a prefix is walked).
     pub heaviest: Option<SliceHeaviest>,
 }
+
+impl Reduction for CosetTally {
+    /// Counts added weight by weight; of two heaviest, the heavier, then
+    /// the one at the smaller prefix (the first in walk order, whatever
+    /// the batches and slices).
+    fn combine(self, other: CosetTally) -> CosetTally {
+        let mut cosets = Vec::with_capacity(self.cosets.len().max(other.cosets.len()));
+        let (mut mine, mut theirs) =
+            (self.cosets.into_iter().peekable(), other.cosets.into_iter().peekable());
+        loop {
+            let next = match (mine.peek(), theirs.peek()) {
+                (Some(a), Some(b)) if a.0 == b.0 => match (mine.next(), theirs.next()) {
+                    (Some((weight, a)), Some((_, b))) => Some((weight, a + b)),
+                    _ => None,
+                },
+                (Some(a), Some(b)) if a.0 < b.0 => mine.next(),
+                (_, Some(_)) => theirs.next(),
+                (Some(_), None) => mine.next(),
+                (None, None) => None,
+            };
+            match next {
+                Some(entry) => cosets.push(entry),
+                None => break,
+            }
+        }
+        let first_heaviest = |h: &SliceHeaviest| (h.weight, std::cmp::Reverse(h.prefix));
+        let heaviest = match (self.heaviest, other.heaviest) {
+            (Some(a), Some(b)) => Some(if first_heaviest(&b) > first_heaviest(&a) { b } else { a }),
+            (a, None) => a,
+            (None, b) => b,
+        };
+        CosetTally { cosets, heaviest }
+    }
+}
+
+/// One slice of the distribution's walk, as [`hardest_slice`] gives it
+/// and [`hardest_merged`] joins it: the long search's [`Slice`] over the
+/// walk's prefixes, what it found a [`CosetTally`]. `done` of its
+/// `units` prefixes are walked: all of them once it is finished; fewer
+/// in a slice stopped on the way, which [`hardest_slice`] resumes.
+pub type DistributionSlice = Slice<WalkPrefixes, CosetTally>;
 
 /// The first heaviest coset of a slice, in walk order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -623,9 +676,11 @@ pub struct SliceHeaviest {
 /// Walks slice `shard` of the exact distribution's walk (its prefixes cut
 /// as [`Shard`] cuts blocks, the same whatever the threads), for
 /// [`hardest_merged`] to join with the others: from `resume`, the same
-/// slice stopped part way, if given, telling `progress` the slice so far
-/// after each batch of prefixes (to save it). The time limit or stop flag
-/// ends it after the last whole batch, `done` short of the slice.
+/// slice stopped part way, if given, in the batches of the long search's
+/// loop ([`Slice::run_batches`]), telling `progress` the slice so far
+/// after each batch of prefixes (to save it; it breaks to stop there).
+/// The time limit or stop flag ends it after the last whole batch, `done`
+/// short of the slice (`progress` is told that slice once more).
 /// `options.work` bounds this slice's work alone.
 ///
 /// # Errors
@@ -639,7 +694,7 @@ pub fn hardest_slice<G: Weighed>(
     limits: &Limits,
     shard: Shard,
     resume: Option<&DistributionSlice>,
-    progress: &mut dyn FnMut(&DistributionSlice),
+    progress: &mut dyn FnMut(&DistributionSlice) -> ControlFlow<()>,
 ) -> Result<DistributionSlice, Error> {
     let started = std::time::Instant::now();
     let stopped = limits.stopped(started);
@@ -663,51 +718,15 @@ pub fn hardest_slice<G: Weighed>(
             return Err(Error::BadInput(format!("a walk of slice {} resumed as slice {shard}", saved.shard)));
         }
         Some(saved) => {
-            let tally = slice_tally(saved, &classes).map_err(Error::BadInput)?;
-            spread::check_slice(&classes, shard, &tally)
+            spread::check_slice(&classes, saved)
                 .map_err(|why| Error::BadInput(format!("slice {shard} does not hold up: {why}")))?;
-            Some(tally)
+            Some(saved.clone())
         }
     };
     let mut work = Work::new(options.work, &stopped).watched(options.progress);
-    let mut told = |tally: &spread::SliceTally| progress(&distribution_slice(shard, tally));
-    let walked = spread::tally_slice(&classes, shard, resume, &mut work, &mut told);
+    let walked = spread::tally_slice(&classes, shard, resume, &mut work, progress);
     work.report();
-    let walked = walked.ok_or_else(|| Error::Limit("the kernel is too large to walk".into()))?;
-    Ok(distribution_slice(shard, &walked))
-}
-
-fn distribution_slice(shard: Shard, slice: &spread::SliceTally) -> DistributionSlice {
-    let cosets = slice.by_weight.iter().enumerate().filter(|(_, n)| !n.is_zero());
-    DistributionSlice {
-        shard,
-        prefixes: slice.prefixes,
-        done: slice.done,
-        cosets: cosets.map(|(w, n)| (w as u64, n.to_string())).collect(),
-        heaviest: slice.heaviest.as_ref().map(|(weight, prefix, counts)| SliceHeaviest {
-            weight: *weight,
-            prefix: *prefix,
-            counts: counts.clone(),
-        }),
-    }
-}
-
-/// A slice read back, its counts parsed (`Err` says what is wrong).
-fn slice_tally(slice: &DistributionSlice, classes: &Classes) -> Result<spread::SliceTally, String> {
-    let most = classes.cells() as u64 * (u64::from(classes.states) - 1);
-    let mut by_weight = Vec::new();
-    for (w, n) in &slice.cosets {
-        let Some(n) = BigUint::parse_bytes(n.as_bytes(), 10).filter(|n| !n.is_zero()) else {
-            return Err("a count of cosets is not a positive decimal number".into());
-        };
-        if *w > most || by_weight.len() as u64 > *w {
-            return Err("its weights are not ascending within the puzzle's cells".into());
-        }
-        by_weight.resize(*w as usize, BigUint::zero());
-        by_weight.push(n);
-    }
-    let heaviest = slice.heaviest.as_ref().map(|h| (h.weight, h.prefix, h.counts.clone()));
-    Ok(spread::SliceTally { prefixes: slice.prefixes, done: slice.done, by_weight, heaviest })
+    walked.ok_or_else(|| Error::Limit("the kernel is too large to walk".into()))
 }
 
 /// What [`hardest`] answers with the distribution asked, from slices
@@ -726,14 +745,7 @@ pub fn hardest_merged<G: Weighed>(
 ) -> Result<Result<Hardest<G::Board>, MergeError>, Error> {
     let prepared = prepare(game, goal)?;
     let classes = &prepared.classes;
-    let mut parts = Vec::new();
-    for slice in slices {
-        match slice_tally(slice, classes) {
-            Ok(tally) => parts.push((slice.shard, tally)),
-            Err(why) => return Ok(Err(MergeError::Inconsistent(slice.shard.index, why))),
-        }
-    }
-    let tally = match spread::join(classes, &parts) {
+    let tally = match spread::join(classes, slices) {
         Ok(tally) => tally,
         Err(e) => return Ok(Err(e)),
     };
@@ -772,7 +784,7 @@ pub fn distribution_cost<G: Weighed>(game: &G, goal: Goal, shard: Shard) -> Resu
 /// # Errors
 /// As [`hardest`] for the game and goal.
 pub fn distribution_done<G: Weighed>(game: &G, goal: Goal, saved: &DistributionSlice) -> Result<f64, Error> {
-    let len = saved.shard.len(saved.prefixes);
+    let len = saved.shard.len(saved.layout.prefixes);
     if len == 0 {
         return Ok(0.0);
     }

@@ -26,8 +26,13 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rayon::prelude::*;
 
+use std::ops::{ControlFlow, Range};
+use std::sync::atomic::AtomicBool;
+
 use super::classes::Classes;
 use super::work::Work;
+use super::{CosetTally, DistributionSlice, SliceHeaviest, WalkPrefixes};
+use crate::solve::slices::{Reduce, Slice, merge_slices};
 use crate::solve::{MergeError, Shard, check_coverage};
 
 /// The cosets of the touched classes by the weight of their lightest
@@ -238,82 +243,71 @@ pub(crate) fn tally(classes: &Classes, work: &mut Work) -> Option<Tally> {
     Some(Tally { by_weight: found.by_weight, heaviest: u64::from(best.weight), counts })
 }
 
-/// What one slice of the walk found: the cosets it holds by the weight of
-/// their lightest member, and the first heaviest among them, where.
-pub(crate) struct SliceTally {
-    /// How many prefixes the walk cut into this slice's split has.
-    pub prefixes: u64,
-    /// How many of the slice's prefixes were walked (its first ones): all
-    /// of them ([`Shard::len`]) once it is finished.
-    pub done: u64,
-    /// `by_weight[w]`, as in [`Tally`], over this slice's prefixes.
-    pub by_weight: Vec<BigUint>,
-    /// The heaviest: its weight, its prefix, its counts per class and
-    /// residue (none when the slice holds no prefix).
-    pub heaviest: Option<(u64, u64, Vec<Vec<u32>>)>,
-}
-
 /// Walks slice `shard` of the walk's prefixes (every `count`-th from
 /// `index − 1`, as [`Shard`] cuts blocks), from `resume` (the same slice
-/// walked part way) if given, in batches: `batch` is told the slice so
-/// far after each. Stopped by `work`, it returns what the batches before
+/// walked part way) if given, in the batches of the long search's loop
+/// ([`Slice::run_batches`]): `batch` is told the slice so far after each,
+/// and may break. Stopped by `work`, it returns what the batches before
 /// finished (`done` short of the slice); `None` when the kernel is too
 /// large to plan the walk.
 pub(crate) fn tally_slice(
     classes: &Classes,
     shard: Shard,
-    resume: Option<SliceTally>,
+    resume: Option<DistributionSlice>,
     work: &mut Work,
-    batch: &mut dyn FnMut(&SliceTally),
-) -> Option<SliceTally> {
+    batch: &mut dyn FnMut(&DistributionSlice) -> ControlFlow<()>,
+) -> Option<DistributionSlice> {
     let setup = Setup::new(classes)?;
     let walk = setup.walk();
     let prefixes = walk.split(shard.count).1;
-    let fresh =
-        || SliceTally { prefixes, done: 0, by_weight: vec![BigUint::zero(); walk.most + 1], heaviest: None };
-    let mut slice = resume.unwrap_or_else(fresh);
-    slice.by_weight.resize(walk.most + 1, BigUint::zero());
-    let len = shard.len(prefixes);
-    // A few prefixes per thread: a batch lost to a stop is short.
-    let step = (rayon::current_num_threads() as u64 * 16).max(1);
-    while slice.done < len {
-        let end = (slice.done + step).min(len);
-        let Some(found) = walk.run(work, shard, slice.done..end) else { break };
-        for (total, w) in slice.by_weight.iter_mut().zip(found.by_weight) {
-            *total += w;
-        }
-        if let Some(best) = found.best {
-            let weight = u64::from(best.weight);
-            // Batches come in prefix order: a later one wins only heavier.
-            if slice.heaviest.as_ref().is_none_or(|h| weight > h.0) {
-                slice.heaviest = Some((weight, best.prefix, walk.counts(&best, classes)));
-            }
-        }
-        slice.done = end;
-        batch(&slice);
-    }
+    let mut slice = resume.unwrap_or_else(|| Slice::fresh(WalkPrefixes { prefixes }, shard, ()));
+    // The walk gives up on its own (its work's budget and stop).
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    slice.run_batches(&mut Batches { walk: &walk, classes, work }, &NEVER, batch);
     Some(slice)
+}
+
+/// The walk as the long search's batch loop asks it: what a range of a
+/// slice's prefixes holds.
+struct Batches<'w, 'a> {
+    walk: &'w Walk<'w>,
+    classes: &'w Classes,
+    work: &'w mut Work<'a>,
+}
+
+impl Reduce<WalkPrefixes, CosetTally> for Batches<'_, '_> {
+    fn reduce(&mut self, slice: &DistributionSlice, range: Range<u64>, _: &AtomicBool) -> Option<CosetTally> {
+        let found = self.walk.run(self.work, slice.shard, range)?;
+        let cosets = found.by_weight.into_iter().enumerate().filter(|(_, n)| !n.is_zero());
+        let heaviest = found.best.map(|best| SliceHeaviest {
+            weight: u64::from(best.weight),
+            prefix: best.prefix,
+            counts: self.walk.counts(&best, self.classes),
+        });
+        Some(CosetTally { cosets: cosets.map(|(w, n)| (w as u64, n)).collect(), heaviest })
+    }
 }
 
 /// Checks a slice (finished or not) against the walk planned again: `Err`
 /// says why it does not hold up.
-pub(crate) fn check_slice(classes: &Classes, shard: Shard, slice: &SliceTally) -> Result<(), String> {
+pub(crate) fn check_slice(classes: &Classes, slice: &DistributionSlice) -> Result<(), String> {
     let setup = Setup::new(classes).ok_or("the kernel is too large to walk")?;
     let walk = setup.walk();
     let values = classes.member_values(setup.members);
-    walk.check(classes, shard, slice, &values, setup.members)
+    walk.check(classes, slice, &values, setup.members)
 }
 
-/// Joins slices that cover the walk once each into the whole tally,
-/// checking each against the walk planned again here: its prefixes, the
-/// press sets its counts stand for, and its heaviest (in the slice, and
-/// weighing what it claims against every member).
+/// Joins slices that cover the walk once each into the whole tally (the
+/// long search's merge, [`merge_slices`]), checking each against the walk
+/// planned again here: its prefixes, the press sets its counts stand for,
+/// and its heaviest (in the slice, and weighing what it claims against
+/// every member).
 ///
 /// # Errors
-/// [`MergeError`]: slices missing, given twice, of other splits, or not
-/// holding up (the slice's number and why).
-pub(crate) fn join(classes: &Classes, slices: &[(Shard, SliceTally)]) -> Result<Tally, MergeError> {
-    let shards: Vec<Shard> = slices.iter().map(|(shard, _)| *shard).collect();
+/// [`MergeError`]: slices missing, given twice, of other splits,
+/// unfinished, or not holding up (the slice's number and why).
+pub(crate) fn join(classes: &Classes, slices: &[DistributionSlice]) -> Result<Tally, MergeError> {
+    let shards: Vec<Shard> = slices.iter().map(|slice| slice.shard).collect();
     check_coverage(&shards)?;
     let Some(setup) = Setup::new(classes) else {
         return Err(MergeError::Inconsistent(shards[0].index, "the kernel is too large to walk".into()));
@@ -321,36 +315,28 @@ pub(crate) fn join(classes: &Classes, slices: &[(Shard, SliceTally)]) -> Result<
     let walk = setup.walk();
     let members = setup.members;
     let values = classes.member_values(members);
+    let parts: Vec<&DistributionSlice> = slices.iter().collect();
+    let merged = merge_slices(&parts, |slice| walk.check(classes, slice, &values, members))?;
     let mut by_weight = vec![BigUint::zero(); walk.most + 1];
-    let mut best: Option<(u64, u64, &Vec<Vec<u32>>, Shard)> = None;
-    for (shard, slice) in slices {
-        walk.check(classes, *shard, slice, &values, members)
-            .map_err(|why| MergeError::Inconsistent(shard.index, why))?;
-        if slice.done < shard.len(slice.prefixes) {
-            return Err(MergeError::Incomplete(shard.index));
-        }
-        if let Some((weight, prefix, counts)) = &slice.heaviest
-            && best.is_none_or(|(w, p, ..)| (*weight, std::cmp::Reverse(*prefix)) > (w, std::cmp::Reverse(p)))
-        {
-            best = Some((*weight, *prefix, counts, *shard));
-        }
-        for (total, n) in by_weight.iter_mut().zip(&slice.by_weight) {
-            *total += n;
-        }
+    for (w, n) in merged.cosets {
+        by_weight[w as usize] = n;
     }
-    let Some((heaviest, prefix, counts, shard)) = best else {
+    let count = shards[0].count;
+    let Some(SliceHeaviest { weight: heaviest, prefix, counts }) = merged.heaviest else {
         return Err(MergeError::Inconsistent(shards[0].index, "no slice holds a coset".into()));
     };
+    // The slice that walked the heaviest's prefix (the one that claims it).
+    let index = prefix % count + 1;
     // The board printed is rebuilt from these counts: the prefix they are
     // under is walked again (a sliver of the walk), so a record whose
     // counts were edited to another coset as heavy, and sealed again, is
     // refused rather than printing a board the whole count would not.
-    let split = walk.split(shard.count).0;
+    let split = walk.split(count).0;
     match walk.prefix_heaviest(prefix, split) {
-        Some(h) if u64::from(h.weight) == heaviest && walk.counts(&h, classes) == *counts => {}
+        Some(h) if u64::from(h.weight) == heaviest && walk.counts(&h, classes) == counts => {}
         Some(h) if u64::from(h.weight) == heaviest => {
             return Err(MergeError::Inconsistent(
-                shard.index,
+                index,
                 format!(
                     "its heaviest's counts are not the first heaviest coset under prefix {prefix}, walked again"
                 ),
@@ -359,14 +345,14 @@ pub(crate) fn join(classes: &Classes, slices: &[(Shard, SliceTally)]) -> Result<
         found => {
             let there = found.map_or(0, |h| u64::from(h.weight));
             return Err(MergeError::Inconsistent(
-                shard.index,
+                index,
                 format!(
                     "its heaviest claims {heaviest} at prefix {prefix}, where the walk again weighs {there} at most"
                 ),
             ));
         }
     }
-    Ok(Tally { by_weight, heaviest, counts: counts.clone() })
+    Ok(Tally { by_weight, heaviest, counts })
 }
 
 /// The weight of the lightest member of a press set with these counts
@@ -666,36 +652,44 @@ impl Walk<'_> {
     fn check(
         &self,
         classes: &Classes,
-        shard: Shard,
-        slice: &SliceTally,
+        slice: &DistributionSlice,
         values: &[u8],
         members: usize,
     ) -> Result<(), String> {
         let k = usize::from(classes.states);
+        let shard = slice.shard;
         let (split, prefixes) = self.split(shard.count);
-        if slice.prefixes != prefixes {
+        if slice.layout.prefixes != prefixes {
             return Err(format!(
                 "it cuts the walk into {} prefixes, where this problem's walk has {prefixes}",
-                slice.prefixes
+                slice.layout.prefixes
             ));
         }
         let len = shard.len(prefixes);
+        if slice.units != len {
+            return Err(format!("it holds {} prefixes, where its slice has {len}", slice.units));
+        }
         if slice.done > len {
             return Err(format!("it claims {} prefixes walked of the {len} it holds", slice.done));
         }
-        if slice.by_weight.len() > self.most + 1 {
+        let tally = &slice.best;
+        let ascending = tally.cosets.windows(2).all(|pair| pair[0].0 < pair[1].0);
+        if !ascending || tally.cosets.iter().any(|(_, n)| n.is_zero()) {
+            return Err("its weights are not ascending, or a count of cosets is not positive".into());
+        }
+        let top = tally.cosets.last().map(|&(w, _)| w);
+        if top.is_some_and(|w| w > self.most as u64) {
             return Err(format!("it counts cosets past the most weight, {}", self.most));
         }
-        let held: BigUint = slice.by_weight.iter().sum();
+        let held: BigUint = tally.cosets.iter().map(|(_, n)| n).sum();
         let expected = self.slice_press_sets(shard, split, slice.done);
         if held != expected {
             return Err(format!("its cosets add up to {held}, where its prefixes hold {expected}"));
         }
-        let top = slice.by_weight.iter().rposition(|n| !n.is_zero());
-        match (&slice.heaviest, top) {
+        match (&tally.heaviest, top) {
             (None, None) => Ok(()),
-            (Some((weight, prefix, counts)), Some(top)) => {
-                if *weight != top as u64 {
+            (Some(SliceHeaviest { weight, prefix, counts }), Some(top)) => {
+                if *weight != top {
                     return Err(format!("its heaviest weighs {weight}, but it counts cosets of {top}"));
                 }
                 let walked = *prefix < prefixes
@@ -1007,7 +1001,9 @@ mod tests {
                 for index in 1..=count {
                     let shard = Shard { index, count };
                     let mut work = Work::new(u64::MAX, &never);
-                    slices.push((shard, tally_slice(&classes, shard, None, &mut work, &mut |_| {}).unwrap()));
+                    let walked =
+                        tally_slice(&classes, shard, None, &mut work, &mut |_| ControlFlow::Continue(()));
+                    slices.push(walked.unwrap());
                     assert_eq!(work.spent(), slice_cost(&classes, shard) as u64, "{shard} K={k} {code:?}");
                 }
                 let joined = join(&classes, &slices).unwrap();
@@ -1015,19 +1011,10 @@ mod tests {
                 assert_eq!((joined.heaviest, &joined.counts), (tally.heaviest, &tally.counts), "N={count}");
                 // One slice left out, or given twice, is refused by number.
                 assert!(matches!(join(&classes, &slices[1..]), Err(MergeError::Missing(m)) if m == [1]));
-                let mut twice = slices.iter().map(|(s, t)| (*s, clone_slice(t))).collect::<Vec<_>>();
-                twice[0].0 = Shard { index: 2, count };
+                let mut twice = slices.clone();
+                twice[0].shard = Shard { index: 2, count };
                 assert!(matches!(join(&classes, &twice), Err(MergeError::Duplicated(d)) if d == [2]));
             }
-        }
-    }
-
-    fn clone_slice(t: &SliceTally) -> SliceTally {
-        SliceTally {
-            prefixes: t.prefixes,
-            done: t.done,
-            by_weight: t.by_weight.clone(),
-            heaviest: t.heaviest.clone(),
         }
     }
 
@@ -1038,30 +1025,30 @@ mod tests {
         let never = || false;
         let code = QuietCode { states: 3, cells: 7, generators: vec![(vec![1, 2, 0, 1, 1, 2, 0], 3)] };
         let classes = Classes::new(&code);
-        let cut = |count: u64| -> Vec<(Shard, SliceTally)> {
+        let cut = |count: u64| -> Vec<DistributionSlice> {
             (1..=count)
                 .map(|index| {
                     let shard = Shard { index, count };
                     let mut work = Work::new(u64::MAX, &never);
-                    (shard, tally_slice(&classes, shard, None, &mut work, &mut |_| {}).unwrap())
+                    tally_slice(&classes, shard, None, &mut work, &mut |_| ControlFlow::Continue(())).unwrap()
                 })
                 .collect()
         };
         assert!(join(&classes, &cut(2)).is_ok());
-        let refused = |edit: &dyn Fn(&mut SliceTally)| {
+        let refused = |edit: &dyn Fn(&mut DistributionSlice)| {
             let mut slices = cut(2);
-            edit(&mut slices[0].1);
+            edit(&mut slices[0]);
             match join(&classes, &slices) {
                 Err(MergeError::Inconsistent(1, why)) => why,
                 other => panic!("{:?}", other.map(|t| t.heaviest)),
             }
         };
-        assert!(refused(&|t| t.prefixes += 1).contains("prefixes"));
-        assert!(refused(&|t| t.by_weight[1] += 1u32).contains("add up to"));
+        assert!(refused(&|t| t.layout.prefixes += 1).contains("prefixes"));
+        assert!(refused(&|t| t.best.cosets[0].1 += 1u32).contains("add up to"));
         // Every cell unpressed: the empty press set, whose lightest weighs 0.
         let why = refused(&|t| {
-            if let Some(h) = &mut t.heaviest {
-                for counts in &mut h.2 {
+            if let Some(h) = &mut t.best.heaviest {
+                for counts in &mut h.counts {
                     let all = counts.iter().sum();
                     counts.fill(0);
                     counts[0] = all;
@@ -1069,6 +1056,6 @@ mod tests {
             }
         });
         assert!(why.contains("its lightest member weighs 0"), "{why}");
-        assert!(refused(&|t| t.heaviest = None).contains("does not match"));
+        assert!(refused(&|t| t.best.heaviest = None).contains("does not match"));
     }
 }

@@ -180,6 +180,26 @@ impl Best {
     }
 }
 
+/// What a slice's searched units come to, joined batch after batch as
+/// the slice runs and slice with slice when slices merge: one `combine`
+/// for both, so a merged search finds what one unsliced run finds. The
+/// minimum's is the lightest member (`Option<Best>`); the hardest
+/// distribution's, its cosets by weight with their first heaviest
+/// ([`DistributionSlice`](crate::analysis::DistributionSlice)).
+pub trait Reduction: Clone + Debug + Default + PartialEq {
+    /// `self` and `other`, the reductions of two disjoint sets of units,
+    /// as one. It must not depend on which side is which (ties go by a
+    /// rule of the values, such as the smaller mask), so that the order of
+    /// batches, threads and slices never shows.
+    fn combine(self, other: Self) -> Self;
+}
+
+impl Reduction for Option<Best> {
+    fn combine(self, other: Self) -> Self {
+        Best::better(self, other)
+    }
+}
+
 /// Slice `index` of `count` (1-based) of a search's blocks: every
 /// `count`-th block from block `index − 1`. The slices of one count are
 /// disjoint and together cover every block; interleaved, they share the
@@ -249,6 +269,61 @@ impl Shard {
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// How a long computation's work splits into units that slices share
+/// (every `count`-th from `index − 1`, as [`Shard`] cuts them): what a
+/// [`Slice`] needs of its layout to run batch by batch. Every
+/// [`SliceKind`] (the minimum's blocks and tasks) is one; the hardest
+/// distribution's walk prefixes
+/// ([`WalkPrefixes`](crate::analysis::WalkPrefixes)) are another.
+pub trait Units: Copy + Eq + Debug + Send + Sync {
+    /// What else a slice records about how it works (see
+    /// [`SliceKind::Plan`]).
+    type Plan: Copy + Eq + Debug + Send + Sync;
+    /// What a unit is called in messages (`block`, `task`, `prefix`).
+    const UNIT: &'static str;
+    /// Units a batch holds per thread: a batch is a fraction of a second.
+    const BATCH_PER_THREAD: u64;
+    /// Units in the whole computation.
+    fn units(&self) -> u64;
+}
+
+impl<K: SliceKind> Units for K {
+    type Plan = K::Plan;
+    const UNIT: &'static str = K::UNIT;
+    const BATCH_PER_THREAD: u64 = K::BATCH_PER_THREAD;
+    fn units(&self) -> u64 {
+        SliceKind::units(self)
+    }
+}
+
+/// What a slice's batch loop ([`Slice::run_batches`]) asks of the work
+/// it slices: what a range of the slice's units comes to.
+pub trait Reduce<K: Units, R: Reduction> {
+    /// The reduction of units `slice.shard.block(i)`, `i` in `range` (the
+    /// next batch of `slice`, which holds what the batches before found),
+    /// or `None` when the batch gave up (a stop, a budget): its work is
+    /// dropped, to be done again.
+    fn reduce(&mut self, slice: &Slice<K, R>, range: Range<u64>, stop: &AtomicBool) -> Option<R>;
+}
+
+/// A coset's search as a source of batches: the lightest member of a
+/// range of units ([`Sliced::search_units_until`]).
+struct Searched<'a, C> {
+    coset: &'a C,
+    skip_zero: bool,
+}
+
+impl<C: Sliced> Reduce<C::Kind, Option<Best>> for Searched<'_, C> {
+    fn reduce(
+        &mut self,
+        slice: &Slice<C::Kind>,
+        range: Range<u64>,
+        stop: &AtomicBool,
+    ) -> Option<Option<Best>> {
+        self.coset.search_units_until(&slice.plan, slice.shard, range, slice.best, self.skip_zero, stop)
     }
 }
 
@@ -461,9 +536,16 @@ impl WorkCurve {
 /// let best = merge(&coset, &[&slices[0], &slices[1]]).unwrap().unwrap();
 /// assert_eq!(coset.member(&x, &quiet, best.mask), Grid::from_fn(1, 4, |_, c| c >= 2));
 /// ```
+///
+/// The same value, over another [`Units`] layout and [`Reduction`], is a
+/// slice of the hardest distribution's walk
+/// ([`DistributionSlice`](crate::analysis::DistributionSlice)): one batch
+/// loop ([`run_batches`](Slice::run_batches)) and one merge skeleton
+/// ([`merge_slices`]) for both.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Slice<K: SliceKind> {
-    /// How masks split into units (fixed by the coset and the plan).
+pub struct Slice<K: Units, R: Reduction = Option<Best>> {
+    /// How the work splits into units (for a search, fixed by the coset
+    /// and the plan).
     pub layout: K,
     /// The slice searched.
     pub shard: Shard,
@@ -471,8 +553,9 @@ pub struct Slice<K: SliceKind> {
     pub units: u64,
     /// Units of the slice searched so far (its first `done`).
     pub done: u64,
-    /// The lightest member of the units searched.
-    pub best: Option<Best>,
+    /// What the units searched come to: for a minimum's search, the
+    /// lightest member of the units searched.
+    pub best: R,
     /// How it searches besides the layout (see [`SliceKind::Plan`]).
     pub plan: K::Plan,
 }
@@ -489,21 +572,52 @@ impl<'de, K: SliceKind> Deserialize<'de> for Slice<K> {
     }
 }
 
-impl<K: SliceKind> Slice<K> {
-    /// A fresh search of `shard` of a coset split by `layout`, by `plan`.
-    pub fn fresh(layout: K, shard: Shard, plan: K::Plan) -> Slice<K> {
-        Slice { layout, shard, units: shard.len(layout.units()), done: 0, best: None, plan }
-    }
-
-    /// A fresh search of `shard` of `coset` by `plan`; `None` when the plan
-    /// does not fit the coset.
-    pub fn start<C: Sliced<Kind = K>>(coset: &C, shard: Shard, plan: K::Plan) -> Option<Slice<K>> {
-        coset.layout_for(&plan).map(|layout| Slice::fresh(layout, shard, plan))
+impl<K: Units, R: Reduction> Slice<K, R> {
+    /// A fresh search of `shard` of work split by `layout`, by `plan`.
+    pub fn fresh(layout: K, shard: Shard, plan: K::Plan) -> Slice<K, R> {
+        Slice { layout, shard, units: shard.len(Units::units(&layout)), done: 0, best: R::default(), plan }
     }
 
     /// Whether every unit of the slice has been searched.
     pub fn is_complete(&self) -> bool {
         self.done >= self.units
+    }
+
+    /// The batch loop of every long computation: works on from where the
+    /// slice stands, batch by batch (`K::BATCH_PER_THREAD` units a
+    /// thread), each batch's reduction combined into the slice's, until
+    /// the slice is done or `after_batch`, called with the slice after
+    /// every batch, breaks. A batch that `source` gives up (once `stop` is
+    /// set, where it can) is dropped: the slice stays as the last batch
+    /// left it, is handed to `after_batch` once more (to be saved), and
+    /// the loop returns.
+    pub fn run_batches(
+        &mut self,
+        source: &mut dyn Reduce<K, R>,
+        stop: &AtomicBool,
+        after_batch: &mut dyn FnMut(&Slice<K, R>) -> ControlFlow<()>,
+    ) {
+        let size = K::BATCH_PER_THREAD * rayon::current_num_threads().max(1) as u64;
+        while self.done < self.units {
+            let end = self.done.saturating_add(size).min(self.units);
+            let Some(found) = source.reduce(self, self.done..end, stop) else {
+                let _ = after_batch(self);
+                return;
+            };
+            self.best = std::mem::take(&mut self.best).combine(found);
+            self.done = end;
+            if after_batch(self).is_break() {
+                return;
+            }
+        }
+    }
+}
+
+impl<K: SliceKind> Slice<K> {
+    /// A fresh search of `shard` of `coset` by `plan`; `None` when the plan
+    /// does not fit the coset.
+    pub fn start<C: Sliced<Kind = K>>(coset: &C, shard: Shard, plan: K::Plan) -> Option<Slice<K>> {
+        coset.layout_for(&plan).map(|layout| Slice::fresh(layout, shard, plan))
     }
 
     /// Members weighed so far.
@@ -515,9 +629,9 @@ impl<K: SliceKind> Slice<K> {
     /// and the layout and slice bounds that `coset` gives it).
     pub fn fits<C: Sliced<Kind = K>>(&self, coset: &C) -> bool {
         self.shard.is_valid()
-            && coset
-                .layout_for(&self.plan)
-                .is_some_and(|layout| layout == self.layout && self.shard.len(layout.units()) == self.units)
+            && coset.layout_for(&self.plan).is_some_and(|layout| {
+                layout == self.layout && self.shard.len(SliceKind::units(&layout)) == self.units
+            })
             && self.done <= self.units
     }
 
@@ -619,22 +733,7 @@ impl<K: SliceKind> Slice<K> {
         stop: &AtomicBool,
         after_batch: &mut dyn FnMut(&Slice<K>) -> ControlFlow<()>,
     ) {
-        let size = K::BATCH_PER_THREAD * rayon::current_num_threads().max(1) as u64;
-        while self.done < self.units {
-            let end = self.done.saturating_add(size).min(self.units);
-            let range = self.done..end;
-            let Some(found) =
-                coset.search_units_until(&self.plan, self.shard, range, self.best, skip_zero, stop)
-            else {
-                let _ = after_batch(self);
-                return;
-            };
-            self.best = Best::better(self.best, found);
-            self.done = end;
-            if after_batch(self).is_break() {
-                return;
-            }
-        }
+        self.run_batches(&mut Searched { coset, skip_zero }, stop, after_batch);
     }
 }
 
@@ -664,20 +763,37 @@ pub enum MergeError {
 /// [`MergeError`] naming the slices that are missing, duplicated,
 /// unfinished or inconsistent.
 pub fn merge<C: Sliced>(coset: &C, states: &[&Slice<C::Kind>]) -> Result<Option<Best>, MergeError> {
+    merge_slices(states, |s| s.verify(coset))
+}
+
+/// What slices that together cover their work exactly once, each
+/// complete, each holding up (`check` says why one does not) and all by
+/// one plan, come to: their reductions combined. The merge of every kind
+/// of slice ([`merge`] for a minimum's search; the hardest distribution's
+/// [`hardest_merged`](crate::analysis::hardest_merged) checks its slices
+/// against the walk planned again).
+///
+/// # Errors
+/// [`MergeError`] naming the slices that are missing, duplicated,
+/// unfinished or inconsistent.
+pub fn merge_slices<K: Units, R: Reduction, F: Fn(&Slice<K, R>) -> Result<(), String>>(
+    states: &[&Slice<K, R>],
+    check: F,
+) -> Result<R, MergeError> {
     let shards: Vec<Shard> = states.iter().map(|s| s.shard).collect();
     check_coverage(&shards)?;
     if let Some(s) = states.iter().find(|s| !s.is_complete()) {
         return Err(MergeError::Incomplete(s.shard.index));
     }
     for s in states {
-        s.verify(coset).map_err(|why| MergeError::Inconsistent(s.shard.index, why))?;
+        check(s).map_err(|why| MergeError::Inconsistent(s.shard.index, why))?;
         if s.plan != states[0].plan {
             let why =
                 format!("it was searched by another engine or bound than slice {}", states[0].shard.index);
             return Err(MergeError::Inconsistent(s.shard.index, why));
         }
     }
-    Ok(states.iter().fold(None, |best, s| Best::better(best, s.best)))
+    Ok(states.iter().fold(R::default(), |found, s| found.combine(s.best.clone())))
 }
 
 /// Checks that `shards` are the slices of one split, each exactly once.
