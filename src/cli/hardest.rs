@@ -20,7 +20,7 @@ use crate::analysis::{
     hardest_merged, hardest_slice, most_clicks_table,
 };
 use crate::present::{
-    Shown, SizeAnswer, Worded, goal_words, hardest_json, hardest_text, most_clicks_csv, most_clicks_json,
+    SizeAnswer, Worded, goal_words, hardest_json, hardest_text, most_clicks_csv, most_clicks_json,
     most_clicks_text, parse_bytes, topology_name,
 };
 use crate::record::HardestRecord;
@@ -28,10 +28,7 @@ use crate::record::{Sealed, check_one_split, coverage_error};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, MergeError, Shard};
 use crate::{Error, Method, Solver, StateSolver};
 
-pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.puzzle.refuse_unused(None, None)?;
     let goal = crate::present::parse_goal(&args.target, args.puzzle.states)
         .map_err(|e| Error::BadInput(format!("--target {}: {e}", args.target)))?;
@@ -266,10 +263,7 @@ fn merge_with<G: Kind>(
     format: StudyFormat,
     recheck: Option<f64>,
     io: &mut Streams,
-) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+) -> Result<u8, Failure> {
     let first = &records[0].1.problem;
     let max_memory = parse_bytes(DEFAULT_MAX_MEMORY).map_err(Error::Internal)?;
     let mut solvers =
@@ -306,10 +300,7 @@ fn slice<G: Kind>(
     options: &HardestOptions,
     limits: &Limits,
     io: &mut Streams,
-) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+) -> Result<u8, Failure> {
     if !args.distribution {
         return Err(Error::BadInput(
             "--shard slices the distribution's count: give --distribution too (the most presses alone is one run)"

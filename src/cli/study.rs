@@ -55,10 +55,7 @@ fn draw_quiet_patterns(s: &Study, puzzle: &Puzzle, picture: &PictureArgs) -> Res
 
 /// `check`: per board and target, solvable, or the obstruction that
 /// proves it is not (no minimisation is needed).
-pub(super) fn check<G: Kind>(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure>
-where
-    G::Board: Shown<Solver = G>,
-{
+pub(super) fn check<G: Kind>(mut args: CheckArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
     args.source.refuse_unused()?;
