@@ -9,6 +9,8 @@
 //! Below every front: it imports none.
 
 #[cfg(feature = "json")]
+mod fields;
+#[cfg(feature = "json")]
 mod found;
 #[cfg(feature = "json")]
 mod hardest;

@@ -263,13 +263,16 @@ pub fn outcome_json<B: Shown>(
     let mut object = serde_json::Map::new();
     object.insert("solvable".into(), json!(solution.is_some()));
     object.insert("presses".into(), json!(solution.map(|s| s.presses.presses())));
-    let fields = match solution {
-        Some(s) => solution_fields(s),
-        None => unreachable_fields(),
-    };
-    for (name, value) in fields {
-        if name != "presses" && shown_in_json::<B>(&name) {
-            object.insert(name, value);
+    let shown = |name: &str| name != "presses" && shown_in_json::<B>(name);
+    match solution {
+        Some(s) => solution_fields(s, &mut object, shown),
+        None => {
+            // No solution to serialise: each field `null`, but
+            // `proven_minimal`, false (as the answers have always said).
+            for &name in serde_fields::<Solution<u8>>().iter().filter(|name| shown(name)) {
+                let value = if name == "proven_minimal" { json!(false) } else { Value::Null };
+                object.insert(name.into(), value);
+            }
         }
     }
     // The press set is made JSON here, not serialised with the rest: its
@@ -285,24 +288,19 @@ pub fn shown_in_json<B: Shown>(field: &str) -> bool {
     field != "found_by" && (B::SHOWS_LOWER_BOUND || field != "lower_bound")
 }
 
-/// A solution's serde form, but its press set (`null`: the caller writes
-/// it).
-fn solution_fields<B>(solution: &Solution<B>) -> serde_json::Map<String, Value> {
+/// Writes into `object` the fields of a solution's serde form that
+/// `shown` keeps (not its press set: the caller writes it).
+fn solution_fields<B>(
+    solution: &Solution<B>,
+    object: &mut serde_json::Map<String, Value>,
+    shown: impl Fn(&str) -> bool,
+) {
     // `found_by` is left out, and a stopped search's count of members
     // may pass u64, which a JSON value cannot hold: it is not serialised.
-    let shown = Solution { found_by: FoundBy::Search, ..solution.map_presses(|_| ()) };
-    match serde_json::to_value(shown) {
-        Ok(Value::Object(fields)) => fields,
-        // A struct of numbers and booleans is always an object.
-        other => unreachable!("a solution's serde form is an object, got {other:?}"),
-    }
-}
-
-/// An unreachable target's fields, with no solution to serialise: each
-/// `null`, but `proven_minimal`, false (as the answers have always said).
-fn unreachable_fields() -> serde_json::Map<String, Value> {
-    let value = |name: &str| if name == "proven_minimal" { json!(false) } else { Value::Null };
-    serde_fields::<Solution<u8>>().iter().map(|&name| (name.to_string(), value(name))).collect()
+    let view = Solution { found_by: FoundBy::Search, ..solution.map_presses(|_| ()) };
+    // A struct of numbers and booleans always has a JSON form: an error
+    // cannot come, and would leave the fields out rather than stop.
+    let _ = super::fields::write_fields(&view, object, shown);
 }
 
 /// The fields of `T`'s serde form, in order, as its derived `Deserialize`
