@@ -221,7 +221,7 @@ impl HardestRecord {
                 return Err("a count of cosets is not a positive decimal number".into());
             };
             if cosets.last().is_some_and(|&(before, _)| before >= *weight) {
-                return Err("its weights are not ascending".into());
+                return Err("its weights are not ascending within the puzzle's cells".into());
             }
             cosets.push((*weight, count));
         }

@@ -379,6 +379,19 @@ fn merge_refuses_what_is_not_every_slice_of_one_count_once() {
         ("outside the slice", Box::new(|r| r["heaviest"]["prefix"] = Value::from(1))),
         ("do not fit the classes", Box::new(|r| r["heaviest"]["counts"][0][0] = Value::from(99))),
         ("not a positive decimal", Box::new(|r| r["cosets"][0]["count"] = Value::String("1e9".into()))),
+        // Weights out of order, or past the puzzle's cells: one message, as
+        // before the slices shared their merge (the review of issue 33).
+        (
+            "its weights are not ascending within the puzzle's cells",
+            Box::new(|r| r["cosets"].as_array_mut().unwrap().swap(0, 1)),
+        ),
+        (
+            "its weights are not ascending within the puzzle's cells",
+            Box::new(|r| {
+                let last = r["cosets"].as_array().unwrap().len() - 1;
+                r["cosets"][last]["weight"] = Value::from(10_000);
+            }),
+        ),
         ("problem hash does not match", Box::new(|r| r["problem"]["target"] = Value::String("1".into()))),
         ("not a valid K/N", Box::new(|r| r["shard"]["index"] = Value::from(4))),
     ];

@@ -679,7 +679,8 @@ impl Walk<'_> {
         }
         let top = tally.cosets.last().map(|&(w, _)| w);
         if top.is_some_and(|w| w > self.most as u64) {
-            return Err(format!("it counts cosets past the most weight, {}", self.most));
+            // Worded as the records' own check words weights out of order.
+            return Err("its weights are not ascending within the puzzle's cells".into());
         }
         let held: BigUint = tally.cosets.iter().map(|(_, n)| n).sum();
         let expected = self.slice_press_sets(shard, split, slice.done);
