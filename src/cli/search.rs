@@ -161,7 +161,8 @@ pub(super) fn solve<G: Long>(args: &SolveArgs, io: &mut Streams) -> Result<u8, F
     super::interrupt::interrupt_flag();
     let targets = G::targets(&args.target, &args.source, &args.puzzle, args.memory.max_memory)?;
     let board = G::one_board(args, io)?;
-    let puzzle = args.puzzle.puzzle(crate::Board::shape(&board).0, crate::Board::shape(&board).1)?;
+    let (rows, cols) = crate::Board::shape(&board);
+    let puzzle = args.puzzle.puzzle(rows, cols)?;
     let shard = search_args.shard.unwrap_or(Shard::WHOLE);
     let exhaustive_only = search_args.shard.is_some() || search_args.checkpoint.is_some();
     let engine = Engine::of(search_args);
