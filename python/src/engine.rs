@@ -75,7 +75,10 @@ pub struct Found {
     /// The lightest answer: the target it reaches, and the library's own
     /// solution with its press set as cell values, so that a field added
     /// to `Solution` is held, compared and pickled here with no edit.
-    pub best: Option<(Reached, Solution<Vec<u8>>)>,
+    /// Boxed: every Python answer holds a `Found`, most of a stream's
+    /// without a best, and a solution inline made each 4x4 answer of
+    /// `solve_many` an eighth slower.
+    pub best: Option<Box<(Reached, Solution<Vec<u8>>)>>,
     pub nullity: Option<usize>,
 }
 
@@ -83,7 +86,7 @@ impl Found {
     /// The presses of the best press set (each cell pressed as many times
     /// as its value says), `None` when no target can be reached.
     pub fn presses(&self) -> Option<u64> {
-        self.best.as_ref().map(|(_, s)| press_count(&s.presses))
+        self.best.as_deref().map(|(_, s)| press_count(&s.presses))
     }
 }
 
@@ -116,6 +119,7 @@ pub fn solve_board<G: PyGame>(
     let (rows, cols) = (game.puzzle().rows(), game.puzzle().cols());
     let answer = game.solve_within(board, targets, &limits).map_err(to_py);
     stop.check();
-    let best = answer?.best().map(|(target, s)| (G::reached(target), s.map_presses(|p| p.cell_values())));
+    let best =
+        answer?.best().map(|(target, s)| Box::new((G::reached(target), s.map_presses(|p| p.cell_values()))));
     Ok(Found { rows, cols, best, nullity: factored.nullity })
 }

@@ -86,7 +86,7 @@ impl Solution {
     /// ``"target"``; ``None`` when impossible.
     #[getter]
     fn target<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.found.best.as_ref().map(|(target, _)| reached(py, target)).transpose()
+        self.found.best.as_deref().map(|(target, _)| reached(py, target)).transpose()
     }
 
     /// Dimension of the quiet patterns (``None`` for a composite number of
@@ -120,7 +120,7 @@ impl Solution {
     /// of the JSON's list).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
         let (py, me) = (slf.py(), slf.get());
-        let best = match &me.found.best {
+        let best = match me.found.best.as_deref() {
             None => None,
             Some((target, s)) => {
                 let fields = serde_json::to_string(&s.map_presses(|_| ()))
@@ -147,7 +147,7 @@ impl Solution {
             Some((target, fields, cells)) => {
                 let fields: lightsout::Solution<()> = serde_json::from_str(&fields)
                     .map_err(|e| bad(format!("not a pickled lightsout solution: {e}")))?;
-                Some((reached_from(&target)?, fields.map_presses(|()| cells)))
+                Some(Box::new((reached_from(&target)?, fields.map_presses(|()| cells))))
             }
         };
         let found = Found { rows: layout.rows, cols: layout.cols, best, nullity };
@@ -170,7 +170,7 @@ impl Solution {
     }
 
     fn __repr__(&self) -> String {
-        match &self.found.best {
+        match self.found.best.as_deref() {
             None => "Solution(presses=None)".into(),
             Some((target, s)) => {
                 let bound = self.lower_bound().map_or(String::new(), |b| format!(", lower_bound={b}"));
@@ -189,12 +189,12 @@ impl Solution {
     /// The library's solution of the best target, its press set as cell
     /// values; `None` when no target can be reached.
     fn solution(&self) -> Option<&lightsout::Solution<Vec<u8>>> {
-        self.found.best.as_ref().map(|(_, s)| s)
+        self.found.best.as_deref().map(|(_, s)| s)
     }
 
     /// The picture of the board and its best press set, where one is drawn.
     fn scene(&self, format: Format) -> Option<Scene> {
-        let best = self.found.best.as_ref().map(|(target, s)| (target, s.presses.as_slice()));
+        let best = self.found.best.as_deref().map(|(target, s)| (target, s.presses.as_slice()));
         picture::solution(&self.layout, &self.board, best, format)
     }
 }
@@ -518,7 +518,7 @@ fn stacked<'py>(py: Python<'py>, spec: &Spec, found: &[Found]) -> PyResult<Bound
         found.iter().map(|f| f.presses().map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX))).collect();
     let mut grids = Vec::with_capacity(found.len() * rows * cols);
     for f in found {
-        match &f.best {
+        match f.best.as_deref() {
             Some((_, s)) => grids.extend_from_slice(&s.presses),
             None => grids.resize(grids.len() + rows * cols, 0),
         }
