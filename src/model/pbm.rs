@@ -26,6 +26,20 @@ pub fn read_pbm(input: &[u8], source: &str) -> Result<Vec<Grid>, Error> {
     Reader { input, pos: 0, source }.images(Reader::image)
 }
 
+/// A number of a Netpbm header or a plain image: its value (`u64::MAX`
+/// when it is longer) and its digits, which messages quote.
+pub(super) struct Decimal<'a> {
+    pub(super) value: u64,
+    digits: &'a [u8],
+}
+
+impl std::fmt::Display for Decimal<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Only ASCII digits.
+        f.write_str(std::str::from_utf8(self.digits).unwrap_or_default())
+    }
+}
+
 /// A reader of a Netpbm stream (PBM here, PGM in `pgm.rs`): both skip the
 /// same whitespace and comments, read the same numbers and magic numbers,
 /// and read images one after another until only those are left.
@@ -58,6 +72,19 @@ pub(super) trait Netpbm<'a> {
             *pos += 1;
         }
         (&input[start..*pos], start)
+    }
+
+    /// The decimal number after whitespace and comments, and where it
+    /// starts; `None` when there is none.
+    fn decimal(&mut self) -> (Option<Decimal<'a>>, usize) {
+        let (digits, start) = self.digits();
+        let decimal = (!digits.is_empty()).then(|| Decimal {
+            // Saturating: a number too long for u64 is still too large, and
+            // its message gives the digits as written.
+            value: digits.iter().fold(0u64, |v, &d| v.saturating_mul(10).saturating_add(u64::from(d - b'0'))),
+            digits,
+        });
+        (decimal, start)
     }
 
     /// Whether the image here is `raw` rather than `plain` (its two magic
@@ -103,10 +130,9 @@ impl Reader<'_> {
     }
 
     fn number(&mut self, what: &str) -> Result<usize, Error> {
-        let (digits, start) = self.digits();
-        let value = std::str::from_utf8(digits).ok().and_then(|s| s.parse::<usize>().ok());
-        match value {
-            Some(v) if v > 0 && v <= super::MAX_SIDE => Ok(v),
+        let (decimal, start) = self.decimal();
+        match decimal {
+            Some(v) if v.value > 0 && v.value <= super::MAX_SIDE as u64 => Ok(v.value as usize),
             Some(v) => {
                 self.pos = start;
                 Err(self.error(&format!("PBM {what} {v} is outside 1..={}", super::MAX_SIDE)))
@@ -297,5 +323,7 @@ mod tests {
         assert!(read_pbm(b"P1\n2 1\n1 2\n", "f").unwrap_err().to_string().contains("expected a P1 pixel"));
         assert!(read_pbm(b"P1\n0 1\n", "f").unwrap_err().to_string().contains("width 0 is outside"));
         assert!(read_pbm(b"P1\nx\n", "f").unwrap_err().to_string().contains("expected the PBM width"));
+        let huge = read_pbm(b"P1 99999999999999999999999 1\n1\n", "f").unwrap_err().to_string();
+        assert_eq!(huge, "f: PBM width 99999999999999999999999 is outside 1..=1048576 at byte 4");
     }
 }

@@ -72,19 +72,9 @@ impl Reader<'_> {
         Error::Parse { source: self.source.to_string(), message }
     }
 
-    /// The next decimal number and where it starts; `None` if there is none.
-    fn number(&mut self) -> (Option<u64>, usize) {
-        let (digits, start) = self.digits();
-        // Saturating: a value too long for u64 is still "too large".
-        let value = (!digits.is_empty()).then(|| {
-            digits.iter().fold(0u64, |v, &d| v.saturating_mul(10).saturating_add(u64::from(d - b'0')))
-        });
-        (value, start)
-    }
-
     fn side(&mut self, what: &str) -> Result<usize, Error> {
-        match self.number() {
-            (Some(v), _) if v > 0 && v <= super::MAX_SIDE as u64 => Ok(v as usize),
+        match self.decimal() {
+            (Some(v), _) if v.value > 0 && v.value <= super::MAX_SIDE as u64 => Ok(v.value as usize),
             (Some(v), at) => {
                 Err(self.error_at(&format!("PGM {what} {v} is outside 1..={}", super::MAX_SIDE), at))
             }
@@ -99,8 +89,8 @@ impl Reader<'_> {
         let cols = self.side("width")?;
         let rows = self.side("height")?;
         let states = u64::from(self.k);
-        match self.number() {
-            (Some(maxval), _) if maxval == states - 1 => {}
+        match self.decimal() {
+            (Some(maxval), _) if maxval.value == states - 1 => {}
             (Some(maxval), at) => {
                 let why = format!("is not {} (one less than the {states} states)", states - 1);
                 return Err(self
@@ -146,8 +136,8 @@ impl Reader<'_> {
             self.pos += needed;
         } else {
             for i in 0..needed {
-                match self.number() {
-                    (Some(v), _) if v < states => grid.cells_mut()[i] = v as u8,
+                match self.decimal() {
+                    (Some(v), _) if v.value < states => grid.cells_mut()[i] = v.value as u8,
                     (Some(v), at) => {
                         return Err(self
                             .error_at(&format!("state {v}"), at)
@@ -288,6 +278,14 @@ mod tests {
             e(b"P5 1048576 1048576 1\n0123", 2).contains("needs 1099511627776 pixels, only 4 bytes remain")
         );
         assert!(e(b"P2 1 1\n", 2).contains("expected the PGM maxval"));
+        // Numbers past 2^64 are quoted as written, not as the largest u64.
+        let huge = "99999999999999999999999";
+        assert_eq!(
+            e(format!("P2 {huge} 1 1\n").as_bytes(), 2),
+            format!("f: PGM width {huge} is outside 1..=1048576 at line 1, column 4")
+        );
+        assert!(e(format!("P2 1 1 {huge}\n").as_bytes(), 2).contains(&format!("PGM maxval {huge} at")));
+        assert!(e(format!("P2 1 1 1\n{huge}\n").as_bytes(), 2).contains(&format!("state {huge} at")));
         assert!(matches!(read_pgm(b"P2 1 1 0\n0", "f", 1), Err(Error::BadInput(_))));
         assert_eq!(
             write_pgm(Vec::new(), &StateGrid::filled(1, 2, 3), 3, true).unwrap_err().kind(),
