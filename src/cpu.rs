@@ -2,10 +2,12 @@
 //!
 //! Below both algebras: the Walsh–Hadamard blocks of the two-state minimum
 //! (`solve/minimal/exhaustive.rs`), the K-state transform
-//! (`solve/states/minimum/transform.rs`) and the row operations of
-//! elimination mod q (`zk/local/`) each compile their loop once per
+//! (`solve/states/minimum/transform.rs`), the row operations of
+//! elimination mod q (`zk/local/`) and branch and bound's merge and parity
+//! checks (`solve/minimal/branch/`) each compile their loop once per
 //! [`Isa`] (a `#[target_feature]` copy of one `#[inline(always)]` body) and
-//! ask here which copy to call. Keeping the choice in one place means one
+//! ask here which copy to call (the parity checks also need AVX-512 VBMI,
+//! which they detect themselves). Keeping the choice in one place means one
 //! answer for the whole process and one list of what a test must cover
 //! ([`Isa::available`]).
 

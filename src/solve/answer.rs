@@ -235,8 +235,10 @@ pub struct Solution<B = Grid> {
 
 impl<B> Solution<B> {
     /// The same solution with its press set in another form (its cell
-    /// values for Python, its lines for the JSON): besides the
-    /// constructors, the one place that names every field.
+    /// values for Python, its lines for the JSON). It names every field,
+    /// as the constructors do and the solvers that build a `Solution`
+    /// field by field (`solve_for_within`, `WordSystem::solution`, the
+    /// command line's long search).
     ///
     /// # Example
     /// ```

@@ -1,7 +1,9 @@
-//! The one place a game is made: what a front asks for (the puzzle, its
+//! Where the fronts make a game: what a front asks for (the puzzle, its
 //! states, how far to search, the memory it may take) and the defaults
 //! of what it does not ask, the same for the command line, the server
-//! and Python.
+//! and Python. (The command line's long searches and K-state merge, and
+//! the library's `verify`, two-state `analyze` and tables, still make
+//! theirs with the engines' own constructors.)
 
 use crate::error::Error;
 use crate::model::{Grid, Puzzle, StateGrid};

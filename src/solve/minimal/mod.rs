@@ -372,9 +372,11 @@ pub const BRANCH_FROM: usize = 48;
 pub const TRANSFORM_FROM: usize = 12;
 
 /// The exact engine that weighs a two-state null space by default, chosen
-/// by its dimension: the one place that choice is made (the solver, its
-/// memory estimate, the command line's long search and the fronts' "may
-/// this search be long" all ask here).
+/// by its dimension: the one place a solve makes that choice (the solver,
+/// its memory estimate, the command line's long search and the fronts'
+/// "may this search be long" all ask here; the lightest quiet pattern,
+/// `lightest` in `analysis`, does not: it runs the transform at every
+/// nullity within its budget).
 ///
 /// # Example
 /// ```
