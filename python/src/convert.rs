@@ -669,7 +669,7 @@ pub fn array_cells(array: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
 /// [`Made::targets_of`](lightsout::solve::Made::targets_of) makes the
 /// game's targets.
 pub enum Goal {
-    /// `"any"` or `"either"`: the uniform board that takes the fewest presses.
+    /// `"any"`: the uniform board that takes the fewest presses.
     Any,
     /// A colour word of the two-state game, and the targets it names.
     Colour(String, &'static [Target]),
@@ -693,17 +693,18 @@ impl Goal {
     }
 }
 
-/// Reads `target`: `"any"` (`"either"`: whichever reachable uniform board
-/// takes the fewest presses), a colour word (`"white"` = state 0, `"black"`
-/// = state 1; two states only), a state number, or a board of the same
-/// shape as `board`.
+/// Reads `target`: `"any"` (whichever reachable uniform board takes the
+/// fewest presses), a colour word (`"white"` = state 0, `"black"` = state
+/// 1, `"either"` = any; two states only), a state number, or a board of the
+/// same shape as `board`.
 pub fn read_target(target: &Bound<'_, PyAny>, spec: &Spec) -> PyResult<Goal> {
     let k = spec.states;
     if let Ok(word) = target.cast::<PyString>() {
         let word = word.to_cow()?;
         let word: &str = &word;
         match (word, colour_targets(word)) {
-            ("any" | "either", _) => return Ok(Goal::Any),
+            // `either` is a colour word, as on the other fronts: two states only.
+            ("any", _) => return Ok(Goal::Any),
             (_, Some(targets)) => return Ok(Goal::Colour(word.to_string(), targets)),
             // A string of one row or several is a board (on a graph, or
             // a one-line grid written as text).

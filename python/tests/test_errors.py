@@ -40,6 +40,8 @@ def test_bad_options():
     refused(r"number of states is 2 to 255, got 256", lightsout.analyze, 3, 3, states=256)
     refused(r"target: expected any, white, black, either, a state number or a board, got 'grey'", lightsout.solve, ["bw"], target="grey")
     refused(r"target 'white' names a colour of the two-state game; with 3 states", lightsout.solve, ["01"], states=3, target="white")
+    # As the command line and the server refuse it.
+    refused(r"target 'either' names a colour of the two-state game; with 3 states", lightsout.solve, ["01"], states=3, target="either")
     refused(r"target state is 0 to 1, got 2", lightsout.solve, ["bw"], target=2)
     refused(r"target state is 0 to 2, got -1", lightsout.solve, ["01"], states=3, target=-1)
     refused(r"target board is 1x1 but the board is 1x2", lightsout.solve, ["bw"], target=["b"])
