@@ -162,29 +162,38 @@ impl Shown for StateSolver {
     }
 
     fn answer_json(&self, index: usize, _: &StateGrid, answer: &Answer<StateGrid>) -> String {
-        let k = self.states().get();
-        let mut object = serde_json::Map::new();
-        object.insert("board".into(), json!(index));
-        object.extend(puzzle_json(self.puzzle(), k));
-        kernel_json(&mut object, self);
-        let targets: Vec<Value> = answer
-            .outcomes
-            .iter()
-            .map(|o| {
-                let mut entry = serde_json::Map::new();
-                entry.insert("target".into(), target_json(&o.target));
-                entry.extend(outcome_json(self, o.solution.as_ref()));
-                Value::Object(entry)
-            })
-            .collect();
-        object.insert("targets".into(), json!(targets));
-        let best = match answer.best() {
-            None => json!({"target": null, "presses": null}),
-            Some((t, s)) => json!({"target": target_json(t), "presses": s.presses.total()}),
-        };
-        object.insert("best".into(), best);
-        Value::Object(object).to_string()
+        state_answer_json(index, self, answer)
     }
+}
+
+/// One board's answer as JSON: its puzzle, its kernel, each target's result
+/// and the best ([`Shown::answer_json`] of K states). A function here, not
+/// the method's body, which the compiler builds beside `StateSolver`'s code:
+/// there its map inserts changed how the two-state ones are inlined, and the
+/// JSON of the 65,536 4x4 boards took 2.5 % more instructions (callgrind).
+fn state_answer_json(index: usize, solver: &StateSolver, answer: &Answer<StateGrid>) -> String {
+    let k = solver.states().get();
+    let mut object = serde_json::Map::new();
+    object.insert("board".into(), json!(index));
+    object.extend(puzzle_json(solver.puzzle(), k));
+    kernel_json(&mut object, solver);
+    let targets: Vec<Value> = answer
+        .outcomes
+        .iter()
+        .map(|o| {
+            let mut entry = serde_json::Map::new();
+            entry.insert("target".into(), target_json(&o.target));
+            entry.extend(outcome_json(solver, o.solution.as_ref()));
+            Value::Object(entry)
+        })
+        .collect();
+    object.insert("targets".into(), json!(targets));
+    let best = match answer.best() {
+        None => json!({"target": null, "presses": null}),
+        Some((t, s)) => json!({"target": target_json(t), "presses": s.presses.total()}),
+    };
+    object.insert("best".into(), best);
+    Value::Object(object).to_string()
 }
 
 /// One board's verdicts as JSON: per target, solvable, or the pattern `y`
