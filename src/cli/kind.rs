@@ -91,7 +91,7 @@ pub(super) trait Kind: Weighed + Made + Worded {
 
     /// Draws the first board's answer to `--png`/`--svg` (two states
     /// only: K states refuse pictures before they start).
-    fn picture(_: &Report<'_, Self::Board>, _: &PictureArgs) -> Result<(), Failure> {
+    fn picture(_: &Report<'_, Self>, _: &PictureArgs) -> Result<(), Failure> {
         Ok(())
     }
 }
@@ -142,7 +142,7 @@ impl Kind for Solver {
         write_pbm(file, crate::model::PbmKind::Raw, board).map(drop)
     }
 
-    fn picture(report: &Report<'_, Grid>, picture: &PictureArgs) -> Result<(), Failure> {
+    fn picture(report: &Report<'_, Solver>, picture: &PictureArgs) -> Result<(), Failure> {
         let presses = report.best().map(|(_, s)| &s.presses);
         let puzzle = crate::Game::puzzle(report.solver);
         let scene = crate::picture::board_on(puzzle, report.board, presses, &report.best_summary())?;

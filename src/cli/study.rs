@@ -8,7 +8,7 @@ use crate::cli::{
     AnalyzeArgs, BoardInput, CheckArgs, Failure, Kind, LimitHint, PictureArgs, Streams, StudyFormat,
     TableArgs, TableFormat, check_text, smaller_or_more_memory, solver_failure, terminal_bar,
 };
-use crate::present::{Shown, kernel_entry_json, study_json, study_text, table_entry_json, topology_name};
+use crate::present::{kernel_entry_json, study_json, study_text, table_entry_json, topology_name};
 use crate::record::{TableProblem, table_record};
 use crate::solve::{Board, Limits, limits};
 use crate::{Error, Grid, Method, Puzzle, kernel_table, nullity_table, picture};
@@ -74,7 +74,7 @@ pub(super) fn check<G: Kind>(mut args: CheckArgs, io: &mut Streams) -> Result<u8
             .collect::<Result<Vec<_>, Error>>()?;
         let text = match args.format {
             StudyFormat::Text => check_text(index, solver, &verdicts),
-            StudyFormat::Json => G::Board::check_json(index, solver, &verdicts) + "\n",
+            StudyFormat::Json => solver.check_json(index, &verdicts) + "\n",
         };
         out.write_all(text.as_bytes())?;
         if flush {

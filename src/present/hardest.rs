@@ -5,7 +5,7 @@
 use num_bigint::BigUint;
 use serde_json::{Value, json};
 
-use super::{Shown, Worded, goal_words, presses, puzzle_json, shape_text, topology_name};
+use super::{Worded, goal_words, presses, puzzle_json, shape_text, topology_name};
 use crate::analysis::hardest::{Carried, TABLE_PROVENANCE};
 use crate::analysis::{Goal, Hardest, How, WEIGHINGS_PER_SECOND, Weighed};
 
@@ -200,7 +200,7 @@ pub fn hardest_text<G: Weighed + Worded>(game: &G, goal: Goal, h: &Hardest<G::Bo
         } else {
             format!("a board that needs {} to {goal} (the lower bound):\n", presses(lower))
         };
-        for line in board.board_lines(game) {
+        for line in game.board_lines(board) {
             t += &line;
             t.push('\n');
         }
@@ -250,7 +250,7 @@ pub fn hardest_json<G: Weighed + Worded>(game: &G, goal: Goal, h: &Hardest<G::Bo
             "how": h.how.name(),
             "lower_from": h.lower_from.map(|b| b.name(states)),
             "upper_from": h.upper_from.name(states),
-            "board": h.board.as_ref().map(|b| b.board_json(game)),
+            "board": h.board.as_ref().map(|b| game.board_json(b)),
             "boards": h.boards_at_most,
             "stopped": h.stopped,
             "stop": h.stop().map(|s| s.name()),

@@ -1,8 +1,8 @@
 //! The answer to one board, as the POJ line, the text lines and the JSON
 //! object (`lightsout solve` prints them; `lightsout serve` answers with
-//! the JSON), for both board kinds: one [`Report`], rendered through what
-//! [`Shown`] says of a kind. The two-state kind is here; the K-state kind
-//! is in `states.rs`, beside its other JSON.
+//! the JSON), for both kinds of game: one [`Report`], rendered through what
+//! the game says of its boards ([`Shown`]). The two-state game is here; the
+//! K-state game is in `states.rs`, beside its other JSON.
 
 use std::borrow::Cow;
 
@@ -10,6 +10,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde_json::{Value, json};
 
 use super::puzzle_topology;
+use crate::solve::TargetOf;
 use crate::{Answer, Board, FoundBy, Game, Grid, Solution, Solver, Target, grid_lines};
 
 /// How a board's answer is printed: the format words of `lightsout solve`
@@ -24,47 +25,61 @@ pub enum AnswerFormat {
     Json,
 }
 
-/// What a report needs from a board kind (`Grid` for two states,
-/// `StateGrid` for K): its answer as tallies, and how its header, press
-/// lines, grids and JSON read. Everything else (the POJ line, the text's
-/// target and best lines, `--show`) is [`Report`]'s, once for both.
-pub trait Shown: Board {
-    /// The solver that answered (for the header, the reached board, JSON).
-    type Solver;
+/// How a game shows its boards, press sets and answers (`Solver` for two
+/// states, `StateSolver` for K): its answer as tallies, and how its header,
+/// press lines, grids and JSON read. Everything else (the POJ line, the
+/// text's target and best lines, `--show`) is [`Report`]'s, once for both.
+/// The game, not the board, says it: a board's lines and JSON need the
+/// game's states, a header its kernel, the reached board its rule.
+///
+/// ```
+/// use lightsout::present::Shown;
+/// use lightsout::{Game, Method, Puzzle, Solver, Target, parse_boards};
+///
+/// let board = &parse_boards(b"bw\nww\n", "example", None, None)?[0];
+/// let game = Solver::new(&Puzzle::new(2, 2)?, Method::Auto, 32)?;
+/// assert_eq!(game.board_lines(board), ["bw", "ww"]);
+/// let verdicts = [(Target::White, game.obstruction(board, &Target::White)?)];
+/// assert!(game.check_json(1, &verdicts).contains(r#""white":{"solvable":true"#));
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+pub trait Shown: Game + Sized {
     /// Whether the text gives a lower bound beside a count not proven
     /// minimal (`; at least N`).
     const SHOWS_LOWER_BOUND: bool;
 
     /// A target's name, as answers and notes print it.
-    fn target_name(target: &Self::Target) -> Cow<'static, str>;
-    /// Each target's result, in the order asked.
-    fn tallies<'a>(answer: &'a Answer<Self>) -> Vec<Tally<'a, Self>>;
-    /// The text answer's first line: the board, its size and its kernel.
-    fn header(report: &Report<'_, Self>) -> String;
-    /// Whether the board is a graph's (presses listed by vertex).
-    fn on_graph(solver: &Self::Solver) -> bool;
+    fn target_name(&self, target: &TargetOf<Self>) -> Cow<'static, str>;
+    /// Each target's result in `answer`, in the order asked.
+    fn tallies<'a>(&self, answer: &'a Answer<Self::Board>) -> Vec<Tally<'a, Self>>;
+    /// The text answer's first line: board `index`, its size and the
+    /// game's kernel.
+    fn header(&self, index: usize, board: &Self::Board) -> String;
+    /// Whether the game is on a graph (presses listed by vertex).
+    fn on_graph(&self) -> bool;
     /// The text line listing the best's `count` presses (`count` > 0).
-    fn press_line(&self, count: u64, graph: bool) -> String;
-    /// The press grid's lines, as `--show` draws them.
-    fn press_lines(&self, solver: &Self::Solver) -> Vec<String>;
+    /// No game is asked: a streamed board's text is written without one.
+    fn press_line(presses: &Self::Board, count: u64, graph: bool) -> String;
+    /// A press set's lines, as `--show` draws them.
+    fn press_lines(&self, presses: &Self::Board) -> Vec<String>;
     /// The board `presses` reach from `board` and its lines, re-applied
     /// here (`None` when it cannot be: nothing is drawn).
-    fn reached_lines(board: &Self, presses: &Self, solver: &Self::Solver) -> Option<Vec<String>>;
-    /// The JSON object.
-    fn json(report: &Report<'_, Self>) -> String;
+    fn reached_lines(&self, board: &Self::Board, presses: &Self::Board) -> Option<Vec<String>>;
+    /// Board `index`'s answer as one JSON object (without a line break).
+    fn answer_json(&self, index: usize, board: &Self::Board, answer: &Answer<Self::Board>) -> String;
     /// A press set as JSON (its lines, as `solve` reads boards).
-    fn presses_json(&self, solver: &Self::Solver) -> Value;
+    fn presses_json(&self, presses: &Self::Board) -> Value;
     /// A board's lines as `solve` reads them (`b`/`w`, or states).
-    fn board_lines(&self, solver: &Self::Solver) -> Vec<String>;
+    fn board_lines(&self, board: &Self::Board) -> Vec<String>;
     /// A board as JSON: its lines, as the server reads boards.
-    fn board_json(&self, solver: &Self::Solver) -> Value;
+    fn board_json(&self, board: &Self::Board) -> Value;
     /// The verdicts of `check` on board `index` as JSON: per target,
     /// solvable, or the obstruction `y` (`yᵀ·A = 0`) that proves it is not.
-    fn check_json(index: usize, solver: &Self::Solver, verdicts: &[(Self::Target, Option<Self>)]) -> String;
+    fn check_json(&self, index: usize, verdicts: &[(TargetOf<Self>, Option<Self::Board>)]) -> String;
 }
 
 /// One target's result as the POJ and text answers print it.
-pub struct Tally<'a, B = Grid> {
+pub struct Tally<'a, G: Game = Solver> {
     pub(crate) name: Cow<'static, str>,
     /// The presses and whether they are proven fewest; `None` when the
     /// target cannot be reached.
@@ -73,7 +88,7 @@ pub struct Tally<'a, B = Grid> {
     /// (shown by kinds with [`Shown::SHOWS_LOWER_BOUND`]).
     pub(crate) lower_bound: u64,
     /// The press grid, when at hand (not for a streamed board).
-    pub(crate) presses: Option<&'a B>,
+    pub(crate) presses: Option<&'a G::Board>,
 }
 
 impl<'a> Tally<'a> {
@@ -90,14 +105,14 @@ impl<'a> Tally<'a> {
 }
 
 /// The reachable target with the fewest presses (the first on a tie).
-pub fn best_tally<'t, 'a, B>(tallies: &'t [Tally<'a, B>]) -> Option<&'t Tally<'a, B>> {
+pub fn best_tally<'t, 'a, G: Game>(tallies: &'t [Tally<'a, G>]) -> Option<&'t Tally<'a, G>> {
     tallies.iter().filter(|t| t.result.is_some()).min_by_key(|t| t.result.map(|(presses, _)| presses))
 }
 
 /// Whether a note about target `name` is about the question answered: the
 /// one target asked, or with several, the one answered (a note on the other
 /// colour would be about a question nobody asked).
-pub fn answers<B>(name: &str, tallies: &[Tally<B>]) -> bool {
+pub fn answers<G: Game>(name: &str, tallies: &[Tally<G>]) -> bool {
     tallies.len() == 1 || best_tally(tallies).is_some_and(|best| best.name == name)
 }
 
@@ -112,14 +127,14 @@ pub fn poj_line(fewest: Option<u64>) -> Cow<'static, str> {
 
 /// A board's text answer after its `header`: a line per target, the best,
 /// and the best's presses.
-pub fn text_lines<B: Shown>(header: String, tallies: &[Tally<B>], graph: bool) -> String {
+pub fn text_lines<G: Shown>(header: String, tallies: &[Tally<G>], graph: bool) -> String {
     let mut text = header;
     for tally in tallies {
         let name = &tally.name;
         text += &match tally.result {
             None => format!("  {name}: impossible\n"),
             Some((presses, true)) => format!("  {name}: {} (minimal)\n", super::presses(presses)),
-            Some((presses, false)) if B::SHOWS_LOWER_BOUND => format!(
+            Some((presses, false)) if G::SHOWS_LOWER_BOUND => format!(
                 "  {name}: {} (not proven minimal; at least {})\n",
                 super::presses(presses),
                 tally.lower_bound
@@ -134,7 +149,7 @@ pub fn text_lines<B: Shown>(header: String, tallies: &[Tally<B>], graph: bool) -
             text += &format!("  best: {}, {}\n", best.name, super::presses(presses));
             text += &match best.presses {
                 _ if presses == 0 => format!("  {}: none\n", press_what(graph)),
-                Some(grid) => grid.press_line(presses, graph),
+                Some(grid) => G::press_line(grid, presses, graph),
                 None => "  press (row,col): not listed for a streamed board (--output FILE writes them as an image)\n"
                     .into(),
             };
@@ -153,18 +168,37 @@ fn press_what(graph: bool) -> &'static str {
 pub const LISTED_PRESSES: usize = 256;
 
 /// One board's answer, ready to print (and, as JSON, to serve: `lightsout
-/// serve` answers with [`Report::json`] too), for either board kind.
-pub struct Report<'a, B: Shown = Grid> {
+/// serve` answers with [`Report::json`] too), for either kind of game.
+///
+/// ```
+/// use lightsout::present::{AnswerFormat, Report};
+/// use lightsout::{Game, Method, Puzzle, Solver, Target, parse_boards};
+///
+/// let board = &parse_boards(b"bwwb\nbbwb\nbwwb\nbwww\n", "sample", None, None)?[0];
+/// let game = Solver::new(&Puzzle::new(4, 4)?, Method::Auto, 32)?;
+/// let answer = game.solve(board, Target::EITHER)?;
+/// let report = Report::new(1, &game, board, &answer);
+/// assert_eq!(report.render(AnswerFormat::Poj, false), "4\n");
+/// assert!(report.json().ends_with(r#""best":{"target":"white","presses":4}}"#));
+/// # Ok::<(), lightsout::Error>(())
+/// ```
+pub struct Report<'a, G: Shown = Solver> {
     pub(crate) index: usize,
-    pub(crate) board: &'a B,
-    pub(crate) solver: &'a B::Solver,
-    pub(crate) answer: &'a Answer<B>,
+    pub(crate) solver: &'a G,
+    pub(crate) board: &'a G::Board,
+    pub(crate) answer: &'a Answer<G::Board>,
 }
 
-impl<B: Shown> Report<'_, B> {
+impl<'a, G: Shown> Report<'a, G> {
+    /// The report of `answer`, what `solver` answered for board `index`
+    /// (counted from 1) `board`.
+    pub fn new(index: usize, solver: &'a G, board: &'a G::Board, answer: &'a Answer<G::Board>) -> Self {
+        Report { index, solver, board, answer }
+    }
+
     /// Each target's result, as printed.
-    pub fn tallies(&self) -> Vec<Tally<'_, B>> {
-        B::tallies(self.answer)
+    pub fn tallies(&self) -> Vec<Tally<'_, G>> {
+        self.solver.tallies(self.answer)
     }
 
     /// The answer as `format` prints it (`show`: with the best's press grid
@@ -201,7 +235,8 @@ impl<B: Shown> Report<'_, B> {
     /// The header, a line per target, the best and its presses.
     pub fn text(&self, show: bool) -> String {
         let tallies = self.tallies();
-        let mut text = text_lines(B::header(self), &tallies, B::on_graph(self.solver));
+        let header = self.solver.header(self.index, self.board);
+        let mut text = text_lines(header, &tallies, self.solver.on_graph());
         if show {
             text += &self.grids(&tallies);
         }
@@ -210,16 +245,16 @@ impl<B: Shown> Report<'_, B> {
 
     /// The best's press grid and the board it reaches (nothing when no
     /// target is reachable).
-    fn grids(&self, tallies: &[Tally<B>]) -> String {
+    fn grids(&self, tallies: &[Tally<G>]) -> String {
         let Some((name, presses)) = best_tally(tallies).and_then(|t| Some((&t.name, t.presses?))) else {
             return String::new();
         };
         let mut text = format!("presses (to {name}):\n");
-        for line in presses.press_lines(self.solver) {
+        for line in self.solver.press_lines(presses) {
             text += &line;
             text.push('\n');
         }
-        if let Some(reached) = B::reached_lines(self.board, presses, self.solver) {
+        if let Some(reached) = self.solver.reached_lines(self.board, presses) {
             text += "reached:\n";
             for line in reached {
                 text += &line;
@@ -231,7 +266,7 @@ impl<B: Shown> Report<'_, B> {
 
     /// The JSON object (without a line break).
     pub fn json(&self) -> String {
-        B::json(self)
+        self.solver.answer_json(self.index, self.board, self.answer)
     }
 }
 
@@ -256,14 +291,14 @@ impl Report<'_> {
 /// `solve` reads boards). A field added to `Solution` appears here by itself
 /// (`null` for an unreachable target); the fields left out are
 /// [`shown_in_json`]'s.
-pub fn outcome_json<B: Shown>(
-    solution: Option<&Solution<B>>,
-    solver: &B::Solver,
+pub fn outcome_json<G: Shown>(
+    solver: &G,
+    solution: Option<&Solution<G::Board>>,
 ) -> serde_json::Map<String, Value> {
     let mut object = serde_json::Map::new();
     object.insert("solvable".into(), json!(solution.is_some()));
     object.insert("presses".into(), json!(solution.map(|s| s.presses.presses())));
-    let shown = |name: &str| name != "presses" && shown_in_json::<B>(name);
+    let shown = |name: &str| name != "presses" && shown_in_json::<G>(name);
     match solution {
         Some(s) => solution_fields(s, &mut object, shown),
         None => {
@@ -277,15 +312,15 @@ pub fn outcome_json<B: Shown>(
     }
     // The press set is made JSON here, not serialised with the rest: its
     // lines (or, past K = 10, lists) move in without a copy.
-    object.insert("solution".into(), solution.map_or(Value::Null, |s| s.presses.presses_json(solver)));
+    object.insert("solution".into(), solution.map_or(Value::Null, |s| solver.presses_json(&s.presses)));
     object
 }
 
 /// Whether a field of [`Solution`] is in the answer JSON: all but
-/// `found_by` (worded in the notes on stderr instead), and for a kind
+/// `found_by` (worded in the notes on stderr instead), and for a game
 /// that shows no lower bound (two states), `lower_bound`.
-pub fn shown_in_json<B: Shown>(field: &str) -> bool {
-    field != "found_by" && (B::SHOWS_LOWER_BOUND || field != "lower_bound")
+pub fn shown_in_json<G: Shown>(field: &str) -> bool {
+    field != "found_by" && (G::SHOWS_LOWER_BOUND || field != "lower_bound")
 }
 
 /// Writes into `object` the fields of a solution's serde form that
@@ -344,107 +379,97 @@ pub fn two_state_header(index: usize, (rows, cols): (usize, usize), nullity: usi
     format!("board {index}: {rows}x{cols}, nullity {nullity}\n")
 }
 
-impl Shown for Grid {
-    type Solver = Solver;
+impl Shown for Solver {
     const SHOWS_LOWER_BOUND: bool = false;
 
-    fn target_name(target: &Target) -> Cow<'static, str> {
+    fn target_name(&self, target: &Target) -> Cow<'static, str> {
         target.name().into()
     }
 
-    fn tallies<'a>(answer: &'a Answer) -> Vec<Tally<'a, Grid>> {
+    fn tallies<'a>(&self, answer: &'a Answer) -> Vec<Tally<'a>> {
         answer.outcomes.iter().map(Tally::of).collect()
     }
 
-    fn header(report: &Report<'_, Grid>) -> String {
-        match report.solver.puzzle().graph() {
+    fn header(&self, index: usize, board: &Grid) -> String {
+        match self.puzzle().graph() {
             // A graph's board is one row of its vertices: say so.
             Some(g) => {
-                format!(
-                    "board {}: graph of {} vertices, nullity {}\n",
-                    report.index,
-                    g.vertex_count(),
-                    report.solver.nullity()
-                )
+                format!("board {index}: graph of {} vertices, nullity {}\n", g.vertex_count(), self.nullity())
             }
-            None => two_state_header(
-                report.index,
-                (report.board.nrows(), report.board.ncols()),
-                report.solver.nullity(),
-            ),
+            None => two_state_header(index, (board.nrows(), board.ncols()), self.nullity()),
         }
     }
 
-    fn on_graph(solver: &Solver) -> bool {
-        solver.puzzle().graph().is_some()
+    fn on_graph(&self) -> bool {
+        self.puzzle().graph().is_some()
     }
 
     /// As (row,col) from (1,1) at the top left, or by vertex on a graph.
-    fn press_line(&self, count: u64, graph: bool) -> String {
+    fn press_line(presses: &Grid, count: u64, graph: bool) -> String {
         if count > LISTED_PRESSES as u64 {
             return format!(
                 "  press (row,col): not listed above {LISTED_PRESSES} presses (--output FILE writes them as an image)\n"
             );
         }
         let listed: Vec<String> = if graph {
-            self.row(0).iter_ones().map(|v| v.to_string()).collect()
+            presses.row(0).iter_ones().map(|v| v.to_string()).collect()
         } else {
-            (0..self.nrows())
-                .flat_map(|r| self.row(r).iter_ones().map(move |c| format!("({},{})", r + 1, c + 1)))
+            (0..presses.nrows())
+                .flat_map(|r| presses.row(r).iter_ones().map(move |c| format!("({},{})", r + 1, c + 1)))
                 .collect()
         };
         format!("  {}: {}\n", press_what(graph), listed.join(" "))
     }
 
-    fn press_lines(&self, _: &Solver) -> Vec<String> {
-        grid_lines(self, 'x', '.')
+    fn press_lines(&self, presses: &Grid) -> Vec<String> {
+        grid_lines(presses, 'x', '.')
     }
 
-    fn reached_lines(board: &Grid, presses: &Grid, solver: &Solver) -> Option<Vec<String>> {
-        Some(grid_lines(&solver.puzzle().apply(board, presses), 'b', 'w'))
+    fn reached_lines(&self, board: &Grid, presses: &Grid) -> Option<Vec<String>> {
+        Some(grid_lines(&self.puzzle().apply(board, presses), 'b', 'w'))
     }
 
-    fn check_json(index: usize, solver: &Solver, verdicts: &[(Target, Option<Grid>)]) -> String {
+    fn check_json(&self, index: usize, verdicts: &[(Target, Option<Grid>)]) -> String {
         let named: Vec<(&str, Option<Grid>)> = verdicts.iter().map(|(t, y)| (t.name(), y.clone())).collect();
-        super::check_json(index, solver, &named)
+        super::check_json(index, self, &named)
     }
 
-    fn presses_json(&self, _: &Solver) -> Value {
-        json!(grid_lines(self, 'x', '.'))
+    fn presses_json(&self, presses: &Grid) -> Value {
+        json!(grid_lines(presses, 'x', '.'))
     }
 
-    fn board_lines(&self, _: &Solver) -> Vec<String> {
-        grid_lines(self, 'b', 'w')
+    fn board_lines(&self, board: &Grid) -> Vec<String> {
+        grid_lines(board, 'b', 'w')
     }
 
-    fn board_json(&self, solver: &Solver) -> Value {
-        json!(self.board_lines(solver))
+    fn board_json(&self, board: &Grid) -> Value {
+        json!(self.board_lines(board))
     }
 
-    fn json(report: &Report<'_, Grid>) -> String {
+    fn answer_json(&self, index: usize, board: &Grid, answer: &Answer) -> String {
         let named = |name: &str| {
-            let outcome = report.answer.outcomes.iter().find(|o| o.target.name() == name);
-            outcome.map_or(Value::Null, |o| Value::Object(outcome_json(o.solution.as_ref(), report.solver)))
+            let outcome = answer.outcomes.iter().find(|o| o.target.name() == name);
+            outcome.map_or(Value::Null, |o| Value::Object(outcome_json(self, o.solution.as_ref())))
         };
-        let best = match report.best() {
+        let best = match answer.best() {
             None => json!({"target": null, "presses": null}),
-            Some((name, s)) => json!({"target": name, "presses": s.presses.count_ones()}),
+            Some((target, s)) => json!({"target": target.name(), "presses": s.presses.count_ones()}),
         };
-        let puzzle = report.solver.puzzle();
+        let puzzle = self.puzzle();
         let mut object = json!({
-            "board": report.index,
-            "rows": report.board.nrows(),
-            "cols": report.board.ncols(),
+            "board": index,
+            "rows": board.nrows(),
+            "cols": board.ncols(),
             "topology": puzzle_topology(puzzle),
             "rule": puzzle.rule().to_string(),
-            "nullity": report.solver.nullity(),
+            "nullity": self.nullity(),
             "white": named("white"),
             "black": named("black"),
         });
         if let Some(g) = puzzle.graph() {
             object["graph"] = json!({"vertices": g.vertex_count(), "edges": g.edge_count()});
         }
-        if report.answer.outcomes.iter().any(|o| matches!(o.target, Target::Board(_))) {
+        if answer.outcomes.iter().any(|o| matches!(o.target, Target::Board(_))) {
             object["target"] = named("target");
         }
         object["best"] = best;
@@ -472,16 +497,16 @@ mod tests {
         let puzzle = Puzzle::new(2, 2).unwrap();
         let solver = Solver::new(&puzzle, Method::Auto, 36).unwrap();
         let solution = Solution::minimal(Grid::from_cell_values(2, 2, &[1, 0, 0, 0]));
-        let reached = outcome_json::<Grid>(Some(&solution), &solver);
+        let reached = outcome_json(&solver, Some(&solution));
         assert_eq!(keys(&reached), ["solvable", "presses", "proven_minimal", "solution"]);
-        assert_eq!(keys(&outcome_json::<Grid>(None, &solver)), keys(&reached));
+        assert_eq!(keys(&outcome_json(&solver, None)), keys(&reached));
 
         let states = StateSolver::new(&puzzle, Modulus::new(3).unwrap(), Method::Auto, 36, 1 << 30).unwrap();
         let solution = Solution::minimal(StateGrid::from_cell_values(2, 2, &[2, 0, 0, 1]));
-        let reached = outcome_json::<StateGrid>(Some(&solution), &states);
+        let reached = outcome_json(&states, Some(&solution));
         assert_eq!(keys(&reached), ["solvable", "presses", "proven_minimal", "lower_bound", "solution"]);
         assert_eq!((&reached["presses"], &reached["lower_bound"]), (&json!(3), &json!(3)));
-        let unreached = outcome_json::<StateGrid>(None, &states);
+        let unreached = outcome_json(&states, None);
         assert_eq!(keys(&unreached), keys(&reached));
         assert_eq!(
             Value::Object(unreached).to_string(),

@@ -7,12 +7,12 @@ use std::io::Write;
 
 use super::{Shown, found_by_words, kernel_text, members, presses, shape_text};
 use crate::solve::{MAX_EXHAUSTIVE_NULLITY, TargetOf};
-use crate::{Answer, Game, Solution, Solver, StateSolver};
+use crate::{Answer, Solution, Solver, StateSolver};
 
 /// What a game says of itself in words (the half of the command line's
-/// answer that is the game's, not the board's). Its boards are [`Shown`]
-/// by it: a bound written here once, which every `G: Worded` implies.
-pub trait Worded: Game<Board: Shown<Solver = Self>> {
+/// answer that is the game's, not the board's). A worded game is
+/// [`Shown`] too: every `G: Worded` shows its boards and answers.
+pub trait Worded: Shown {
     /// The kernel as `check`'s first line gives it: `nullity 4`, or the
     /// states and the kernel's size.
     fn kernel_words(&self) -> String;
@@ -154,7 +154,7 @@ pub fn note_not_proven<G: Worded>(
         let _ = writeln!(
             stderr,
             "lightsout: note: board {index}, {}: {}, not proven minimal ({})",
-            G::Board::target_name(&outcome.target),
+            solver.target_name(&outcome.target),
             presses(crate::Board::presses(&s.presses)),
             solver.not_proven_why(s, max_nullity, reachable),
         );
@@ -182,7 +182,7 @@ fn note_not_fewest_over_targets<G: Worded>(
         stderr,
         "lightsout: note: board {index}, {}: {}, the fewest there, not proven the fewest of all targets ({} \
          other targets were not searched in full, bounds from {lowest}: {why})",
-        G::Board::target_name(target),
+        solver.target_name(target),
         presses(weight),
         open.len(),
     );
@@ -197,13 +197,13 @@ pub fn check_text<G: Worded>(
 ) -> String {
     let mut text = format!("board {index}: {}, {}\n", shape_text(solver.puzzle()), solver.kernel_words());
     for (target, obstruction) in verdicts {
-        let name = G::Board::target_name(target);
+        let name = solver.target_name(target);
         let Some(y) = obstruction else {
             text += &format!("  {name}: solvable\n");
             continue;
         };
         text += &format!("  {name}: not solvable: {}\n", solver.unsolvable_words());
-        for line in y.press_lines(solver) {
+        for line in solver.press_lines(y) {
             text += &format!("    {line}\n");
         }
     }

@@ -6,7 +6,7 @@ use super::error::ApiError;
 use super::game::{OnGame, Served, for_states};
 use super::request::{self, CheckRequest, SolveRequest};
 use super::work::{App, Job, Lane};
-use crate::present::{Report, Shown};
+use crate::present::Report;
 use crate::solve::{Board, GameSpec, TargetOf};
 use crate::zk::Modulus;
 use crate::{Error, Puzzle, StateGrid};
@@ -130,7 +130,7 @@ impl OnBoard for CheckBoard {
             .iter()
             .map(|t| Ok((t.clone(), solver.obstruction(&play.board, t)?)))
             .collect::<Result<Vec<_>, Error>>()?;
-        Ok(G::Board::check_json(1, &solver, &verdicts))
+        Ok(solver.check_json(1, &verdicts))
     }
 }
 

@@ -39,7 +39,7 @@ pub(super) fn answer<G: Long>(
             answer.outcomes.push(Outcome { target: target.clone(), solution: None });
             continue;
         };
-        let name = G::Board::target_name(target);
+        let name = search.solver.target_name(target);
         let state = entry.state();
         let beyond = match (state, time_limit) {
             (None, Some(seconds)) => G::beyond_reach(search, target, particular, seconds)?,
@@ -105,7 +105,7 @@ pub(super) fn answer<G: Long>(
     }
     let report = Report { index: 1, board: &search.board, solver: search.solver, answer: &answer };
     print_answer(&report, format, show, io)?;
-    let tallies = G::Board::tallies(&answer);
+    let tallies = search.solver.tallies(&answer);
     for (_, note) in notes.iter().filter(|(name, _)| answers(name.as_ref(), &tallies)) {
         let _ = writeln!(io.stderr, "lightsout: note: board 1, {note}");
     }
@@ -220,8 +220,8 @@ pub(super) fn beyond_reach(
 
 /// Prints the one answer of a long search (or a merge) of either kind,
 /// and flushes it.
-pub(in crate::cli) fn print_answer<B: Shown>(
-    report: &Report<'_, B>,
+pub(in crate::cli) fn print_answer<G: Shown>(
+    report: &Report<'_, G>,
     format: Format,
     show: bool,
     io: &mut Streams,
