@@ -7,7 +7,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 
@@ -19,7 +19,7 @@ use super::{Failure, Streams};
 use crate::Error;
 use crate::record::Sealed;
 use crate::record::{Entry, Record, RecordKind, save};
-use crate::solve::{SliceKind, Sliced, WorkCurve};
+use crate::solve::{Limits, SliceKind, Sliced, WorkCurve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
@@ -69,7 +69,8 @@ impl<'a> Checkpoints<'a> {
 pub(super) struct Cadence<'a> {
     checkpoints: Checkpoints<'a>,
     interrupted: &'static AtomicBool,
-    time_limit: Option<f64>,
+    /// When the time limit passes, if there is one.
+    deadline: Option<Instant>,
     started: Instant,
     /// Milliseconds the record held when this run took it over.
     before: u64,
@@ -84,11 +85,12 @@ impl<'a> Cadence<'a> {
     /// `before` milliseconds of earlier runs.
     pub(super) fn new(checkpoints: Checkpoints<'a>, time_limit: Option<f64>, before: u64) -> Self {
         let interrupted = interrupt_flag();
+        let started = Instant::now();
         Cadence {
             checkpoints,
             interrupted,
-            time_limit,
-            started: Instant::now(),
+            deadline: time_limit.and_then(|t| started.checked_add(Duration::try_from_secs_f64(t).ok()?)),
+            started,
             before,
             stop: Stop::Done,
             failure: None,
@@ -107,7 +109,7 @@ impl<'a> Cadence<'a> {
     pub(super) fn after_batch<T: Sealed>(&mut self, record: impl FnOnce(u64) -> T) -> ControlFlow<()> {
         if self.interrupted.load(Ordering::SeqCst) {
             self.stop = Stop::Interrupted;
-        } else if self.time_limit.is_some_and(|t| self.started.elapsed().as_secs_f64() >= t) {
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stop = Stop::TimeLimit;
         }
         if self.failure.is_none() && self.checkpoints.due(self.stop != Stop::Done) {
@@ -117,6 +119,17 @@ impl<'a> Cadence<'a> {
             }
         }
         if self.going() { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+    }
+
+    /// What stops a batch in flight, where the work can give up inside one
+    /// (branch and bound's blocks may take minutes): the interrupt, and the
+    /// time left to the limit, so a run stops within a small unit of work
+    /// of it rather than at the end of a block. The batch is dropped then,
+    /// as on an interrupt, and done again on resume;
+    /// [`after_batch`](Self::after_batch) notes why it stopped.
+    pub(super) fn limits(&self) -> Limits<'static> {
+        let time_left = self.deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        Limits { stop: Some(self.interrupted), time_limit: time_left }
     }
 
     /// Whether the run goes on: not stopped, every save written.
@@ -199,7 +212,6 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     cosets: &[Option<&C>],
     mut cadence: Cadence,
 ) -> Result<Stop, Error> {
-    let interrupted = interrupt_flag();
     let states = || record.searches.iter().filter_map(|s| s.state());
     let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
     let unit = format!("{}s", K::Slices::UNIT);
@@ -256,16 +268,20 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         };
         let done_before: u64 =
             record.searches[..index].iter().filter_map(|s| s.state()).map(|s| s.done).sum();
-        // An interrupt drops the batch in flight (branch and bound's blocks
-        // may take minutes): it is searched again on resume.
-        state.search_on_until(*coset, false, interrupted, &mut |s| {
-            set_work(work_at(&record.searches, index, s.done));
-            bar.set_position(done_before + s.done);
-            cadence.after_batch(|milliseconds| {
-                let mut saved = record.clone();
-                *saved.searches[index].state_mut() = Some(s.clone());
-                saved.milliseconds = milliseconds;
-                saved
+        // An interrupt or the time limit drops the batch in flight (branch
+        // and bound's blocks may take minutes): it is searched again on
+        // resume. Without a time limit the interrupt's flag is watched as
+        // it is, with no thread beside the search.
+        cadence.limits().as_flag(|stop| {
+            state.search_on_until(*coset, false, stop, &mut |s| {
+                set_work(work_at(&record.searches, index, s.done));
+                bar.set_position(done_before + s.done);
+                cadence.after_batch(|milliseconds| {
+                    let mut saved = record.clone();
+                    *saved.searches[index].state_mut() = Some(s.clone());
+                    saved.milliseconds = milliseconds;
+                    saved
+                })
             })
         });
         *record.searches[index].state_mut() = Some(state);
