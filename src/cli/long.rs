@@ -18,7 +18,7 @@ use super::progress::terminal_bar_with_work;
 use super::{Failure, Streams};
 use crate::Error;
 use crate::record::Sealed;
-use crate::record::{Entry, Record, RecordKind, save};
+use crate::record::{Record, RecordKind, TargetSearch, save};
 use crate::solve::{Limits, SliceKind, Sliced, WorkCurve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
@@ -174,7 +174,7 @@ pub(super) fn search<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     let started = Instant::now();
     let stopped = run(record, cosets, Cadence::new(checkpoints, args.time_limit, record.milliseconds))?;
     if stopped == Stop::Interrupted {
-        let states = || record.searches.iter().filter_map(|s| s.state());
+        let states = || record.searches.iter().filter_map(|s| s.state.as_ref());
         let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
         let what = interrupted_after(started, Some((done, total)), K::Slices::UNIT);
         let _ = match &args.checkpoint {
@@ -212,7 +212,7 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     cosets: &[Option<&C>],
     mut cadence: Cadence,
 ) -> Result<Stop, Error> {
-    let states = || record.searches.iter().filter_map(|s| s.state());
+    let states = || record.searches.iter().filter_map(|s| s.state.as_ref());
     let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
     let unit = format!("{}s", K::Slices::UNIT);
     let work = SharedWork::default();
@@ -228,7 +228,7 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
             cosets
                 .iter()
                 .zip(&record.searches)
-                .map(|(coset, entry)| match (coset, entry.state()) {
+                .map(|(coset, entry)| match (coset, entry.state.as_ref()) {
                     (Some(coset), Some(s)) => coset.work_curve(&s.plan, s.shard, s.units).map(Some),
                     _ => Some(None),
                 })
@@ -237,11 +237,11 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         .flatten();
     // The work done with `done` units of target `index` and all before it
     // as the record holds them, and the work in all.
-    let work_at = |searches: &[K::Entry], index: usize, done: u64| -> Option<(f64, f64)> {
+    let work_at = |searches: &[TargetSearch<K>], index: usize, done: u64| -> Option<(f64, f64)> {
         let curves = curves.as_ref()?;
         let mut sums = (0.0, 0.0);
         for (j, (curve, entry)) in curves.iter().zip(searches).enumerate() {
-            let (Some(curve), Some(s)) = (curve, entry.state()) else { continue };
+            let (Some(curve), Some(s)) = (curve, entry.state.as_ref()) else { continue };
             let units = match j.cmp(&index) {
                 std::cmp::Ordering::Less => s.done,
                 std::cmp::Ordering::Equal => done,
@@ -259,15 +259,15 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     set_work(work_at(
         &record.searches,
         0,
-        record.searches.first().and_then(|e| e.state()).map_or(0, |s| s.done),
+        record.searches.first().and_then(|e| e.state.as_ref()).map_or(0, |s| s.done),
     ));
     bar.set_position(done);
     for (index, coset) in cosets.iter().enumerate() {
-        let (Some(mut state), Some(coset)) = (record.searches[index].state().cloned(), coset) else {
+        let (Some(mut state), Some(coset)) = (record.searches[index].state.clone(), coset) else {
             continue;
         };
         let done_before: u64 =
-            record.searches[..index].iter().filter_map(|s| s.state()).map(|s| s.done).sum();
+            record.searches[..index].iter().filter_map(|s| s.state.as_ref()).map(|s| s.done).sum();
         // An interrupt or the time limit drops the batch in flight (branch
         // and bound's blocks may take minutes): it is searched again on
         // resume. Without a time limit the interrupt's flag is watched as
@@ -278,13 +278,13 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
                 bar.set_position(done_before + s.done);
                 cadence.after_batch(|milliseconds| {
                     let mut saved = record.clone();
-                    *saved.searches[index].state_mut() = Some(s.clone());
+                    saved.searches[index].state = Some(s.clone());
                     saved.milliseconds = milliseconds;
                     saved
                 })
             })
         });
-        *record.searches[index].state_mut() = Some(state);
+        record.searches[index].state = Some(state);
         if !cadence.going() {
             break;
         }
