@@ -18,7 +18,7 @@ use super::progress::terminal_bar_with_work;
 use super::{Failure, Streams};
 use crate::Error;
 use crate::record::Sealed;
-use crate::record::{Record, RecordKind, TargetSearch, save};
+use crate::record::{LongRecord, Record, RecordKind, TargetSearch, parse_checkpoint, save};
 use crate::solve::{Limits, SliceKind, Sliced, WorkCurve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
@@ -38,13 +38,18 @@ impl<'a> Checkpoints<'a> {
         Checkpoints { path, every: every.unwrap_or(CHECKPOINT_EVERY), saved_at: Instant::now() }
     }
 
-    /// The file's name and text, to resume from; none before the first
-    /// save (no file yet).
-    pub(super) fn saved(&self) -> Result<Option<(String, String)>, Error> {
+    /// The checkpoint an earlier run of the problem hashed `hash` saved,
+    /// with the file's name, to resume from: none before the first save
+    /// (no file yet, or an empty one), else read and checked by
+    /// [`parse_checkpoint`]. One resume for the minimum's searches and the
+    /// distribution's slices; each checks its own parts besides.
+    pub(super) fn resumed<T: LongRecord>(&self, hash: &str) -> Result<Option<(String, T)>, Error> {
         let Some(path) = self.path.filter(|p| p.exists()) else {
             return Ok(None);
         };
-        Ok(Some((path.display().to_string(), read_record(path)?)))
+        let source = path.display().to_string();
+        let saved = parse_checkpoint(&read_record(path)?, &source, hash)?;
+        Ok(saved.map(|saved| (source, saved)))
     }
 
     /// Whether a save is due: there is a file, and the run is `stopping`
@@ -167,8 +172,8 @@ pub(super) fn search<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     io: &mut Streams,
 ) -> Result<Option<u8>, Failure> {
     let mut checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
-    if let Some((source, text)) = checkpoints.saved()? {
-        record.resume(Record::parse(&text, &source)?, cosets, &source)?;
+    if let Some((source, saved)) = checkpoints.resumed(&record.hash)? {
+        record.resume(saved, cosets, &source)?;
     }
     checkpoints.save(record)?;
     let started = Instant::now();

@@ -21,8 +21,8 @@ pub mod table;
 pub use hardest::{HardestProblem, HardestRecord};
 pub use problem::{Shape, method_word, problem_error, read_puzzle};
 pub use seal::{
-    LongRecord, RECORD_VERSION, Sealed, check_one_split, check_same_problem, coverage_error, parse_record,
-    parse_sealed, parse_sealed_version, save,
+    LongRecord, RECORD_VERSION, Sealed, check_one_split, check_same_problem, coverage_error,
+    parse_checkpoint, parse_record, parse_sealed, parse_sealed_version, save,
 };
 pub use search::{Problem, Question, Record, RecordKind, TargetSearch, Words};
 pub use states::StateProblem;

@@ -12,7 +12,7 @@ use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::problem::{Shape, method_word, problem_error, read_puzzle};
-use super::seal::{LongRecord, RECORD_VERSION, Sealed, check_same_problem, parse_record, problem_hash};
+use super::seal::{LongRecord, RECORD_VERSION, Sealed, parse_record, problem_hash};
 use crate::present::{colour_targets, topology_name};
 use crate::solve::{Layout, Shard, Slice, SliceKind, Sliced};
 use crate::{Error, Graph, Grid, Method, Puzzle, Target, grid_lines, parse_boards};
@@ -356,8 +356,11 @@ impl<K: RecordKind> Record<K> {
         parse_record(text, source)
     }
 
-    /// Takes over the progress of `saved`, a checkpoint of this search,
-    /// once it holds up against `cosets` (per target, when reachable).
+    /// Takes over the progress of `saved`, a checkpoint of this problem
+    /// (as [`parse_checkpoint`](super::parse_checkpoint) reads one), once
+    /// it holds up against `cosets` (per target, when reachable): the same
+    /// targets, slice and plan, each slice fitting its coset and its best
+    /// member holding up.
     pub fn resume<C: Sliced<Kind = K::Slices>>(
         &mut self,
         mut saved: Record<K>,
@@ -365,7 +368,6 @@ impl<K: RecordKind> Record<K> {
         source: &str,
     ) -> Result<(), Error> {
         let bad = |why: &str| Error::BadInput(format!("{source}: {why}"));
-        check_same_problem(&saved, &self.hash, source)?;
         if saved.searches.len() != self.searches.len() {
             return Err(bad("checkpoint does not match this search"));
         }
