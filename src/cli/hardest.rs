@@ -74,7 +74,7 @@ pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8
             )
             .into());
         }
-        return slice(game, goal, &args, shard, &options, &limits, io);
+        return slice(game, goal, &args, shard, &options, io);
     }
     if args.checkpoint.is_some() || args.checkpoint_every.is_some() {
         return Err(Error::BadInput(
@@ -298,7 +298,6 @@ fn slice<G: Kind>(
     args: &HardestArgs,
     shard: Shard,
     options: &HardestOptions,
-    limits: &Limits,
     io: &mut Streams,
 ) -> Result<u8, Failure> {
     if !args.distribution {
@@ -326,8 +325,10 @@ fn slice<G: Kind>(
     let resume = resume.map(|(_, saved)| saved);
     let before = resume.as_ref().map_or(0, |r| r.milliseconds);
     // The long search's cadence: the walk stops at a batch's end on an
-    // interrupt or the time limit (and within one, through `limits`).
+    // interrupt or the time limit, and within one through its limits
+    // (the same interrupt, the same deadline).
     let mut cadence = Cadence::new(checkpoints, args.time_limit, before);
+    let limits = cadence.limits();
     let total = distribution_cost(game, goal, shard)?;
     let spent = options.progress.unwrap_or(&NO_PROGRESS);
     // A count that does not read is refused as the walk refuses one that
@@ -346,7 +347,7 @@ fn slice<G: Kind>(
         None => 0.0,
     };
     let walked = watched(spent, already, total, || {
-        hardest_slice(game, goal, options, limits, shard, from.as_ref(), &mut |slice| {
+        hardest_slice(game, goal, options, &limits, shard, from.as_ref(), &mut |slice| {
             cadence.after_batch(|milliseconds| HardestRecord::new(game, goal, slice, milliseconds))
         })
     })
