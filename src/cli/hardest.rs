@@ -23,7 +23,7 @@ use crate::present::{
     SizeAnswer, Worded, goal_words, hardest_json, hardest_text, most_clicks_csv, most_clicks_json,
     most_clicks_text, parse_bytes, topology_name,
 };
-use crate::record::HardestRecord;
+use crate::record::{HardestProblem, HardestRecord};
 use crate::record::{Sealed, check_one_split, coverage_error};
 use crate::solve::{DEFAULT_MAX_NULLITY, Limits, MergeError, Shard};
 use crate::{Error, Method, Solver, StateSolver};
@@ -74,7 +74,7 @@ pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8
             )
             .into());
         }
-        return slice(game, goal, &args, shard, &options, &limits, io);
+        return slice(game, goal, &args, shard, &options, io);
     }
     if args.checkpoint.is_some() || args.checkpoint_every.is_some() {
         return Err(Error::BadInput(
@@ -298,7 +298,6 @@ fn slice<G: Kind>(
     args: &HardestArgs,
     shard: Shard,
     options: &HardestOptions,
-    limits: &Limits,
     io: &mut Streams,
 ) -> Result<u8, Failure> {
     if !args.distribution {
@@ -319,11 +318,17 @@ fn slice<G: Kind>(
         .into());
     }
     let checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
-    let resume = resumed(&checkpoints, game, goal, shard)?;
+    let resume = checkpoints.resumed::<HardestRecord>(&HardestProblem::of(game, goal).hash())?;
+    if let Some((source, saved)) = &resume {
+        saved.check_slice(shard, source)?;
+    }
+    let resume = resume.map(|(_, saved)| saved);
     let before = resume.as_ref().map_or(0, |r| r.milliseconds);
     // The long search's cadence: the walk stops at a batch's end on an
-    // interrupt or the time limit (and within one, through `limits`).
+    // interrupt or the time limit, and within one through its limits
+    // (the same interrupt, the same deadline).
     let mut cadence = Cadence::new(checkpoints, args.time_limit, before);
+    let limits = cadence.limits();
     let total = distribution_cost(game, goal, shard)?;
     let spent = options.progress.unwrap_or(&NO_PROGRESS);
     // A count that does not read is refused as the walk refuses one that
@@ -342,7 +347,7 @@ fn slice<G: Kind>(
         None => 0.0,
     };
     let walked = watched(spent, already, total, || {
-        hardest_slice(game, goal, options, limits, shard, from.as_ref(), &mut |slice| {
+        hardest_slice(game, goal, options, &limits, shard, from.as_ref(), &mut |slice| {
             cadence.after_batch(|milliseconds| HardestRecord::new(game, goal, slice, milliseconds))
         })
     })
@@ -372,25 +377,6 @@ fn slice<G: Kind>(
     writeln!(io.stdout, "{}", line.to_line())?;
     io.stdout.flush()?;
     Ok(0)
-}
-
-/// The saved checkpoint of this slice, if there is one (an empty file is
-/// none: a run killed before its first save).
-fn resumed<G: Weighed>(
-    checkpoints: &Checkpoints,
-    game: &G,
-    goal: Goal,
-    shard: Shard,
-) -> Result<Option<HardestRecord>, Failure> {
-    let Some((source, text)) = checkpoints.saved()? else {
-        return Ok(None);
-    };
-    if text.trim().is_empty() {
-        return Ok(None);
-    }
-    let saved = HardestRecord::parse(&text, &source)?;
-    saved.check_checkpoint(game, goal, shard, &source)?;
-    Ok(Some(saved))
 }
 
 /// A counter nobody reads.

@@ -7,7 +7,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 
@@ -18,8 +18,8 @@ use super::progress::terminal_bar_with_work;
 use super::{Failure, Streams};
 use crate::Error;
 use crate::record::Sealed;
-use crate::record::{Entry, Record, RecordKind, save};
-use crate::solve::{SliceKind, Sliced, WorkCurve};
+use crate::record::{LongRecord, Record, RecordKind, TargetSearch, parse_checkpoint, save};
+use crate::solve::{Limits, SliceKind, Sliced, WorkCurve};
 
 /// Seconds between checkpoints unless --checkpoint-every says otherwise.
 const CHECKPOINT_EVERY: f64 = 60.0;
@@ -38,13 +38,18 @@ impl<'a> Checkpoints<'a> {
         Checkpoints { path, every: every.unwrap_or(CHECKPOINT_EVERY), saved_at: Instant::now() }
     }
 
-    /// The file's name and text, to resume from; none before the first
-    /// save (no file yet).
-    pub(super) fn saved(&self) -> Result<Option<(String, String)>, Error> {
+    /// The checkpoint an earlier run of the problem hashed `hash` saved,
+    /// with the file's name, to resume from: none before the first save
+    /// (no file yet, or an empty one), else read and checked by
+    /// [`parse_checkpoint`]. One resume for the minimum's searches and the
+    /// distribution's slices; each checks its own parts besides.
+    pub(super) fn resumed<T: LongRecord>(&self, hash: &str) -> Result<Option<(String, T)>, Error> {
         let Some(path) = self.path.filter(|p| p.exists()) else {
             return Ok(None);
         };
-        Ok(Some((path.display().to_string(), read_record(path)?)))
+        let source = path.display().to_string();
+        let saved = parse_checkpoint(&read_record(path)?, &source, hash)?;
+        Ok(saved.map(|saved| (source, saved)))
     }
 
     /// Whether a save is due: there is a file, and the run is `stopping`
@@ -69,7 +74,8 @@ impl<'a> Checkpoints<'a> {
 pub(super) struct Cadence<'a> {
     checkpoints: Checkpoints<'a>,
     interrupted: &'static AtomicBool,
-    time_limit: Option<f64>,
+    /// When the time limit passes, if there is one.
+    deadline: Option<Instant>,
     started: Instant,
     /// Milliseconds the record held when this run took it over.
     before: u64,
@@ -84,11 +90,12 @@ impl<'a> Cadence<'a> {
     /// `before` milliseconds of earlier runs.
     pub(super) fn new(checkpoints: Checkpoints<'a>, time_limit: Option<f64>, before: u64) -> Self {
         let interrupted = interrupt_flag();
+        let started = Instant::now();
         Cadence {
             checkpoints,
             interrupted,
-            time_limit,
-            started: Instant::now(),
+            deadline: time_limit.and_then(|t| started.checked_add(Duration::try_from_secs_f64(t).ok()?)),
+            started,
             before,
             stop: Stop::Done,
             failure: None,
@@ -107,7 +114,7 @@ impl<'a> Cadence<'a> {
     pub(super) fn after_batch<T: Sealed>(&mut self, record: impl FnOnce(u64) -> T) -> ControlFlow<()> {
         if self.interrupted.load(Ordering::SeqCst) {
             self.stop = Stop::Interrupted;
-        } else if self.time_limit.is_some_and(|t| self.started.elapsed().as_secs_f64() >= t) {
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stop = Stop::TimeLimit;
         }
         if self.failure.is_none() && self.checkpoints.due(self.stop != Stop::Done) {
@@ -117,6 +124,17 @@ impl<'a> Cadence<'a> {
             }
         }
         if self.going() { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+    }
+
+    /// What stops a batch in flight, where the work can give up inside one
+    /// (branch and bound's blocks may take minutes): the interrupt, and the
+    /// time left to the limit, so a run stops within a small unit of work
+    /// of it rather than at the end of a block. The batch is dropped then,
+    /// as on an interrupt, and done again on resume;
+    /// [`after_batch`](Self::after_batch) notes why it stopped.
+    pub(super) fn limits(&self) -> Limits<'static> {
+        let time_left = self.deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        Limits { stop: Some(self.interrupted), time_limit: time_left }
     }
 
     /// Whether the run goes on: not stopped, every save written.
@@ -154,14 +172,14 @@ pub(super) fn search<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     io: &mut Streams,
 ) -> Result<Option<u8>, Failure> {
     let mut checkpoints = Checkpoints::new(args.checkpoint.as_deref(), args.checkpoint_every);
-    if let Some((source, text)) = checkpoints.saved()? {
-        record.resume(Record::parse(&text, &source)?, cosets, &source)?;
+    if let Some((source, saved)) = checkpoints.resumed(&record.hash)? {
+        record.resume(saved, cosets, &source)?;
     }
     checkpoints.save(record)?;
     let started = Instant::now();
     let stopped = run(record, cosets, Cadence::new(checkpoints, args.time_limit, record.milliseconds))?;
     if stopped == Stop::Interrupted {
-        let states = || record.searches.iter().filter_map(|s| s.state());
+        let states = || record.searches.iter().filter_map(|s| s.state.as_ref());
         let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
         let what = interrupted_after(started, Some((done, total)), K::Slices::UNIT);
         let _ = match &args.checkpoint {
@@ -199,8 +217,7 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     cosets: &[Option<&C>],
     mut cadence: Cadence,
 ) -> Result<Stop, Error> {
-    let interrupted = interrupt_flag();
-    let states = || record.searches.iter().filter_map(|s| s.state());
+    let states = || record.searches.iter().filter_map(|s| s.state.as_ref());
     let (total, done): (u64, u64) = (states().map(|s| s.units).sum(), states().map(|s| s.done).sum());
     let unit = format!("{}s", K::Slices::UNIT);
     let work = SharedWork::default();
@@ -216,7 +233,7 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
             cosets
                 .iter()
                 .zip(&record.searches)
-                .map(|(coset, entry)| match (coset, entry.state()) {
+                .map(|(coset, entry)| match (coset, entry.state.as_ref()) {
                     (Some(coset), Some(s)) => coset.work_curve(&s.plan, s.shard, s.units).map(Some),
                     _ => Some(None),
                 })
@@ -225,11 +242,11 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
         .flatten();
     // The work done with `done` units of target `index` and all before it
     // as the record holds them, and the work in all.
-    let work_at = |searches: &[K::Entry], index: usize, done: u64| -> Option<(f64, f64)> {
+    let work_at = |searches: &[TargetSearch<K>], index: usize, done: u64| -> Option<(f64, f64)> {
         let curves = curves.as_ref()?;
         let mut sums = (0.0, 0.0);
         for (j, (curve, entry)) in curves.iter().zip(searches).enumerate() {
-            let (Some(curve), Some(s)) = (curve, entry.state()) else { continue };
+            let (Some(curve), Some(s)) = (curve, entry.state.as_ref()) else { continue };
             let units = match j.cmp(&index) {
                 std::cmp::Ordering::Less => s.done,
                 std::cmp::Ordering::Equal => done,
@@ -247,28 +264,32 @@ fn run<K: RecordKind, C: Sliced<Kind = K::Slices>>(
     set_work(work_at(
         &record.searches,
         0,
-        record.searches.first().and_then(|e| e.state()).map_or(0, |s| s.done),
+        record.searches.first().and_then(|e| e.state.as_ref()).map_or(0, |s| s.done),
     ));
     bar.set_position(done);
     for (index, coset) in cosets.iter().enumerate() {
-        let (Some(mut state), Some(coset)) = (record.searches[index].state().cloned(), coset) else {
+        let (Some(mut state), Some(coset)) = (record.searches[index].state.clone(), coset) else {
             continue;
         };
         let done_before: u64 =
-            record.searches[..index].iter().filter_map(|s| s.state()).map(|s| s.done).sum();
-        // An interrupt drops the batch in flight (branch and bound's blocks
-        // may take minutes): it is searched again on resume.
-        state.search_on_until(*coset, false, interrupted, &mut |s| {
-            set_work(work_at(&record.searches, index, s.done));
-            bar.set_position(done_before + s.done);
-            cadence.after_batch(|milliseconds| {
-                let mut saved = record.clone();
-                *saved.searches[index].state_mut() = Some(s.clone());
-                saved.milliseconds = milliseconds;
-                saved
+            record.searches[..index].iter().filter_map(|s| s.state.as_ref()).map(|s| s.done).sum();
+        // An interrupt or the time limit drops the batch in flight (branch
+        // and bound's blocks may take minutes): it is searched again on
+        // resume. Without a time limit the interrupt's flag is watched as
+        // it is, with no thread beside the search.
+        cadence.limits().as_flag(|stop| {
+            state.search_on_until(*coset, false, stop, &mut |s| {
+                set_work(work_at(&record.searches, index, s.done));
+                bar.set_position(done_before + s.done);
+                cadence.after_batch(|milliseconds| {
+                    let mut saved = record.clone();
+                    saved.searches[index].state = Some(s.clone());
+                    saved.milliseconds = milliseconds;
+                    saved
+                })
             })
         });
-        *record.searches[index].state_mut() = Some(state);
+        record.searches[index].state = Some(state);
         if !cadence.going() {
             break;
         }

@@ -12,8 +12,8 @@ use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
 use crate::record::states::is_state_record;
 use crate::record::{
-    Entry, KStates, Question, Record, RecordKind, TableRecord, TwoStates, check_one_split, coverage_error,
-    parse_sealed,
+    Problem, Question, Record, RecordKind, StateProblem, TableRecord, TargetSearch, check_one_split,
+    coverage_error, parse_sealed,
 };
 
 use super::search::{Engine, Search, cosets, print_answer, two_state_game};
@@ -64,10 +64,10 @@ pub(super) fn merge_command(args: MergeArgs, io: &mut Streams) -> Result<u8, Fai
     };
     let how = How { format, show: args.show, recheck: args.recheck };
     if texts.iter().any(|(_, text)| is_state_record(text)) {
-        let records = read_records::<KStates>(&texts, &how)?;
+        let records = read_records::<StateProblem>(&texts, &how)?;
         return merge_states(&records, &how, io);
     }
-    let records = read_records::<TwoStates>(&texts, &how)?;
+    let records = read_records::<Problem>(&texts, &how)?;
     merge_two_states(&records, &how, io)
 }
 
@@ -120,7 +120,7 @@ fn read_records<K: RecordKind>(
 /// time limit. Named before the split is checked, since it is the file to
 /// act on (in a folder, the checkpoint of a slice still running).
 fn unfinished<K: RecordKind>(source: &str, record: &Record<K>) -> Option<String> {
-    let states = || record.searches.iter().filter_map(|s| s.state());
+    let states = || record.searches.iter().filter_map(|s| s.state.as_ref());
     let (done, units): (u64, u64) = (states().map(|s| s.done).sum(), states().map(|s| s.units).sum());
     (done < units).then(|| {
         // Rounded down: a slice one block short is not "100.0 %".
@@ -145,7 +145,7 @@ type Merged = Option<Option<Best>>;
 /// as it comes. Returns the outcomes and the units searched again.
 fn merge_targets<K: RecordKind, C: Sliced<Kind = K::Slices>, O>(
     records: &[(String, Record<K>)],
-    expected: &[K::Entry],
+    expected: &[TargetSearch<K>],
     cosets: &[Option<&C>],
     names: &[String],
     recheck: Option<f64>,
@@ -163,7 +163,7 @@ fn merge_targets<K: RecordKind, C: Sliced<Kind = K::Slices>, O>(
             if !agrees {
                 return Err(Error::BadInput(format!(
                     "{source}: its target, {} or reachability of {name} disagrees with the problem",
-                    K::SIZE
+                    K::WORDS.size()
                 ))
                 .into());
             }
@@ -174,11 +174,11 @@ fn merge_targets<K: RecordKind, C: Sliced<Kind = K::Slices>, O>(
         };
         let mut parts = Vec::new();
         for (source, record) in records {
-            let state = record.searches[index].state().ok_or_else(|| {
+            let state = record.searches[index].state.as_ref().ok_or_else(|| {
                 Error::BadInput(format!(
                     "{source}: holds no exhaustive search of {name} to merge (it ran with a --max-nullity \
-                     below {})",
-                    K::SIZE_BELOW
+                     below its {})",
+                    K::WORDS.size()
                 ))
             })?;
             if state.shard != record.shard {
@@ -210,7 +210,7 @@ fn merge_targets<K: RecordKind, C: Sliced<Kind = K::Slices>, O>(
 /// shards ran (its cosets read masks in its basis; the plan's incumbent
 /// comes from the records, so none is searched here).
 fn merge_two_states(
-    records: &[(String, Record<TwoStates>)],
+    records: &[(String, Record<Problem>)],
     how: &How,
     io: &mut Streams,
 ) -> Result<u8, Failure> {
@@ -289,7 +289,11 @@ fn above_the_bound(coset: &crate::solve::Coset, bound: u64, source: &str) -> Res
 
 /// Merges K-state records: every slice verified against the problem
 /// rebuilt from the first record, joined into the proven minimum.
-fn merge_states(records: &[(String, Record<KStates>)], how: &How, io: &mut Streams) -> Result<u8, Failure> {
+fn merge_states(
+    records: &[(String, Record<StateProblem>)],
+    how: &How,
+    io: &mut Streams,
+) -> Result<u8, Failure> {
     let (first_source, first) = &records[0];
     let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
     let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)

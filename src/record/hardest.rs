@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::problem::{Shape, read_puzzle};
-use super::seal::{LongRecord, Sealed, check_same_problem, parse_record, problem_hash};
+use super::seal::{LongRecord, Sealed, parse_record, problem_hash};
 use num_bigint::BigUint;
 use num_traits::Zero;
 
@@ -189,19 +189,12 @@ impl HardestRecord {
         parse_record(text, source)
     }
 
-    /// Refuses `self`, a checkpoint read from `source`, unless it is of
-    /// slice `shard` of `game`'s distribution to `goal`.
+    /// Refuses `self`, a checkpoint of this problem read from `source`,
+    /// unless it is of slice `shard`.
     ///
     /// # Errors
-    /// One line naming `source`: another problem, or another slice.
-    pub fn check_checkpoint<G: Weighed>(
-        &self,
-        game: &G,
-        goal: Goal,
-        shard: Shard,
-        source: &str,
-    ) -> Result<(), Error> {
-        check_same_problem(self, &HardestProblem::of(game, goal).hash(), source)?;
+    /// One line naming `source` and both slices.
+    pub fn check_slice(&self, shard: Shard, source: &str) -> Result<(), Error> {
         if self.shard != shard {
             return Err(Error::BadInput(format!(
                 "{source}: checkpoint of slice {}, not {shard}",

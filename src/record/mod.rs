@@ -21,9 +21,9 @@ pub mod table;
 pub use hardest::{HardestProblem, HardestRecord};
 pub use problem::{Shape, method_word, problem_error, read_puzzle};
 pub use seal::{
-    LongRecord, RECORD_VERSION, Sealed, check_one_split, check_same_problem, coverage_error, parse_record,
-    parse_sealed, parse_sealed_version, save,
+    LongRecord, RECORD_VERSION, Sealed, check_one_split, check_same_problem, coverage_error,
+    parse_checkpoint, parse_record, parse_sealed, parse_sealed_version, save,
 };
-pub use search::{Entry, Problem, Question, Record, RecordKind, TargetSearch, TwoStates};
-pub use states::{KStates, StateProblem, StateTargetSearch};
+pub use search::{Problem, Question, Record, RecordKind, TargetSearch, Words};
+pub use states::StateProblem;
 pub use table::{TableProblem, TableRecord, table_record};

@@ -176,6 +176,25 @@ pub fn check_same_problem<T: LongRecord>(saved: &T, hash: &str, source: &str) ->
     Ok(())
 }
 
+/// Reads `text`, a checkpoint file read from `source`, to resume work on
+/// the problem hashed `hash`: `None` when the file is empty (made for the
+/// run before its first save, by a shell or a script), else the record as
+/// [`parse_record`] reads and checks it, refused when it is of another
+/// problem ([`check_same_problem`]). The one reading of a checkpoint for
+/// every long run; what a kind checks besides (its slice, its searches)
+/// is the kind's.
+///
+/// # Errors
+/// One line naming `source` and what does not hold.
+pub fn parse_checkpoint<T: LongRecord>(text: &str, source: &str, hash: &str) -> Result<Option<T>, Error> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let saved = parse_record(text, source)?;
+    check_same_problem(&saved, hash, source)?;
+    Ok(Some(saved))
+}
+
 /// Writes `record` to `path` atomically: a new temporary file beside it,
 /// synced, then renamed over `path`, so a crash never leaves half a
 /// checkpoint.

@@ -5,12 +5,16 @@
 use std::fmt::Debug;
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use std::marker::PhantomData;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::problem::{Shape, method_word, problem_error, read_puzzle};
-use super::seal::{LongRecord, RECORD_VERSION, Sealed, check_same_problem, parse_record, problem_hash};
+use super::seal::{LongRecord, RECORD_VERSION, Sealed, parse_record, problem_hash};
 use crate::present::{colour_targets, topology_name};
-use crate::solve::{Layout, SearchState, Shard, Slice, SliceKind, Sliced};
+use crate::solve::{Layout, Shard, Slice, SliceKind, Sliced};
 use crate::{Error, Graph, Grid, Method, Puzzle, Target, grid_lines, parse_boards};
 
 /// Version of two-state records of branch-and-bound slices that name
@@ -99,47 +103,30 @@ pub fn parse_grid(lines: &[String], rows: usize, cols: usize) -> Result<Grid, Er
         .ok_or_else(|| Error::BadInput("record has no board".into()))
 }
 
-/// One target's search.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TargetSearch {
-    pub target: String,
-    pub nullity: usize,
-    pub reachable: bool,
-    /// The exhaustive search (absent when unreachable, or when the nullity
-    /// is above --max-nullity).
-    pub state: Option<SearchState>,
-}
-
-/// A kind of search record: two states (version 1) or K states (version
-/// 2). The kind fixes the problem's fields, the entry per target, and the
-/// words of the messages about them; the record around them is one.
-pub trait RecordKind: Clone + Debug + PartialEq {
-    /// Everything that decides the answer.
-    type Problem: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
-    /// One target's search.
-    type Entry: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Entry<Self::Slices>;
+/// A kind of search record: two states (versions 1 and 3) or K states
+/// (version 2), named by its problem (each kind has one). The kind fixes
+/// the problem's fields, the size of a target's search, how its slices
+/// split, and the words of the messages about them; the record around
+/// them, and each target's entry ([`TargetSearch`]), are one.
+pub trait RecordKind: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
+    /// The size of a target's search: the nullity, or a K-state kernel's
+    /// members in decimal.
+    type Size: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
     /// How its exhaustive searches split.
     type Slices: SliceKind;
     /// The record version (of the problem hash, and of every record
     /// unless [`version_of`](Self::version_of) says otherwise).
     const VERSION: u32;
-    /// What differs in a checkpoint of another problem.
-    const PROBLEM_FIELDS: &'static str;
-    /// What else may differ in a checkpoint of another slice.
-    const SLICE_FIELDS: &'static str;
-    /// The size of a target's search in an entry (`nullity`).
-    const SIZE: &'static str;
-    /// The size that a --max-nullity fell below (`the nullity`).
-    const SIZE_BELOW: &'static str;
+    /// The words of its messages, and its entries' size field.
+    const WORDS: Words;
 
     /// SHA-256 of the problem and the record version.
-    fn hash(problem: &Self::Problem) -> String {
-        problem_hash("search", Self::VERSION, problem)
+    fn hash(&self) -> String {
+        problem_hash("search", Self::VERSION, self)
     }
 
     /// The version of a record of these searches.
-    fn version_of(searches: &[Self::Entry]) -> u32 {
+    fn version_of(searches: &[TargetSearch<Self>]) -> u32 {
         let _ = searches;
         Self::VERSION
     }
@@ -150,34 +137,44 @@ pub trait RecordKind: Clone + Debug + PartialEq {
     }
 }
 
-/// One target's search in a record.
-pub trait Entry<K: SliceKind> {
-    /// The exhaustive search, if there is one.
-    fn state(&self) -> Option<&Slice<K>>;
-    /// The exhaustive search, to replace.
-    fn state_mut(&mut self) -> &mut Option<Slice<K>>;
-    /// Whether both name the same target, size and reachability.
-    fn same_goal(&self, other: &Self) -> bool;
+/// What the messages about a kind of search record call its parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Words {
+    /// What differs in a checkpoint of another problem.
+    pub problem_fields: &'static str,
+    /// What else may differ in a checkpoint of another slice.
+    pub slice_fields: &'static str,
+    /// The size of a target's search as its entry's field names it
+    /// (`nullity`, `kernel_size`); messages write it with spaces.
+    pub size_field: &'static str,
 }
 
-/// Two-state search records (version 1).
-#[derive(Clone, Debug, PartialEq)]
-pub struct TwoStates;
+impl Words {
+    /// The words `problem_fields`, `slice_fields` and `size_field`.
+    pub const fn new(
+        problem_fields: &'static str,
+        slice_fields: &'static str,
+        size_field: &'static str,
+    ) -> Self {
+        Words { problem_fields, slice_fields, size_field }
+    }
 
-impl RecordKind for TwoStates {
-    type Problem = Problem;
-    type Entry = TargetSearch;
+    /// The size of a target's search in words (`kernel size`).
+    pub fn size(&self) -> String {
+        self.size_field.replace('_', " ")
+    }
+}
+
+impl RecordKind for Problem {
+    type Size = usize;
     type Slices = Layout;
     const VERSION: u32 = RECORD_VERSION;
-    const PROBLEM_FIELDS: &'static str = "board, rule, topology, target or method";
-    const SLICE_FIELDS: &'static str = "--max-nullity, engine, --incumbent";
-    const SIZE: &'static str = "nullity";
-    const SIZE_BELOW: &'static str = "the nullity";
+    const WORDS: Words = TWO_STATE_WORDS;
 
     /// Version 3 where a branch-and-bound slice names its fold; version 1
     /// otherwise (the transform's slices, and branch-and-bound slices
     /// recorded before folds were named), field for field as it was.
-    fn version_of(searches: &[TargetSearch]) -> u32 {
+    fn version_of(searches: &[TargetSearch<Problem>]) -> u32 {
         let names_fold = searches
             .iter()
             .filter_map(|s| s.state.as_ref()?.plan)
@@ -190,17 +187,90 @@ impl RecordKind for TwoStates {
     }
 }
 
-impl Entry<Layout> for TargetSearch {
-    fn state(&self) -> Option<&SearchState> {
-        self.state.as_ref()
+/// The words of two-state search records.
+const TWO_STATE_WORDS: Words =
+    Words::new("board, rule, topology, target or method", "--max-nullity, engine, --incumbent", "nullity");
+
+/// One target's search in a record of kind `K`. Written field for field
+/// as each kind always wrote it: `target`, the size under the kind's
+/// name (`nullity`, `kernel_size`), `reachable`, `state`; read back the
+/// same way, refusing a field of another kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TargetSearch<K: RecordKind> {
+    /// The target's name (a colour, a state number, `board`, or a target
+    /// board's rows).
+    pub target: String,
+    /// The size of its search (see [`RecordKind::Size`]).
+    pub size: K::Size,
+    pub reachable: bool,
+    /// The exhaustive search (absent when unreachable, or when the size
+    /// is above --max-nullity).
+    pub state: Option<Slice<K::Slices>>,
+}
+
+impl<K: RecordKind> TargetSearch<K> {
+    /// Whether both name the same target, size and reachability.
+    pub fn same_goal(&self, other: &Self) -> bool {
+        (&self.target, &self.size, self.reachable) == (&other.target, &other.size, other.reachable)
+    }
+}
+
+impl<K: RecordKind> Serialize for TargetSearch<K> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut entry = serializer.serialize_struct("TargetSearch", 4)?;
+        entry.serialize_field("target", &self.target)?;
+        entry.serialize_field(K::WORDS.size_field, &self.size)?;
+        entry.serialize_field("reachable", &self.reachable)?;
+        entry.serialize_field("state", &self.state)?;
+        entry.end()
+    }
+}
+
+impl<'de, K: RecordKind> Deserialize<'de> for TargetSearch<K> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(EntryFields(PhantomData))
+    }
+}
+
+/// Reads a [`TargetSearch`] as a derived, `deny_unknown_fields` struct
+/// would: every field once, `state` absent as `null`.
+struct EntryFields<K>(PhantomData<K>);
+
+impl<K: RecordKind> EntryFields<K> {
+    const NAMES: &'static [&'static str] = &["target", K::WORDS.size_field, "reachable", "state"];
+}
+
+impl<'de, K: RecordKind> Visitor<'de> for EntryFields<K> {
+    type Value = TargetSearch<K>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "a target's search (target, {}, reachable, state)", K::WORDS.size_field)
     }
 
-    fn state_mut(&mut self) -> &mut Option<SearchState> {
-        &mut self.state
-    }
-
-    fn same_goal(&self, other: &Self) -> bool {
-        (&self.target, self.nullity, self.reachable) == (&other.target, other.nullity, other.reachable)
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        fn once<T, E: de::Error>(slot: &mut Option<T>, name: &'static str, value: T) -> Result<(), E> {
+            match slot.replace(value) {
+                Some(_) => Err(E::duplicate_field(name)),
+                None => Ok(()),
+            }
+        }
+        let size_field = K::WORDS.size_field;
+        let (mut target, mut size, mut reachable, mut state) = (None, None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "target" => once(&mut target, "target", map.next_value()?)?,
+                "reachable" => once(&mut reachable, "reachable", map.next_value()?)?,
+                "state" => once(&mut state, "state", map.next_value()?)?,
+                name if name == size_field => once(&mut size, size_field, map.next_value()?)?,
+                other => return Err(de::Error::unknown_field(other, Self::NAMES)),
+            }
+        }
+        Ok(TargetSearch {
+            target: target.ok_or_else(|| de::Error::missing_field("target"))?,
+            size: size.ok_or_else(|| de::Error::missing_field(size_field))?,
+            reachable: reachable.ok_or_else(|| de::Error::missing_field("reachable"))?,
+            state: state.flatten(),
+        })
     }
 }
 
@@ -211,10 +281,10 @@ pub struct Record<K: RecordKind> {
     pub lightsout: String,
     pub version: u32,
     pub hash: String,
-    pub problem: K::Problem,
+    pub problem: K,
     /// The slice this record covers (the same for every target).
     pub shard: Shard,
-    pub searches: Vec<K::Entry>,
+    pub searches: Vec<TargetSearch<K>>,
     /// Milliseconds spent searching, over every run that resumed this
     /// record (whole numbers: a float would not survive the checksum's
     /// round trip through JSON exactly).
@@ -232,7 +302,7 @@ impl<K: RecordKind> Sealed for Record<K> {
 
 impl<K: RecordKind> LongRecord for Record<K> {
     const KIND: &'static str = "search";
-    const PROBLEM_FIELDS: &'static str = K::PROBLEM_FIELDS;
+    const PROBLEM_FIELDS: &'static str = K::WORDS.problem_fields;
 
     fn versions() -> Vec<u32> {
         K::versions()
@@ -243,11 +313,11 @@ impl<K: RecordKind> LongRecord for Record<K> {
     }
 
     fn hash_of_problem(&self) -> String {
-        K::hash(&self.problem)
+        self.problem.hash()
     }
 
     fn shards(&self) -> Vec<Shard> {
-        let slices = self.searches.iter().filter_map(|t| t.state().map(|s| s.shard));
+        let slices = self.searches.iter().filter_map(|t| t.state.as_ref().map(|s| s.shard));
         std::iter::once(self.shard).chain(slices).collect()
     }
 
@@ -266,8 +336,8 @@ impl<K: RecordKind> LongRecord for Record<K> {
 
 impl<K: RecordKind> Record<K> {
     /// A fresh record of `problem`'s slice `shard`.
-    pub fn new(problem: K::Problem, shard: Shard, searches: Vec<K::Entry>) -> Record<K> {
-        let hash = K::hash(&problem);
+    pub fn new(problem: K, shard: Shard, searches: Vec<TargetSearch<K>>) -> Record<K> {
+        let hash = problem.hash();
         Record {
             lightsout: "search".into(),
             version: K::version_of(&searches),
@@ -286,8 +356,11 @@ impl<K: RecordKind> Record<K> {
         parse_record(text, source)
     }
 
-    /// Takes over the progress of `saved`, a checkpoint of this search,
-    /// once it holds up against `cosets` (per target, when reachable).
+    /// Takes over the progress of `saved`, a checkpoint of this problem
+    /// (as [`parse_checkpoint`](super::parse_checkpoint) reads one), once
+    /// it holds up against `cosets` (per target, when reachable): the same
+    /// targets, slice and plan, each slice fitting its coset and its best
+    /// member holding up.
     pub fn resume<C: Sliced<Kind = K::Slices>>(
         &mut self,
         mut saved: Record<K>,
@@ -295,19 +368,18 @@ impl<K: RecordKind> Record<K> {
         source: &str,
     ) -> Result<(), Error> {
         let bad = |why: &str| Error::BadInput(format!("{source}: {why}"));
-        check_same_problem(&saved, &self.hash, source)?;
         if saved.searches.len() != self.searches.len() {
             return Err(bad("checkpoint does not match this search"));
         }
         for (old, coset) in saved.searches.iter_mut().zip(cosets) {
-            if let (Some(state), Some(coset)) = (old.state_mut(), coset) {
+            if let (Some(state), Some(coset)) = (&mut old.state, coset) {
                 coset.adopt(&mut state.plan).map_err(|why| {
                     bad(&format!("checkpoint: {why}; remove it to search this slice afresh"))
                 })?;
             }
         }
         for ((old, new), coset) in saved.searches.iter().zip(&self.searches).zip(cosets) {
-            let fits = match (old.state(), new.state(), coset) {
+            let fits = match (&old.state, &new.state, coset) {
                 (Some(o), Some(n), Some(c)) => {
                     if o.shard == n.shard && o.fits(*c) {
                         // An edited checkpoint resealed: its best must hold.
@@ -321,12 +393,50 @@ impl<K: RecordKind> Record<K> {
             if !fits || !old.same_goal(new) {
                 return Err(bad(&format!(
                     "checkpoint of another slice, {} or version of this search",
-                    K::SLICE_FIELDS
+                    K::WORDS.slice_fields
                 )));
             }
         }
         self.searches = saved.searches;
         self.milliseconds = saved.milliseconds;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::StateProblem;
+
+    /// One entry type writes each kind's entries field for field as the
+    /// two structs it replaced did (`nullity` a number, `kernel_size` a
+    /// decimal string), reads them back, and refuses what a derived
+    /// `deny_unknown_fields` struct refused: the other kind's size field,
+    /// a field twice, a size missing. An absent `state` reads as `null`.
+    #[test]
+    fn entries_keep_each_kinds_fields() {
+        let two = TargetSearch::<Problem> { target: "white".into(), size: 20, reachable: true, state: None };
+        let text = serde_json::to_string(&two).unwrap();
+        assert_eq!(text, r#"{"target":"white","nullity":20,"reachable":true,"state":null}"#);
+        assert_eq!(serde_json::from_str::<TargetSearch<Problem>>(&text).unwrap(), two);
+        let k = TargetSearch::<StateProblem> {
+            target: "0".into(),
+            size: "81".into(),
+            reachable: false,
+            state: None,
+        };
+        let text = serde_json::to_string(&k).unwrap();
+        assert_eq!(text, r#"{"target":"0","kernel_size":"81","reachable":false,"state":null}"#);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::from_value::<TargetSearch<StateProblem>>(value).unwrap(), k);
+        let absent = r#"{"target":"0","kernel_size":"81","reachable":false}"#;
+        assert_eq!(serde_json::from_str::<TargetSearch<StateProblem>>(absent).unwrap(), k);
+        let refused =
+            |text: &str| serde_json::from_str::<TargetSearch<Problem>>(text).unwrap_err().to_string();
+        assert!(refused(&text).starts_with("unknown field `kernel_size`"), "{}", refused(&text));
+        let twice = r#"{"target":"white","target":"black","nullity":20,"reachable":true,"state":null}"#;
+        assert!(refused(twice).starts_with("duplicate field `target`"), "{}", refused(twice));
+        let no_size = r#"{"target":"white","reachable":true,"state":null}"#;
+        assert!(refused(no_size).starts_with("missing field `nullity`"), "{}", refused(no_size));
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! A K-state [`Record`](super::Record) holds the problem of a K-state long search (with
 //! `states` and, on a graph, the graph6), its hash, and per target the
-//! [`StateSearchState`] of its exhaustive search; a long K-state search
+//! `StateSearchState` of its exhaustive search; a long K-state search
 //! writes them (a shard's line, a checkpoint) and `merge` joins them, each
 //! slice verified against the problem rebuilt from the record. Two-state
 //! records ([`search`](super::search)) stay version 1.
@@ -10,10 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::problem::{Shape, method_word, problem_error, read_puzzle};
-use super::search::{Entry, RecordKind};
+use super::search::{RecordKind, Words};
 use crate::present::topology_name;
-use crate::solve::Slice;
-use crate::solve::states::minimum::{StateSearchState, TaskLayout};
+use crate::solve::states::minimum::TaskLayout;
 use crate::zk::Modulus;
 use crate::{Error, Graph, Method, Puzzle, StateGrid, StateTarget};
 
@@ -100,49 +99,17 @@ impl StateProblem {
     }
 }
 
-/// One target's search.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StateTargetSearch {
-    /// The state number, or `board`.
-    pub target: String,
+impl RecordKind for StateProblem {
     /// Members of the kernel, in decimal.
-    pub kernel_size: String,
-    pub reachable: bool,
-    /// The exhaustive search (absent when unreachable, or when the kernel
-    /// is above --max-nullity).
-    pub state: Option<StateSearchState>,
-}
-
-/// K-state search records (version 2).
-#[derive(Clone, Debug, PartialEq)]
-pub struct KStates;
-
-impl RecordKind for KStates {
-    type Problem = StateProblem;
-    type Entry = StateTargetSearch;
+    type Size = String;
     type Slices = TaskLayout;
     const VERSION: u32 = STATE_RECORD_VERSION;
-    const PROBLEM_FIELDS: &'static str = "board, states, rule, shape, target or method";
-    const SLICE_FIELDS: &'static str = "--max-nullity";
-    const SIZE: &'static str = "kernel size";
-    const SIZE_BELOW: &'static str = "the kernel's size";
+    const WORDS: Words = K_STATE_WORDS;
 }
 
-impl Entry<TaskLayout> for StateTargetSearch {
-    fn state(&self) -> Option<&StateSearchState> {
-        self.state.as_ref()
-    }
-
-    fn state_mut(&mut self) -> &mut Option<Slice<TaskLayout>> {
-        &mut self.state
-    }
-
-    fn same_goal(&self, other: &Self) -> bool {
-        (&self.target, &self.kernel_size, self.reachable)
-            == (&other.target, &other.kernel_size, other.reachable)
-    }
-}
+/// The words of K-state search records.
+const K_STATE_WORDS: Words =
+    Words::new("board, states, rule, shape, target or method", "--max-nullity", "kernel_size");
 
 /// Whether `text` is a K-state search record (version 2), by its header.
 pub fn is_state_record(text: &str) -> bool {
@@ -166,6 +133,6 @@ mod tests {
         let mut edited = problem.clone();
         edited.board[0][0] = 3;
         assert!(edited.question("x.json").is_err(), "a state of K is refused");
-        assert_ne!(KStates::hash(&edited), KStates::hash(&problem));
+        assert_ne!(edited.hash(), problem.hash());
     }
 }

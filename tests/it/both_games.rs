@@ -235,4 +235,23 @@ both_games! {
         assert_eq!(resumed, unbroken);
         problem.reapplied(&resumed);
     }
+
+    /// An empty checkpoint file (made for the run before its first save,
+    /// by a shell or a script) is no checkpoint yet: the search runs as a
+    /// fresh one and saves its record there. The distribution's slices
+    /// always read it so; a search refused it ("not a lightsout search
+    /// record") until both read checkpoints through one resume
+    /// (`Checkpoints::resumed`).
+    fn an_empty_checkpoint_is_none_yet(game: Game) {
+        let dir = folder("both-empty");
+        let problem = game.problem(&dir, Size::Stopped);
+        std::fs::write(dir.join("cp.json"), "").unwrap();
+        let (resumed, err, code) = run_in(&dir, &problem.with(&["--checkpoint", "cp.json", "--format", "json"]));
+        assert_eq!((code, err.as_str()), (0, ""));
+        let (done, total) = game.progress(&read_json(dir.join("cp.json")));
+        assert_eq!(done, total, "the whole search is saved");
+        let (unbroken, _, code) = run_in(&dir, &problem.with(&["--format", "json"]));
+        assert_eq!(code, 0);
+        assert_eq!(resumed, unbroken);
+    }
 }

@@ -168,6 +168,35 @@ fn an_interrupted_branch_and_bound_slice_resumes_to_the_unbroken_record() {
     assert_eq!(without_time(&resumed), without_time(&unbroken));
 }
 
+/// Regression (records brief, item 3): `--time-limit` was looked at only
+/// between batches, so a branch-and-bound block in flight ran to its end
+/// past the limit (79x79, nullity 64, `--time-limit 2`: 744 s, still in
+/// its first block). The limit now stops the block in flight as an
+/// interrupt does: with a limit that has passed before the search begins,
+/// the first batch is cut (0 blocks done, where it used to finish 128),
+/// the shard's line and its checkpoint say so, and the same command
+/// without the limit resumes it to the record an unbroken run prints.
+#[test]
+fn a_time_limit_cuts_the_branch_and_bound_block_in_flight_and_resumes_whole() {
+    let dir = folder("time-limit-branch");
+    // 61x61, nullity 40, slice 1 of 32: 8 batches of 128 blocks.
+    let slice = ["--generate", "all-black", "--rows", "61", "--cols", "61", "--target", "white"];
+    let slice = [&slice[..], &["--max-nullity", "40", "--engine", "branch", "--shard", "1/32"]].concat();
+    let (unbroken, err, code) = run_in(&dir, &slice);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let checkpointed = [&slice[..], &["--checkpoint", "cp.json"]].concat();
+    let limited = [&checkpointed[..], &["--time-limit", "0.000001"]].concat();
+    let (line, err, code) = run_in(&dir, &limited);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("shard 1/32 stopped before its end"), "{err}");
+    let done = |record: serde_json::Value| record["searches"][0]["state"]["done"].as_u64();
+    let (shard, saved) = (done(toolbox::json(&line)), done(read_json(dir.join("cp.json"))));
+    assert_eq!((shard, saved), (Some(0), Some(0)), "the first batch is cut: {line}");
+    let (resumed, err, code) = run_in(&dir, &checkpointed);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(without_time(&resumed), without_time(&unbroken));
+}
+
 /// What `lightsout ARGS` in `dir` printed and how it ended, sent `signal`
 /// 1.5 s after it started.
 fn interrupted(dir: &Path, args: &[&str], signal: &str) -> std::process::Output {

@@ -8,7 +8,6 @@ use std::borrow::Cow;
 use crate::cli::search::{Long, Search};
 use crate::cli::{Failure, Format, Streams};
 use crate::present::{GROUP_BOUND, Report, Shown, answers, symmetric_words};
-use crate::record::Entry;
 use crate::solve::{Budget, Coset, Mask, Slice, SliceKind, Start, improve};
 use crate::{Answer, Board, FoundBy, Game, Grid, Outcome, Solution, Solver, Target};
 
@@ -40,7 +39,7 @@ pub(super) fn answer<G: Long>(
             continue;
         };
         let name = search.solver.target_name(target);
-        let state = entry.state();
+        let state = entry.state.as_ref();
         let beyond = match (state, time_limit) {
             (None, Some(seconds)) => G::beyond_reach(search, target, particular, seconds)?,
             _ => None,

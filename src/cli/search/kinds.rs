@@ -13,9 +13,7 @@ use crate::cli::{
     smaller_or_more_memory, solver_failure,
 };
 use crate::present::{GROUP_BOUND, beyond_budget, format_bytes, overran_words};
-use crate::record::{
-    KStates, Problem, Question, RecordKind, StateProblem, StateTargetSearch, TargetSearch, TwoStates,
-};
+use crate::record::{Problem, Question, RecordKind, StateProblem, TargetSearch};
 use crate::solve::minimal::{ExactEngine, MAX_TRANSFORM_NULLITY, past_budget};
 use crate::solve::states::minimum::{SlicedCoset, StateSearchState};
 use crate::solve::{Coset, LongSearch, MAX_EXHAUSTIVE_NULLITY, SearchState, Shard, Slice, TargetOf};
@@ -49,12 +47,7 @@ pub(in crate::cli) trait Long: Kind + LongSearch {
     ) -> Result<Self, Failure>;
 
     /// The record's problem: everything that decides the answer.
-    fn problem(
-        &self,
-        board: &Self::Board,
-        targets: &[TargetOf<Self>],
-        method: Method,
-    ) -> <Self::Records as RecordKind>::Problem;
+    fn problem(&self, board: &Self::Board, targets: &[TargetOf<Self>], method: Method) -> Self::Records;
 
     /// Whether the search reads masks in branch and bound's cross basis.
     fn crosses(&self, _engine: Engine, _max_nullity: usize) -> bool {
@@ -96,7 +89,7 @@ pub(in crate::cli) trait Long: Kind + LongSearch {
         target: &TargetOf<Self>,
         reachable: bool,
         state: Option<SliceOf<Self>>,
-    ) -> <Self::Records as RecordKind>::Entry;
+    ) -> TargetSearch<Self::Records>;
 
     /// What runs before the search, and may end the run with its code:
     /// two states print `--estimate` or note a long branch and bound.
@@ -134,7 +127,7 @@ pub(in crate::cli) trait Long: Kind + LongSearch {
 }
 
 impl Long for Solver {
-    type Records = TwoStates;
+    type Records = Problem;
 
     fn one_board(args: &SolveArgs, io: &mut Streams) -> Result<Grid, Failure> {
         let dense = matches!(args.method, crate::cli::MethodArg::Dense);
@@ -218,8 +211,8 @@ impl Long for Solver {
         Some(SearchState::new_branch(coset, shard, engine.plan(coset, shard.count, symmetric)))
     }
 
-    fn entry(&self, target: &Target, reachable: bool, state: Option<SearchState>) -> TargetSearch {
-        TargetSearch { target: target.name().into(), nullity: self.nullity(), reachable, state }
+    fn entry(&self, target: &Target, reachable: bool, state: Option<SearchState>) -> TargetSearch<Problem> {
+        TargetSearch { target: target.name().into(), size: self.nullity(), reachable, state }
     }
 
     fn preview(search: &Search<Self>, args: &SearchArgs, io: &mut Streams) -> Result<Option<u8>, Failure> {
@@ -269,7 +262,7 @@ impl Long for Solver {
 }
 
 impl Long for StateSolver {
-    type Records = KStates;
+    type Records = StateProblem;
 
     fn one_board(args: &SolveArgs, io: &mut Streams) -> Result<StateGrid, Failure> {
         let mut boards = Vec::new();
@@ -336,12 +329,12 @@ impl Long for StateSolver {
         target: &StateTarget,
         reachable: bool,
         state: Option<StateSearchState>,
-    ) -> StateTargetSearch {
+    ) -> TargetSearch<StateProblem> {
         let target = match target {
             StateTarget::Uniform(s) => s.to_string(),
             StateTarget::Board(_) => "board".into(),
         };
-        StateTargetSearch { target, kernel_size: self.kernel_size(), reachable, state }
+        TargetSearch { target, size: self.kernel_size(), reachable, state }
     }
 
     fn stopped_words(
