@@ -330,15 +330,19 @@ fn minimize_branch(
     let blocks = state.units;
     let began = Instant::now();
     let mut curve = None;
-    state.run(cross, false, &mut |s| {
-        if curve.is_none() && began.elapsed() >= WORK_MODEL_AFTER {
-            curve = Some(cross.work_curve(&s.plan, s.shard, s.units));
-        }
-        (search.progress)(Step::of(s.done, blocks, curve.as_ref().and_then(Option::as_ref)));
-        match s.done < blocks && (search.stopped)() {
-            true => std::ops::ControlFlow::Break(()),
-            false => std::ops::ControlFlow::Continue(()),
-        }
+    // A block may take minutes: a stop or the time limit drops the one in
+    // flight, as it does a long search's (`Slice::search_on_until`).
+    crate::solve::game::watched(search.stopped, |stop| {
+        state.search_on_until(cross, false, stop, &mut |s| {
+            if curve.is_none() && began.elapsed() >= WORK_MODEL_AFTER {
+                curve = Some(cross.work_curve(&s.plan, s.shard, s.units));
+            }
+            (search.progress)(Step::of(s.done, blocks, curve.as_ref().and_then(Option::as_ref)));
+            match s.done < blocks && (search.stopped)() {
+                true => std::ops::ControlFlow::Break(()),
+                false => std::ops::ControlFlow::Continue(()),
+            }
+        })
     });
     if !state.is_complete() {
         return Found::stopped(x, quiet, cross, state.best, state.members_searched());
