@@ -9,14 +9,12 @@ use std::rc::Rc;
 use stream::TypedBoards;
 
 use crate::cli::{BoardArgs, Failure, LimitHint, MemoryHint, PuzzleArgs};
-use crate::model::{MAX_SIDE, StateBoards, TextBoards, is_pbm, is_pgm};
+use crate::model::{MAX_LINE, MAX_SIDE, PipedBoards, StateBoards, StateRows, TextBoards, is_pbm, is_pgm};
 use crate::present::format_bytes;
 use crate::solve::{Board, limits};
 use crate::{Error, Generate, Grid, StateGrid, read_pbm, read_pgm};
 
 mod stream;
-
-pub(super) use stream::{KStates, PipedBoards};
 
 /// Where the boards come from.
 pub(super) enum Input<'r> {
@@ -183,16 +181,22 @@ pub(super) fn read_record(path: &std::path::Path) -> Result<String, Error> {
     }
 }
 
-/// Longest text line accepted: a row of [`MAX_SIDE`] cells with room for
-/// spaces around it.
-pub(super) const MAX_LINE: usize = MAX_SIDE + 4096;
-
 /// Reads all of `reader`, refusing more than `max_bytes` in all and, for
 /// text, any line longer than [`MAX_LINE`], as soon as either is seen (a
 /// 2 GB line is not read to its end).
 pub(super) fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<Vec<u8>, Error> {
-    let limit = format!("--max-memory {}", format_bytes(max_bytes));
-    read_capped(reader, source, max_bytes, &limit, &format!(" (a row has at most {MAX_SIDE} cells)"))
+    read_capped(
+        reader,
+        source,
+        max_bytes,
+        &memory_words(max_bytes),
+        &format!(" (a row has at most {MAX_SIDE} cells)"),
+    )
+}
+
+/// `--max-memory` as an error names it.
+fn memory_words(max_bytes: u64) -> String {
+    format!("--max-memory {}", format_bytes(max_bytes))
 }
 
 /// [`read_limited`] with the limit named as `limit` says ("--max-memory
@@ -265,7 +269,8 @@ pub(super) fn boards<'a, 'r: 'a>(
             return Box::new(boards.map(|b| b.map_err(|e| args.name_error(e))));
         }
         Input::Piped { reader, max_memory, would_wait } => {
-            let boards = PipedBoards::new(reader, args.rows, args.cols, *max_memory, would_wait.clone());
+            let limit = (*max_memory, memory_words(*max_memory));
+            let boards = PipedBoards::new(reader, args.rows, args.cols, limit, would_wait.clone());
             return Box::new(boards.map(|b| b.map_err(|e| args.name_error(e))));
         }
         Input::Files { paths, max_memory } => {
@@ -414,15 +419,16 @@ pub(super) fn for_each_board(
             // and the board typed again (as two-state boards are).
             let name = Box::new(|e| source.name_error(e));
             let boards =
-                TypedBoards::with_pieces(&mut reader, KStates(k), rows, cols, Box::new(io::stderr()), name);
+                TypedBoards::with_pieces(&mut reader, StateRows(k), rows, cols, Box::new(io::stderr()), name);
             for (index, board) in boards.enumerate() {
                 each(index + 1, board.map_err(|e| source.name_error(e))?, true)?;
             }
             return Ok(());
         }
         let would_wait = std::rc::Rc::new(std::cell::Cell::new(false));
+        let limit = (max_memory, memory_words(max_memory));
         let boards =
-            PipedBoards::with_pieces(&mut reader, KStates(k), rows, cols, max_memory, would_wait.clone());
+            PipedBoards::with_pieces(&mut reader, StateRows(k), rows, cols, limit, would_wait.clone());
         for (index, board) in boards.enumerate() {
             let flush = stdin_is_terminal || would_wait.get();
             each(index + 1, board.map_err(|e| source.name_error(e))?, flush)?;
