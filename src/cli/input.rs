@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use stream::TypedBoards;
 
-use crate::cli::{BoardArgs, Failure, LimitHint, MemoryHint, PuzzleArgs};
+use crate::cli::{BoardArgs, BoardInput, EachBoard, Failure, LimitHint, MemoryHint, PuzzleArgs};
 use crate::model::{MAX_LINE, MAX_SIDE, PipedBoards, StateBoards, StateRows, TextBoards, is_pbm, is_pgm};
 use crate::present::format_bytes;
 use crate::solve::{Board, limits};
@@ -329,40 +329,26 @@ pub(super) fn parse_states<'a>(
     Ok(Box::new(StateBoards::new(data, source, k, shape.rows, shape.cols)))
 }
 
-/// Where a K-state run's boards come from, and how standard input is read.
-pub(super) struct StateInput<'s> {
-    pub(super) source: &'s BoardArgs,
-    pub(super) puzzle: &'s PuzzleArgs,
-    pub(super) max_memory: u64,
-    /// Standard input streams its boards (a pipe or a terminal); a long
-    /// search reads it whole, to know there is one board.
-    pub(super) stream: bool,
-}
-
-impl StateInput<'_> {
-    /// Tells a person typing boards at a terminal how they are read (one
-    /// line on stderr), when that is where the boards come from.
-    pub(super) fn announce_typing(&self, stdin_is_terminal: bool, stderr: &mut dyn Write) {
-        let from_stdin =
-            self.source.recipe().is_none() && self.source.files.iter().all(|f| f.as_os_str() == "-");
-        if !(stdin_is_terminal && from_stdin) {
-            return;
-        }
-        let k = self.puzzle.states;
-        let cells = if k <= 10 { "digits" } else { "numbers separated by spaces" };
-        let _ = match self.stream {
-            true => writeln!(
-                stderr,
-                "lightsout: reading boards of {k} states from the terminal: type rows of {cells}; each board is \
-                 answered after a blank line (or --rows rows; a line on a graph); Ctrl-D ends"
-            ),
-            false => writeln!(
-                stderr,
-                "lightsout: reading one board of {k} states to search from the terminal: type rows of {cells}, \
-                 then Ctrl-D"
-            ),
-        };
+/// Tells a person typing K-state boards at a terminal how they are read
+/// (one line on stderr), when that is where the boards come from.
+fn announce_typing(input: &BoardInput, stderr: &mut dyn Write) {
+    if !(input.stdin_is_terminal && input.reads_stdin()) {
+        return;
     }
+    let k = input.puzzle.states;
+    let cells = if k <= 10 { "digits" } else { "numbers separated by spaces" };
+    let _ = match input.whole {
+        false => writeln!(
+            stderr,
+            "lightsout: reading boards of {k} states from the terminal: type rows of {cells}; each board is \
+             answered after a blank line (or --rows rows; a line on a graph); Ctrl-D ends"
+        ),
+        true => writeln!(
+            stderr,
+            "lightsout: reading one board of {k} states to search from the terminal: type rows of {cells}, \
+             then Ctrl-D"
+        ),
+    };
 }
 
 /// Every K-state board of the run, in order, each handed to `each` as it
@@ -373,12 +359,13 @@ impl StateInput<'_> {
 /// and unambiguous, after `--rows` rows or a blank line, every line on a
 /// graph. PGM images on standard input are read whole.
 pub(super) fn for_each_board(
-    input: StateInput,
-    stdin: &mut dyn Read,
-    stdin_is_terminal: bool,
-    each: &mut dyn FnMut(usize, StateGrid, bool) -> Result<(), Failure>,
+    input: BoardInput,
+    stderr: &mut dyn Write,
+    each: &mut EachBoard<StateGrid>,
 ) -> Result<(), Failure> {
-    let StateInput { source, puzzle, max_memory, stream } = input;
+    announce_typing(&input, stderr);
+    let BoardInput { source, puzzle, max_memory, whole, stdin, stdin_is_terminal, .. } = input;
+    let each = &mut |index, board, flush| each(index, board, flush, stderr);
     let k = puzzle.states;
     if let Some(recipe) = source.recipe() {
         if !source.files.is_empty() {
@@ -404,7 +391,7 @@ pub(super) fn for_each_board(
     if paths.len() > 1 && paths.iter().any(Option::is_none) {
         return Err(Error::BadInput("standard input (-) can only be read as the one FILE".into()).into());
     }
-    if stream && paths == [None] {
+    if !whole && paths == [None] {
         let mut reader = io::BufReader::with_capacity(1 << 16, stdin);
         let head = io::BufRead::fill_buf(&mut reader)
             .map_err(|e| Error::BadInput(format!("cannot read <stdin>: {e}")))?;

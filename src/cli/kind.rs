@@ -8,7 +8,7 @@
 use std::io::{self, Read, Write};
 
 use super::Failure;
-use super::input::{StateInput, boards, for_each_board, parse_states, read_input};
+use super::input::{boards, for_each_board, parse_states, read_input};
 use super::plan::{MemoryHint, Solvers};
 use super::{BoardArgs, PictureArgs, PuzzleArgs, SEARCH_TYPING_HINT, minimisation_bar};
 use crate::analysis::Weighed;
@@ -168,12 +168,7 @@ impl Kind for StateSolver {
         stderr: &mut dyn Write,
         each: &mut EachBoard<StateGrid>,
     ) -> Result<(), Failure> {
-        let BoardInput { source, puzzle, max_memory, whole, stdin, stdin_is_terminal, .. } = input;
-        let input = StateInput { source, puzzle, max_memory, stream: !whole };
-        input.announce_typing(stdin_is_terminal, stderr);
-        for_each_board(input, stdin, stdin_is_terminal, &mut |index, board, flush| {
-            each(index, board, flush, stderr)
-        })
+        for_each_board(input, stderr, each)
     }
 
     fn target_boards(

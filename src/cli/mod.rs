@@ -33,7 +33,7 @@ use args::*;
 use generate::generate;
 use groups::*;
 use input::*;
-use kind::{BoardInput, Kind};
+use kind::{BoardInput, EachBoard, Kind};
 use plan::*;
 use progress::*;
 use search::Long;
