@@ -1,7 +1,8 @@
 //! What a long search does differently for the two kinds of game: how the
-//! game is made and which searches its limits refuse, how one board is
-//! read, a target's fresh slice (two states choose an engine and begin from
-//! the symmetric solutions), and the words of a search that did not finish.
+//! game is made and which searches its limits refuse, a target's fresh
+//! slice (two states choose an engine and begin from the symmetric
+//! solutions), and the words of a search that did not finish. The one
+//! board is read as every run's boards are (`Kind::each_board`).
 
 use std::time::Duration;
 
