@@ -315,3 +315,59 @@ pub(super) fn solver_failure(error: Error, puzzle: &Puzzle, method: Method, hint
         _ => error.into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::Cli;
+    use crate::solve::Board;
+    use crate::{Solver, StateSolver, StateTarget, Target};
+
+    /// The flags of a plain `solve` run.
+    fn solve_args(words: &[&str]) -> SolveArgs {
+        Cli::try_parse_from([&["lightsout"], words].concat()).unwrap().solve
+    }
+
+    /// `--target` is resolved in one place for both kinds of game: its
+    /// words are refused in the flags' terms by the number of states (as
+    /// the two `resolve`s did before they were one), and what is left is
+    /// made the game's targets by the library.
+    #[test]
+    fn targets_resolve_for_either_kind_in_one_place() {
+        let resolve_two = |target: &str| {
+            let args = solve_args(&["--target", target]);
+            args.target.resolve::<Solver>(&args.source, Modulus::TWO, u64::MAX).map_err(|e| e.to_string())
+        };
+        let resolve_k = |target: &str| {
+            let args = solve_args(&["--states", "3", "--target", target]);
+            let states = args.puzzle.modulus();
+            args.target.resolve::<StateSolver>(&args.source, states, u64::MAX).map_err(|e| e.to_string())
+        };
+        assert_eq!(resolve_two("either").unwrap(), [Target::White, Target::Black]);
+        assert_eq!(resolve_two("1").unwrap(), [Target::Black]);
+        assert_eq!(resolve_two("any").unwrap(), Target::EITHER);
+        assert!(resolve_two("2").unwrap_err().contains("not a state of a two-state board"));
+        assert_eq!(resolve_k("2").unwrap(), [StateTarget::Uniform(2)]);
+        assert_eq!(resolve_k("any").unwrap().len(), 3);
+        assert!(resolve_k("3").unwrap_err().contains("--target 3 is not a state below --states 3"));
+        assert!(resolve_k("white").unwrap_err().contains("two-state words; with --states 3"));
+        // A board file: read by the kind's reader, checked by the library.
+        let folder = std::env::temp_dir().join(format!("lightsout-plan-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let (two, three) = (folder.join("two.txt"), folder.join("three.txt"));
+        std::fs::write(&two, "bw\nwb\n").unwrap();
+        std::fs::write(&three, "02\n21\n").unwrap();
+        let [Target::Board(grid)] = &resolve_two(two.to_str().unwrap()).unwrap()[..] else {
+            panic!("a board")
+        };
+        assert_eq!(grid.cell_values(), [1, 0, 0, 1]);
+        let [StateTarget::Board(grid)] = &resolve_k(three.to_str().unwrap()).unwrap()[..] else {
+            panic!("a board")
+        };
+        assert_eq!(grid.cell_values(), [0, 2, 2, 1]);
+        assert!(resolve_two(three.to_str().unwrap()).is_err());
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+}
