@@ -16,7 +16,9 @@ use crate::record::{
 };
 use crate::solve::minimal::{ExactEngine, MAX_TRANSFORM_NULLITY, past_budget};
 use crate::solve::states::minimum::{SlicedCoset, StateSearchState};
-use crate::solve::{Coset, LongSearch, MAX_EXHAUSTIVE_NULLITY, SearchState, Shard, Slice, TargetOf};
+use crate::solve::{
+    Coset, GameSpec, LongSearch, MAX_EXHAUSTIVE_NULLITY, Made, SearchState, Shard, Slice, TargetOf,
+};
 use crate::{
     Error, Game, Grid, Method, Puzzle, Solution, Solver, StateGrid, StateSolver, StateTarget, Target,
 };
@@ -246,10 +248,12 @@ impl Long for StateSolver {
     type Records = KStates;
 
     fn long_game(puzzle: &Puzzle, args: &SolveArgs, _: bool, _: Engine) -> Result<StateSolver, Failure> {
-        let (states, method) = (args.puzzle.modulus(), args.method.into());
-        let budget = args.max_nullity.min(63) as u32;
-        StateSolver::new(puzzle, states, method, budget, args.memory.max_memory)
-            .map_err(|e| solver_failure(e, puzzle, method, &smaller_or_more_memory))
+        // As asked (no work limit), within the 2^63 members a slice walks.
+        let spec = GameSpec::new(puzzle.clone(), args.puzzle.modulus())
+            .with_method(args.method.into())
+            .asking_max_nullity(args.max_nullity.min(63))
+            .with_max_memory(args.memory.max_memory);
+        StateSolver::make(&spec).map_err(|e| solver_failure(e, puzzle, spec.method, &smaller_or_more_memory))
     }
 
     fn problem(&self, board: &StateGrid, targets: &[StateTarget], method: Method) -> StateProblem {
