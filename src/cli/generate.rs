@@ -90,14 +90,14 @@ fn solvable_board(args: &GenerateArgs, height: usize, cols: usize) -> Result<Sta
     }
     let target = match &args.target {
         None => 0,
-        Some(TargetArg::Colours(_)) if k > 2 => {
+        Some(TargetArg::Colours(..)) if k > 2 => {
             return Err(Error::BadInput(format!(
                 "--target white, black and either are two-state words; with --states {k} give a state 0 to {}",
                 k - 1
             )));
         }
-        Some(TargetArg::Colours([Target::White])) => 0,
-        Some(TargetArg::Colours([Target::Black])) => 1,
+        Some(TargetArg::Colours(_, [Target::White])) => 0,
+        Some(TargetArg::Colours(_, [Target::Black])) => 1,
         Some(TargetArg::State(s)) if *s < u32::from(k) => *s as u8,
         Some(TargetArg::State(s)) => {
             return Err(Error::BadInput(format!("--target {s} is not a state of {k} (0 to {})", k - 1)));

@@ -8,15 +8,13 @@ use std::rc::Rc;
 
 use stream::TypedBoards;
 
-use crate::cli::{BoardArgs, Failure, LimitHint, MemoryHint, PuzzleArgs};
-use crate::model::{MAX_SIDE, StateBoards, TextBoards, is_pbm, is_pgm};
+use crate::cli::{BoardArgs, BoardInput, EachBoard, Failure, LimitHint, MemoryHint, PuzzleArgs};
+use crate::model::{MAX_LINE, MAX_SIDE, PipedBoards, StateBoards, StateRows, TextBoards, is_pbm, is_pgm};
 use crate::present::format_bytes;
 use crate::solve::{Board, limits};
 use crate::{Error, Generate, Grid, StateGrid, read_pbm, read_pgm};
 
 mod stream;
-
-pub(super) use stream::{KStates, PipedBoards};
 
 /// Where the boards come from.
 pub(super) enum Input<'r> {
@@ -183,16 +181,22 @@ pub(super) fn read_record(path: &std::path::Path) -> Result<String, Error> {
     }
 }
 
-/// Longest text line accepted: a row of [`MAX_SIDE`] cells with room for
-/// spaces around it.
-pub(super) const MAX_LINE: usize = MAX_SIDE + 4096;
-
 /// Reads all of `reader`, refusing more than `max_bytes` in all and, for
 /// text, any line longer than [`MAX_LINE`], as soon as either is seen (a
 /// 2 GB line is not read to its end).
 pub(super) fn read_limited(reader: &mut dyn Read, source: &str, max_bytes: u64) -> Result<Vec<u8>, Error> {
-    let limit = format!("--max-memory {}", format_bytes(max_bytes));
-    read_capped(reader, source, max_bytes, &limit, &format!(" (a row has at most {MAX_SIDE} cells)"))
+    read_capped(
+        reader,
+        source,
+        max_bytes,
+        &memory_words(max_bytes),
+        &format!(" (a row has at most {MAX_SIDE} cells)"),
+    )
+}
+
+/// `--max-memory` as an error names it.
+fn memory_words(max_bytes: u64) -> String {
+    format!("--max-memory {}", format_bytes(max_bytes))
 }
 
 /// [`read_limited`] with the limit named as `limit` says ("--max-memory
@@ -265,7 +269,8 @@ pub(super) fn boards<'a, 'r: 'a>(
             return Box::new(boards.map(|b| b.map_err(|e| args.name_error(e))));
         }
         Input::Piped { reader, max_memory, would_wait } => {
-            let boards = PipedBoards::new(reader, args.rows, args.cols, *max_memory, would_wait.clone());
+            let limit = (*max_memory, memory_words(*max_memory));
+            let boards = PipedBoards::new(reader, args.rows, args.cols, limit, would_wait.clone());
             return Box::new(boards.map(|b| b.map_err(|e| args.name_error(e))));
         }
         Input::Files { paths, max_memory } => {
@@ -324,40 +329,26 @@ pub(super) fn parse_states<'a>(
     Ok(Box::new(StateBoards::new(data, source, k, shape.rows, shape.cols)))
 }
 
-/// Where a K-state run's boards come from, and how standard input is read.
-pub(super) struct StateInput<'s> {
-    pub(super) source: &'s BoardArgs,
-    pub(super) puzzle: &'s PuzzleArgs,
-    pub(super) max_memory: u64,
-    /// Standard input streams its boards (a pipe or a terminal); a long
-    /// search reads it whole, to know there is one board.
-    pub(super) stream: bool,
-}
-
-impl StateInput<'_> {
-    /// Tells a person typing boards at a terminal how they are read (one
-    /// line on stderr), when that is where the boards come from.
-    pub(super) fn announce_typing(&self, stdin_is_terminal: bool, stderr: &mut dyn Write) {
-        let from_stdin =
-            self.source.recipe().is_none() && self.source.files.iter().all(|f| f.as_os_str() == "-");
-        if !(stdin_is_terminal && from_stdin) {
-            return;
-        }
-        let k = self.puzzle.states;
-        let cells = if k <= 10 { "digits" } else { "numbers separated by spaces" };
-        let _ = match self.stream {
-            true => writeln!(
-                stderr,
-                "lightsout: reading boards of {k} states from the terminal: type rows of {cells}; each board is \
-                 answered after a blank line (or --rows rows; a line on a graph); Ctrl-D ends"
-            ),
-            false => writeln!(
-                stderr,
-                "lightsout: reading one board of {k} states to search from the terminal: type rows of {cells}, \
-                 then Ctrl-D"
-            ),
-        };
+/// Tells a person typing K-state boards at a terminal how they are read
+/// (one line on stderr), when that is where the boards come from.
+fn announce_typing(input: &BoardInput, stderr: &mut dyn Write) {
+    if !(input.stdin_is_terminal && input.reads_stdin()) {
+        return;
     }
+    let k = input.puzzle.states;
+    let cells = if k <= 10 { "digits" } else { "numbers separated by spaces" };
+    let _ = match input.whole {
+        false => writeln!(
+            stderr,
+            "lightsout: reading boards of {k} states from the terminal: type rows of {cells}; each board is \
+             answered after a blank line (or --rows rows; a line on a graph); Ctrl-D ends"
+        ),
+        true => writeln!(
+            stderr,
+            "lightsout: reading one board of {k} states to search from the terminal: type rows of {cells}, \
+             then Ctrl-D"
+        ),
+    };
 }
 
 /// Every K-state board of the run, in order, each handed to `each` as it
@@ -368,12 +359,13 @@ impl StateInput<'_> {
 /// and unambiguous, after `--rows` rows or a blank line, every line on a
 /// graph. PGM images on standard input are read whole.
 pub(super) fn for_each_board(
-    input: StateInput,
-    stdin: &mut dyn Read,
-    stdin_is_terminal: bool,
-    each: &mut dyn FnMut(usize, StateGrid, bool) -> Result<(), Failure>,
+    input: BoardInput,
+    stderr: &mut dyn Write,
+    each: &mut EachBoard<StateGrid>,
 ) -> Result<(), Failure> {
-    let StateInput { source, puzzle, max_memory, stream } = input;
+    announce_typing(&input, stderr);
+    let BoardInput { source, puzzle, max_memory, whole, stdin, stdin_is_terminal, .. } = input;
+    let each = &mut |index, board, flush| each(index, board, flush, stderr);
     let k = puzzle.states;
     if let Some(recipe) = source.recipe() {
         if !source.files.is_empty() {
@@ -399,7 +391,7 @@ pub(super) fn for_each_board(
     if paths.len() > 1 && paths.iter().any(Option::is_none) {
         return Err(Error::BadInput("standard input (-) can only be read as the one FILE".into()).into());
     }
-    if stream && paths == [None] {
+    if !whole && paths == [None] {
         let mut reader = io::BufReader::with_capacity(1 << 16, stdin);
         let head = io::BufRead::fill_buf(&mut reader)
             .map_err(|e| Error::BadInput(format!("cannot read <stdin>: {e}")))?;
@@ -414,15 +406,16 @@ pub(super) fn for_each_board(
             // and the board typed again (as two-state boards are).
             let name = Box::new(|e| source.name_error(e));
             let boards =
-                TypedBoards::with_pieces(&mut reader, KStates(k), rows, cols, Box::new(io::stderr()), name);
+                TypedBoards::with_pieces(&mut reader, StateRows(k), rows, cols, Box::new(io::stderr()), name);
             for (index, board) in boards.enumerate() {
                 each(index + 1, board.map_err(|e| source.name_error(e))?, true)?;
             }
             return Ok(());
         }
         let would_wait = std::rc::Rc::new(std::cell::Cell::new(false));
+        let limit = (max_memory, memory_words(max_memory));
         let boards =
-            PipedBoards::with_pieces(&mut reader, KStates(k), rows, cols, max_memory, would_wait.clone());
+            PipedBoards::with_pieces(&mut reader, StateRows(k), rows, cols, limit, would_wait.clone());
         for (index, board) in boards.enumerate() {
             let flush = stdin_is_terminal || would_wait.get();
             each(index + 1, board.map_err(|e| source.name_error(e))?, flush)?;

@@ -1,23 +1,24 @@
 //! What the command line does differently for the two kinds of game: two
 //! states over GF(2) ([`Solver`], boards of bits) and K states over Z_K
-//! ([`StateSolver`], boards of states). The flows of `solve` and `check`
-//! are written once over [`Kind`]; only this differs, the way the text
-//! reader serves two kinds of cell through one `Cells`.
+//! ([`StateSolver`], boards of states). The library makes both games
+//! ([`Made`]) and names their targets ([`Made::targets_of`]); what is
+//! left here is input and output: the formats a board is read and
+//! written in, and the progress shown while one is searched.
 
 use std::io::{self, Read, Write};
 
 use super::Failure;
-use super::input::{StateInput, for_each_board};
-use super::input::{boards, read_input};
-use super::plan::{MemoryHint, Solvers, shown_searching};
-use super::{BoardArgs, PbmArg, PictureArgs, PuzzleArgs, SolveArgs, Streams, TargetArg};
+use super::input::{boards, for_each_board, parse_states, read_input};
+use super::plan::{MemoryHint, Solvers};
+use super::{BoardArgs, PictureArgs, PuzzleArgs, SEARCH_TYPING_HINT, minimisation_bar};
 use crate::analysis::Weighed;
+use crate::model::{PbmKind, TextBoards, is_pbm};
 use crate::present::{Report, Worded};
-use crate::solve::{GameSpec, Made, TargetOf};
-use crate::{Grid, Method, Solver, StateGrid, StateSolver, write_pbm, write_pgm};
+use crate::solve::{GameSpec, Made};
+use crate::{Error, Grid, Method, Solver, StateGrid, StateSolver, read_pbm, write_pbm, write_pgm};
 
 /// Where a run's boards come from and how they are read.
-pub(super) struct BoardInput<'a> {
+pub(super) struct BoardInput<'a, 'r> {
     pub(super) source: &'a BoardArgs,
     pub(super) puzzle: &'a PuzzleArgs,
     /// A dense solver will factor the boards: a two-state board is then
@@ -26,6 +27,20 @@ pub(super) struct BoardInput<'a> {
     pub(super) max_memory: u64,
     /// What to change when a board does not fit `--max-memory`.
     pub(super) hint: MemoryHint<'a>,
+    /// The one board of a long search: standard input is read to its end,
+    /// even at a terminal, to know there is one board.
+    pub(super) whole: bool,
+    pub(super) stdin: &'r mut dyn Read,
+    /// Whether `stdin` is a person typing at a terminal.
+    pub(super) stdin_is_terminal: bool,
+}
+
+impl BoardInput<'_, '_> {
+    /// Whether the boards are read from standard input (no generator, no
+    /// file but `-`).
+    pub(super) fn reads_stdin(&self) -> bool {
+        self.source.recipe().is_none() && self.source.files.iter().all(|f| f.as_os_str() == "-")
+    }
 }
 
 /// Called with each board of a run as it is read: its number, the board,
@@ -33,20 +48,8 @@ pub(super) struct BoardInput<'a> {
 /// stream would wait), and standard error.
 pub(super) type EachBoard<'e, B> = dyn FnMut(usize, B, bool, &mut dyn Write) -> Result<(), Failure> + 'e;
 
-/// A kind of game as the command line reads, makes and writes it.
-pub(super) trait Kind: Weighed + Made + Worded {
-    /// `solve`, by the routes this kind has (two states stream large
-    /// generated boards; both search long, sliced and resumable).
-    fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure>;
-
-    /// The targets `--target` names, for a puzzle of `puzzle`'s states.
-    fn targets(
-        target: &TargetArg,
-        source: &BoardArgs,
-        puzzle: &PuzzleArgs,
-        max_memory: u64,
-    ) -> Result<Vec<TargetOf<Self>>, crate::Error>;
-
+/// A kind of game as the command line reads and writes it.
+pub(super) trait Kind: Weighed + Made + Worded + 'static {
     /// A solver for each shape of board, searching up to `max_nullity`
     /// (two states: the exhaustive search's nullity; K states: a kernel
     /// of up to 2^`max_nullity` members), as asked: no work limit.
@@ -60,34 +63,43 @@ pub(super) trait Kind: Weighed + Made + Worded {
         let settings = move |spec: GameSpec| {
             spec.with_method(method).asking_max_nullity(max_nullity).with_max_memory(max_memory)
         };
-        Self::solvers_made(puzzle, settings, hint)
+        Solvers::made(puzzle, settings, hint)
     }
 
-    /// A solver for each shape of board, made from the library's
-    /// [`GameSpec`] as `settings` changes it.
-    fn solvers_made<'a>(
-        puzzle: &'a PuzzleArgs,
-        settings: impl Fn(GameSpec) -> GameSpec + 'a,
-        hint: MemoryHint<'a>,
-    ) -> Solvers<'a, Self>;
+    /// This game, showing a progress bar while a board's search takes
+    /// seconds (two states past nullity 30; K states show none).
+    fn searching_shown(self) -> Self {
+        self
+    }
 
     /// Hands every board of the input to `each`, in order, telling a
     /// person typing at a terminal (on `stderr`) how boards are read. A bad
     /// board stops the run after the ones before it.
     fn each_board(
         input: BoardInput,
-        stdin: &mut dyn Read,
-        stdin_is_terminal: bool,
         stderr: &mut dyn Write,
         each: &mut EachBoard<Self::Board>,
     ) -> Result<(), Failure>;
 
-    /// Writes a press set to `--output` (PBM for two states, PGM for K).
-    fn write_presses(file: &mut dyn Write, args: &SolveArgs, presses: &Self::Board) -> io::Result<()>;
+    /// The boards of the `--target` file's bytes `data` (named `name`), as
+    /// many as `take`, in `states` states shaped by `shape`.
+    fn target_boards(
+        data: &[u8],
+        name: &str,
+        states: u8,
+        shape: &BoardArgs,
+        take: usize,
+    ) -> Result<Vec<Self::Board>, Error>;
+
+    /// Writes a board as an image of `states` states: PBM for two states,
+    /// PGM for K; `plain` for the ASCII flavour (P1, P2), else raw.
+    fn write_image(file: &mut dyn Write, board: &Self::Board, states: u8, plain: bool) -> io::Result<()>;
 
     /// Writes a board as `solve` reads images: raw PBM for two states,
     /// raw PGM for K.
-    fn write_board(file: &mut dyn Write, board: &Self::Board, game: &Self) -> io::Result<()>;
+    fn write_board(file: &mut dyn Write, board: &Self::Board, game: &Self) -> io::Result<()> {
+        Self::write_image(file, board, game.cell_states(), false)
+    }
 
     /// Draws the first board's answer to `--png`/`--svg` (two states
     /// only: K states refuse pictures before they start).
@@ -97,36 +109,26 @@ pub(super) trait Kind: Weighed + Made + Worded {
 }
 
 impl Kind for Solver {
-    fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
-        super::solve::solve_two_states(args, io)
-    }
-
-    fn targets(
-        target: &TargetArg,
-        source: &BoardArgs,
-        _: &PuzzleArgs,
-        max_memory: u64,
-    ) -> Result<Vec<TargetOf<Self>>, crate::Error> {
-        target.resolve(source, max_memory)
-    }
-
-    fn solvers_made<'a>(
-        puzzle: &'a PuzzleArgs,
-        settings: impl Fn(GameSpec) -> GameSpec + 'a,
-        hint: MemoryHint<'a>,
-    ) -> Solvers<'a, Self> {
-        Solvers::made(puzzle, settings, hint).then(shown_searching)
+    /// A bar past nullity 30, where a search takes a second or more.
+    fn searching_shown(mut self) -> Solver {
+        if self.nullity() > 30 && self.nullity() <= self.max_nullity() {
+            self.set_progress(minimisation_bar());
+        }
+        self
     }
 
     fn each_board(
         input: BoardInput,
-        stdin: &mut dyn Read,
-        stdin_is_terminal: bool,
         stderr: &mut dyn Write,
-        each: &mut EachBoard<Self::Board>,
+        each: &mut EachBoard<Grid>,
     ) -> Result<(), Failure> {
-        let BoardInput { source, puzzle, dense, max_memory, hint } = input;
-        let mut read = read_input(source, puzzle, dense, max_memory, hint, stdin, stdin_is_terminal)?;
+        // A long search's one board is read whole, told by its own hint.
+        let typed = input.stdin_is_terminal && !input.whole;
+        if input.whole && input.stdin_is_terminal && input.reads_stdin() {
+            let _ = writeln!(stderr, "{SEARCH_TYPING_HINT}");
+        }
+        let BoardInput { source, puzzle, dense, max_memory, hint, stdin, .. } = input;
+        let mut read = read_input(source, puzzle, dense, max_memory, hint, stdin, typed)?;
         let flush = read.announce_typing(stderr);
         for (index, board) in boards(&mut read, source).enumerate() {
             each(index + 1, board?, flush.now(), stderr)?;
@@ -134,12 +136,22 @@ impl Kind for Solver {
         Ok(())
     }
 
-    fn write_presses(file: &mut dyn Write, args: &SolveArgs, presses: &Self::Board) -> io::Result<()> {
-        write_pbm(file, args.output_kind(), presses).map(drop)
+    fn target_boards(
+        data: &[u8],
+        name: &str,
+        _: u8,
+        shape: &BoardArgs,
+        take: usize,
+    ) -> Result<Vec<Grid>, Error> {
+        match is_pbm(data) {
+            true => read_pbm(data, name),
+            false => TextBoards::new(data, name, shape.rows, shape.cols).take(take).collect(),
+        }
     }
 
-    fn write_board(file: &mut dyn Write, board: &Grid, _: &Solver) -> io::Result<()> {
-        write_pbm(file, crate::model::PbmKind::Raw, board).map(drop)
+    fn write_image(file: &mut dyn Write, board: &Grid, _: u8, plain: bool) -> io::Result<()> {
+        let kind = if plain { PbmKind::Plain } else { PbmKind::Raw };
+        write_pbm(file, kind, board).map(drop)
     }
 
     fn picture(report: &Report<'_, Solver>, picture: &PictureArgs) -> Result<(), Failure> {
@@ -151,48 +163,25 @@ impl Kind for Solver {
 }
 
 impl Kind for StateSolver {
-    fn solve_command(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
-        super::solve::solve_states(args, io)
-    }
-
-    fn targets(
-        target: &TargetArg,
-        source: &BoardArgs,
-        puzzle: &PuzzleArgs,
-        max_memory: u64,
-    ) -> Result<Vec<TargetOf<Self>>, crate::Error> {
-        target.resolve_states(source, puzzle.modulus(), max_memory)
-    }
-
-    fn solvers_made<'a>(
-        puzzle: &'a PuzzleArgs,
-        settings: impl Fn(GameSpec) -> GameSpec + 'a,
-        _: MemoryHint<'a>,
-    ) -> Solvers<'a, Self> {
-        Solvers::made(puzzle, settings, &super::smaller_or_more_memory)
-    }
-
     fn each_board(
         input: BoardInput,
-        stdin: &mut dyn Read,
-        stdin_is_terminal: bool,
         stderr: &mut dyn Write,
-        each: &mut EachBoard<Self::Board>,
+        each: &mut EachBoard<StateGrid>,
     ) -> Result<(), Failure> {
-        let BoardInput { source, puzzle, max_memory, .. } = input;
-        let input = StateInput { source, puzzle, max_memory, stream: true };
-        input.announce_typing(stdin_is_terminal, stderr);
-        for_each_board(input, stdin, stdin_is_terminal, &mut |index, board, flush| {
-            each(index, board, flush, stderr)
-        })
+        for_each_board(input, stderr, each)
     }
 
-    fn write_presses(file: &mut dyn Write, args: &SolveArgs, presses: &Self::Board) -> io::Result<()> {
-        let raw = !matches!(args.output_pbm, Some(PbmArg::Plain));
-        write_pgm(file, presses, args.puzzle.modulus().get(), raw).map(drop)
+    fn target_boards(
+        data: &[u8],
+        name: &str,
+        k: u8,
+        shape: &BoardArgs,
+        take: usize,
+    ) -> Result<Vec<StateGrid>, Error> {
+        parse_states(data, name, k, shape)?.take(take).collect()
     }
 
-    fn write_board(file: &mut dyn Write, board: &StateGrid, game: &StateSolver) -> io::Result<()> {
-        write_pgm(file, board, game.states().get(), true).map(drop)
+    fn write_image(file: &mut dyn Write, board: &StateGrid, states: u8, plain: bool) -> io::Result<()> {
+        write_pgm(file, board, states, !plain).map(drop)
     }
 }

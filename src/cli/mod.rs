@@ -33,9 +33,10 @@ use args::*;
 use generate::generate;
 use groups::*;
 use input::*;
-use kind::{BoardInput, Kind};
+use kind::{BoardInput, EachBoard, Kind};
 use plan::*;
 use progress::*;
+use search::Long;
 use solve::*;
 use values::*;
 use verify::verify;
@@ -126,7 +127,7 @@ fn parse(args: Vec<std::ffi::OsString>) -> Result<(Cli, bool), clap::Error> {
 }
 
 /// Runs `command` for the kind of game `G`.
-fn run_command<G: Kind>(command: Command, io: &mut Streams) -> Result<u8, Failure> {
+fn run_command<G: Long>(command: Command, io: &mut Streams) -> Result<u8, Failure> {
     match command {
         Command::Solve(args) => solve::<G>(args, io),
         Command::Verify(args) => verify(args, io),

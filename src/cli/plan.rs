@@ -4,64 +4,57 @@
 //! decided in this one place.
 
 use crate::cli::{
-    BoardArgs, Failure, Format, MethodArg, PbmArg, PuzzleArgs, SolveArgs, TargetArg, minimisation_bar,
-    parse_states, read_limited,
+    BoardArgs, BoardInput, Failure, Format, Kind, MethodArg, PbmArg, PuzzleArgs, SolveArgs, TargetArg,
+    read_limited,
 };
-use crate::model::{PbmKind, TextBoards, is_pbm};
-use crate::solve::{GameSpec, Made, limits};
+use crate::model::PbmKind;
+use crate::solve::{AskedTarget, GameSpec, TargetOf, limits};
 use crate::zk::Modulus;
-use crate::{Error, Game, Generate, Method, Puzzle, Solver, StateTarget, Target, read_pbm};
+use crate::{Error, Game, Generate, Method, Puzzle};
 
 impl TargetArg {
-    /// The targets named, reading the target board's file if one is given.
-    /// A text target takes the puzzle's shape from `--rows`/`--cols`
-    /// (`source`), like the boards it is paired with.
-    pub(super) fn resolve(&self, source: &BoardArgs, max_memory: u64) -> Result<Vec<Target>, Error> {
-        match self {
-            TargetArg::Colours(colours) => Ok(colours.to_vec()),
-            TargetArg::Any => Ok(Target::EITHER.to_vec()),
-            // Two states: 0 is white, 1 black.
-            TargetArg::State(0) => Ok(vec![Target::White]),
-            TargetArg::State(1) => Ok(vec![Target::Black]),
-            TargetArg::State(s) => Err(Error::BadInput(format!(
-                "--target {s} is not a state of a two-state board (0 white, 1 black); more states need --states"
-            ))),
-            TargetArg::File(path) => {
-                let parse = |data: &[u8], name: &str| match is_pbm(data) {
-                    true => read_pbm(data, name),
-                    false => TextBoards::new(data, name, source.rows, source.cols).take(2).collect(),
-                };
-                Ok(vec![Target::Board(target_board(path, max_memory, "white, black or either", parse)?)])
-            }
-        }
-    }
-
-    /// The K-state targets named: `any` every uniform state, a state
-    /// number, or a board file; the colour words are two-state words.
-    pub(super) fn resolve_states(
+    /// The targets named, in a game `G` of `states` states, reading the
+    /// target board's file if one is given (a text target takes the
+    /// puzzle's shape from `--rows`/`--cols`, `source`, like the boards
+    /// it is paired with). The words are refused here in the flags' terms;
+    /// the library makes them the game's ([`Made::targets_of`]).
+    pub(super) fn resolve<G: Kind>(
         &self,
         source: &BoardArgs,
         states: Modulus,
         max_memory: u64,
-    ) -> Result<Vec<StateTarget>, Error> {
+    ) -> Result<Vec<TargetOf<G>>, Error> {
         let k = states.get();
-        match self {
-            TargetArg::Any => Ok(StateTarget::any(states)),
-            TargetArg::State(s) if *s < u32::from(k) => Ok(vec![StateTarget::Uniform(*s as u8)]),
+        let board: G::Board;
+        let cells;
+        let asked = match self {
+            TargetArg::Any => AskedTarget::Any,
+            TargetArg::State(s) if *s < u32::from(k) => AskedTarget::State(*s as u8),
+            TargetArg::State(s) if k == 2 => {
+                return Err(Error::BadInput(format!(
+                    "--target {s} is not a state of a two-state board (0 white, 1 black); more states need --states"
+                )));
+            }
             TargetArg::State(s) => {
-                Err(Error::BadInput(format!("--target {s} is not a state below --states {k}")))
+                return Err(Error::BadInput(format!("--target {s} is not a state below --states {k}")));
             }
-            TargetArg::Colours(_) => Err(Error::BadInput(format!(
-                "--target white, black and either are two-state words; with --states {k} give a state 0 to {} or any",
-                k - 1
-            ))),
+            TargetArg::Colours(word, targets) if k == 2 => AskedTarget::Colour { word, targets },
+            TargetArg::Colours(..) => {
+                return Err(Error::BadInput(format!(
+                    "--target white, black and either are two-state words; with --states {k} give a state 0 to {} or any",
+                    k - 1
+                )));
+            }
             TargetArg::File(path) => {
-                let parse = |data: &[u8], name: &str| {
-                    parse_states(data, name, k, source)?.take(2).collect::<Result<Vec<_>, _>>()
-                };
-                Ok(vec![StateTarget::Board(target_board(path, max_memory, "any or a state number", parse)?)])
+                let words = if k == 2 { "white, black or either" } else { "any or a state number" };
+                let parse = |data: &[u8], name: &str| G::target_boards(data, name, k, source, 2);
+                board = target_board(path, max_memory, words, parse)?;
+                cells = crate::Board::cell_values(&board);
+                let (rows, cols) = crate::Board::shape(&board);
+                AskedTarget::Board { rows, cols, cells: &cells }
             }
-        }
+        };
+        G::targets_of(&asked, states)
     }
 }
 
@@ -164,6 +157,7 @@ impl SolveArgs {
             (Some(recipe), Some(rows), Some(cols))
                 if rows.saturating_mul(cols) > STREAM_ABOVE_CELLS
                     && self.puzzle.is_classic()
+                    && self.puzzle.states == 2
                     && self.streaming_blockers().is_empty() =>
             {
                 // Streams run down the longer side; a uniform board is its
@@ -213,6 +207,10 @@ impl SolveArgs {
     /// is for generated boards of the classic puzzle outside a long search,
     /// see [`route`](Self::route)).
     pub(super) fn memory_hint(&self, puzzle: &Puzzle) -> String {
+        // K states have neither streaming nor a choice of method.
+        if self.puzzle.states > 2 {
+            return SMALLER_OR_MORE_MEMORY.into();
+        }
         if !puzzle.is_classic() {
             return format!("the torus and other rules are solved in memory only; {SMALLER_OR_MORE_MEMORY}");
         }
@@ -234,6 +232,22 @@ impl SolveArgs {
     }
 }
 
+impl SolveArgs {
+    /// Where this run's boards come from (`whole`: the one board of a long
+    /// search); a dense method holds a two-state board whole.
+    pub(super) fn board_input<'a, 'r>(
+        &'a self,
+        hint: MemoryHint<'a>,
+        whole: bool,
+        stdin: &'r mut dyn std::io::Read,
+        stdin_is_terminal: bool,
+    ) -> BoardInput<'a, 'r> {
+        let (source, puzzle, max_memory) = (&self.source, &self.puzzle, self.memory.max_memory);
+        let dense = matches!(self.method, MethodArg::Dense);
+        BoardInput { source, puzzle, dense, max_memory, hint, whole, stdin, stdin_is_terminal }
+    }
+}
+
 /// How a cache of solvers factors a puzzle, the command line's refusals
 /// already worded.
 type MakeGame<'a, G> = dyn Fn(&Puzzle) -> Result<G, Failure> + 'a;
@@ -248,11 +262,11 @@ pub(super) struct Solvers<'a, G: Game> {
     made: Vec<((usize, usize), G)>,
 }
 
-impl<'a, G: Made + 'a> Solvers<'a, G> {
+impl<'a, G: Kind + 'a> Solvers<'a, G> {
     /// Games of each shape made from the library's [`GameSpec`] of the
     /// puzzle, its defaults changed by `settings` (the one place a game's
     /// defaults live is the library's; the command line says only what
-    /// its flags change).
+    /// its flags change), each showing its search as the kind does.
     pub(super) fn made(
         puzzle: &'a PuzzleArgs,
         settings: impl Fn(GameSpec) -> GameSpec + 'a,
@@ -261,26 +275,9 @@ impl<'a, G: Made + 'a> Solvers<'a, G> {
         let states = puzzle.modulus();
         let make = move |p: &Puzzle| {
             let spec = settings(GameSpec::new(p.clone(), states));
-            G::make(&spec).map_err(|e| solver_failure(e, p, spec.method, hint))
+            G::make(&spec).map(G::searching_shown).map_err(|e| solver_failure(e, p, spec.method, hint))
         };
         Solvers { make: Box::new(make), puzzle, made: Vec::new() }
-    }
-}
-
-/// A two-state solver that shows a progress bar past nullity 30, where a
-/// search takes a second or more.
-pub(super) fn shown_searching(mut solver: Solver) -> Solver {
-    if solver.nullity() > 30 && solver.nullity() <= solver.max_nullity() {
-        solver.set_progress(minimisation_bar());
-    }
-    solver
-}
-
-impl<'a, G: Game + 'a> Solvers<'a, G> {
-    /// These solvers, each passed through `then` as it is made.
-    pub(super) fn then(self, then: impl Fn(G) -> G + 'a) -> Self {
-        let Solvers { make, puzzle, made } = self;
-        Solvers { make: Box::new(move |p: &Puzzle| make(p).map(&then)), puzzle, made }
     }
 }
 
@@ -316,5 +313,61 @@ pub(super) fn solver_failure(error: Error, puzzle: &Puzzle, method: Method, hint
         ),
         Error::Memory { .. } => Failure::hinted(error, hint(puzzle)),
         _ => error.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::Cli;
+    use crate::solve::Board;
+    use crate::{Solver, StateSolver, StateTarget, Target};
+
+    /// The flags of a plain `solve` run.
+    fn solve_args(words: &[&str]) -> SolveArgs {
+        Cli::try_parse_from([&["lightsout"], words].concat()).unwrap().solve
+    }
+
+    /// `--target` is resolved in one place for both kinds of game: its
+    /// words are refused in the flags' terms by the number of states (as
+    /// the two `resolve`s did before they were one), and what is left is
+    /// made the game's targets by the library.
+    #[test]
+    fn targets_resolve_for_either_kind_in_one_place() {
+        let resolve_two = |target: &str| {
+            let args = solve_args(&["--target", target]);
+            args.target.resolve::<Solver>(&args.source, Modulus::TWO, u64::MAX).map_err(|e| e.to_string())
+        };
+        let resolve_k = |target: &str| {
+            let args = solve_args(&["--states", "3", "--target", target]);
+            let states = args.puzzle.modulus();
+            args.target.resolve::<StateSolver>(&args.source, states, u64::MAX).map_err(|e| e.to_string())
+        };
+        assert_eq!(resolve_two("either").unwrap(), [Target::White, Target::Black]);
+        assert_eq!(resolve_two("1").unwrap(), [Target::Black]);
+        assert_eq!(resolve_two("any").unwrap(), Target::EITHER);
+        assert!(resolve_two("2").unwrap_err().contains("not a state of a two-state board"));
+        assert_eq!(resolve_k("2").unwrap(), [StateTarget::Uniform(2)]);
+        assert_eq!(resolve_k("any").unwrap().len(), 3);
+        assert!(resolve_k("3").unwrap_err().contains("--target 3 is not a state below --states 3"));
+        assert!(resolve_k("white").unwrap_err().contains("two-state words; with --states 3"));
+        // A board file: read by the kind's reader, checked by the library.
+        let folder = std::env::temp_dir().join(format!("lightsout-plan-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let (two, three) = (folder.join("two.txt"), folder.join("three.txt"));
+        std::fs::write(&two, "bw\nwb\n").unwrap();
+        std::fs::write(&three, "02\n21\n").unwrap();
+        let [Target::Board(grid)] = &resolve_two(two.to_str().unwrap()).unwrap()[..] else {
+            panic!("a board")
+        };
+        assert_eq!(grid.cell_values(), [1, 0, 0, 1]);
+        let [StateTarget::Board(grid)] = &resolve_k(three.to_str().unwrap()).unwrap()[..] else {
+            panic!("a board")
+        };
+        assert_eq!(grid.cell_values(), [0, 2, 2, 1]);
+        assert!(resolve_two(three.to_str().unwrap()).is_err());
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 }

@@ -159,8 +159,8 @@ pub(super) fn solve<G: Long>(args: &SolveArgs, io: &mut Streams) -> Result<u8, F
     // From the start: an interrupt while the search is set up (seconds on
     // 79x79) stops it before its first batch, with the checkpoint saved.
     super::interrupt::interrupt_flag();
-    let targets = G::targets(&args.target, &args.source, &args.puzzle, args.memory.max_memory)?;
-    let board = G::one_board(args, io)?;
+    let targets = args.target.resolve::<G>(&args.source, args.puzzle.modulus(), args.memory.max_memory)?;
+    let board = one_board::<G>(args, io)?;
     let (rows, cols) = crate::Board::shape(&board);
     let puzzle = args.puzzle.puzzle(rows, cols)?;
     let shard = search_args.shard.unwrap_or(Shard::WHOLE);
@@ -189,4 +189,19 @@ pub(super) fn solve<G: Long>(args: &SolveArgs, io: &mut Streams) -> Result<u8, F
         return Ok(code);
     }
     answer(&search, args.format, args.show, search_args.time_limit, max_nullity, io)
+}
+
+/// The one board a long search reads (more is refused).
+fn one_board<G: Long>(args: &SolveArgs, io: &mut Streams) -> Result<G::Board, Failure> {
+    let hint = |puzzle: &crate::Puzzle| args.memory_hint(puzzle);
+    let input = args.board_input(&hint, true, io.stdin, io.stdin_is_terminal);
+    let mut found = None;
+    G::each_board(input, io.stderr, &mut |_, board, _, _| match found.replace(board) {
+        Some(_) => Err(Error::BadInput(
+            "--shard, --checkpoint and --time-limit search one board; the input has more".into(),
+        )
+        .into()),
+        None => Ok(()),
+    })?;
+    Ok(found.ok_or_else(|| Error::BadInput("no board in input".into()))?)
 }

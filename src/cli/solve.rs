@@ -5,39 +5,30 @@
 use std::io::{self, Write};
 
 use crate::cli::{
-    BoardInput, Failure, Format, Kind, LimitHint, MethodArg, Route, RowsShown, SMALLER_OR_MORE_MEMORY,
-    SolveArgs, Streams, note_not_proven, search,
+    Failure, Format, Kind, LimitHint, Long, PbmArg, Route, RowsShown, SMALLER_OR_MORE_MEMORY, SolveArgs,
+    Solvers, Streams, note_not_proven, search,
 };
 use crate::model::{GeneratedRows, PbmWriter};
 use crate::present::{Report, Tally, answers, best_tally, poj_line, presses, text_lines, two_state_header};
 use crate::solve::{Chase, GameSpec, MAX_STREAMED_NULLITY, limits};
-use crate::{Error, Generate, Puzzle, Solver, StateSolver, Target};
+use crate::zk::Modulus;
+use crate::{Error, Generate, Puzzle, Solver, Target};
 
-pub(super) fn solve<G: Kind>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
+pub(super) fn solve<G: Long>(mut args: SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     args.puzzle.refuse_unused(args.source.rows, args.source.cols)?;
     args.source.take_graph_shape(&args.puzzle);
     args.refuse_unused()?;
-    G::solve_command(&args, io)
-}
-
-/// `solve` for K states: a long search, or each board in memory.
-pub(super) fn solve_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
-    refuse_two_state_only(args)?;
-    match args.search.wanted() {
-        true => search::solve::<StateSolver>(args, io),
-        false => solve_in_memory::<StateSolver>(args, io),
+    if args.puzzle.states > 2 {
+        refuse_two_state_only(&args)?;
     }
-}
-
-/// `solve` for two states, by the route the plan chose.
-pub(super) fn solve_two_states(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     match args.route() {
-        Route::Search => search::solve::<Solver>(args, io),
+        Route::Search => search::solve::<G>(&args, io),
         Route::Streamed { rows, cols, recipe } => {
-            let targets = args.target.resolve(&args.source, args.memory.max_memory)?;
-            solve_streamed(args, (rows, cols), recipe, &targets, io)
+            let targets =
+                args.target.resolve::<Solver>(&args.source, Modulus::TWO, args.memory.max_memory)?;
+            solve_streamed(&args, (rows, cols), recipe, &targets, io)
         }
-        Route::InMemory => solve_in_memory::<Solver>(args, io),
+        Route::InMemory => solve_in_memory::<G>(&args, io),
     }
 }
 
@@ -72,10 +63,8 @@ const UNSAVED_ADVICE: &str = "add --checkpoint FILE to be able to resume";
 /// for either kind of game.
 pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Result<u8, Failure> {
     let max_memory = args.memory.max_memory;
-    let targets = G::targets(&args.target, &args.source, &args.puzzle, max_memory)?;
+    let targets = args.target.resolve::<G>(&args.source, args.puzzle.modulus(), max_memory)?;
     let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);
-    let dense = matches!(args.method, MethodArg::Dense);
-    let input = BoardInput { source: &args.source, puzzle: &args.puzzle, dense, max_memory, hint: &hint };
     let mut output = OutputFile::new(args);
     let (method, asked) = (args.method.into(), args.max_nullity_asked.then_some(args.max_nullity));
     // The library's defaults, and what the flags given change: a
@@ -83,8 +72,9 @@ pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Re
     let settings = move |spec: GameSpec| {
         spec.with_method(method).with_max_memory(max_memory).max_nullity_or(asked, usize::MAX)
     };
-    let mut solvers = G::solvers_made(&args.puzzle, settings, &hint);
+    let mut solvers = Solvers::<G>::made(&args.puzzle, settings, &hint);
     let Streams { stdin, stdin_is_terminal, stdout, stderr } = io;
+    let input = args.board_input(&hint, false, &mut **stdin, *stdin_is_terminal);
     let mut out = io::BufWriter::new(&mut **stdout);
     // Minutes of search can go on in a board, and nothing of them is kept:
     // an interrupt says so, and how to keep it. Once per run on a stream
@@ -94,42 +84,38 @@ pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Re
     let unsaved = || super::interrupt::end_on_interrupt_unmeasured(UNSAVED_ADVICE);
     let _interrupt = (!per_board).then(unsaved);
     let mut text = String::new();
-    G::each_board(
-        input,
-        &mut **stdin,
-        *stdin_is_terminal,
-        &mut **stderr,
-        &mut |index, board, flush, stderr| {
-            if index == 1 && args.picture.wanted() {
-                let (rows, cols) = crate::Board::shape(&board);
-                args.picture.check_size(rows * cols, "board")?;
-            }
-            let solver = solvers.for_board(&board)?;
-            let answer = {
-                let _interrupt = per_board.then(unsaved);
-                solver.solve(&board, &targets)?
-            };
-            note_not_proven(stderr, index, solver, &answer, args.max_nullity);
-            let report = Report { index, board: &board, solver, answer: &answer };
-            text.clear();
-            report.render_into(&mut text, args.format.into(), args.show);
-            // The file is made before the answer that first goes into it is
-            // printed, so that a path that cannot be created stops the run there.
-            let best = answer.best();
-            let file = if best.is_some() { output.get()? } else { None };
-            out.write_all(text.as_bytes())?;
-            if flush {
-                out.flush()?;
-            }
-            if let (Some(file), Some((_, best))) = (file, best) {
-                G::write_presses(file, args, &best.presses).map_err(|e| output_error(args, e))?;
-            }
-            if index == 1 && args.picture.wanted() {
-                G::picture(&report, &args.picture)?;
-            }
-            Ok(())
-        },
-    )?;
+    G::each_board(input, &mut **stderr, &mut |index, board, flush, stderr| {
+        if index == 1 && args.picture.wanted() {
+            let (rows, cols) = crate::Board::shape(&board);
+            args.picture.check_size(rows * cols, "board")?;
+        }
+        let solver = solvers.for_board(&board)?;
+        let answer = {
+            let _interrupt = per_board.then(unsaved);
+            solver.solve(&board, &targets)?
+        };
+        note_not_proven(stderr, index, solver, &answer, args.max_nullity);
+        let report = Report { index, board: &board, solver, answer: &answer };
+        text.clear();
+        report.render_into(&mut text, args.format.into(), args.show);
+        // The file is made before the answer that first goes into it is
+        // printed, so that a path that cannot be created stops the run there.
+        let best = answer.best();
+        let file = if best.is_some() { output.get()? } else { None };
+        out.write_all(text.as_bytes())?;
+        if flush {
+            out.flush()?;
+        }
+        if let (Some(file), Some((_, best))) = (file, best) {
+            let plain = matches!(args.output_pbm, Some(PbmArg::Plain));
+            G::write_image(file, &best.presses, args.puzzle.states, plain)
+                .map_err(|e| output_error(args, e))?;
+        }
+        if index == 1 && args.picture.wanted() {
+            G::picture(&report, &args.picture)?;
+        }
+        Ok(())
+    })?;
     out.flush()?;
     output.finish(*stderr)?;
     Ok(0)

@@ -60,13 +60,16 @@ pub(super) fn check<G: Kind>(mut args: CheckArgs, io: &mut Streams) -> Result<u8
     args.source.take_graph_shape(&args.puzzle);
     args.source.refuse_unused()?;
     let max_memory = args.memory.max_memory;
-    let targets = G::targets(&args.target, &args.source, &args.puzzle, max_memory)?;
+    let targets = args.target.resolve::<G>(&args.source, args.puzzle.modulus(), max_memory)?;
     let hint = &smaller_or_more_memory;
-    let input = BoardInput { source: &args.source, puzzle: &args.puzzle, dense: false, max_memory, hint };
     let mut solvers = G::solvers(&args.puzzle, Method::Auto, 0, max_memory, hint);
     let Streams { stdin, stdin_is_terminal, stdout, stderr } = io;
+    let (source, puzzle, whole, stdin_is_terminal) = (&args.source, &args.puzzle, false, *stdin_is_terminal);
+    let stdin = &mut **stdin;
+    let input =
+        BoardInput { source, puzzle, dense: false, max_memory, hint, whole, stdin, stdin_is_terminal };
     let mut out = io::BufWriter::new(&mut **stdout);
-    G::each_board(input, &mut **stdin, *stdin_is_terminal, &mut **stderr, &mut |index, board, flush, _| {
+    G::each_board(input, &mut **stderr, &mut |index, board, flush, _| {
         let solver = solvers.for_board(&board)?;
         let verdicts = targets
             .iter()

@@ -14,7 +14,8 @@ use crate::{Graph, Method, Target};
 /// shape is known.
 #[derive(Clone, Debug)]
 pub(super) enum TargetArg {
-    Colours(&'static [Target]),
+    /// A colour word of two states and the colours it names.
+    Colours(String, &'static [Target]),
     /// Every uniform state, the fewest presses (for two states: either).
     Any,
     /// Every cell in this state.
@@ -24,7 +25,7 @@ pub(super) enum TargetArg {
 
 pub(super) fn parse_target(s: &str) -> Result<TargetArg, String> {
     if let Some(colours) = colour_targets(s) {
-        return Ok(TargetArg::Colours(colours));
+        return Ok(TargetArg::Colours(s.into(), colours));
     }
     if s == "any" {
         return Ok(TargetArg::Any);

@@ -21,7 +21,7 @@ pub use pgm::{is_pgm, read_pgm, write_pgm};
 pub use rule::{NAMED_RULES, NamedRule, Rule, Topology};
 pub use states::StateGrid;
 #[cfg(feature = "cli")]
-pub(crate) use text::{Place, Sides, newline, newlines};
+pub(crate) use text::{BitRows, MAX_LINE, Pieces, PipedBoards, Sides, StateRows};
 pub use text::{
     StateBoards, TextBoards, grid_lines, parse_boards, parse_state_boards, state_lines, state_row_width,
 };

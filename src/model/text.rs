@@ -6,9 +6,13 @@ use crate::error::Error;
 
 mod reader;
 mod states;
+#[cfg(feature = "cli")]
+mod stream;
 
 #[cfg(feature = "cli")]
-pub(crate) use reader::{Place, newline, newlines};
+pub(crate) use reader::Place;
+#[cfg(feature = "cli")]
+pub(crate) use stream::{BitRows, MAX_LINE, Pieces, PipedBoards, StateRows};
 
 use reader::{BadRow, Boards, Cells, Line, describe, tokens, written_apart};
 

@@ -1,22 +1,22 @@
 //! What a long search does differently for the two kinds of game: how the
-//! game is made and which searches its limits refuse, how one board is
-//! read, a target's fresh slice (two states choose an engine and begin from
-//! the symmetric solutions), and the words of a search that did not finish.
+//! game is made and which searches its limits refuse, a target's fresh
+//! slice (two states choose an engine and begin from the symmetric
+//! solutions), and the words of a search that did not finish. The one
+//! board is read as every run's boards are (`Kind::each_board`).
 
 use std::time::Duration;
 
 use super::answers::{Noted, beyond_reach, symmetric_incumbent};
 use super::estimate::{note_long_branch, print_estimates};
 use super::{Engine, Search};
-use crate::cli::{
-    Failure, Kind, SEARCH_TYPING_HINT, SearchArgs, SolveArgs, Streams, boards, read_input,
-    smaller_or_more_memory, solver_failure,
-};
+use crate::cli::{Failure, Kind, SearchArgs, SolveArgs, Streams, smaller_or_more_memory, solver_failure};
 use crate::present::{GROUP_BOUND, beyond_budget, format_bytes, overran_words};
 use crate::record::{Problem, Question, RecordKind, StateProblem, TargetSearch};
 use crate::solve::minimal::{ExactEngine, MAX_TRANSFORM_NULLITY, past_budget};
 use crate::solve::states::minimum::{SlicedCoset, StateSearchState};
-use crate::solve::{Coset, LongSearch, MAX_EXHAUSTIVE_NULLITY, SearchState, Shard, Slice, TargetOf};
+use crate::solve::{
+    Coset, GameSpec, LongSearch, MAX_EXHAUSTIVE_NULLITY, Made, SearchState, Shard, Slice, TargetOf,
+};
 use crate::{
     Error, Game, Grid, Method, Puzzle, Solution, Solver, StateGrid, StateSolver, StateTarget, Target,
 };
@@ -33,9 +33,6 @@ pub(super) type Around<'a, G> = (&'a <G as Game>::Board, &'a TargetOf<G>, &'a <G
 pub(in crate::cli) trait Long: Kind + LongSearch {
     /// Its records (two states: version 1 and 3; K states: version 2).
     type Records: RecordKind<Slices = Self::Slices>;
-
-    /// The one board a long search reads (more is refused).
-    fn one_board(args: &SolveArgs, io: &mut Streams) -> Result<Self::Board, Failure>;
 
     /// The game of `puzzle` a long search walks, refusing the search its
     /// limits do not allow (`exhaustive_only`: a shard or a checkpoint).
@@ -128,27 +125,6 @@ pub(in crate::cli) trait Long: Kind + LongSearch {
 
 impl Long for Solver {
     type Records = Problem;
-
-    fn one_board(args: &SolveArgs, io: &mut Streams) -> Result<Grid, Failure> {
-        let dense = matches!(args.method, crate::cli::MethodArg::Dense);
-        // A long search holds its one board in memory (no streaming), and
-        // reads its input whole even at a terminal: it must know there is
-        // one board.
-        let hint = |puzzle: &Puzzle| args.memory_hint(puzzle);
-        let from_stdin =
-            args.source.generate.is_none() && args.source.files.iter().all(|f| f.as_os_str() == "-");
-        if io.stdin_is_terminal && from_stdin {
-            let _ = writeln!(io.stderr, "{SEARCH_TYPING_HINT}");
-        }
-        let max_memory = args.memory.max_memory;
-        let mut input = read_input(&args.source, &args.puzzle, dense, max_memory, &hint, io.stdin, false)?;
-        let mut all = boards(&mut input, &args.source);
-        let board = all.next().transpose()?.ok_or_else(|| Error::BadInput("no board in input".into()))?;
-        if all.next().is_some() {
-            return Err(one_board_only().into());
-        }
-        Ok(board)
-    }
 
     fn long_game(
         puzzle: &Puzzle,
@@ -264,30 +240,13 @@ impl Long for Solver {
 impl Long for StateSolver {
     type Records = StateProblem;
 
-    fn one_board(args: &SolveArgs, io: &mut Streams) -> Result<StateGrid, Failure> {
-        let mut boards = Vec::new();
-        let input = crate::cli::input::StateInput {
-            source: &args.source,
-            puzzle: &args.puzzle,
-            max_memory: args.memory.max_memory,
-            stream: false,
-        };
-        input.announce_typing(io.stdin_is_terminal, io.stderr);
-        crate::cli::input::for_each_board(input, io.stdin, io.stdin_is_terminal, &mut |_, board, _| {
-            boards.push(board);
-            match boards.len() > 1 {
-                true => Err(one_board_only().into()),
-                false => Ok(()),
-            }
-        })?;
-        Ok(boards.pop().ok_or_else(|| Error::BadInput("no board in input".into()))?)
-    }
-
     fn long_game(puzzle: &Puzzle, args: &SolveArgs, _: bool, _: Engine) -> Result<StateSolver, Failure> {
-        let (states, method) = (args.puzzle.modulus(), args.method.into());
-        let budget = args.max_nullity.min(63) as u32;
-        StateSolver::new(puzzle, states, method, budget, args.memory.max_memory)
-            .map_err(|e| solver_failure(e, puzzle, method, &smaller_or_more_memory))
+        // As asked (no work limit), within the 2^63 members a slice walks.
+        let spec = GameSpec::new(puzzle.clone(), args.puzzle.modulus())
+            .with_method(args.method.into())
+            .asking_max_nullity(args.max_nullity.min(63))
+            .with_max_memory(args.memory.max_memory);
+        StateSolver::make(&spec).map_err(|e| solver_failure(e, puzzle, spec.method, &smaller_or_more_memory))
     }
 
     fn problem(&self, board: &StateGrid, targets: &[StateTarget], method: Method) -> StateProblem {
@@ -419,9 +378,4 @@ fn past_max_nullity(nullity: usize, max_nullity: usize) -> Failure {
         "nullity {nullity} is above --max-nullity {max_nullity}, so there is nothing to shard or checkpoint"
     ));
     Failure::hinted(error, format!("give --max-nullity {nullity} to search all 2^{nullity} members"))
-}
-
-/// The refusal of a second board.
-fn one_board_only() -> Error {
-    Error::BadInput("--shard, --checkpoint and --time-limit search one board; the input has more".into())
 }
