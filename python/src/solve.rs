@@ -20,9 +20,9 @@ use crate::game::{Play, PyGame, Reached, with_game};
 use crate::picture::{self, Format};
 use crate::stop::{Stop, check_signals, run_interruptible};
 
-/// The memory a call may plan for unless told otherwise: 1 GiB, as the
-/// command line's default.
-pub const DEFAULT_MEMORY: u64 = 1 << 30;
+/// The memory a call may plan for unless told otherwise: the library's
+/// default for every front, 1 GiB.
+pub use lightsout::solve::DEFAULT_MAX_MEMORY as DEFAULT_MEMORY;
 
 /// Boards a batch solves between two checks for Ctrl-C.
 const BATCH: usize = 1 << 13;

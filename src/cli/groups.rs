@@ -163,8 +163,22 @@ impl RandomArgs {
 pub(super) struct MemoryArgs {
     /// Refuse work estimated to need more memory than this (e.g. 512M, 4G),
     /// and input larger than it.
-    #[arg(long, default_value = "1G", value_parser = parse_bytes, value_name = "SIZE")]
+    #[arg(long, default_value = MAX_MEMORY_WORDS, value_parser = parse_bytes, value_name = "SIZE")]
     pub(super) max_memory: u64,
+}
+
+/// The library's [`DEFAULT_MAX_MEMORY`](crate::solve::DEFAULT_MAX_MEMORY)
+/// as `--help` shows it.
+const MAX_MEMORY_WORDS: &str = "1G";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_memory_default_is_the_librarys() {
+        assert_eq!(parse_bytes(MAX_MEMORY_WORDS), Ok(crate::solve::DEFAULT_MAX_MEMORY));
+    }
 }
 
 /// The shape of the puzzle besides its size: edges and press rule.

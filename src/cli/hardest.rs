@@ -21,11 +21,11 @@ use crate::analysis::{
 };
 use crate::present::{
     SizeAnswer, Worded, goal_words, hardest_json, hardest_text, most_clicks_csv, most_clicks_json,
-    most_clicks_text, parse_bytes, topology_name,
+    most_clicks_text, topology_name,
 };
 use crate::record::{HardestProblem, HardestRecord};
 use crate::record::{Sealed, check_one_split, coverage_error};
-use crate::solve::{DEFAULT_MAX_NULLITY, Limits, MergeError, Shard};
+use crate::solve::{DEFAULT_MAX_MEMORY, DEFAULT_MAX_NULLITY, Limits, MergeError, Shard};
 use crate::{Error, Method, Solver, StateSolver};
 
 pub(super) fn hardest<G: Kind>(args: HardestArgs, io: &mut Streams) -> Result<u8, Failure> {
@@ -265,7 +265,7 @@ fn merge_with<G: Kind>(
     io: &mut Streams,
 ) -> Result<u8, Failure> {
     let first = &records[0].1.problem;
-    let max_memory = parse_bytes(DEFAULT_MAX_MEMORY).map_err(Error::Internal)?;
+    let max_memory = DEFAULT_MAX_MEMORY;
     let mut solvers =
         G::solvers(puzzle, Method::Auto, DEFAULT_MAX_NULLITY, max_memory, &smaller_or_more_memory);
     let game = solvers.for_shape(first.rows, first.cols)?;
@@ -286,9 +286,6 @@ fn merge_with<G: Kind>(
     print_hardest(game, goal, &found, format, io)?;
     Ok(0)
 }
-
-/// `--max-memory`'s default, which `hardest` factors the puzzle within.
-const DEFAULT_MAX_MEMORY: &str = "1G";
 
 /// `--shard K/N`: walks one slice of the distribution and prints its
 /// record, for `lightsout merge`.

@@ -46,6 +46,12 @@ use crate::model::{Grid, Puzzle};
 /// here (bench `table_bits`, 39×39), less for a symmetric board.
 pub const DEFAULT_MAX_NULLITY: usize = 36;
 
+/// The memory a front lets a game and its input plan for unless told
+/// otherwise: 1 GiB, the command line's `--max-memory` and Python's
+/// `max_memory`. (A [`GameSpec`] sets no limit unless asked; the server
+/// has its own, smaller one.)
+pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
+
 enum System {
     Dense(Dense),
     Chase(Chase),
