@@ -34,11 +34,20 @@ pub(super) struct Decimal<'a> {
 }
 
 impl std::fmt::Display for Decimal<'_> {
+    /// The digits, or past [`QUOTED_DIGITS`] the first of them and how
+    /// many there are (a message stays a line, whatever the input holds).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Only ASCII digits.
-        f.write_str(std::str::from_utf8(self.digits).unwrap_or_default())
+        let text = std::str::from_utf8(self.digits).unwrap_or_default();
+        match text.get(..QUOTED_DIGITS) {
+            Some(head) if text.len() > QUOTED_DIGITS => write!(f, "{head}... ({} digits)", text.len()),
+            _ => f.write_str(text),
+        }
     }
 }
+
+/// The most digits of a number an error quotes: more than any u64 has.
+const QUOTED_DIGITS: usize = 24;
 
 /// A reader of a Netpbm stream (PBM here, PGM in `pgm.rs`): both skip the
 /// same whitespace and comments, read the same numbers and magic numbers,
@@ -325,5 +334,13 @@ mod tests {
         assert!(read_pbm(b"P1\nx\n", "f").unwrap_err().to_string().contains("expected the PBM width"));
         let huge = read_pbm(b"P1 99999999999999999999999 1\n1\n", "f").unwrap_err().to_string();
         assert_eq!(huge, "f: PBM width 99999999999999999999999 is outside 1..=1048576 at byte 4");
+        // A number of a million digits is quoted by its head and length.
+        let long = format!("P1 {} 1\n1\n", "9".repeat(1_000_000));
+        let error = read_pbm(long.as_bytes(), "f").unwrap_err().to_string();
+        let head = "9".repeat(24);
+        assert_eq!(
+            error,
+            format!("f: PBM width {head}... (1000000 digits) is outside 1..=1048576 at byte 4")
+        );
     }
 }

@@ -109,7 +109,8 @@ impl GameSpec {
 /// kind of game is known: [`Made::targets_of`] makes it the game's targets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AskedTarget<'a> {
-    /// `any` (`either`): every uniform board; the lightest answer wins.
+    /// `any`: every uniform board; the lightest answer wins (the two-state
+    /// word `either` is a [`Colour`](Self::Colour) naming both).
     Any,
     /// A colour word of the two-state game (`white`, `black`, `either`) and
     /// the targets it names, as the fronts read it with
