@@ -188,8 +188,11 @@ impl RecordKind for Problem {
 }
 
 /// The words of two-state search records.
-const TWO_STATE_WORDS: Words =
-    Words::new("board, rule, topology, target or method", "--max-nullity, engine, --incumbent", "nullity");
+const TWO_STATE_WORDS: Words = Words::new(
+    "board, rule, topology, target or method",
+    "--max-nullity, engine, --incumbent, --time-limit",
+    "nullity",
+);
 
 /// One target's search in a record of kind `K`. Written field for field
 /// as each kind always wrote it: `target`, the size under the kind's
@@ -233,7 +236,9 @@ impl<'de, K: RecordKind> Deserialize<'de> for TargetSearch<K> {
 }
 
 /// Reads a [`TargetSearch`] as a derived, `deny_unknown_fields` struct
-/// would: every field once, `state` absent as `null`.
+/// would from an object: every field once, `state` absent as `null`
+/// (an entry written as an array, which a derived struct would also read,
+/// is refused: no lightsout ever wrote one).
 struct EntryFields<K>(PhantomData<K>);
 
 impl<K: RecordKind> EntryFields<K> {
