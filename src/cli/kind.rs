@@ -156,7 +156,7 @@ impl Kind for Solver {
 
     fn picture(report: &Report<'_, Solver>, picture: &PictureArgs) -> Result<(), Failure> {
         let presses = report.best().map(|(_, s)| &s.presses);
-        let puzzle = crate::Game::puzzle(report.solver);
+        let puzzle = crate::Game::puzzle(report.game);
         let scene = crate::picture::board_on(puzzle, report.board, presses, &report.best_summary())?;
         Ok(picture.write(&scene)?)
     }

@@ -266,7 +266,7 @@ fn merge_two_states(
         recheck_note(rechecked, "block", io);
     }
     let answer = Answer { outcomes };
-    let report = Report { index: 1, board: &search.board, solver: search.solver, answer: &answer };
+    let report = Report { index: 1, board: &search.board, game: search.solver, answer: &answer };
     print_answer(&report, how.format, how.show, io)?;
     Ok(0)
 }
@@ -325,7 +325,7 @@ fn merge_states(
     }
     let answer = Answer { outcomes };
     print_answer(
-        &Report { index: 1, board: &search.board, solver: &solver, answer: &answer },
+        &Report { index: 1, board: &search.board, game: &solver, answer: &answer },
         how.format,
         how.show,
         io,

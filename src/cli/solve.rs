@@ -95,7 +95,7 @@ pub(super) fn solve_in_memory<G: Kind>(args: &SolveArgs, io: &mut Streams) -> Re
             solver.solve(&board, &targets)?
         };
         note_not_proven(stderr, index, solver, &answer, args.max_nullity);
-        let report = Report { index, board: &board, solver, answer: &answer };
+        let report = Report { index, board: &board, game: solver, answer: &answer };
         text.clear();
         report.render_into(&mut text, args.format.into(), args.show);
         // The file is made before the answer that first goes into it is

@@ -184,21 +184,22 @@ pub const LISTED_PRESSES: usize = 256;
 /// ```
 pub struct Report<'a, G: Shown = Solver> {
     pub(crate) index: usize,
-    pub(crate) solver: &'a G,
+    /// The game that answered.
+    pub(crate) game: &'a G,
     pub(crate) board: &'a G::Board,
     pub(crate) answer: &'a Answer<G::Board>,
 }
 
 impl<'a, G: Shown> Report<'a, G> {
-    /// The report of `answer`, what `solver` answered for board `index`
+    /// The report of `answer`, what `game` answered for board `index`
     /// (counted from 1) `board`.
-    pub fn new(index: usize, solver: &'a G, board: &'a G::Board, answer: &'a Answer<G::Board>) -> Self {
-        Report { index, solver, board, answer }
+    pub fn new(index: usize, game: &'a G, board: &'a G::Board, answer: &'a Answer<G::Board>) -> Self {
+        Report { index, game, board, answer }
     }
 
     /// Each target's result, as printed.
     pub fn tallies(&self) -> Vec<Tally<'_, G>> {
-        self.solver.tallies(self.answer)
+        self.game.tallies(self.answer)
     }
 
     /// The answer as `format` prints it (`show`: with the best's press grid
@@ -235,8 +236,8 @@ impl<'a, G: Shown> Report<'a, G> {
     /// The header, a line per target, the best and its presses.
     pub fn text(&self, show: bool) -> String {
         let tallies = self.tallies();
-        let header = self.solver.header(self.index, self.board);
-        let mut text = text_lines(header, &tallies, self.solver.on_graph());
+        let header = self.game.header(self.index, self.board);
+        let mut text = text_lines(header, &tallies, self.game.on_graph());
         if show {
             text += &self.grids(&tallies);
         }
@@ -250,11 +251,11 @@ impl<'a, G: Shown> Report<'a, G> {
             return String::new();
         };
         let mut text = format!("presses (to {name}):\n");
-        for line in self.solver.press_lines(presses) {
+        for line in self.game.press_lines(presses) {
             text += &line;
             text.push('\n');
         }
-        if let Some(reached) = self.solver.reached_lines(self.board, presses) {
+        if let Some(reached) = self.game.reached_lines(self.board, presses) {
             text += "reached:\n";
             for line in reached {
                 text += &line;
@@ -266,7 +267,7 @@ impl<'a, G: Shown> Report<'a, G> {
 
     /// The JSON object (without a line break).
     pub fn json(&self) -> String {
-        self.solver.answer_json(self.index, self.board, self.answer)
+        self.game.answer_json(self.index, self.board, self.answer)
     }
 }
 

@@ -114,7 +114,7 @@ impl OnBoard for SolveBoard {
         let answer = job.with_search_limits_for(written, |limits| {
             solver.solve_within(&play.board, &play.targets, limits)
         })?;
-        Ok(Report { index: 1, board: &play.board, solver: &solver, answer: &answer }.json())
+        Ok(Report { index: 1, board: &play.board, game: &solver, answer: &answer }.json())
     }
 }
 

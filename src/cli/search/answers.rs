@@ -102,7 +102,7 @@ pub(super) fn answer<G: Long>(
         let solution = Some(solution(presses, proven, bound));
         answer.outcomes.push(Outcome { target: target.clone(), solution });
     }
-    let report = Report { index: 1, board: &search.board, solver: search.solver, answer: &answer };
+    let report = Report { index: 1, board: &search.board, game: search.solver, answer: &answer };
     print_answer(&report, format, show, io)?;
     let tallies = search.solver.tallies(&answer);
     for (_, note) in notes.iter().filter(|(name, _)| answers(name.as_ref(), &tallies)) {
