@@ -7,7 +7,9 @@ use crate::cli::{
     solver_failure,
 };
 use crate::present::{Report, state_target_name};
-use crate::solve::{Best, LongSearch, MAX_EXHAUSTIVE_NULLITY, Mask, Shard, Slice, SliceKind, Sliced, merge};
+use crate::solve::{
+    Best, GameSpec, LongSearch, MAX_EXHAUSTIVE_NULLITY, Made, Mask, Shard, Slice, SliceKind, Sliced, merge,
+};
 use crate::{Answer, Error, Outcome, StateGrid, StateSolver};
 
 use crate::record::states::is_state_record;
@@ -296,8 +298,11 @@ fn merge_states(
 ) -> Result<u8, Failure> {
     let (first_source, first) = &records[0];
     let (puzzle, states, board, targets, method) = first.problem.question(first_source)?;
-    let solver = StateSolver::new(&puzzle, states, method, 63, u64::MAX)
-        .map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
+    // Any kernel a slice walks (2^63 members), no memory limit: the records
+    // were searched within one already.
+    let spec = GameSpec::new(puzzle.clone(), states).with_method(method).asking_max_nullity(63);
+    let solver =
+        StateSolver::make(&spec).map_err(|e| solver_failure(e, &puzzle, method, &smaller_or_more_memory))?;
     // Budget 0: the entries a record of this problem holds, no search.
     let search = Search::new(&solver, board, targets, method, 0, Shard::WHOLE, Engine::default())?;
     let names: Vec<String> = search.goals.iter().map(|(t, _)| state_target_name(t)).collect();

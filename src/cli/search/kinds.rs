@@ -17,6 +17,7 @@ use crate::solve::states::minimum::{SlicedCoset, StateSearchState};
 use crate::solve::{
     Coset, GameSpec, LongSearch, MAX_EXHAUSTIVE_NULLITY, Made, SearchState, Shard, Slice, TargetOf,
 };
+use crate::zk::Modulus;
 use crate::{
     Error, Game, Grid, Method, Puzzle, Solution, Solver, StateGrid, StateSolver, StateTarget, Target,
 };
@@ -331,8 +332,11 @@ pub(in crate::cli) fn two_state_game(
     exhaustive_only: bool,
     engine: Engine,
 ) -> Result<Solver, Failure> {
-    let solver = Solver::with_memory_limit(puzzle, method, max_nullity, max_memory)
-        .map_err(|e| solver_failure(e, puzzle, method, hint))?;
+    let spec = GameSpec::new(puzzle.clone(), Modulus::TWO)
+        .with_method(method)
+        .asking_max_nullity(max_nullity)
+        .with_max_memory(max_memory);
+    let solver = Solver::make(&spec).map_err(|e| solver_failure(e, puzzle, method, hint))?;
     let nullity = solver.nullity();
     if nullity > MAX_EXHAUSTIVE_NULLITY && exhaustive_only {
         let error = Error::Limit(format!(
